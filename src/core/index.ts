@@ -1,0 +1,5 @@
+export * from './clock.js';
+export * from './errors.js';
+export * from './geometry.js';
+export * from './logger.js';
+export * from './types.js';

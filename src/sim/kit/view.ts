@@ -1,0 +1,117 @@
+/**
+ * The virtual phone's view kit: apps describe each screen as a tree of these plain objects, and the
+ * engine lays them out once to produce, from the same layout, the helper's JSON tree, the
+ * uiautomator XML dump and the SVG/PNG screenshot. Sizes are in dp (density-independent pixels).
+ */
+
+export type Handler = () => void;
+
+interface Base {
+  /** resource-id tail; the engine writes `<package>:id/<id>`. */
+  id?: string;
+  desc?: string;
+  /** Defaults to true; a disabled control ignores input and reports enabled=false. */
+  enabled?: boolean;
+  /** Height in dp; each kind has a sensible default. `'fill'` takes the remaining height in a column. */
+  height?: number | 'fill';
+  /** Share of a row's width (default 1). */
+  weight?: number;
+  onTap?: Handler;
+  onLongPress?: Handler;
+}
+
+export interface ColumnView extends Base {
+  kind: 'column';
+  children: View[];
+  padding?: number;
+  gap?: number;
+  background?: string;
+}
+
+export interface RowView extends Base {
+  kind: 'row';
+  children: View[];
+  padding?: number;
+  gap?: number;
+  background?: string;
+}
+
+/** A vertically scrolling list; its scroll offset is kept by the engine under `id`. */
+export interface ListView extends Base {
+  kind: 'list';
+  id: string;
+  children: View[];
+  gap?: number;
+}
+
+export interface ButtonView extends Base {
+  kind: 'button';
+  text: string;
+  style?: 'primary' | 'secondary' | 'danger' | 'flat';
+}
+
+export interface TextView extends Base {
+  kind: 'text';
+  text: string;
+  size?: 'small' | 'body' | 'large' | 'title';
+  color?: string;
+  bold?: boolean;
+}
+
+export interface EditTextView extends Base {
+  kind: 'edit';
+  id: string;
+  value: string;
+  hint?: string;
+  password?: boolean;
+  /** Called with the whole new value after every edit (set_text, IME commit, input text, delete). */
+  onChange: (value: string) => void;
+  /** The IME action (enter / search / send). */
+  onSubmit?: Handler;
+}
+
+export interface SwitchView extends Base {
+  kind: 'switch' | 'checkbox';
+  text: string;
+  checked: boolean;
+  onToggle: (next: boolean) => void;
+}
+
+export interface SeekBarView extends Base {
+  kind: 'seekbar';
+  min: number;
+  max: number;
+  value: number;
+  onChange: (value: number) => void;
+}
+
+export interface ImageView extends Base {
+  kind: 'image';
+  /** Fill colour of the drawn placeholder. */
+  color?: string;
+  /** Short glyph drawn in the middle (an app icon's initial, an emoji). */
+  glyph?: string;
+  /** Width in dp; defaults to the full width. */
+  width?: number;
+}
+
+/**
+ * Content drawn only into the screenshot: the tree holds a single WebView node, as a real page
+ * rendered into a canvas does. `lines` are drawn top to bottom; `scale` follows pinch zoom.
+ */
+export interface WebViewView extends Base {
+  kind: 'webview';
+  lines: { text: string; size?: number; color?: string }[];
+}
+
+export type View =
+  | ColumnView
+  | RowView
+  | ListView
+  | ButtonView
+  | TextView
+  | EditTextView
+  | SwitchView
+  | SeekBarView
+  | ImageView
+  | WebViewView;

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { Deadline, VirtualClock } from '../../src/core/clock.js';
+import { TimeoutError } from '../../src/core/errors.js';
+
+describe('VirtualClock', () => {
+  it('fires sleepers in time order when advanced by hand', async () => {
+    const clock = new VirtualClock({ autoAdvance: false, start: 0 });
+    const order: string[] = [];
+    clock.sleep(300).then(() => order.push(`b@${clock.now()}`));
+    clock.sleep(100).then(() => order.push(`a@${clock.now()}`));
+    clock.advance(99);
+    await Promise.resolve();
+    expect(order).toEqual([]);
+    await clock.tick(250);
+    expect(order).toEqual(['a@100', 'b@300']);
+    expect(clock.now()).toBe(349);
+  });
+
+  it('auto-advances to the earliest sleeper so waits cost no real time', async () => {
+    const clock = new VirtualClock({ start: 0 });
+    const t0 = performance.now();
+    await clock.sleep(60_000);
+    expect(clock.now()).toBe(60_000);
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+
+  it('rejects an aborted sleep and forgets it', async () => {
+    const clock = new VirtualClock({ autoAdvance: false, start: 0 });
+    const ac = new AbortController();
+    const p = clock.sleep(1000, ac.signal);
+    ac.abort(new Error('stop'));
+    await expect(p).rejects.toThrow('stop');
+    expect(clock.pending()).toBe(0);
+  });
+});
+
+describe('Deadline', () => {
+  it('children never outlive their parent and the log ends up in the error', async () => {
+    const clock = new VirtualClock({ autoAdvance: false, start: 0 });
+    const d = Deadline.after(clock, 1000);
+    const c = d.child(5000);
+    expect(c.remaining()).toBe(1000);
+    c.note('read tree');
+    clock.advance(1000);
+    expect(() => d.check('tap')).toThrow(TimeoutError);
+    try {
+      d.check('tap');
+    } catch (e) {
+      expect((e as TimeoutError).message).toContain('read tree');
+    }
+  });
+});

@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+
+// Three projects: `unit` needs nothing but `npm ci`; `adb` needs the Debian `adb` binary;
+// `shared` reads third-party dumps from ../shared, which a fresh clone does not have.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts', 'helper/**/*.test.ts', 'regression-tasks/**/*.test.ts'],
+          exclude: ['test/adb/**', 'test/shared/**', '**/node_modules/**'],
+          testTimeout: 30_000,
+        },
+      },
+      { test: { name: 'adb', include: ['test/adb/**/*.test.ts'], testTimeout: 60_000, fileParallelism: false } },
+      { test: { name: 'shared', include: ['test/shared/**/*.test.ts'], testTimeout: 60_000 } },
+    ],
+  },
+});
