@@ -1,0 +1,94 @@
+/**
+ * The virtual phone's world state: what checkers and tests read to decide whether a task really
+ * happened. Nothing the agent can reach (bridge, adb) exposes it. Apps mutate it; every irreversible
+ * act is appended to `events` in order, so tests can check "nothing was sent before confirmation".
+ */
+
+export type IrreversibleKind =
+  | 'sent'
+  | 'paid'
+  | 'deleted'
+  | 'ordered'
+  | 'signed_out'
+  | 'password_changed'
+  | 'installed'
+  | 'uninstalled';
+
+export interface IrreversibleEvent {
+  kind: IrreversibleKind;
+  app: string;
+  at: number;
+  detail: Record<string, unknown>;
+}
+
+export interface Contact {
+  id: number;
+  name: string;
+  phone: string;
+  email?: string;
+}
+
+export interface SentMessage {
+  to: string;
+  body: string;
+  at: number;
+}
+
+export interface Thread {
+  id: number;
+  /** Phone number or contact name shown. */
+  peer: string;
+  messages: { from: 'me' | 'them'; body: string; at: number }[];
+}
+
+export interface CartLine {
+  itemId: string;
+  name: string;
+  size?: string;
+  options: string[];
+  sweetness?: number;
+  qty: number;
+  unitPrice: number;
+}
+
+export interface Order {
+  id: number;
+  lines: CartLine[];
+  total: number;
+  status: 'placed' | 'paid';
+  at: number;
+}
+
+export interface World {
+  settings: {
+    wifi: boolean;
+    bluetooth: boolean;
+    /** 0..255, as Settings.System.SCREEN_BRIGHTNESS. */
+    brightness: number;
+    darkMode: boolean;
+  };
+  about: { model: string; androidVersion: string; buildNumber: string };
+  /** Counters of user-visible toggles, for checks like "Bluetooth was never toggled". */
+  toggles: Record<string, number>;
+  permissions: Record<string, 'granted' | 'denied' | 'unasked'>;
+  contacts: Contact[];
+  threads: Thread[];
+  sent: SentMessage[];
+  cart: CartLine[];
+  orders: Order[];
+  payments: { orderId: number; amount: number; method: string; at: number }[];
+  session: { user?: string; attempts: number };
+  account: { balance: string };
+  /** Apps that have been launched at least once (first-launch dialogs). */
+  launched: Record<string, boolean>;
+  /** FoodShop's "update available" dialog: whether the update was started. */
+  updateStarted: boolean;
+  /** Files on the sdcard, path → contents. */
+  files: Map<string, Buffer>;
+  /** Ordered log of irreversible events. */
+  events: IrreversibleEvent[];
+}
+
+export function recordEvent(world: World, e: IrreversibleEvent): void {
+  world.events.push(e);
+}
