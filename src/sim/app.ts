@@ -76,6 +76,8 @@ export interface App {
   activities: string[];
   /** Hidden from the launcher (system UI, permission controller). */
   hidden?: boolean;
+  /** Fill this app's part of a fresh world (seeded: same seed, same data). */
+  seedWorld?(world: World, random: () => number): void;
   /** Called on every cold launch (first-launch dialogs, resetting UI state). */
   onLaunch?(ctx: AppContext): void;
   render(route: Route, ctx: AppContext): AppScreen;
