@@ -100,5 +100,15 @@ export const HelloSchema = z.object({
   screen: ScreenSchema,
   /** The DESIGN §3 tools / protocol actions this host supports. */
   capabilities: z.array(z.string()),
+  /** Limits this host enforces (helper/PROTOCOL.md §3); optional for older hosts. */
+  limits: z
+    .object({
+      maxBodyBytes: z.number().int().positive(),
+      maxBurstActions: z.number().int().positive(),
+      maxWaitMs: z.number().int().positive(),
+      maxScrolls: z.number().int().positive(),
+      maxGestureMs: z.number().int().positive(),
+    })
+    .optional(),
 });
 export type Hello = z.infer<typeof HelloSchema>;
