@@ -1,7 +1,19 @@
 import type { AppFactory } from '../app.js';
+import { createAcmeApp } from './acme.js';
+import { createBrowserApp } from './browser.js';
+import { createContactsApp } from './contacts.js';
+import { createFoodShopApp } from './foodshop.js';
+import { createMessagesApp } from './messages.js';
 
 /**
  * Every app installed on the virtual phone. Each app file adds its factory here (one line each), so
  * apps can be written independently of each other.
  */
-export const appFactories: AppFactory[] = [];
+export const appFactories: AppFactory[] = [
+  createAcmeApp,
+  createFoodShopApp,
+  createBrowserApp,
+  // Contacts before Messages: Messages seeds threads with contacts' numbers.
+  createContactsApp,
+  createMessagesApp,
+];

@@ -1,0 +1,205 @@
+import type { AppContext, AppScreen } from '../app.js';
+import type { View } from '../kit/view.js';
+import { type CartLine, recordEvent } from '../world.js';
+import { foodShopData, SIZES } from './foodshop-menu.js';
+
+/** FoodShop's cart, checkout and payment screens; paying is the app's irreversible act. */
+export const FOODSHOP_PACKAGE = 'com.foodshop';
+
+export function cartTotal(lines: CartLine[]): number {
+  return lines.reduce((sum, l) => sum + l.unitPrice * l.qty, 0);
+}
+
+/** "Large 大杯 · Iced · Extra shot · Sweetness 30%" */
+export function lineSummary(line: CartLine): string {
+  const parts: string[] = [];
+  const size = SIZES.find((s) => s.id === line.size);
+  if (size) parts.push(`${size.id} ${size.zh}`);
+  parts.push(...line.options);
+  if (line.sweetness !== undefined) parts.push(`Sweetness 甜度 ${line.sweetness}%`);
+  return parts.join(' · ');
+}
+
+function header(title: string): View {
+  return { kind: 'text', id: 'title', text: title, size: 'title', bold: true };
+}
+
+export function cartScreen(ctx: AppContext): AppScreen {
+  const { world } = ctx;
+  const rows: View[] = world.cart.map((line, index) => {
+    const setQty = (qty: number) => {
+      if (qty <= 0) world.cart.splice(index, 1);
+      else line.qty = qty;
+    };
+    const summary = lineSummary(line);
+    return {
+      kind: 'column',
+      id: 'cart_line',
+      padding: 8,
+      gap: 4,
+      children: [
+        { kind: 'text', id: 'line_name', text: line.name, size: 'body', bold: true },
+        ...(summary
+          ? [{ kind: 'text', id: 'line_options', text: summary, size: 'small', color: '#666666' } as View]
+          : []),
+        {
+          kind: 'row',
+          gap: 8,
+          children: [
+            {
+              kind: 'button',
+              id: 'line_minus',
+              text: '−',
+              desc: 'Decrease',
+              style: 'secondary',
+              onTap: () => setQty(line.qty - 1),
+            },
+            { kind: 'text', id: 'line_qty', text: String(line.qty), size: 'body' },
+            {
+              kind: 'button',
+              id: 'line_plus',
+              text: '+',
+              desc: 'Increase',
+              style: 'secondary',
+              onTap: () => setQty(line.qty + 1),
+            },
+            { kind: 'text', id: 'line_total', text: `¥${line.unitPrice * line.qty}`, size: 'body', weight: 2 },
+          ],
+        },
+      ],
+    };
+  });
+  if (rows.length === 0)
+    rows.push({ kind: 'text', id: 'empty', text: 'Your cart is empty · 购物车是空的', size: 'body' });
+  return {
+    activity: '.CartActivity',
+    title: 'Cart',
+    root: {
+      kind: 'column',
+      padding: 16,
+      gap: 12,
+      children: [
+        header('Cart · 购物车'),
+        { kind: 'list', id: 'cart_lines', gap: 8, height: 'fill', children: rows },
+        { kind: 'text', id: 'total', text: `Total 合计 ¥${cartTotal(world.cart)}`, size: 'large', bold: true },
+        {
+          kind: 'button',
+          id: 'checkout',
+          text: 'Checkout · 去结算',
+          style: 'primary',
+          enabled: world.cart.length > 0,
+          onTap: () => ctx.navigate('.CheckoutActivity'),
+        },
+      ],
+    },
+  };
+}
+
+export function checkoutScreen(ctx: AppContext): AppScreen {
+  const { world } = ctx;
+  const shop = foodShopData(world);
+  const lines: View[] = world.cart.map((line) => ({
+    kind: 'text',
+    id: 'checkout_line',
+    text: `${line.qty} × ${line.name}${line.size ? ` (${lineSummary(line)})` : ''} — ¥${line.unitPrice * line.qty}`,
+    size: 'body',
+  }));
+  return {
+    activity: '.CheckoutActivity',
+    title: 'Checkout',
+    root: {
+      kind: 'column',
+      padding: 16,
+      gap: 12,
+      children: [
+        header('Checkout · 确认订单'),
+        { kind: 'text', text: 'Deliver to · 配送地址', size: 'small', color: '#666666' },
+        { kind: 'text', id: 'address', text: shop.address, size: 'body' },
+        { kind: 'list', id: 'checkout_lines', gap: 6, height: 'fill', children: lines },
+        { kind: 'text', text: `Payment method · 支付方式: ${shop.card}`, size: 'body' },
+        { kind: 'text', id: 'total', text: `Total 合计 ¥${cartTotal(world.cart)}`, size: 'large', bold: true },
+        {
+          kind: 'button',
+          id: 'place_order',
+          text: 'Place order · 提交订单',
+          style: 'primary',
+          enabled: world.cart.length > 0,
+          onTap: () => ctx.navigate('.PaymentActivity'),
+        },
+      ],
+    },
+  };
+}
+
+/** Records the order and the payment, clears the cart; events go in the order ordered → paid. */
+export function pay(ctx: AppContext): number | undefined {
+  const { world } = ctx;
+  if (world.cart.length === 0) return undefined;
+  const at = ctx.clock.now();
+  const total = cartTotal(world.cart);
+  const orderId = 1001 + world.orders.length;
+  const lines = world.cart.map((l) => ({ ...l, options: [...l.options] }));
+  world.orders.push({ id: orderId, lines, total, status: 'paid', at });
+  recordEvent(world, { kind: 'ordered', app: FOODSHOP_PACKAGE, at, detail: { orderId, total, lines: lines.length } });
+  const method = foodShopData(world).card;
+  world.payments.push({ orderId, amount: total, method, at });
+  recordEvent(world, { kind: 'paid', app: FOODSHOP_PACKAGE, at, detail: { orderId, amount: total, method } });
+  world.cart.splice(0, world.cart.length);
+  return orderId;
+}
+
+export function paymentScreen(ctx: AppContext, onPaid: (orderId: number) => void): AppScreen {
+  const { world } = ctx;
+  const total = cartTotal(world.cart);
+  return {
+    activity: '.PaymentActivity',
+    title: 'Payment',
+    root: {
+      kind: 'column',
+      padding: 16,
+      gap: 16,
+      children: [
+        header('Payment · 支付'),
+        { kind: 'text', text: 'Amount due · 应付金额', size: 'body', color: '#666666' },
+        { kind: 'text', id: 'amount', text: `¥${total}`, size: 'title', bold: true },
+        { kind: 'text', id: 'method', text: `Pay with · 支付方式: ${foodShopData(world).card}`, size: 'body' },
+        { kind: 'column', children: [], height: 'fill' },
+        {
+          kind: 'button',
+          id: 'pay',
+          text: `确认支付 / Pay ¥${total}`,
+          style: 'primary',
+          enabled: world.cart.length > 0,
+          onTap: () => {
+            const orderId = pay(ctx);
+            if (orderId !== undefined) onPaid(orderId);
+          },
+        },
+      ],
+    },
+  };
+}
+
+export function orderDoneScreen(ctx: AppContext, orderId: number, processing: boolean): AppScreen {
+  return {
+    activity: '.OrderDoneActivity',
+    title: 'Order',
+    loading: processing,
+    root: {
+      kind: 'column',
+      padding: 24,
+      gap: 16,
+      children: [
+        header('Payment successful · 支付成功'),
+        { kind: 'text', id: 'order_id', text: `Order 订单号 #${orderId}`, size: 'body' },
+        {
+          kind: 'button',
+          id: 'back_to_menu',
+          text: 'Back to menu · 返回菜单',
+          style: 'secondary',
+          onTap: () => ctx.replace('.MenuActivity'),
+        },
+      ],
+    },
+  };
+}

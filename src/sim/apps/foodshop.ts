@@ -1,0 +1,334 @@
+import type { App, AppContext, AppScreen, Route } from '../app.js';
+import type { View } from '../kit/view.js';
+import { cartScreen, checkoutScreen, FOODSHOP_PACKAGE, orderDoneScreen, paymentScreen } from './foodshop-checkout.js';
+import {
+  CATEGORIES,
+  displayName,
+  EXTRA_SHOT_PRICE,
+  findItem,
+  foodShopData,
+  type MenuItem,
+  OPTION_EXTRA_SHOT,
+  OPTION_ICE,
+  SIZES,
+  type SizeId,
+  searchMenu,
+  seedFoodShop,
+  unitPrice,
+} from './foodshop-menu.js';
+
+/**
+ * FoodShop: an "update available" dialog on first launch, a long bilingual menu with search, a
+ * product page with size / ice / extra shot / sweetness / quantity, then cart → checkout → payment.
+ */
+export { FOODSHOP_PACKAGE } from './foodshop-checkout.js';
+
+interface ProductDraft {
+  itemId: string;
+  size: SizeId;
+  ice: boolean;
+  extraShot: boolean;
+  sweetness: number;
+  qty: number;
+}
+
+const CATEGORY_COLORS: Record<string, string> = {
+  coffee: '#6f4e37',
+  tea: '#5b8c3a',
+  juice: '#f29f05',
+  food: '#c0392b',
+  dessert: '#d35d8c',
+  bakery: '#b9770e',
+};
+
+export function createFoodShopApp(): App {
+  let query = '';
+  let draft: ProductDraft | undefined;
+  /** Orders whose payment confirmation is still "processing" (a short loading state). */
+  const processing = new Set<number>();
+
+  const freshDraft = (itemId: string): ProductDraft => ({
+    itemId,
+    size: 'Medium',
+    ice: false,
+    extraShot: false,
+    sweetness: 50,
+    qty: 1,
+  });
+
+  const openProduct = (ctx: AppContext, item: MenuItem): void => {
+    draft = freshDraft(item.id);
+    foodShopData(ctx.world).productId = item.id;
+    ctx.navigate('.ProductActivity', { itemId: item.id });
+  };
+
+  const itemRow = (ctx: AppContext, item: MenuItem): View => ({
+    kind: 'row',
+    id: 'menu_item',
+    padding: 12,
+    gap: 8,
+    onTap: () => openProduct(ctx, item),
+    children: [
+      { kind: 'text', id: 'item_name', text: displayName(item), size: 'body', weight: 4 },
+      { kind: 'text', id: 'item_price', text: `¥${item.price}`, size: 'body', bold: true, weight: 1 },
+    ],
+  });
+
+  const menuScreen = (ctx: AppContext): AppScreen => {
+    const { world } = ctx;
+    const shop = foodShopData(world);
+    const items = shop.searchEnabled ? searchMenu(shop.menu, query) : shop.menu;
+    const rows: View[] = [];
+    if (shop.searchEnabled && query.trim()) {
+      for (const item of items) rows.push(itemRow(ctx, item));
+      if (items.length === 0)
+        rows.push({ kind: 'text', id: 'no_results', text: 'No results · 没有找到', size: 'body' });
+    } else {
+      for (const cat of CATEGORIES) {
+        rows.push({ kind: 'text', id: 'category', text: `${cat.en} · ${cat.zh}`, size: 'large', bold: true });
+        for (const item of items.filter((i) => i.category === cat.id)) rows.push(itemRow(ctx, item));
+      }
+    }
+    const count = world.cart.reduce((n, l) => n + l.qty, 0);
+    const top: View[] = [
+      {
+        kind: 'row',
+        gap: 8,
+        children: [
+          { kind: 'text', text: 'FoodShop · 美食店', size: 'title', bold: true, weight: 3 },
+          {
+            kind: 'button',
+            id: 'cart',
+            text: `Cart 购物车 (${count})`,
+            style: 'secondary',
+            weight: 2,
+            onTap: () => ctx.navigate('.CartActivity'),
+          },
+        ],
+      },
+    ];
+    if (shop.searchEnabled) {
+      top.push({
+        kind: 'edit',
+        id: 'search',
+        value: query,
+        hint: 'Search the menu · 搜索菜品',
+        onChange: (v) => {
+          query = v;
+        },
+      });
+    }
+    return {
+      activity: '.MenuActivity',
+      title: 'FoodShop',
+      root: {
+        kind: 'column',
+        padding: 12,
+        gap: 8,
+        children: [...top, { kind: 'list', id: 'menu', gap: 2, height: 'fill', children: rows }],
+      },
+    };
+  };
+
+  const productScreen = (ctx: AppContext, route: Route): AppScreen => {
+    const item = findItem(ctx.world, String(route.params.itemId ?? ''));
+    if (!item) return menuScreen(ctx);
+    if (!draft || draft.itemId !== item.id) draft = freshDraft(item.id);
+    const d = draft;
+    const price = unitPrice(item, item.drink ? d.size : undefined, d.extraShot);
+    const body: View[] = [
+      { kind: 'image', id: 'photo', color: CATEGORY_COLORS[item.category], glyph: item.zh.slice(0, 1), height: 160 },
+      { kind: 'text', id: 'product_name', text: displayName(item), size: 'title', bold: true },
+      { kind: 'text', id: 'price', text: `¥${price}`, size: 'large' },
+    ];
+    if (item.drink) {
+      body.push({ kind: 'text', text: 'Size · 杯型', size: 'body', bold: true });
+      body.push({
+        kind: 'row',
+        gap: 4,
+        children: SIZES.map(
+          (s): View => ({
+            kind: 'checkbox',
+            id: `size_${s.id.toLowerCase()}`,
+            text: `${s.id} ${s.zh}${s.delta ? ` ${s.delta > 0 ? '+' : '−'}¥${Math.abs(s.delta)}` : ''}`,
+            checked: d.size === s.id,
+            onToggle: () => {
+              d.size = s.id;
+            },
+          }),
+        ),
+      });
+      body.push({
+        kind: 'switch',
+        id: 'ice',
+        text: 'Ice · 加冰',
+        checked: d.ice,
+        onToggle: (next) => {
+          d.ice = next;
+        },
+      });
+      if (item.extraShot) {
+        body.push({
+          kind: 'checkbox',
+          id: 'extra_shot',
+          text: `Extra shot · 加一份浓缩 +¥${EXTRA_SHOT_PRICE}`,
+          checked: d.extraShot,
+          onToggle: (next) => {
+            d.extraShot = next;
+          },
+        });
+      }
+      body.push({ kind: 'text', id: 'sweetness_label', text: `Sweetness · 甜度 ${d.sweetness}%`, size: 'body' });
+      body.push({
+        kind: 'seekbar',
+        id: 'sweetness',
+        desc: 'Sweetness',
+        min: 0,
+        max: 100,
+        value: d.sweetness,
+        onChange: (v) => {
+          d.sweetness = Math.max(0, Math.min(100, Math.round(v)));
+        },
+      });
+    }
+    const addToCart = (): void => {
+      const options = item.drink
+        ? [...(d.ice ? [OPTION_ICE] : []), ...(d.extraShot && item.extraShot ? [OPTION_EXTRA_SHOT] : [])]
+        : [];
+      const line = {
+        itemId: item.id,
+        name: displayName(item),
+        size: item.drink ? d.size : undefined,
+        options,
+        sweetness: item.drink ? d.sweetness : undefined,
+        qty: d.qty,
+        unitPrice: price,
+      };
+      const same = ctx.world.cart.find(
+        (l) =>
+          l.itemId === line.itemId &&
+          l.size === line.size &&
+          l.sweetness === line.sweetness &&
+          l.options.join('|') === line.options.join('|'),
+      );
+      if (same) same.qty += line.qty;
+      else ctx.world.cart.push(line);
+      ctx.toast(`Added to cart · 已加入购物车 (${d.qty})`);
+    };
+    return {
+      activity: '.ProductActivity',
+      title: item.en,
+      root: {
+        kind: 'column',
+        padding: 12,
+        gap: 8,
+        children: [
+          { kind: 'list', id: 'product', gap: 8, height: 'fill', children: body },
+          {
+            kind: 'row',
+            gap: 8,
+            children: [
+              { kind: 'text', text: 'Quantity · 数量', size: 'body', weight: 2 },
+              {
+                kind: 'button',
+                id: 'qty_minus',
+                text: '−',
+                desc: 'Decrease quantity',
+                style: 'secondary',
+                onTap: () => {
+                  d.qty = Math.max(1, d.qty - 1);
+                },
+              },
+              { kind: 'text', id: 'qty', text: String(d.qty), size: 'large' },
+              {
+                kind: 'button',
+                id: 'qty_plus',
+                text: '+',
+                desc: 'Increase quantity',
+                style: 'secondary',
+                onTap: () => {
+                  d.qty = Math.min(99, d.qty + 1);
+                },
+              },
+            ],
+          },
+          {
+            kind: 'button',
+            id: 'add_to_cart',
+            text: `Add to cart · 加入购物车 ¥${price * d.qty}`,
+            style: 'primary',
+            onTap: addToCart,
+          },
+        ],
+      },
+    };
+  };
+
+  const onPaid = (ctx: AppContext) => (orderId: number) => {
+    processing.add(orderId);
+    ctx.replace('.OrderDoneActivity', { orderId });
+    ctx.later(1200, () => {
+      processing.delete(orderId);
+      ctx.invalidate();
+    });
+  };
+
+  return {
+    package: FOODSHOP_PACKAGE,
+    label: 'FoodShop',
+    labelZh: '美食店',
+    iconColor: '#e4572e',
+    glyph: '食',
+    activities: [
+      '.MenuActivity',
+      '.ProductActivity',
+      '.CartActivity',
+      '.CheckoutActivity',
+      '.PaymentActivity',
+      '.OrderDoneActivity',
+    ],
+    seedWorld: seedFoodShop,
+    onLaunch(ctx) {
+      query = '';
+      draft = undefined;
+      const { world } = ctx;
+      if (world.launched[FOODSHOP_PACKAGE]) return;
+      world.launched[FOODSHOP_PACKAGE] = true;
+      ctx.showDialog({
+        kind: 'app',
+        title: 'Update available · 发现新版本',
+        message: 'FoodShop 5.2 is available with faster checkout. 新版本已发布，是否立即更新？',
+        buttons: [
+          { text: 'Later · 稍后', id: 'later', onTap: () => ctx.closeDialog() },
+          {
+            text: 'Update · 更新',
+            id: 'update',
+            onTap: () => {
+              world.updateStarted = true;
+              ctx.closeDialog();
+              ctx.toast('Downloading update… · 正在下载更新…');
+            },
+          },
+        ],
+      });
+    },
+    render(route, ctx) {
+      switch (route.activity) {
+        case '.ProductActivity':
+          return productScreen(ctx, route);
+        case '.CartActivity':
+          return cartScreen(ctx);
+        case '.CheckoutActivity':
+          return checkoutScreen(ctx);
+        case '.PaymentActivity':
+          return paymentScreen(ctx, onPaid(ctx));
+        case '.OrderDoneActivity': {
+          const orderId = Number(route.params.orderId ?? 0);
+          return orderDoneScreen(ctx, orderId, processing.has(orderId));
+        }
+        default:
+          return menuScreen(ctx);
+      }
+    },
+  };
+}
