@@ -47,6 +47,8 @@ export interface Banner {
 export interface AppContext {
   readonly world: World;
   readonly clock: Clock;
+  /** The phone's UI language (default 'en'). */
+  readonly locale?: 'en' | 'zh';
   /** Seeded random in [0, 1). */
   random(): number;
   /** Push a screen; the engine runs a ~300 ms transition. */

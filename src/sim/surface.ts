@@ -34,6 +34,8 @@ export interface Screenshot {
   height: number;
   /** 0, or the status bar height when the capture is cropped (a fault). */
   offsetY: number;
+  /** The screen revision the image shows; during a ~300 ms transition it lags the tree's `seq`. */
+  seq?: number;
 }
 
 /** Native node actions (DESIGN §3 control_action) addressed by a node of a given snapshot. */

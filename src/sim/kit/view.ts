@@ -18,6 +18,10 @@ interface Base {
   weight?: number;
   onTap?: Handler;
   onLongPress?: Handler;
+  /** A swipe (drag or fling) that no scrolling list under the finger consumed, e.g. launcher pages. */
+  onSwipe?: (direction: 'left' | 'right' | 'up' | 'down') => void;
+  /** Overrides the Android class name the engine reports for this view. */
+  className?: string;
 }
 
 export interface ColumnView extends Base {
