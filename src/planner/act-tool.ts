@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import type { Action, Decision, ToolName } from '../core/types.js';
+import { type ParseResult, parseExpect } from './expect-dsl.js';
+
+/**
+ * The one function the model calls each step: DESIGN §3's Decision, flattened so its JSON schema is
+ * small (one schema in every request instead of one per tool). `tool` is an enum of exactly the
+ * tools the connected device supports, so an unknown tool fails validation and is re-asked.
+ */
+
+/** Planner tools that are not device actions. `look` asks for a screenshot (crop around a target). */
+export const META_TOOLS = ['look'] as const;
+export type PlannerTool = ToolName | 'look';
+
+export const TERMINAL_TOOLS: ReadonlySet<string> = new Set(['done', 'ask_user', 'infeasible']);
+const NEEDS_TARGET = new Set(['tap', 'long_press']);
+const NEEDS_ID = new Set(['control_action', 'read_control']);
+
+export function actArgsSchema(tools: readonly PlannerTool[]) {
+  const [first, ...rest] = tools;
+  if (!first) throw new Error('actArgsSchema needs at least one tool');
+  return z.object({
+    thought: z.string().describe('one short sentence'),
+    tool: z.enum([first, ...rest]),
+    target_id: z.string().optional().describe('element id from the screen list'),
+    point: z.object({ x: z.number(), y: z.number() }).optional().describe('0..1000, only when no id fits'),
+    text: z.string().optional().describe('type: text; done: answer; ask_user: question; infeasible: reason'),
+    direction: z.enum(['up', 'down', 'left', 'right']).optional(),
+    package: z.string().optional().describe('launch_app: package or app name'),
+    value: z.number().optional().describe('wait: ms; control_action set_progress: value'),
+    op: z.string().optional().describe('control_action: click|set_text|set_progress|scroll_forward|…'),
+    expect: z.string().optional().describe('required except for done/ask_user/infeasible'),
+    subgoal_done: z.boolean().optional().describe('true when this action completes the current subgoal'),
+  });
+}
+export type ActArgs = z.infer<ReturnType<typeof actArgsSchema>>;
+
+export interface PlannedStep {
+  decision: Decision;
+  /** The model says this action, once validated, completes the current subgoal. */
+  subgoalDone: boolean;
+  /** The model asked to see the screen (optionally zoomed on an element or point). */
+  look?: { target_id?: string; point?: { x: number; y: number } };
+}
+
+export interface ActContext {
+  tools: readonly PlannerTool[];
+  /** Element ids present on the current screen: an id outside this set is invented. */
+  ids: ReadonlySet<string>;
+  subgoal?: string;
+}
+
+/** Drop the `null`s strict-mode providers send for absent optional fields. */
+export function stripNulls(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(stripNulls);
+  if (v && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = stripNulls(x);
+    return out;
+  }
+  return v;
+}
+
+/** Parse and check one `act` call; errors are phrased for the model (they are fed back on re-ask). */
+export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep> {
+  const parsed = actArgsSchema(ctx.tools).safeParse(stripNulls(raw));
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
+    return { ok: false, error: `invalid act arguments (${issues}); available tools: ${ctx.tools.join(', ')}` };
+  }
+  const a = parsed.data;
+  const checkId = (id: string | undefined, what: string): string | undefined =>
+    id !== undefined && !ctx.ids.has(id)
+      ? `${what} "${id}" is not on the current screen; use an id from the list or a point`
+      : undefined;
+  const idErr = checkId(a.target_id, 'target_id');
+  if (idErr) return { ok: false, error: idErr };
+  if (a.tool === 'look') {
+    return {
+      ok: true,
+      value: {
+        decision: { thought: a.thought, action: { tool: 'wait', ms: 0 }, expect: { kind: 'no_change' } },
+        subgoalDone: false,
+        look: { target_id: a.target_id, point: a.point },
+      },
+    };
+  }
+  const tool = a.tool as ToolName;
+  if (NEEDS_TARGET.has(tool) && !a.target_id && !a.point)
+    return { ok: false, error: `${tool} needs target_id (or a point when no element fits)` };
+  if (NEEDS_ID.has(tool) && !a.target_id) return { ok: false, error: `${tool} needs target_id` };
+  if (tool === 'type' && a.text === undefined) return { ok: false, error: 'type needs text' };
+  if (tool === 'launch_app' && !a.package) return { ok: false, error: 'launch_app needs package' };
+  if (tool === 'infeasible' && !a.text) return { ok: false, error: 'infeasible needs the reason in text' };
+  if (tool === 'ask_user' && !a.text) return { ok: false, error: 'ask_user needs the question in text' };
+
+  let expect: Decision['expect'] = { kind: 'no_change' };
+  if (!TERMINAL_TOOLS.has(tool)) {
+    const e = parseExpect(a.expect ?? '');
+    if (!e.ok) return { ok: false, error: e.error };
+    expect = e.value;
+    const expErr =
+      expect.kind === 'element_state' || expect.kind === 'element_gone'
+        ? checkId(expect.target_id, 'expect id')
+        : undefined;
+    if (expErr) return { ok: false, error: expErr };
+  }
+  const action: Action = { tool };
+  if (a.target_id) action.target_id = a.target_id;
+  if (a.point) action.point = { x: a.point.x, y: a.point.y };
+  if (a.direction) action.direction = a.direction;
+  if (a.package) action.package = a.package;
+  if (tool === 'wait') action.ms = a.value ?? 1000;
+  if (tool === 'done') {
+    if (a.text) action.answer = a.text;
+  } else if (tool === 'infeasible') action.reason = a.text;
+  else if (tool === 'ask_user') action.question = a.text;
+  else if (a.text !== undefined) action.text = a.text;
+  if (a.op) action.args = { action: a.op, ...(a.value !== undefined ? { value: a.value } : {}) };
+  const decision: Decision = { thought: a.thought, action, expect };
+  if (ctx.subgoal) decision.subgoal = ctx.subgoal;
+  return { ok: true, value: { decision, subgoalDone: a.subgoal_done ?? TERMINAL_TOOLS.has(tool) } };
+}

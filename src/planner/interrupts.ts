@@ -1,0 +1,81 @@
+import type { Decision, Element, Observation } from '../core/types.js';
+
+/**
+ * Interrupt rules that run before the LLM (article §5.2): permission prompts, update offers, rating
+ * requests and promotions are handled by rule, without spending a model call. A dialog that belongs
+ * to the task — anything with pay/send/delete/confirm-order semantics — is never "dismissed" here;
+ * it goes to the planner (and the guardrails).
+ */
+
+export type InterruptKind = 'permission' | 'update' | 'rating' | 'promo';
+
+export interface InterruptMatch {
+  kind: InterruptKind;
+  /** The window the interrupt lives in (tries are counted per kind + window title). */
+  key: string;
+  decision: Decision;
+}
+
+const KIND_WORDS: Record<InterruptKind, RegExp> = {
+  permission: /\b(allow|permission)\b|允许|权限/i,
+  update: /\bupdate\b|new version|升级|更新|新版本/i,
+  rating: /\brate\b|rating|enjoying|review|评分|好评|评价/i,
+  promo: /\boffer\b|coupon|promo|discount|deal|优惠|红包|领取|活动/i,
+};
+
+/** Buttons that make each kind go away without side effects. */
+const DISMISS: Record<InterruptKind, RegExp> = {
+  permission: /^(allow|while using the app|only this time|允许|仅在使用中允许|仅使用期间允许|始终允许)$/i,
+  update: /^(later|not now|skip|no thanks|cancel|remind me later|以后再说|稍后|取消|暂不更新|跳过|关闭)$/i,
+  rating: /^(not now|no thanks|later|maybe later|cancel|close|以后再说|取消|下次再说|关闭)$/i,
+  promo: /^(close|no thanks|not now|dismiss|skip|×|x|✕|关闭|跳过|不了|取消)$/i,
+};
+
+/** Task dialogs: never dismissed by rule. */
+const TASK_WORDS =
+  /\b(pay|payment|place order|buy now|send|delete|remove|transfer|sign out|log out|checkout|confirm)\b|支付|付款|确认支付|立即购买|提交订单|转账|发送|删除|清空|卸载|退出登录|修改密码|授权|确认/i;
+
+const INTERRUPT_WINDOWS = new Set(['dialog', 'system', 'notification', 'overlay']);
+
+function label(e: Element): string {
+  return (e.text || e.desc).trim();
+}
+
+export function matchInterrupt(obs: Observation): InterruptMatch | undefined {
+  for (const w of [...obs.windows].sort((a, b) => b.layer - a.layer)) {
+    const permissionUi = /permissioncontroller|packageinstaller/.test(w.package);
+    if (!INTERRUPT_WINDOWS.has(w.type) && !permissionUi) continue;
+    const els = obs.elements.filter((e) => e.window === w.id);
+    if (els.length === 0) continue;
+    const words = [w.title, ...els.map(label)].join(' · ');
+    if (!permissionUi && TASK_WORDS.test(words)) return undefined;
+    const kind: InterruptKind | undefined = permissionUi
+      ? 'permission'
+      : (['update', 'rating', 'promo', 'permission'] as const).find((k) => KIND_WORDS[k].test(words));
+    if (!kind) continue;
+    const button = els.find((e) => e.actionable && e.flags.enabled && DISMISS[kind].test(label(e)));
+    if (!button) continue;
+    return {
+      kind,
+      key: `${kind}|${w.title || w.package}`,
+      decision: {
+        thought: `dismiss the ${kind} ${w.type} by rule ("${label(button)}")`,
+        action: { tool: 'tap', target_id: button.id },
+        expect: { kind: 'element_gone', target_id: button.id },
+      },
+    };
+  }
+  return undefined;
+}
+
+/** Counts rule attempts so a dialog that will not go away is handed to the user after 3 tries. */
+export class InterruptTracker {
+  private readonly tries = new Map<string, number>();
+  constructor(private readonly maxTries = 3) {}
+  /** Returns false when this interrupt has used up its tries. */
+  attempt(key: string): boolean {
+    const n = (this.tries.get(key) ?? 0) + 1;
+    this.tries.set(key, n);
+    return n <= this.maxTries;
+  }
+}

@@ -1,0 +1,129 @@
+import { ActionableError } from '../../core/errors.js';
+
+/**
+ * Where the LLM lives. Nothing is ever sent to a default public endpoint: when neither flags nor
+ * environment name an endpoint, resolving fails with the exact variables to set.
+ */
+
+export type PresetName = 'openai' | 'deepseek' | 'qwen' | 'ollama' | 'vllm';
+
+export interface Preset {
+  baseURL: string;
+  model: string;
+  /** Whether the provider honours `strict: true` tool schemas. */
+  strictTools: boolean;
+  /** Whether the provider supports tool calls at all (else JSON mode). */
+  tools: boolean;
+  /** Local servers accept any key. */
+  needsKey: boolean;
+}
+
+/** Presets are explicit opt-ins (`--preset deepseek`), never a fallback. */
+export const PRESETS: Record<PresetName, Preset> = {
+  openai: {
+    baseURL: 'https://api.openai.com/v1',
+    model: 'gpt-4o-mini',
+    strictTools: true,
+    tools: true,
+    needsKey: true,
+  },
+  deepseek: {
+    baseURL: 'https://api.deepseek.com/v1',
+    model: 'deepseek-chat',
+    strictTools: false,
+    tools: true,
+    needsKey: true,
+  },
+  qwen: {
+    baseURL: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
+    model: 'qwen-plus',
+    strictTools: false,
+    tools: true,
+    needsKey: true,
+  },
+  ollama: {
+    baseURL: 'http://127.0.0.1:11434/v1',
+    model: 'qwen2.5:7b',
+    strictTools: false,
+    tools: true,
+    needsKey: false,
+  },
+  vllm: { baseURL: 'http://127.0.0.1:8000/v1', model: 'default', strictTools: false, tools: true, needsKey: false },
+};
+
+export interface LlmConfig {
+  baseURL: string;
+  model: string;
+  apiKey: string;
+  strictTools: boolean;
+  /** false → JSON-mode fallback (no `tools` in the request). */
+  tools: boolean;
+  timeoutMs: number;
+  /** Re-asks after invalid output (malformed JSON, unknown tool, invented id, missing expect). */
+  maxReasks: number;
+  /** Retries on 429 / 5xx / connection errors, with exponential backoff. */
+  maxRetries: number;
+}
+
+export interface LlmFlags {
+  baseUrl?: string;
+  model?: string;
+  apiKey?: string;
+  preset?: string;
+  jsonMode?: boolean;
+  timeoutMs?: number;
+}
+
+export const ENV_HINT =
+  'set OPENAI_BASE_URL (e.g. http://127.0.0.1:11434/v1 for Ollama), PHONE_AGENT_MODEL (the model name) and, for hosted ' +
+  'providers, OPENAI_API_KEY — or pass --base-url/--model, or --preset openai|deepseek|qwen|ollama|vllm, or use ' +
+  '--model reference for the built-in reference model';
+
+function isPreset(s: string): s is PresetName {
+  return Object.hasOwn(PRESETS, s);
+}
+
+export function resolveLlmConfig(flags: LlmFlags, env: Record<string, string | undefined>): LlmConfig {
+  let preset: Preset | undefined;
+  const presetName = flags.preset ?? env.PHONE_AGENT_PRESET;
+  if (presetName !== undefined) {
+    if (!isPreset(presetName))
+      throw new ActionableError(
+        'CONFIG',
+        `unknown LLM preset "${presetName}"`,
+        `use one of ${Object.keys(PRESETS).join(', ')}`,
+      );
+    preset = PRESETS[presetName];
+  }
+  const baseURL = flags.baseUrl ?? env.OPENAI_BASE_URL ?? preset?.baseURL;
+  const model = flags.model ?? env.PHONE_AGENT_MODEL ?? preset?.model;
+  if (!baseURL || !model) {
+    const missing = [!baseURL ? 'OPENAI_BASE_URL' : '', !model ? 'PHONE_AGENT_MODEL' : '']
+      .filter(Boolean)
+      .join(' and ');
+    throw new ActionableError('NO_MODEL', `no LLM endpoint is configured (missing ${missing})`, ENV_HINT);
+  }
+  try {
+    new URL(baseURL);
+  } catch {
+    throw new ActionableError(
+      'CONFIG',
+      `the LLM base URL "${baseURL}" is not a URL`,
+      'pass e.g. http://127.0.0.1:8000/v1',
+    );
+  }
+  const apiKey = flags.apiKey ?? env.OPENAI_API_KEY ?? '';
+  if (!apiKey && preset?.needsKey)
+    throw new ActionableError('NO_KEY', `the ${presetName} preset needs an API key`, 'set OPENAI_API_KEY');
+  return {
+    baseURL,
+    model,
+    // The SDK refuses an empty key; local servers ignore it.
+    apiKey: apiKey || 'not-needed',
+    strictTools: preset?.strictTools ?? false,
+    tools: flags.jsonMode ? false : (preset?.tools ?? true),
+    timeoutMs: flags.timeoutMs ?? Number(env.PHONE_AGENT_LLM_TIMEOUT_MS ?? 60_000),
+    maxReasks: 2,
+    maxRetries: 3,
+  };
+}

@@ -1,0 +1,67 @@
+import type { Decision } from '../../core/types.js';
+
+/**
+ * Page memory as a verified replay cache: (goal, subgoal, page hash) → the action that worked there.
+ * A hit is replayed without the LLM; the loop validates its `expect` as usual and calls `evict` the
+ * moment it fails, so a stale entry costs one step, never a wrong run.
+ */
+
+export interface PageMemoryEntry {
+  decision: Decision;
+  subgoalDone: boolean;
+  hits: number;
+  /** Successful replays; entries are only written after a validated success. */
+  verified: number;
+}
+
+export interface PageMemoryData {
+  entries: Record<string, PageMemoryEntry>;
+  plans: Record<string, string[]>;
+}
+
+export class PageMemory {
+  private readonly entries: Map<string, PageMemoryEntry>;
+  private readonly plans: Map<string, string[]>;
+
+  constructor(data: PageMemoryData = { entries: {}, plans: {} }) {
+    this.entries = new Map(Object.entries(data.entries));
+    this.plans = new Map(Object.entries(data.plans));
+  }
+
+  static key(goal: string, subgoal: string, pageHash: string): string {
+    return `${goal}\u241f${subgoal}\u241f${pageHash}`;
+  }
+
+  lookup(goal: string, subgoal: string, pageHash: string): PageMemoryEntry | undefined {
+    const e = this.entries.get(PageMemory.key(goal, subgoal, pageHash));
+    if (e) e.hits++;
+    return e;
+  }
+
+  /** Record an action whose expectation was validated on this page. Terminal actions are never cached. */
+  remember(goal: string, subgoal: string, pageHash: string, decision: Decision, subgoalDone: boolean): void {
+    const k = PageMemory.key(goal, subgoal, pageHash);
+    const prev = this.entries.get(k);
+    this.entries.set(k, { decision, subgoalDone, hits: prev?.hits ?? 0, verified: (prev?.verified ?? 0) + 1 });
+  }
+
+  evict(goal: string, subgoal: string, pageHash: string): void {
+    this.entries.delete(PageMemory.key(goal, subgoal, pageHash));
+  }
+
+  plan(goal: string): string[] | undefined {
+    return this.plans.get(goal);
+  }
+
+  rememberPlan(goal: string, subgoals: string[]): void {
+    this.plans.set(goal, subgoals);
+  }
+
+  size(): number {
+    return this.entries.size;
+  }
+
+  toJSON(): PageMemoryData {
+    return { entries: Object.fromEntries(this.entries), plans: Object.fromEntries(this.plans) };
+  }
+}

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import type { Logger } from '../core/logger.js';
+import { actArgsSchema, type PlannedStep, type PlannerTool, parseAct } from './act-tool.js';
+import type { ChatMessage, LlmClient, LlmUsage } from './llm/client.js';
+import { addUsage, emptyUsage } from './llm/client.js';
+import { buildDecideMessages, buildPlanMessages } from './prompt/builders.js';
+import type { DecideInput, PlanInput, Subgoal } from './prompt/types.js';
+
+/**
+ * The ReAct step: one decision per call, with a structured expectation. The coarse plan is made once
+ * per goal and revised on replan. When the page is visual-first, or the model asks to `look`, a
+ * (downscaled, optionally cropped) screenshot is attached — never otherwise.
+ */
+
+export interface ImageRequest {
+  target_id?: string;
+  point?: { x: number; y: number };
+}
+
+export interface PlannerDeps {
+  llm: LlmClient;
+  logger: Logger;
+  /** Returns a data: URL of the current screen (cropped around the target when given). */
+  image?: (req: ImageRequest) => Promise<string | undefined>;
+}
+
+export interface DecideRequest extends DecideInput {
+  ids: ReadonlySet<string>;
+  visualFirst: boolean;
+}
+
+export type DecideResult =
+  | { ok: true; step: PlannedStep; usage: LlmUsage }
+  | { ok: false; error: string; usage: LlmUsage };
+
+const PlanArgs = z.object({ subgoals: z.array(z.string().min(1)).min(1).max(8) });
+
+export class Planner {
+  constructor(private readonly deps: PlannerDeps) {}
+
+  async makePlan(input: PlanInput): Promise<{ plan: Subgoal[]; usage: LlmUsage }> {
+    const { system, user } = buildPlanMessages(input);
+    const res = await this.deps.llm.infer({
+      messages: [
+        { role: 'system', content: system },
+        { role: 'user', content: user },
+      ],
+      fn: { name: 'plan', description: 'Set the coarse subgoal plan', parameters: z.toJSONSchema(PlanArgs) },
+      parse: (raw) => {
+        const p = PlanArgs.safeParse(raw);
+        return p.success
+          ? { ok: true, value: p.data.subgoals }
+          : { ok: false, error: `plan needs {"subgoals": ["…", …]} (1-8 items): ${p.error.issues[0]?.message}` };
+      },
+    });
+    // A plan is guidance, not a contract: without one the loop still runs on the goal alone.
+    if (!res.ok) {
+      this.deps.logger.warn('no plan from the model; continuing with the goal as the only subgoal', {
+        error: res.error,
+      });
+      return { plan: [{ text: input.goal, done: false }], usage: res.usage };
+    }
+    return { plan: res.value.map((text) => ({ text, done: false })), usage: res.usage };
+  }
+
+  async decide(req: DecideRequest): Promise<DecideResult> {
+    const tools = req.tools as PlannerTool[];
+    const fn = {
+      name: 'act',
+      description: 'Perform one action on the phone',
+      parameters: z.toJSONSchema(actArgsSchema(tools)) as Record<string, unknown>,
+    };
+    const subgoal = req.plan[req.current]?.text;
+    // Done gate: "done" while later subgoals are open is questioned once (a fresh sample fixes an
+    // early claim; a model that insists after seeing the open subgoals is believed).
+    const open = req.plan.filter((s, i) => !s.done && i > req.current).map((s) => s.text);
+    let questioned = false;
+    const parse = (raw: unknown) => {
+      const r = parseAct(raw, { tools, ids: req.ids, subgoal });
+      if (!r.ok || r.value.decision.action.tool !== 'done' || open.length === 0 || questioned) return r;
+      questioned = true;
+      return {
+        ok: false as const,
+        error: `the plan still has open subgoals (${open.join('; ')}); work on the current subgoal, or call done again only if the goal is really achieved`,
+      };
+    };
+    let usage = emptyUsage();
+    let image = req.visualFirst ? await this.deps.image?.({}) : undefined;
+    for (let looks = 0; ; looks++) {
+      const { system, user } = buildDecideMessages({
+        ...req,
+        imageNote: image ? 'A screenshot of the screen is attached.' : undefined,
+      });
+      const userMsg: ChatMessage = image
+        ? {
+            role: 'user',
+            content: [
+              { type: 'text', text: user },
+              { type: 'image_url', image_url: { url: image, detail: 'low' } },
+            ],
+          }
+        : { role: 'user', content: user };
+      const res = await this.deps.llm.infer({
+        messages: [{ role: 'system', content: system }, userMsg],
+        fn,
+        parse,
+      });
+      usage = addUsage(usage, res.usage);
+      if (!res.ok) return { ok: false, error: res.error, usage };
+      const look = res.value.look;
+      if (!look) return { ok: true, step: res.value, usage };
+      // One look per step: a second request for the same picture would be a loop.
+      const next = looks === 0 ? await this.deps.image?.(look) : undefined;
+      if (!next) return { ok: false, error: 'the model asked to look but no (further) screenshot is available', usage };
+      image = next;
+    }
+  }
+}

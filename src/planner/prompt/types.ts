@@ -1,0 +1,45 @@
+/** Inputs of the prompt builders: plain data, so the builders are pure and snapshot-testable. */
+
+export interface Subgoal {
+  text: string;
+  done: boolean;
+}
+
+export interface HistoryEntry {
+  step: number;
+  /** e.g. `tap [1a2b3c4d] "Wi-Fi"`. */
+  action: string;
+  expect: string;
+  ok: boolean;
+  /** Why it failed, or a short note (guardrail denied, replayed from memory…). */
+  note?: string;
+}
+
+export interface DecideInput {
+  goal: string;
+  plan: Subgoal[];
+  /** Index into plan of the subgoal being worked on (plan.length when all are done). */
+  current: number;
+  /** The compact observation (perception) or its delta against the previous page. */
+  screen: string;
+  screenIsDelta: boolean;
+  /** Screen width / height. */
+  aspect: number;
+  history: HistoryEntry[];
+  /** Actions that failed on this page and must not be repeated. */
+  banned: string[];
+  /** Tools the connected device supports (plus `look`). */
+  tools: string[];
+  /** Set by the loop breaker: the last strategy did not work, try something different. */
+  hint?: string;
+  /** Set when a screenshot is attached to this request. */
+  imageNote?: string;
+}
+
+export interface PlanInput {
+  goal: string;
+  screen: string;
+  aspect: number;
+  /** Previous plan and why it is being revised (replan). */
+  previous?: { plan: Subgoal[]; reason: string };
+}

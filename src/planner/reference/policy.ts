@@ -1,0 +1,137 @@
+import { type Intent, parseIntent } from './intents.js';
+import type { ParsedScreen, PromptStep, ScreenLine } from './screen-parse.js';
+
+/**
+ * The reference model's "brain": given the current intent and the screen it reads in the prompt,
+ * produce the arguments of an `act` call — what a competent model would do. It never sees the
+ * virtual phone; an intent whose target is not on screen makes it scroll, then go back.
+ */
+
+export type ActArgsOut = Record<string, unknown> & { thought: string; tool: string };
+
+const norm = (s: string) => s.trim().toLowerCase();
+
+export function findElement(
+  screen: ParsedScreen,
+  label: string,
+  prefer?: (e: ScreenLine) => boolean,
+): ScreenLine | undefined {
+  const l = norm(label);
+  const tiers: ((e: ScreenLine) => boolean)[] = [
+    (e) => norm(e.text) === l,
+    (e) => norm(e.resourceId) === l || norm(e.resourceId).endsWith(`/${l}`),
+    (e) => norm(e.text).startsWith(l),
+    (e) => norm(e.text).includes(l),
+    (e) => l.length > 2 && norm(e.resourceId).includes(l.replace(/[^a-z0-9]/g, '')),
+  ];
+  for (const t of tiers) {
+    const hits = screen.elements.filter(t);
+    if (hits.length === 0) continue;
+    return (prefer && hits.find(prefer)) ?? hits[0];
+  }
+  return undefined;
+}
+
+const isToggle = (e: ScreenLine) => e.verb === 'toggle' || /switch|checkbox|toggle/i.test(e.role);
+const isField = (e: ScreenLine) => e.verb === 'fill' || /edit/i.test(e.role);
+const isSlider = (e: ScreenLine) => e.verb === 'slide' || /seek|slider/i.test(e.role);
+
+function flipped(state: string | undefined): string {
+  return state === 'on' || state === 'checked' ? 'off' : 'on';
+}
+
+/** When the intent's target is not on screen: scroll the list (a few times), then go back. */
+function searchMove(screen: ParsedScreen, history: PromptStep[], what: string): ActArgsOut {
+  const recentScrolls = history.slice(-4).filter((h) => h.action.startsWith('swipe')).length;
+  const list = screen.elements.find((e) => e.verb === 'scroll');
+  if (list && recentScrolls < 3)
+    return {
+      thought: `"${what}" is not visible; scroll the list`,
+      tool: 'swipe',
+      direction: 'up',
+      target_id: list.id,
+      expect: 'page_changes',
+    };
+  return { thought: `"${what}" is not on this screen; go back`, tool: 'back', expect: 'page_changes' };
+}
+
+export function actForIntent(intentLine: string, screen: ParsedScreen, history: PromptStep[]): ActArgsOut {
+  const intent: Intent = parseIntent(intentLine);
+  const [a0 = '', a1 = ''] = intent.args;
+  switch (intent.verb) {
+    case 'launch':
+      return { thought: `open ${a0}`, tool: 'launch_app', package: a0, expect: 'page_changes', subgoal_done: true };
+    case 'tap': {
+      const el = findElement(screen, a0);
+      if (!el) return searchMove(screen, history, a0);
+      const expect = isToggle(el) ? `element_state ${el.id} ${flipped(el.state)}` : 'page_changes';
+      return { thought: `tap "${a0}"`, tool: 'tap', target_id: el.id, expect, subgoal_done: true };
+    }
+    case 'toggle': {
+      const el = findElement(screen, a0, isToggle);
+      if (!el) return searchMove(screen, history, a0);
+      return {
+        thought: `switch "${a0}" ${a1}`,
+        tool: 'tap',
+        target_id: el.id,
+        expect: `element_state ${el.id} ${a1 || flipped(el.state)}`,
+        subgoal_done: true,
+      };
+    }
+    case 'type': {
+      const el = findElement(screen, a0, isField) ?? screen.elements.find((e) => isField(e) && e.focused);
+      if (!el || !isField(el)) return searchMove(screen, history, a0);
+      const secret = /password|pwd|密码/i.test(`${el.text} ${el.resourceId} ${a0}`);
+      return {
+        thought: `enter the ${a0}`,
+        tool: 'type',
+        target_id: el.id,
+        text: a1,
+        expect: secret ? 'page_changes' : `text_appears ${a1}`,
+        subgoal_done: true,
+      };
+    }
+    case 'slide': {
+      const el = findElement(screen, a0, isSlider);
+      if (!el) return searchMove(screen, history, a0);
+      const max = el.range?.max ?? 100;
+      const value = Math.round((Number(a1) / 100) * max);
+      return {
+        thought: `set "${a0}" to ${a1}%`,
+        tool: 'control_action',
+        target_id: el.id,
+        op: 'set_progress',
+        value,
+        expect: `element_state ${el.id} value=${value}`,
+        subgoal_done: true,
+      };
+    }
+    case 'answer': {
+      const visible = screen.texts.some((t) => t.includes(a0)) || screen.raw.includes(a0);
+      if (!visible) return searchMove(screen, history, a0);
+      return { thought: 'the answer is on screen', tool: 'done', text: a0 };
+    }
+    case 'done':
+      return { thought: 'the task is complete', tool: 'done' };
+    case 'ask_user':
+      return { thought: 'this needs the user', tool: 'ask_user', text: a0 || 'Please take over.' };
+    case 'infeasible':
+      return { thought: 'this cannot be done', tool: 'infeasible', text: a0 || 'not possible on this phone' };
+    case 'back':
+      return { thought: 'go back', tool: 'back', expect: 'page_changes', subgoal_done: true };
+    case 'swipe':
+      return {
+        thought: `swipe ${a0 || 'up'}`,
+        tool: 'swipe',
+        direction: a0 || 'up',
+        expect: 'page_changes',
+        subgoal_done: true,
+      };
+    default:
+      return {
+        thought: `I do not know how to "${intentLine}"`,
+        tool: 'ask_user',
+        text: `How should I "${intentLine}"?`,
+      };
+  }
+}

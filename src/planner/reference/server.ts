@@ -1,0 +1,166 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type CatalogEntry, intentsForGoal } from './intents.js';
+import { applyNoise, type NoiseKind, seededRandom } from './noise.js';
+import { type ActArgsOut, actForIntent } from './policy.js';
+import { extractHistory, extractLine, extractScreen } from './screen-parse.js';
+import { countTokens } from './tokens.js';
+
+/**
+ * The reference model: a real OpenAI-compatible chat-completions server on loopback. Like any model
+ * it knows only the request: it finds the goal in the prompt, looks up that goal's reference
+ * intents in its catalog (what it was "trained" on), reads the current subgoal and the fenced screen
+ * list, and answers with a function call — with seeded noise at `noise` rate.
+ */
+
+export interface ReferenceModelOptions {
+  catalog: readonly CatalogEntry[];
+  port?: number;
+  host?: string;
+  noise?: number;
+  seed?: number;
+}
+
+export interface ReferenceModelStats {
+  requests: number;
+  noise: Partial<Record<NoiseKind, number>>;
+  unknownGoals: number;
+}
+
+export interface ReferenceModel {
+  url: string;
+  port: number;
+  stats(): ReferenceModelStats;
+  close(): Promise<void>;
+}
+
+interface ChatRequest {
+  model?: string;
+  messages?: { role: string; content?: unknown }[];
+  tools?: { function?: { name?: string } }[];
+}
+
+function contentText(c: unknown): string {
+  if (typeof c === 'string') return c;
+  if (Array.isArray(c))
+    return c
+      .map((p) => (p && typeof p === 'object' && 'text' in p && typeof p.text === 'string' ? p.text : ''))
+      .join('\n');
+  return '';
+}
+
+async function readBody(req: IncomingMessage, limit = 4 << 20): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const b = chunk as Buffer;
+    size += b.length;
+    if (size > limit) throw new Error('request body too large');
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+export async function startReferenceModel(opts: ReferenceModelOptions): Promise<ReferenceModel> {
+  const random = seededRandom(opts.seed ?? 1);
+  const rate = opts.noise ?? 0;
+  const stats: ReferenceModelStats = { requests: 0, noise: {}, unknownGoals: 0 };
+  let seq = 0;
+
+  function respond(body: ChatRequest): { fn: string; args: string } {
+    const messages = body.messages ?? [];
+    const prompt = messages.find((m) => m.role === 'user');
+    const text = contentText(prompt?.content);
+    const system = messages
+      .filter((m) => m.role === 'system')
+      .map((m) => contentText(m.content))
+      .join('\n');
+    const fn = body.tools?.[0]?.function?.name ?? /the arguments of (\w+)/.exec(system)?.[1] ?? 'act';
+    const goal = extractLine(text, 'Goal') ?? '';
+    const intents = intentsForGoal(opts.catalog, goal);
+    if (!intents) stats.unknownGoals++;
+    if (fn === 'plan') return { fn, args: JSON.stringify({ subgoals: intents ?? [goal] }) };
+    if (!intents) {
+      const out: ActArgsOut = { thought: 'I was not trained on this goal', tool: 'infeasible', text: 'unknown goal' };
+      return { fn, args: JSON.stringify(out) };
+    }
+    const current = extractLine(text, 'Current subgoal') ?? '';
+    const screen = extractScreen(text);
+    const history = extractHistory(text);
+    const intent = current.startsWith('all subgoals done') ? 'done' : current;
+    const args = actForIntent(intent, screen, history);
+    const open = (/Plan:\n([\s\S]*?)\n\n/.exec(text)?.[1] ?? '').split('\n').filter((l) => /\[ \]/.test(l)).length;
+    const reply = applyNoise({ args, screen, history, moreSubgoals: open > 0 }, rate, random);
+    if (reply.noise) stats.noise[reply.noise] = (stats.noise[reply.noise] ?? 0) + 1;
+    return { fn, args: reply.text };
+  }
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions'))
+        return send(res, 404, {
+          error: { message: `no such endpoint ${req.method} ${req.url}`, type: 'invalid_request_error' },
+        });
+      let body: ChatRequest;
+      try {
+        body = JSON.parse(await readBody(req)) as ChatRequest;
+      } catch (e) {
+        return send(res, 400, { error: { message: `bad request: ${String(e)}`, type: 'invalid_request_error' } });
+      }
+      stats.requests++;
+      const { fn, args } = respond(body);
+      const promptText =
+        (body.messages ?? []).map((m) => contentText(m.content)).join('\n') + JSON.stringify(body.tools ?? []);
+      const promptTokens = await countTokens(promptText);
+      const completionTokens = await countTokens(args);
+      const jsonMode = !body.tools;
+      const id = `ref-${++seq}`;
+      send(res, 200, {
+        id: `chatcmpl-${id}`,
+        object: 'chat.completion',
+        created: 0,
+        model: body.model ?? 'reference',
+        choices: [
+          {
+            index: 0,
+            finish_reason: jsonMode ? 'stop' : 'tool_calls',
+            message: jsonMode
+              ? { role: 'assistant', content: args }
+              : {
+                  role: 'assistant',
+                  content: null,
+                  tool_calls: [{ id: `call_${id}`, type: 'function', function: { name: fn, arguments: args } }],
+                },
+          },
+        ],
+        usage: {
+          prompt_tokens: promptTokens,
+          completion_tokens: completionTokens,
+          total_tokens: promptTokens + completionTokens,
+        },
+      });
+    })().catch((e: unknown) => send(res, 500, { error: { message: String(e), type: 'server_error' } }));
+  });
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${host}:${port}/v1`,
+    port,
+    stats: () => structuredClone(stats),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

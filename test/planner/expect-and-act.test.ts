@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { parseAct } from '../../src/planner/act-tool.js';
+import { formatExpect, parseExpect } from '../../src/planner/expect-dsl.js';
+import { SETTINGS_IDS } from './fixtures.js';
+
+const tools = [
+  'tap',
+  'type',
+  'swipe',
+  'back',
+  'launch_app',
+  'wait',
+  'done',
+  'ask_user',
+  'infeasible',
+  'control_action',
+] as const;
+const ctx = { tools, ids: SETTINGS_IDS, subgoal: 'turn Wi-Fi off' };
+
+describe('expect DSL', () => {
+  it('parses every kind and round-trips', () => {
+    for (const line of [
+      'page_changes',
+      'element_gone 1a2b3c4d',
+      'text_appears Order placed',
+      'element_state 1a2b3c4d off',
+      'keyboard_shown',
+      'app_foreground com.android.settings',
+      'no_change',
+    ]) {
+      const r = parseExpect(line);
+      expect(r.ok, line).toBe(true);
+      if (r.ok) expect(formatExpect(r.value)).toBe(line);
+    }
+  });
+  it('rejects a missing or unknown expectation with the grammar', () => {
+    const r = parseExpect('');
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toContain('page_changes');
+    expect(parseExpect('it works').ok).toBe(false);
+    expect(parseExpect('element_state 1a2b3c4d').ok).toBe(false);
+  });
+});
+
+describe('parseAct', () => {
+  it('turns a valid call into a Decision', () => {
+    const r = parseAct(
+      {
+        thought: 'switch it off',
+        tool: 'tap',
+        target_id: '1a2b3c4d',
+        expect: 'element_state 1a2b3c4d off',
+        subgoal_done: true,
+      },
+      ctx,
+    );
+    expect(r).toEqual({
+      ok: true,
+      value: {
+        decision: {
+          thought: 'switch it off',
+          action: { tool: 'tap', target_id: '1a2b3c4d' },
+          expect: { kind: 'element_state', target_id: '1a2b3c4d', state: 'off' },
+          subgoal: 'turn Wi-Fi off',
+        },
+        subgoalDone: true,
+      },
+    });
+  });
+  it('rejects an invented id, an unknown tool and a missing expect', () => {
+    const invented = parseAct({ thought: 'x', tool: 'tap', target_id: 'deadbeef', expect: 'page_changes' }, ctx);
+    expect(invented.ok).toBe(false);
+    if (!invented.ok) expect(invented.error).toContain('deadbeef');
+    const unknown = parseAct({ thought: 'x', tool: 'fly', expect: 'page_changes' }, ctx);
+    expect(unknown.ok).toBe(false);
+    if (!unknown.ok) expect(unknown.error).toContain('available tools');
+    const noExpect = parseAct({ thought: 'x', tool: 'tap', target_id: '1a2b3c4d' }, ctx);
+    expect(noExpect.ok).toBe(false);
+    const badExpectId = parseAct({ thought: 'x', tool: 'back', expect: 'element_gone cafebabe' }, ctx);
+    expect(badExpectId.ok).toBe(false);
+  });
+  it('accepts terminal tools without expect and maps text to answer/reason/question', () => {
+    const done = parseAct({ thought: 'x', tool: 'done', text: '14', target_id: null }, ctx);
+    expect(done.ok && done.value.decision.action).toEqual({ tool: 'done', answer: '14' });
+    const inf = parseAct({ thought: 'x', tool: 'infeasible', text: 'no SIM settings' }, ctx);
+    expect(inf.ok && inf.value.decision.action).toEqual({ tool: 'infeasible', reason: 'no SIM settings' });
+    expect(parseAct({ thought: 'x', tool: 'infeasible' }, ctx).ok).toBe(false);
+  });
+  it('requires a target or point for taps and maps control_action args', () => {
+    expect(parseAct({ thought: 'x', tool: 'tap', expect: 'page_changes' }, ctx).ok).toBe(false);
+    const pt = parseAct({ thought: 'x', tool: 'tap', point: { x: 10, y: 20 }, expect: 'page_changes' }, ctx);
+    expect(pt.ok && pt.value.decision.action.point).toEqual({ x: 10, y: 20 });
+    const slide = parseAct(
+      {
+        thought: 'x',
+        tool: 'control_action',
+        target_id: '77aa0011',
+        op: 'set_progress',
+        value: 40,
+        expect: 'element_state 77aa0011 value=40',
+      },
+      ctx,
+    );
+    expect(slide.ok && slide.value.decision.action.args).toEqual({ action: 'set_progress', value: 40 });
+  });
+});

@@ -1,0 +1,62 @@
+import type { Element, Observation } from '../../src/core/types.js';
+
+/** A Settings-like screen in the DESIGN §3 compact format, and the matching observation ids. */
+export const SETTINGS_SCREEN = [
+  'app com.android.settings/.Settings "Settings" · 1080x2400 (0.45) · keyboard hidden',
+  '[1a2b3c4d] toggle Switch   "Wi-Fi"  on     #wifi       900,320',
+  '[2b3c4d5e] toggle Switch   "Bluetooth" off #bluetooth  900,420',
+  '[3c4d5e6f] tap    Row      "Display"       #display    500,520',
+  '[77aa0011] slide  SeekBar  "Brightness" 40/100         500,610',
+  '[9b1c0d22] fill   EditText "Search settings" #search   540,200',
+  '[5566ccdd] scroll List     "Settings list"             500,500',
+  'text: "Network & internet" · "Connected devices"',
+].join('\n');
+
+export const SETTINGS_IDS = new Set(['1a2b3c4d', '2b3c4d5e', '3c4d5e6f', '77aa0011', '9b1c0d22', '5566ccdd']);
+
+const flags = {
+  clickable: true,
+  longClickable: false,
+  editable: false,
+  scrollable: false,
+  checkable: false,
+  checked: false,
+  enabled: true,
+  focused: false,
+  selected: false,
+  password: false,
+};
+
+export function element(id: string, text: string, window: number, extra: Partial<Element> = {}): Element {
+  return {
+    id,
+    role: 'Button',
+    className: 'android.widget.Button',
+    text,
+    desc: '',
+    resourceId: '',
+    bounds: { left: 100, top: 500, right: 400, bottom: 560 },
+    boundsPx: { left: 108, top: 1200, right: 432, bottom: 1344 },
+    flags,
+    window,
+    actionable: true,
+    ...extra,
+  };
+}
+
+export function observation(over: Partial<Observation>): Observation {
+  return {
+    seq: 1,
+    takenAt: 0,
+    screen: { w: 1080, h: 2400, aspect: 0.45, rotation: 0 },
+    app: { package: 'com.foodshop', activity: '.MenuActivity', title: 'Menu' },
+    windows: [],
+    keyboard: { shown: false },
+    elements: [],
+    texts: [],
+    pageHash: 'p1',
+    treeQuality: 'ok',
+    visualFirst: false,
+    ...over,
+  };
+}
