@@ -1,0 +1,30 @@
+import type { PhoneSurface } from '../../surface.js';
+import type { ServiceResolver } from '../connection.js';
+import { parseShellService, rawShell, shellV2 } from './shell.js';
+import { syncService } from './sync.js';
+import { tcpService } from './tcp.js';
+
+/** Features we advertise in the CNXN banner: only what is implemented. */
+export const FEATURES = ['shell_v2'];
+
+/** A service that writes one message and closes, as a user-build adbd answers `root:`. */
+function message(text: string) {
+  return async () => (stream: import('../stream.js').AdbStream) => {
+    void stream.write(text);
+    stream.end();
+  };
+}
+
+export function serviceResolver(phone: PhoneSurface, forwardPorts: Record<number, number>): ServiceResolver {
+  return async (service) => {
+    const shell = parseShellService(service);
+    if (shell) return shell.v2 ? shellV2(phone, shell.command, shell.pty) : rawShell(phone, shell.command);
+    if (service.startsWith('exec:')) return rawShell(phone, service.slice(5));
+    if (service === 'sync:') return syncService(phone);
+    const tcp = /^tcp:(?:(?:localhost|127\.0\.0\.1):)?(\d+)$/.exec(service);
+    if (tcp) return tcpService(Number(tcp[1]), forwardPorts);
+    if (service === 'root:') return message('adbd cannot run as root in production builds\n')();
+    if (service === 'unroot:') return message('adbd not running as root\n')();
+    return undefined; // reverse:, jdwp:, framebuffer:, remount:, … are refused
+  };
+}

@@ -1,0 +1,108 @@
+import type { PhoneSurface } from '../../../surface.js';
+import { type Command, fail, ok } from '../command.js';
+
+/** toybox-style file commands over the phone's file system, plus the shell builtins tools send. */
+
+type Removable = PhoneSurface & { removeFile?: (path: string) => boolean };
+
+function isDir(phone: PhoneSurface, path: string): boolean {
+  return phone.listDir(path) !== undefined;
+}
+
+function join(dir: string, name: string): string {
+  return dir.endsWith('/') ? `${dir}${name}` : `${dir}/${name}`;
+}
+
+export const echo: Command = async (ctx) => {
+  const args = ctx.argv.slice(1);
+  const noNewline = args[0] === '-n';
+  const text = (noNewline ? args.slice(1) : args).join(' ');
+  return ok(noNewline ? text : `${text}\n`);
+};
+
+export const cat: Command = async (ctx) => {
+  const paths = ctx.argv.slice(1).filter((a) => a !== '-');
+  if (paths.length === 0) return { stdout: ctx.stdin, code: 0 };
+  const out: Buffer[] = [];
+  const errs: string[] = [];
+  for (const p of paths) {
+    const data = ctx.phone.readFile(p);
+    if (data) out.push(data);
+    else errs.push(isDir(ctx.phone, p) ? `cat: ${p}: Is a directory\n` : `cat: ${p}: No such file or directory\n`);
+  }
+  return { stdout: Buffer.concat(out), stderr: errs.join(''), code: errs.length ? 1 : 0 };
+};
+
+export const ls: Command = async (ctx) => {
+  const args = ctx.argv.slice(1);
+  const long = args.some((a) => /^-[a-zA-Z1]*l/.test(a));
+  const paths = args.filter((a) => !a.startsWith('-'));
+  if (paths.length === 0) paths.push('/');
+  const out: string[] = [];
+  const errs: string[] = [];
+  const line = (path: string, name: string): string => {
+    if (!long) return `${name}\n`;
+    const dir = isDir(ctx.phone, path);
+    const size = dir ? 4096 : (ctx.phone.readFile(path)?.length ?? 0);
+    return `${dir ? 'drwxrws---' : '-rw-rw----'} 1 u0_a123 media_rw ${String(size).padStart(8)} 2024-01-01 00:00 ${name}\n`;
+  };
+  for (const p of paths) {
+    const entries = ctx.phone.listDir(p);
+    if (entries) {
+      if (paths.length > 1) out.push(`${p}:\n`);
+      if (long) out.push(`total ${entries.length}\n`);
+      for (const e of [...entries].sort()) out.push(line(join(p, e), e));
+    } else if (ctx.phone.readFile(p)) out.push(line(p, p));
+    else errs.push(`ls: ${p}: No such file or directory\n`);
+  }
+  return { stdout: out.join(''), stderr: errs.join(''), code: errs.length ? 1 : 0 };
+};
+
+export const rm: Command = async (ctx) => {
+  const args = ctx.argv.slice(1);
+  const force = args.some((a) => /^-[a-zA-Z]*f/.test(a));
+  const errs: string[] = [];
+  for (const p of args.filter((a) => !a.startsWith('-'))) {
+    const phone = ctx.phone as Removable;
+    const exists = phone.readFile(p) !== undefined || isDir(phone, p);
+    if (!exists) {
+      if (!force) errs.push(`rm: ${p}: No such file or directory\n`);
+      continue;
+    }
+    if (!phone.removeFile?.(p)) errs.push(`rm: ${p}: Read-only file system\n`);
+  }
+  return { stderr: errs.join(''), code: errs.length ? 1 : 0 };
+};
+
+export const mkdir: Command = async () => ok(); // directories are implicit on the virtual phone
+
+export const touch: Command = async (ctx) => {
+  for (const p of ctx.argv.slice(1).filter((a) => !a.startsWith('-'))) {
+    if (ctx.phone.readFile(p) === undefined && !isDir(ctx.phone, p)) ctx.phone.writeFile(p, Buffer.alloc(0));
+  }
+  return ok();
+};
+
+export const sh: Command = async (ctx) => {
+  const args = ctx.argv.slice(1);
+  if (args[0] === '-c') {
+    if (args[1] === undefined) return fail('/system/bin/sh: -c: argument expected\n', 2);
+    return ctx.run(args[1]);
+  }
+  return ctx.run(ctx.stdin.toString('utf8'));
+};
+
+export const sleep: Command = async (ctx) => {
+  const s = Number(ctx.argv[1]);
+  if (!Number.isFinite(s) || s < 0) return fail(`sleep: invalid number '${ctx.argv[1] ?? ''}'\n`);
+  await ctx.phone.clock.sleep(s * 1000);
+  return ok();
+};
+
+export const trueCmd: Command = async () => ok();
+export const falseCmd: Command = async () => ({ code: 1 });
+export const whoami: Command = async () => ok('shell\n');
+export const id: Command = async () =>
+  ok(
+    'uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),3003(inet) context=u:r:shell:s0\n',
+  );

@@ -1,0 +1,40 @@
+import type { Command } from '../command.js';
+import { am, monkey } from './am.js';
+import { screencap, uiautomator } from './capture.js';
+import { dumpsys } from './dumpsys.js';
+import { cat, echo, falseCmd, id, ls, mkdir, rm, sh, sleep, touch, trueCmd, whoami } from './files.js';
+import { ime } from './ime.js';
+import { input } from './input.js';
+import { cmd, pm } from './packages.js';
+import { getprop, setprop, settings, svc } from './props.js';
+import { wm } from './wm.js';
+
+/** Every command the virtual phone's shell knows; anything else is "not found" (exit 127). */
+export const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
+  ['am', am],
+  ['cat', cat],
+  ['cmd', cmd],
+  ['dumpsys', dumpsys],
+  ['echo', echo],
+  ['false', falseCmd],
+  ['getprop', getprop],
+  ['id', id],
+  ['ime', ime],
+  ['input', input],
+  ['ls', ls],
+  ['mkdir', mkdir],
+  ['monkey', monkey],
+  ['pm', pm],
+  ['rm', rm],
+  ['screencap', screencap],
+  ['setprop', setprop],
+  ['settings', settings],
+  ['sh', sh],
+  ['sleep', sleep],
+  ['svc', svc],
+  ['touch', touch],
+  ['true', trueCmd],
+  ['uiautomator', uiautomator],
+  ['whoami', whoami],
+  ['wm', wm],
+]);

@@ -1,0 +1,99 @@
+import { type Command, type CommandContext, type CommandResult, ok, usage } from '../command.js';
+import { apkPath, findPackage, isSystemPackage, shortComponent } from './component.js';
+
+/** `pm list|path|clear|grant|revoke|resolve-activity` and `cmd package|wifi|bluetooth_manager …`. */
+
+function listPackages(ctx: CommandContext, args: string[]): CommandResult {
+  let third = false;
+  let system = false;
+  let showPath = false;
+  let filter: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === '-3') third = true;
+    else if (a === '-s') system = true;
+    else if (a === '-f') showPath = true;
+    else if (a === '--user') i++;
+    else if (!a.startsWith('-')) filter = a;
+  }
+  const lines = ctx.phone
+    .packages()
+    .map((p) => p.package)
+    .filter((p) => (!third || !isSystemPackage(p)) && (!system || isSystemPackage(p)))
+    .filter((p) => !filter || p.includes(filter))
+    .sort()
+    .map((p) => (showPath ? `package:${apkPath(p)}=${p}\n` : `package:${p}\n`));
+  return ok(lines.join(''));
+}
+
+function packageCommand(ctx: CommandContext, sub: string | undefined, rest: string[]): CommandResult {
+  const pkg = rest.filter((a) => !a.startsWith('-')).pop();
+  switch (sub) {
+    case 'list':
+      if (rest[0] === 'packages') return listPackages(ctx, rest.slice(1));
+      break;
+    case 'path':
+      if (!pkg || !findPackage(ctx.phone, pkg)) return { code: 1 };
+      return ok(`package:${apkPath(pkg)}\n`);
+    case 'clear':
+      return ok(pkg && findPackage(ctx.phone, pkg) ? 'Success\n' : 'Failed\n');
+    case 'grant':
+    case 'revoke':
+      return ok();
+    case 'resolve-activity': {
+      const p = pkg ? findPackage(ctx.phone, pkg) : undefined;
+      const act = p?.activities[0];
+      if (!p || !act) return ok('No activity found\n');
+      if (rest.includes('--brief')) {
+        return ok(
+          `priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n${shortComponent(p.package, act)}\n`,
+        );
+      }
+      return ok(`Activity:\n  name=${shortComponent(p.package, act)}\n  packageName=${p.package}\n`);
+    }
+  }
+  return usage(
+    'Package manager (package) commands:\n  list packages [-f] [-d] [-e] [-s] [-3] [-i] [-l] [-u] [-U] [FILTER]\n  path [--user USER_ID] PACKAGE\n  resolve-activity [--brief] PACKAGE\n',
+    255,
+  );
+}
+
+export const pm: Command = async (ctx) => {
+  const [sub, ...rest] = ctx.argv.slice(1);
+  return packageCommand(ctx, sub, rest);
+};
+
+/** Android's `cmd SERVICE …` front door, for the services phone tools call through it. */
+export const cmd: Command = async (ctx) => {
+  const args = ctx.argv.slice(1).filter((a) => a !== '-w');
+  const [service, sub, ...rest] = args;
+  switch (service) {
+    case 'package':
+      return packageCommand(ctx, sub, rest);
+    case 'wifi':
+      if (sub === 'set-wifi-enabled' && (rest[0] === 'enabled' || rest[0] === 'disabled')) {
+        ctx.phone.putSetting('global', 'wifi_on', rest[0] === 'enabled' ? '1' : '0');
+        return ok();
+      }
+      if (sub === 'status') {
+        return ok(ctx.phone.getSetting('global', 'wifi_on') === '1' ? 'Wifi is enabled\n' : 'Wifi is disabled\n');
+      }
+      break;
+    case 'bluetooth_manager':
+      if (sub === 'enable' || sub === 'disable') {
+        ctx.phone.putSetting('global', 'bluetooth_on', sub === 'enable' ? '1' : '0');
+        return ok();
+      }
+      break;
+    case 'input_method':
+      return ctx.run(['ime', sub, ...rest].filter((x) => x !== undefined).join(' '));
+    case undefined:
+      return usage(
+        'cmd: No service specified; use -l to list all running services. Use -w to start and wait for a service.',
+        255,
+      );
+    default:
+      return { stderr: `cmd: Can't find service: ${service}\n`, code: 20 };
+  }
+  return usage(`cmd ${service}: unsupported arguments: ${[sub, ...rest].join(' ')}`, 255);
+};
