@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { InterruptTracker, matchInterrupt } from '../../src/planner/interrupts.js';
+import { Blacklist } from '../../src/planner/memory/blacklist.js';
+import { LoopBreaker } from '../../src/planner/memory/loop-breaker.js';
+import { PageMemory } from '../../src/planner/memory/page-memory.js';
+import { actionSignature, describeAction } from '../../src/planner/memory/signature.js';
+import { element, observation } from './fixtures.js';
+
+const dialogWindow = (id: number, title: string, pkg = 'com.foodshop') => ({
+  id,
+  type: 'dialog' as const,
+  layer: 5,
+  bounds: { left: 0, top: 0, right: 1000, bottom: 1000 },
+  package: pkg,
+  title,
+  focused: true,
+  touchable: true,
+});
+
+describe('blacklist and loop breaker', () => {
+  it('bans an action after two failures on the same page only', () => {
+    const b = new Blacklist();
+    expect(b.recordFailure('p1', 'tap [1a2b3c4d]')).toBe(false);
+    expect(b.recordFailure('p2', 'tap [1a2b3c4d]')).toBe(false);
+    expect(b.recordFailure('p1', 'tap [1a2b3c4d]')).toBe(true);
+    expect(b.list('p1')).toEqual(['tap [1a2b3c4d]']);
+    expect(b.isBanned('p2', 'tap [1a2b3c4d]')).toBe(false);
+    expect(Blacklist.fromJSON(b.toJSON()).isBanned('p1', 'tap [1a2b3c4d]')).toBe(true);
+  });
+  it('forces a change of strategy at the third repeat, then hands over', () => {
+    const lb = new LoopBreaker(3, 1);
+    expect(lb.check('p', 'back').kind).toBe('ok');
+    expect(lb.check('p', 'back').kind).toBe('ok');
+    expect(lb.check('p', 'back').kind).toBe('change_strategy');
+    expect(lb.check('q', 'back').kind).toBe('ok');
+    lb.check('p', 'back');
+    lb.check('p', 'back');
+    expect(lb.check('p', 'back').kind).toBe('hand_over');
+  });
+  it('signatures ignore point jitter and never show typed text', () => {
+    expect(actionSignature({ tool: 'tap', point: { x: 501, y: 299 } })).toBe(
+      actionSignature({ tool: 'tap', point: { x: 499, y: 301 } }),
+    );
+    const d = describeAction({ tool: 'type', target_id: 'abcdef01', text: 'hunter2' }, 'Password');
+    expect(d).not.toContain('hunter2');
+    expect(d).toContain('7 chars');
+  });
+});
+
+describe('page memory', () => {
+  it('replays per goal, subgoal and page; evicts; survives JSON', () => {
+    const m = new PageMemory();
+    const decision = {
+      thought: 't',
+      action: { tool: 'tap' as const, target_id: '1a2b3c4d' },
+      expect: { kind: 'page_changes' as const },
+    };
+    m.remember('g', 's', 'p1', decision, true);
+    m.rememberPlan('g', ['s']);
+    expect(m.lookup('g', 's', 'p1')?.decision).toEqual(decision);
+    expect(m.lookup('g', 'other', 'p1')).toBeUndefined();
+    expect(m.lookup('g', 's', 'p2')).toBeUndefined();
+    const copy = new PageMemory(JSON.parse(JSON.stringify(m.toJSON())));
+    expect(copy.lookup('g', 's', 'p1')?.subgoalDone).toBe(true);
+    expect(copy.plan('g')).toEqual(['s']);
+    copy.evict('g', 's', 'p1');
+    expect(copy.lookup('g', 's', 'p1')).toBeUndefined();
+  });
+});
+
+describe('interrupt rules', () => {
+  it('dismisses an update dialog by rule, at most 3 tries', () => {
+    const obs = observation({
+      windows: [dialogWindow(2, 'Update available')],
+      elements: [
+        element('aaaa0001', 'A new version is available', 2, { actionable: false }),
+        element('aaaa0002', 'Update', 2),
+        element('aaaa0003', 'Later', 2),
+      ],
+    });
+    const m = matchInterrupt(obs);
+    expect(m?.kind).toBe('update');
+    expect(m?.decision.action).toEqual({ tool: 'tap', target_id: 'aaaa0003' });
+    const t = new InterruptTracker();
+    expect([t.attempt(m!.key), t.attempt(m!.key), t.attempt(m!.key), t.attempt(m!.key)]).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
+  });
+  it('grants a runtime permission prompt', () => {
+    const obs = observation({
+      windows: [dialogWindow(3, 'Permission', 'com.android.permissioncontroller')],
+      elements: [
+        element('bbbb0001', 'Allow Contacts to access your contacts?', 3, { actionable: false }),
+        element('bbbb0002', 'Allow', 3),
+        element('bbbb0003', "Don't allow", 3),
+      ],
+    });
+    expect(matchInterrupt(obs)?.decision.action.target_id).toBe('bbbb0002');
+  });
+  it('leaves a dialog that belongs to the task alone', () => {
+    const obs = observation({
+      windows: [dialogWindow(2, 'Confirm payment')],
+      elements: [
+        element('cccc0001', 'Pay ¥18.00 now? Special offer applied', 2, { actionable: false }),
+        element('cccc0002', 'Pay', 2),
+        element('cccc0003', 'Cancel', 2),
+      ],
+    });
+    expect(matchInterrupt(obs)).toBeUndefined();
+  });
+  it('ignores the app window itself', () => {
+    const obs = observation({
+      windows: [{ ...dialogWindow(1, 'Menu'), type: 'application' }],
+      elements: [element('dddd0001', 'Special offer', 1), element('dddd0002', 'Close', 1)],
+    });
+    expect(matchInterrupt(obs)).toBeUndefined();
+  });
+});
