@@ -4,6 +4,7 @@ import { createBrowserApp } from './browser.js';
 import { createContactsApp } from './contacts.js';
 import { createFoodShopApp } from './foodshop.js';
 import { createMessagesApp } from './messages.js';
+import { createSettingsApp } from './settings.js';
 
 /**
  * Every app installed on the virtual phone. Each app file adds its factory here (one line each), so
@@ -16,4 +17,5 @@ export const appFactories: AppFactory[] = [
   // Contacts before Messages: Messages seeds threads with contacts' numbers.
   createContactsApp,
   createMessagesApp,
+  createSettingsApp,
 ];

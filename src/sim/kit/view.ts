@@ -60,6 +60,8 @@ export interface TextView extends Base {
   size?: 'small' | 'body' | 'large' | 'title';
   color?: string;
   bold?: boolean;
+  /** Horizontal alignment of the drawn text (default start). */
+  align?: 'start' | 'center';
 }
 
 export interface EditTextView extends Base {

@@ -1,0 +1,141 @@
+import type { Banner, DialogSpec } from '../app.js';
+import type { View } from '../kit/view.js';
+
+/**
+ * The system's own windows, described with the same view kit as apps so that the tree, the dump
+ * and the screenshot treat them alike: status bar, navigation bar, IME keyboard, dialogs, banners,
+ * toasts and the loading spinner.
+ */
+
+export const SYSTEM_UI = 'com.android.systemui';
+export const IME_PACKAGE = 'com.android.inputmethod.latin';
+export const PERMISSION_PACKAGE = 'com.android.permissioncontroller';
+export const OVERLAY_PACKAGE = 'com.screenfilter.overlay';
+
+export function statusBarView(time: string, wifi: boolean): View {
+  const icons: View[] = [];
+  if (wifi)
+    icons.push({ kind: 'image', id: 'wifi_signal', desc: 'Wi-Fi signal full.', glyph: '◔', width: 20, height: 20 });
+  icons.push({ kind: 'image', id: 'battery', desc: 'Battery 85 percent.', glyph: '▮', width: 20, height: 20 });
+  return {
+    kind: 'row',
+    padding: 2,
+    children: [{ kind: 'text', id: 'clock', text: time, size: 'small', weight: 3 }, ...icons],
+  };
+}
+
+export type NavKey = 'back' | 'home' | 'recents';
+
+export function navBarView(press: (k: NavKey) => void): View {
+  const key = (id: string, desc: string, glyph: string, k: NavKey): View => ({
+    kind: 'image',
+    id,
+    desc,
+    glyph,
+    className: 'android.widget.ImageView',
+    onTap: () => press(k),
+  });
+  return {
+    kind: 'row',
+    children: [
+      key('back', 'Back', '◀', 'back'),
+      key('home', 'Home', '●', 'home'),
+      key('recent_apps', 'Overview', '■', 'recents'),
+    ],
+  };
+}
+
+const KEY_ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
+
+export interface KeyboardHandlers {
+  type(text: string): void;
+  del(): void;
+  enter(): void;
+}
+
+export function keyboardView(h: KeyboardHandlers, enterLabel: string): View {
+  const key = (label: string, onTap: () => void, weight = 1, desc?: string): View => ({
+    kind: 'button',
+    text: label,
+    desc: desc ?? label,
+    style: 'flat',
+    className: 'android.widget.FrameLayout',
+    weight,
+    height: 'fill',
+    onTap,
+  });
+  const rows: View[] = KEY_ROWS.map((letters, i) => ({
+    kind: 'row',
+    height: 'fill',
+    gap: 4,
+    children: [
+      ...[...letters].map((c) => key(c, () => h.type(c))),
+      ...(i === 2 ? [key('⌫', () => h.del(), 1.5, 'Delete')] : []),
+    ],
+  }));
+  rows.push({
+    kind: 'row',
+    height: 'fill',
+    gap: 4,
+    children: [
+      key(',', () => h.type(',')),
+      key('space', () => h.type(' '), 5, 'Space'),
+      key('.', () => h.type('.')),
+      key(enterLabel, () => h.enter(), 1.5, enterLabel === '↵' ? 'Enter' : enterLabel),
+    ],
+  });
+  return { kind: 'column', padding: 6, gap: 6, background: '#e8eaed', children: rows };
+}
+
+export function dialogView(d: DialogSpec, onButton: (i: number) => void): View {
+  const children: View[] = [
+    { kind: 'text', id: 'alertTitle', text: d.title, size: 'large', bold: true, className: 'android.widget.TextView' },
+  ];
+  if (d.message) children.push({ kind: 'text', id: 'message', text: d.message, size: 'body' });
+  const buttons: View[] = d.buttons.map((b, i) => ({
+    kind: 'button',
+    id: b.id ?? `button${i + 1}`,
+    text: b.text,
+    style: d.kind === 'system' ? 'secondary' : 'flat',
+    onTap: () => onButton(i),
+  }));
+  // Permission dialogs stack their choices; app dialogs put them in a row.
+  if (d.kind === 'system') children.push(...buttons);
+  else children.push({ kind: 'row', gap: 8, children: buttons });
+  return { kind: 'column', padding: 24, gap: 12, background: '#ffffff', children };
+}
+
+export function bannerView(b: Banner, onTap: () => void): View {
+  return {
+    kind: 'column',
+    id: 'notification_banner',
+    padding: 12,
+    gap: 2,
+    background: '#ffffff',
+    onTap,
+    children: [
+      { kind: 'text', id: 'title', text: b.title, size: 'body', bold: true },
+      { kind: 'text', id: 'text', text: b.text, size: 'small' },
+    ],
+  };
+}
+
+export function toastView(text: string): View {
+  return {
+    kind: 'column',
+    padding: 12,
+    background: '#323232',
+    children: [{ kind: 'text', id: 'message', text, size: 'body', color: '#ffffff' }],
+  };
+}
+
+export function spinnerView(): View {
+  return {
+    kind: 'column',
+    children: [
+      { kind: 'column', children: [], height: 'fill' },
+      { kind: 'image', id: 'progress', className: 'android.widget.ProgressBar', glyph: '◌', height: 48 },
+      { kind: 'column', children: [], height: 'fill' },
+    ],
+  };
+}

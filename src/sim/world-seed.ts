@@ -1,0 +1,48 @@
+import type { App } from './app.js';
+import type { World } from './world.js';
+
+/**
+ * A fresh world: phone defaults, then each app's own seeded part. Each app draws from its own
+ * random stream (seed × package), so adding an app never changes another app's data.
+ */
+
+/** mulberry32: small, fast, good enough for test data. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function hashString(s: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+export function createWorld(seed: number, apps: App[] = []): World {
+  const world: World = {
+    settings: { wifi: true, bluetooth: false, brightness: 128, darkMode: false },
+    about: { model: 'Pixel 7', androidVersion: '14', buildNumber: 'UQ1A.240205.004' },
+    toggles: {},
+    permissions: {},
+    contacts: [],
+    threads: [],
+    sent: [],
+    cart: [],
+    orders: [],
+    payments: [],
+    session: { attempts: 0 },
+    account: { balance: '0.00' },
+    launched: {},
+    updateStarted: false,
+    files: new Map([['/sdcard/Download/readme.txt', Buffer.from('Welcome to the virtual phone.\n')]]),
+    events: [],
+  };
+  for (const app of apps) app.seedWorld?.(world, seededRandom((seed ^ hashString(app.package)) >>> 0));
+  return world;
+}
