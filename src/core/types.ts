@@ -88,6 +88,14 @@ export const ElementSchema = z.object({
   window: z.number(),
   /** Whether this element is something the agent can act on (vs. a text label). */
   actionable: z.boolean(),
+  /** What a person would call it: own text/desc, an edit field's hint, or its descendants' text. */
+  label: z.string().optional(),
+  /** An edit field's hint (placeholder). */
+  hint: z.string().optional(),
+  /** The helper's node id in the snapshot this element came from (native node actions). */
+  nodeId: z.number().optional(),
+  /** Native actions the node supports, when the helper reports them (scroll_forward, set_text, …). */
+  actions: z.array(z.string()).optional(),
 });
 export type Element = z.infer<typeof ElementSchema>;
 
@@ -144,7 +152,17 @@ export const ObservationSchema = z.object({
   visualFirst: z.boolean(),
   /** Set when the tree and screenshot disagree or a transition is under way: wait a frame. */
   unstable: z.string().optional(),
-  screenshot: z.object({ path: z.string().optional(), width: z.number(), height: z.number() }).optional(),
+  screenshot: z
+    .object({
+      path: z.string().optional(),
+      width: z.number(),
+      height: z.number(),
+      /** Rows of the full screen missing at the top of the capture (status bar cropped), in screenshot pixels. */
+      offsetY: z.number().optional(),
+    })
+    .optional(),
+  /** Diagnostics for a person (screen size inferred, tree rescaled, empty dump reason, …). */
+  notes: z.array(z.string()).optional(),
 });
 export type Observation = z.infer<typeof ObservationSchema>;
 
