@@ -1,16 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdbDevice, startAdbDevice } from '../../src/sim/adbd/index.js';
-import { PrivateAdbServer } from './support/adb-server.js';
+import { type BridgeServer, startBridgeServer } from '../../src/sim/bridge/index.js';
+import { freePort, PrivateAdbServer } from './support/adb-server.js';
 import { StandInPhone } from './support/stand-in.js';
 
 let adb: PrivateAdbServer;
 let device: AdbDevice;
 let phone: StandInPhone;
 let serial: string;
+let bridge: BridgeServer;
+/** The helper's port as the phone sees it; the device maps it to the bridge's real port. */
+const HELPER_PORT = 7912;
 
 beforeAll(async () => {
   phone = new StandInPhone();
-  device = await startAdbDevice({ phone });
+  bridge = await startBridgeServer({ phone });
+  device = await startAdbDevice({ phone, forwardPorts: { [HELPER_PORT]: bridge.port } });
   serial = `127.0.0.1:${device.port}`;
   adb = await PrivateAdbServer.start();
   await adb.connect(serial);
@@ -19,6 +24,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await adb?.kill();
   await device?.close();
+  await bridge?.close();
 });
 
 const sh = (...args: string[]) => adb.run(['-s', serial, 'shell', ...args]);
@@ -80,5 +86,36 @@ describe('real adb CLI against the virtual phone', () => {
     expect((await readFile(dst)).equals(body)).toBe(true);
     const missing = await adb.run(['-s', serial, 'pull', '/sdcard/nope.bin', dst]);
     expect(missing.code).not.toBe(0);
+  });
+
+  it('forwards a local port to the helper bridge on the phone', async () => {
+    const local = await freePort();
+    const fwd = await adb.run(['-s', serial, 'forward', `tcp:${local}`, `tcp:${HELPER_PORT}`]);
+    expect(fwd.code).toBe(0);
+    const res = await fetch(`http://127.0.0.1:${local}/v3/hello`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${bridge.token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(res.status).toBe(200);
+    const hello = (await res.json()) as { protocol: number; device: { model: string } };
+    expect(hello.protocol).toBe(3);
+    expect(hello.device.model).toBe('Pixel 7');
+    await adb.run(['-s', serial, 'forward', '--remove', `tcp:${local}`]);
+  });
+
+  it('dumps the UI hierarchy to a file and to /dev/tty, and reports an empty tree like uiautomator', async () => {
+    const file = await sh('uiautomator', 'dump');
+    expect(file.stdout.toString()).toBe('UI hierchary dumped to: /sdcard/window_dump.xml\n');
+    expect(phone.files.get('/sdcard/window_dump.xml')?.toString()).toContain('<hierarchy');
+    const tty = await adb.run(['-s', serial, 'exec-out', 'uiautomator', 'dump', '/dev/tty']);
+    expect(tty.stdout.toString()).toMatch(/^<\?xml.*<\/hierarchy>UI hierchary dumped to: \/dev\/tty\n$/s);
+    phone.faults.emptyTree = true;
+    try {
+      const empty = await sh('uiautomator', 'dump');
+      expect(empty.stderr).toBe('ERROR: null root node returned by UiTestAutomationBridge.\n');
+    } finally {
+      phone.faults.emptyTree = false;
+    }
   });
 });

@@ -91,7 +91,6 @@ export class StandInPhone implements PhoneSurface {
     return this.input(`key ${k}`);
   }
   async inputText(text: string): Promise<InputResult> {
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII range check
     if (!/^[\x00-\x7f]*$/.test(text)) return { ok: false, code: 'INVALID_ARGUMENT', message: 'non-ASCII text' };
     this.typed += text;
     return this.input(`text ${text}`);
