@@ -1,0 +1,306 @@
+import adbkit from '@devicefarmer/adbkit';
+import type { Clock, Deadline } from '../../core/clock.js';
+import { errorMessage } from '../../core/errors.js';
+import type { PxPoint } from '../../core/geometry.js';
+import type { Logger } from '../../core/logger.js';
+import type { KeyName } from '../../core/types.js';
+import { parseUiautomatorXml } from '../../perception/parse-xml.js';
+import {
+  CallRecorder,
+  type Device,
+  type DeviceCall,
+  type DeviceCapabilities,
+  type DeviceHealth,
+  type DeviceOp,
+  type SnapshotResult,
+  unsupported,
+} from '../device.js';
+import type { ActionRequest, WireScreen } from '../protocol/index.js';
+import {
+  extractDumpXml,
+  IME_B64_ACTION,
+  imeBroadcastArgv,
+  inputTextArgv,
+  KEYCODES,
+  parseFocus,
+  parseImeList,
+  parseImeShown,
+  parseWmSize,
+  shellCommand,
+} from './commands.js';
+import { treeToWire } from './tree.js';
+
+const { Adb } = adbkit;
+type AdbDeviceClient = ReturnType<ReturnType<typeof Adb.createClient>['getDevice']>;
+
+/**
+ * The ADB backend (adbkit against a real adb server): tree via `uiautomator dump`, `screencap -p`,
+ * `input tap/swipe/keyevent`, `input text` for ASCII only, Unicode through the base64 IME broadcast
+ * when that IME is installed (refused otherwise), launch via `monkey`/`am start`, focus from
+ * `dumpsys window`, size from `wm size`. Everything is async I/O on adbkit's sockets.
+ */
+
+export interface AdbDeviceOptions {
+  serial: string;
+  host?: string;
+  /** The adb server port (5037 by default). */
+  port?: number;
+  clock: Clock;
+  logger: Logger;
+  /** Upper bound of real time one shell call may take (deadlines may run on a virtual clock). */
+  maxRealWaitMs?: number;
+}
+
+type Shell = { ok: true; out: string } | { ok: false; sent: boolean; timeout: boolean; message: string };
+
+const NOT_SENT = /not found|offline|unauthorized|ECONNREFUSED|no devices/i;
+const SHELL_ERROR = /^(Error|Exception|java\.lang\.|Usage: input|\/system\/bin\/sh: .*not found)/m;
+
+export class AdbDevice implements Device {
+  readonly name = 'adb';
+  private readonly dev: AdbDeviceClient;
+  private screen: WireScreen = { width: 0, height: 0, rotation: 0, density: 420 };
+  private imeB64 = false;
+  private seq = 0;
+  private connected = false;
+
+  constructor(private readonly opts: AdbDeviceOptions) {
+    const client = Adb.createClient({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 5037 });
+    this.dev = client.getDevice(opts.serial);
+  }
+
+  /** Reads the screen size and the installed IMEs; says what to fix when the device is not usable. */
+  async connect(d: Deadline): Promise<{ ok: true } | { ok: false; message: string }> {
+    const [size, imes, density] = await Promise.all([
+      this.sh(['wm', 'size'], d),
+      this.sh(['ime', 'list', '-s'], d),
+      this.sh(['wm', 'density'], d),
+    ]);
+    if (!size.ok)
+      return {
+        ok: false,
+        message: `adb device ${this.opts.serial} did not answer: ${size.message}; check \`adb devices\``,
+      };
+    const wh = parseWmSize(size.out);
+    if (!wh) return { ok: false, message: `could not read the screen size from \`wm size\`: ${size.out.slice(0, 80)}` };
+    const dens = density.ok ? /(\d+)/.exec(density.out) : null;
+    this.screen = { width: wh.width, height: wh.height, rotation: 0, density: dens ? Number(dens[1]) : 420 };
+    this.imeB64 = imes.ok && parseImeList(imes.out).some((id) => /adbkeyboard|adbime|b64/i.test(id));
+    this.connected = true;
+    return { ok: true };
+  }
+
+  capabilities(): DeviceCapabilities {
+    const ops = new Set<DeviceOp>([
+      'snapshot',
+      'screenshot',
+      'tap',
+      'long_press',
+      'swipe',
+      'key',
+      'input_text',
+      'launch_app',
+    ]);
+    if (this.imeB64) ops.add('ime_commit');
+    return {
+      backend: 'adb',
+      ops: this.connected ? ops : new Set(),
+      screen: this.screen,
+      unicodeText: this.imeB64,
+      detail: this.imeB64
+        ? `adb ${this.opts.serial}, base64 IME present`
+        : `adb ${this.opts.serial}, ASCII text only (no base64 IME)`,
+    };
+  }
+
+  async health(d: Deadline): Promise<DeviceHealth> {
+    const r = await this.sh(['echo', 'ok'], d);
+    return { ok: r.ok, backend: 'adb', failover: false, detail: r.ok ? `adb ${this.opts.serial}` : r.message };
+  }
+
+  /** One shell command; the stream is destroyed when the deadline (or the real-time cap) passes. */
+  private async sh(argv: string[], d: Deadline, onSent?: () => void): Promise<Shell> {
+    if (d.expired())
+      return { ok: false, sent: false, timeout: true, message: 'deadline passed before the command was sent' };
+    const cmd = shellCommand(argv);
+    let stream: { destroy(): void } | undefined;
+    let sent = false;
+    let timer: NodeJS.Timeout | undefined;
+    const work = (async (): Promise<Shell> => {
+      const s = await this.dev.shell(cmd);
+      stream = s;
+      sent = true;
+      onSent?.();
+      const buf = await Adb.util.readAll(s);
+      return { ok: true, out: buf.toString('utf8').replace(/\r\n/g, '\n') };
+    })();
+    const cap = Math.max(1, Math.min(d.remaining(), this.opts.maxRealWaitMs ?? 20_000));
+    const expire = new Promise<Shell>((resolve) => {
+      timer = setTimeout(() => {
+        stream?.destroy();
+        resolve({ ok: false, sent, timeout: true, message: `\`${argv[0]}\` did not finish before the deadline` });
+      }, cap);
+    });
+    try {
+      return await Promise.race([work, expire]);
+    } catch (e) {
+      const m = errorMessage(e);
+      return { ok: false, sent: sent || !NOT_SENT.test(m), timeout: false, message: m };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async snapshot(opts: { screenshot?: boolean }, d: Deadline): Promise<SnapshotResult> {
+    const t0 = this.opts.clock.now();
+    const fail = (code: 'UNAVAILABLE' | 'READ_FAILED' | 'TIMEOUT', message: string): SnapshotResult => ({
+      ok: false,
+      code,
+      message,
+      backend: 'adb',
+      failover: false,
+    });
+    const [dump, win, ime, shot] = await Promise.all([
+      this.sh(['uiautomator', 'dump', '/dev/tty'], d),
+      this.sh(['dumpsys', 'window'], d),
+      this.sh(['dumpsys', 'input_method'], d),
+      opts.screenshot ? this.screencap(d) : Promise.resolve(undefined),
+    ]);
+    if (!dump.ok) return fail(dump.timeout ? 'TIMEOUT' : 'UNAVAILABLE', `uiautomator dump: ${dump.message}`);
+    let xml = extractDumpXml(dump.out);
+    if (!xml && !/null root node|could not get idle/i.test(dump.out)) {
+      // Some builds refuse /dev/tty: dump to a file and read it back.
+      const file = '/sdcard/window_dump.xml';
+      const again = await this.sh(['uiautomator', 'dump', file], d);
+      const cat = again.ok ? await this.sh(['cat', file], d) : again;
+      if (cat.ok) xml = extractDumpXml(cat.out);
+    }
+    const focus = win.ok ? parseFocus(win.out) : undefined;
+    const parsed = parseUiautomatorXml(xml ?? dump.out, {
+      screen: { w: this.screen.width, h: this.screen.height },
+      foreground: focus,
+      seq: this.seq + 1,
+      takenAt: this.opts.clock.now(),
+    });
+    if (!parsed.ok) return fail('READ_FAILED', parsed.message);
+    this.seq++;
+    const snapshot = treeToWire(parsed.tree, {
+      seq: this.seq,
+      takenAt: this.opts.clock.now(),
+      density: this.screen.density,
+      foreground: focus,
+      keyboardShown: ime.ok ? parseImeShown(ime.out) : undefined,
+    });
+    if (parsed.tree.emptyReason)
+      this.opts.logger.warn('uiautomator returned an empty tree', { reason: parsed.tree.emptyReason });
+    return {
+      ok: true,
+      snapshot,
+      screenshot: shot ?? undefined,
+      backend: 'adb',
+      failover: false,
+      tookMs: this.opts.clock.now() - t0,
+    };
+  }
+
+  private async screencap(
+    d: Deadline,
+  ): Promise<{ png: Buffer; width: number; height: number; offsetY: number } | undefined> {
+    try {
+      const s = await this.dev.screencap();
+      const png = await Adb.util.readAll(s);
+      if (d.expired() || png.length < 24 || png.readUInt32BE(12) !== 0x49484452) return undefined;
+      const width = png.readUInt32BE(16);
+      const height = png.readUInt32BE(20);
+      // A capture shorter than the screen lacks the status bar at the top.
+      const offsetY = width === this.screen.width && height < this.screen.height ? this.screen.height - height : 0;
+      return { png, width, height, offsetY };
+    } catch (e) {
+      this.opts.logger.warn('screencap failed', { error: errorMessage(e) });
+      return undefined;
+    }
+  }
+
+  /** Run an input command with delivery semantics: refused before sending, unknown after. */
+  private async input(op: string, argv: string[], d: Deadline, injectedPx?: PxPoint): Promise<DeviceCall> {
+    const rec = new CallRecorder(this.opts.clock, 'adb');
+    const r = await this.sh(argv, d, () => rec.markDispatched());
+    if (!r.ok) {
+      if (r.timeout) return rec.timeout(op);
+      return r.sent
+        ? rec.failed('UNAVAILABLE', `${op}: ${r.message}`, 'unknown')
+        : rec.refusedAfterAttempt('UNAVAILABLE', `${op}: ${r.message}`);
+    }
+    if (SHELL_ERROR.test(r.out.trim()))
+      return rec.failed('INTERNAL', `${op}: ${r.out.trim().split('\n')[0]}`, 'unknown');
+    return rec.ok({ injectedPx });
+  }
+
+  /** `input swipe x y x y ms`: a tap whose contact time we choose (`input tap` is ~0 ms, which some ROMs drop). */
+  tap(p: PxPoint, o: { durationMs: number }, d: Deadline): Promise<DeviceCall> {
+    const x = String(Math.round(p.x));
+    const y = String(Math.round(p.y));
+    return this.input('tap', ['input', 'swipe', x, y, x, y, String(Math.round(o.durationMs))], d, p);
+  }
+  longPress(p: PxPoint, o: { durationMs: number }, d: Deadline): Promise<DeviceCall> {
+    const x = String(Math.round(p.x));
+    const y = String(Math.round(p.y));
+    return this.input('long_press', ['input', 'swipe', x, y, x, y, String(Math.round(o.durationMs))], d, p);
+  }
+  /** `input swipe` is a straight line between the ends; the curve cannot be expressed here. */
+  swipe(path: PxPoint[], o: { durationMs: number }, d: Deadline): Promise<DeviceCall> {
+    const a = path[0];
+    const b = path[path.length - 1];
+    if (!a || !b)
+      return Promise.resolve(
+        new CallRecorder(this.opts.clock, 'adb').refused('INVALID_ARGUMENT', 'a swipe needs two points'),
+      );
+    const n = (v: number) => String(Math.round(v));
+    return this.input('swipe', ['input', 'swipe', n(a.x), n(a.y), n(b.x), n(b.y), n(o.durationMs)], d, a);
+  }
+  key(k: KeyName | 'delete' | 'search' | 'menu', d: Deadline): Promise<DeviceCall> {
+    return this.input('key', ['input', 'keyevent', KEYCODES[k] ?? 'KEYCODE_UNKNOWN'], d);
+  }
+  async setText(): Promise<DeviceCall> {
+    return unsupported(
+      this.opts.clock,
+      'adb',
+      'set_text',
+      "uiautomator cannot set a node's text; use the IME commit or ASCII input",
+    );
+  }
+  async imeCommit(text: string, d: Deadline): Promise<DeviceCall> {
+    if (!this.imeB64)
+      return unsupported(
+        this.opts.clock,
+        'adb',
+        'ime_commit',
+        `no base64 IME (${IME_B64_ACTION}) is installed; install and select ADBKeyboard, or type the text yourself`,
+      );
+    return this.input('ime_commit', imeBroadcastArgv(text), d);
+  }
+  async inputText(text: string, d: Deadline): Promise<DeviceCall> {
+    const argv = inputTextArgv(text);
+    if (!argv)
+      return new CallRecorder(this.opts.clock, 'adb').refused(
+        'UNSUPPORTED',
+        '`input text` types printable ASCII only; this text needs set_text or the IME commit (nothing was typed)',
+      );
+    return this.input('input_text', argv, d);
+  }
+  async launchApp(t: { package?: string; label?: string; activity?: string }, d: Deadline): Promise<DeviceCall> {
+    if (!t.package)
+      return new CallRecorder(this.opts.clock, 'adb').refused(
+        'INVALID_ARGUMENT',
+        'over adb an app is launched by package name; read the package from the launcher or `pm list packages`',
+      );
+    const argv = t.activity
+      ? ['am', 'start', '-n', `${t.package}/${t.activity}`]
+      : ['monkey', '-p', t.package, '-c', 'android.intent.category.LAUNCHER', '1'];
+    return this.input('launch_app', argv, d);
+  }
+  async native(req: ActionRequest): Promise<DeviceCall> {
+    return unsupported(this.opts.clock, 'adb', req.action, 'native control actions need the helper app');
+  }
+  async close(): Promise<void> {}
+}

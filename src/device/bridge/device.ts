@@ -1,0 +1,246 @@
+import { type Clock, Deadline } from '../../core/clock.js';
+import type { PxPoint } from '../../core/geometry.js';
+import type { Logger } from '../../core/logger.js';
+import type { KeyName } from '../../core/types.js';
+import {
+  CallRecorder,
+  type ControlRequest,
+  type Device,
+  type DeviceCall,
+  type DeviceCapabilities,
+  type DeviceHealth,
+  type DeviceOp,
+  type CallRecorder as Recorder,
+  type SnapshotResult,
+  unsupported,
+} from '../device.js';
+import {
+  type ActionReceipt,
+  ActionReceiptSchema,
+  type ActionRequest,
+  type ActionRequestInput,
+  SnapshotSchema,
+  type WireScreen,
+} from '../protocol/index.js';
+import { BridgeClient, type BridgeClientOptions } from './client.js';
+
+/**
+ * The helper bridge backend: every Device call is one `POST /v3/action` (or `/v3/snapshot`) with
+ * its own op_id, so a resent request can never dispatch twice. Capabilities come from `hello`.
+ */
+
+const OPS: readonly DeviceOp[] = [
+  'tap',
+  'long_press',
+  'swipe',
+  'key',
+  'set_text',
+  'ime_commit',
+  'launch_app',
+  'read_control',
+  'control_action',
+  'wait_until',
+  'scroll_to',
+  'pinch',
+  'touch_gesture',
+  'action_sequence',
+];
+
+export interface BridgeDeviceOptions extends BridgeClientOptions {
+  /** Prefix of op_ids, unique per agent process. */
+  opPrefix?: string;
+}
+
+export class BridgeDevice implements Device {
+  readonly name = 'bridge';
+  readonly client: BridgeClient;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private seq = 0;
+  private readonly prefix: string;
+  private screen?: WireScreen;
+
+  constructor(opts: BridgeDeviceOptions) {
+    this.client = new BridgeClient(opts);
+    this.clock = opts.clock;
+    this.logger = opts.logger;
+    this.prefix = opts.opPrefix ?? `pa${Math.floor(opts.clock.now() % 1e9).toString(36)}`;
+  }
+
+  /** `hello`: negotiates capabilities. Fails with a message that says what to do. */
+  async connect(d: Deadline): Promise<{ ok: true } | { ok: false; message: string }> {
+    const r = await this.client.connect(d);
+    if (!r.ok) return r;
+    this.screen = r.hello.screen;
+    this.logger.info('helper connected', {
+      helper: r.hello.helperVersion,
+      api: r.hello.apiLevel,
+      capabilities: r.hello.capabilities.length,
+    });
+    return { ok: true };
+  }
+
+  capabilities(): DeviceCapabilities {
+    const hello = this.client.info;
+    const declared = new Set(hello?.capabilities ?? []);
+    const ops = new Set<DeviceOp>(['snapshot', 'screenshot']);
+    for (const op of OPS) if (declared.has(op)) ops.add(op);
+    return {
+      backend: 'bridge',
+      ops: hello ? ops : new Set(),
+      screen: this.screen ?? { width: 0, height: 0, rotation: 0, density: 0 },
+      unicodeText: ops.has('set_text') || ops.has('ime_commit'),
+      detail: hello ? `helper ${hello.helperVersion}, API ${hello.apiLevel}` : 'not connected',
+    };
+  }
+
+  async health(d: Deadline): Promise<DeviceHealth> {
+    const r = await this.client.connect(d);
+    return {
+      ok: r.ok,
+      backend: 'bridge',
+      failover: false,
+      detail: r.ok ? `helper ${r.hello.helperVersion}` : r.message,
+    };
+  }
+
+  async snapshot(opts: { screenshot?: boolean }, d: Deadline): Promise<SnapshotResult> {
+    const t0 = this.clock.now();
+    const body = opts.screenshot ? { screenshot: { format: 'png' } } : {};
+    const r = await this.client.post('/v3/snapshot', body, d);
+    if (!r.ok)
+      return {
+        ok: false,
+        code: r.code === 'TIMEOUT' ? 'TIMEOUT' : r.code === 'UNSUPPORTED' ? 'UNSUPPORTED' : 'UNAVAILABLE',
+        message: r.message,
+        backend: 'bridge',
+        failover: false,
+      };
+    const s = SnapshotSchema.safeParse(r.body);
+    if (!s.success)
+      return {
+        ok: false,
+        code: 'READ_FAILED',
+        message: `the helper's snapshot does not parse: ${s.error.issues[0]?.message}`,
+        backend: 'bridge',
+        failover: false,
+      };
+    this.screen = s.data.screen;
+    const shot = s.data.screenshot;
+    return {
+      ok: true,
+      snapshot: { ...s.data, screenshot: undefined },
+      screenshot: shot
+        ? { png: Buffer.from(shot.base64, 'base64'), width: shot.width, height: shot.height, offsetY: shot.offsetY }
+        : undefined,
+      backend: 'bridge',
+      failover: false,
+      tookMs: this.clock.now() - t0,
+    };
+  }
+
+  private has(op: DeviceOp): boolean {
+    return this.capabilities().ops.has(op);
+  }
+
+  /** One action through `/v3/action`, its receipt mapped onto the core Receipt. */
+  private async act(op: DeviceOp, req: ActionRequestInput, d: Deadline, injectedPx?: PxPoint): Promise<DeviceCall> {
+    const rec = new CallRecorder(this.clock, 'bridge');
+    if (this.client.info && !this.has(op))
+      return unsupported(this.clock, 'bridge', op, 'the connected helper does not declare it');
+    const opId = `${this.prefix}-${++this.seq}`;
+    if (d.expired()) return rec.timeout(op);
+    rec.markDispatched();
+    const r = await this.client.post('/v3/action', { ...req, op_id: opId }, d);
+    if (!r.ok) {
+      if (!r.sent) return rec.refusedAfterAttempt(r.code, r.message);
+      if (r.code === 'TIMEOUT') {
+        void this.cancel(opId);
+        return rec.timeout(op);
+      }
+      return rec.failed(r.code, r.message, 'unknown');
+    }
+    const parsed = ActionReceiptSchema.safeParse(r.body);
+    if (!parsed.success)
+      return rec.failed('INTERNAL', `${op}: the helper's receipt does not parse: ${parsed.error.issues[0]?.message}`);
+    return fromDeviceReceipt(rec, parsed.data, injectedPx);
+  }
+
+  /** Best effort: a late copy of a timed-out gesture must not run after we gave up on it. */
+  private async cancel(opId: string): Promise<void> {
+    await this.client.post('/v3/cancel', { op_id: opId }, Deadline.after(this.clock, 1_000)).catch(() => undefined);
+  }
+
+  tap(p: PxPoint, o: { durationMs: number }, d: Deadline): Promise<DeviceCall> {
+    return this.act('tap', { action: 'tap', x: p.x, y: p.y, coord_space: 'pixel', duration_ms: o.durationMs }, d, p);
+  }
+  longPress(p: PxPoint, o: { durationMs: number }, d: Deadline): Promise<DeviceCall> {
+    return this.act(
+      'long_press',
+      { action: 'long_press', x: p.x, y: p.y, coord_space: 'pixel', duration_ms: o.durationMs },
+      d,
+      p,
+    );
+  }
+  swipe(path: PxPoint[], o: { durationMs: number }, d: Deadline): Promise<DeviceCall> {
+    const a = path[0];
+    const b = path[path.length - 1];
+    if (!a || !b)
+      return Promise.resolve(
+        new CallRecorder(this.clock, 'bridge').refused('INVALID_ARGUMENT', 'a swipe needs two points'),
+      );
+    if (path.length > 2 && this.has('touch_gesture')) {
+      // The curved path as one finger's keyframes (≤ 32), so the app sees the curve.
+      const step = Math.max(1, Math.ceil(path.length / 31));
+      const pts = path.filter((_, i) => i % step === 0 || i === path.length - 1);
+      const frames = pts.map((p, i) => ({
+        at_ms: Math.round((i / (pts.length - 1)) * o.durationMs),
+        points: [{ x: p.x, y: p.y }],
+      }));
+      return this.act('touch_gesture', { action: 'touch_gesture', coord_space: 'pixel', frames }, d, a);
+    }
+    return this.act(
+      'swipe',
+      { action: 'swipe', x1: a.x, y1: a.y, x2: b.x, y2: b.y, coord_space: 'pixel', duration_ms: o.durationMs },
+      d,
+      a,
+    );
+  }
+  key(k: KeyName | 'delete' | 'search' | 'menu', d: Deadline): Promise<DeviceCall> {
+    return this.act('key', { action: 'key', key: k }, d);
+  }
+  setText(text: string, o: { selector?: ControlRequest['selector'] }, d: Deadline): Promise<DeviceCall> {
+    return this.act('set_text', { action: 'set_text', text, selector: o.selector }, d);
+  }
+  imeCommit(text: string, d: Deadline): Promise<DeviceCall> {
+    return this.act('ime_commit', { action: 'ime_commit', text }, d);
+  }
+  async inputText(): Promise<DeviceCall> {
+    return unsupported(this.clock, 'bridge', 'input_text', 'the helper enters text with set_text or ime_commit');
+  }
+  launchApp(t: { package?: string; label?: string; activity?: string }, d: Deadline): Promise<DeviceCall> {
+    return this.act('launch_app', { action: 'launch_app', ...t }, d);
+  }
+  native(req: ActionRequest, d: Deadline): Promise<DeviceCall> {
+    return this.act(req.action, req, d);
+  }
+  async close(): Promise<void> {}
+}
+
+/** The helper's receipt → the core Receipt (status, delivery and error kept as the helper said). */
+export function fromDeviceReceipt(rec: Recorder, r: ActionReceipt, injectedPx?: PxPoint): DeviceCall {
+  const receipt = {
+    ...rec.receipt(r.status, r.delivery, { injectedPx, error: r.error }),
+    pre: r.before ? { ...r.before } : undefined,
+    post: r.after ? { ...r.after } : undefined,
+  };
+  if (r.error || r.status === 'unknown' || r.status === 'cancelled' || r.status === 'not_started')
+    return {
+      ok: false,
+      code: r.error?.code ?? (r.status === 'unknown' ? 'TIMEOUT' : 'CANCELLED'),
+      message: r.error?.message ?? `${r.action} ended ${r.status}`,
+      receipt,
+      device: r,
+    };
+  return { ok: true, receipt, device: r };
+}

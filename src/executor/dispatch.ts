@@ -1,0 +1,178 @@
+import type { Deadline } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import type { Action, Element, Observation, Receipt } from '../core/types.js';
+import { CallRecorder, type Device, type DeviceCall } from '../device/device.js';
+import type { ActionRequest, ControlInfo, WireSnapshot } from '../device/protocol/index.js';
+import { buildNativeRequest, checkControlRequest, isNativeTool } from './native-validate.js';
+import { LONG_PRESS_MS, type Pacer } from './pacing.js';
+import { enterText, type TextResult } from './text-input.js';
+
+/**
+ * One tool → device calls, after grounding, the guard and the re-check have passed. Pixels appear
+ * here and only here (the single normalized → pixel conversion). Native requests are validated in
+ * full before the first call, so bad input never reaches a backend.
+ */
+
+export interface DispatchCtx {
+  device: Device;
+  logger: Logger;
+  pacer: Pacer;
+  obs: Observation;
+  read: (d: Deadline) => Promise<WireSnapshot | undefined>;
+}
+
+export interface Dispatched {
+  call: DeviceCall;
+  value?: unknown;
+  text?: TextResult;
+}
+
+/** A validated native request, or why not — checked before any input. */
+export function prepareNative(
+  a: Action,
+  obs: Observation,
+): { ok: true; req: ActionRequest } | { ok: false; call: (clock: Deadline) => DeviceCall } {
+  if (!isNativeTool(a.tool))
+    return { ok: false, call: (d) => refuse(d, 'INVALID_ARGUMENT', `${a.tool} is not a native tool`) };
+  const r = buildNativeRequest(a.tool, a.args, { width: obs.screen.w, height: obs.screen.h });
+  if (!r.ok) {
+    const { code, message } = r;
+    return { ok: false, call: (d) => refuse(d, code, message) };
+  }
+  return { ok: true, req: r.value };
+}
+
+export function refuse(d: Deadline, code: Parameters<CallRecorder['refused']>[0], message: string): DeviceCall {
+  const rec = new CallRecorder(d.clock, 'bridge');
+  const r = rec.refused(code, message);
+  const receipt: Receipt = { ...r.receipt, method: 'none', backend: undefined, failover: undefined };
+  return { ...r, receipt };
+}
+
+/** read_control through the device, for checks that need the live control. */
+async function readControl(
+  device: Device,
+  selector: unknown,
+  d: Deadline,
+): Promise<{ ok: true; control: ControlInfo } | { ok: false; call: DeviceCall }> {
+  const r = buildNativeRequest(
+    'read_control',
+    { selector: selector as Record<string, unknown> },
+    { width: 1, height: 1 },
+  );
+  if (!r.ok) return { ok: false, call: refuse(d, r.code, r.message) };
+  const call = await device.native(r.value, d);
+  if (!call.ok || !call.device?.control) return { ok: false, call };
+  return { ok: true, control: call.device.control };
+}
+
+/** Control requests that need the live control: range, selection, token, supported actions. */
+async function checkedControl(
+  ctx: DispatchCtx,
+  req: Extract<ActionRequest, { action: 'control_action' }>,
+  d: Deadline,
+): Promise<{ ok: true; req: ActionRequest } | { ok: false; call: DeviceCall }> {
+  const live = await readControl(ctx.device, req.request.selector, d);
+  if (!live.ok) return live;
+  const c = checkControlRequest(req.request, live.control);
+  if (!c.ok) return { ok: false, call: refuse(d, c.code, c.message) };
+  // Bind the write to the very control just checked.
+  return {
+    ok: true,
+    req: { ...req, request: { ...req.request, expected_token: req.request.expected_token ?? live.control.token } },
+  };
+}
+
+export async function dispatch(
+  ctx: DispatchCtx,
+  a: Action,
+  target: { element?: Element; px?: { x: number; y: number } },
+  native: ActionRequest | undefined,
+  d: Deadline,
+): Promise<Dispatched> {
+  const dev = ctx.device;
+  const screen = { w: ctx.obs.screen.w, h: ctx.obs.screen.h };
+  switch (a.tool) {
+    case 'tap':
+      if (!target.px) return { call: refuse(d, 'INVALID_ARGUMENT', 'tap has no point') };
+      return { call: await dev.tap(target.px, { durationMs: ctx.pacer.tapMs() }, d) };
+    case 'long_press':
+      if (!target.px) return { call: refuse(d, 'INVALID_ARGUMENT', 'long_press has no point') };
+      return { call: await dev.longPress(target.px, { durationMs: Math.max(LONG_PRESS_MS, a.ms ?? 0) }, d) };
+    case 'swipe': {
+      const from = target.px ?? { x: Math.round(screen.w / 2), y: Math.round(screen.h / 2) };
+      const dx = { left: -0.3, right: 0.3, up: 0, down: 0 }[a.direction ?? 'up'] * screen.w;
+      const dy = { left: 0, right: 0, up: -0.3, down: 0.3 }[a.direction ?? 'up'] * screen.h;
+      const clamp = (v: number, max: number) => Math.min(max - 2, Math.max(1, Math.round(v)));
+      const start = { x: clamp(from.x - dx / 2, screen.w), y: clamp(from.y - dy / 2, screen.h) };
+      const end = { x: clamp(from.x + dx / 2, screen.w), y: clamp(from.y + dy / 2, screen.h) };
+      const path = ctx.pacer.curvedPath(start, end);
+      return { call: await dev.swipe(path, { durationMs: ctx.pacer.swipeMs(start, end, a.ms) }, d) };
+    }
+    case 'back':
+      return { call: await dev.key('back', d) };
+    case 'home':
+      return { call: await dev.key('home', d) };
+    case 'launch_app': {
+      const p = a.package ?? (typeof a.args?.package === 'string' ? a.args.package : undefined);
+      const label = typeof a.args?.label === 'string' ? a.args.label : a.text;
+      if (!p && !label) return { call: refuse(d, 'INVALID_ARGUMENT', 'launch_app needs package (or a label)') };
+      return { call: await dev.launchApp(p ? { package: p } : { label }, d) };
+    }
+    case 'wait': {
+      const ms = Math.min(Math.max(0, a.ms ?? 1000), 6_000);
+      const rec = new CallRecorder(d.clock, 'bridge');
+      await d.sleep(ms);
+      return {
+        call: {
+          ok: true,
+          receipt: { ...rec.receipt('completed', 'not_delivered'), method: 'none', backend: undefined },
+        },
+      };
+    }
+    case 'type': {
+      if (!target.element || a.text === undefined)
+        return { call: refuse(d, 'INVALID_ARGUMENT', 'type needs a field and text') };
+      const text = await enterText(
+        { device: dev, logger: ctx.logger, pacer: ctx.pacer, read: ctx.read },
+        target.element,
+        a.text,
+        d,
+      );
+      const call: DeviceCall = text.ok
+        ? { ok: true, receipt: text.receipt }
+        : {
+            ok: false,
+            code: text.receipt.error?.code ?? 'UNSUPPORTED',
+            message: text.message ?? 'text not entered',
+            receipt: text.receipt,
+          };
+      return { call, text };
+    }
+    default: {
+      if (!native) return { call: refuse(d, 'INVALID_ARGUMENT', `${a.tool} has no request`) };
+      let req = native;
+      if (req.action === 'control_action') {
+        const c = await checkedControl(ctx, req, d);
+        if (!c.ok) return { call: c.call };
+        req = c.req;
+      }
+      if (req.action === 'action_sequence') {
+        // Validate every member against its live control before the first one runs.
+        const members = [...req.actions];
+        for (const [i, m] of members.entries()) {
+          if (m.action !== 'control_action') continue;
+          const c = await checkedControl(ctx, m, d);
+          if (!c.ok) {
+            const msg = `action_sequence member ${i}: ${c.call.ok ? '' : c.call.message}`;
+            return { call: refuse(d, c.call.ok ? 'INTERNAL' : c.call.code, msg) };
+          }
+          members[i] = c.req as typeof m;
+        }
+        req = { ...req, actions: members };
+      }
+      const call = await dev.native(req, d);
+      return { call, value: call.device?.control ?? call.device?.members ?? call.device?.scroll_log };
+    }
+  }
+}

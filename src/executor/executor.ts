@@ -1,0 +1,313 @@
+import { type Clock, Deadline } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import { type Decision, DecisionSchema, type ErrorCode, type Observation, type Receipt } from '../core/types.js';
+import type { Device, DeviceCall } from '../device/device.js';
+import type { ActionRequest, WireSnapshot } from '../device/protocol/index.js';
+import { type Dispatched, dispatch, prepareNative, refuse } from './dispatch.js';
+import type { ConfirmationChannel, ConfirmationRequest } from './guardrails/confirm.js';
+import { checkGuard, type GuardConfig, type GuardVerdict } from './guardrails/guard.js';
+import { redactTyped } from './guardrails/pii.js';
+import { isNativeTool } from './native-validate.js';
+import { observeDevice, type Perceiver, treePerceiver } from './observe.js';
+import { Pacer, pollUntil, seededRandom } from './pacing.js';
+import { occludingWindow, recheckTarget } from './recheck.js';
+import { aimAt } from './targets.js';
+import { isOffered } from './tools.js';
+import { type Outcome, pageSignature, validate } from './validator.js';
+
+/**
+ * The executor (DESIGN §1, §5): decision + the observation it was made on → ground → guard →
+ * (dry run stops here) → pace → re-check the target → dispatch under one deadline → observe and
+ * validate `expect`. Verification modes (interaction-latency RFC §6.1):
+ * - `full`: a fresh read before the action (pre evidence), a re-check read right before injecting,
+ *   and post reads until the expectation holds on two identical consecutive reads;
+ * - `light`: no pre read when the observation is this executor's own last post-action read (the
+ *   re-check is then that read), and post reads only until the first one that satisfies `expect`.
+ *   That post observation is returned to serve as the next step's perception.
+ */
+
+export type VerificationMode = 'full' | 'light';
+
+export interface ExecutorDeps {
+  device: Device;
+  clock: Clock;
+  logger: Logger;
+  confirm: ConfirmationChannel;
+  guard?: GuardConfig;
+  /** Dispatch nothing that mutates; report what would have been done. */
+  dryRun?: boolean;
+  verification?: VerificationMode;
+  /** Seed of the pacing jitter (tests replay exactly). */
+  seed?: number;
+  perceive?: Perceiver;
+  /** One deadline per action, covering re-check, dispatch and validation (ms). */
+  actionTimeoutMs?: number;
+  /** Post-action polling budget (ms, default 6 s) and period (~120 ms). */
+  poll?: { timeoutMs?: number; intervalMs?: number };
+}
+
+export interface StepResult {
+  /** Delivered and validated. */
+  ok: boolean;
+  receipt: Receipt;
+  outcome?: Outcome;
+  /** The newest observation after the action (light mode: the next step's perception). */
+  post?: Observation;
+  guard?: GuardVerdict;
+  pendingConfirmation?: ConfirmationRequest;
+  /** read_control info, sequence member receipts, scroll log. */
+  value?: unknown;
+  /** Device reads (tree snapshots) this step made, for the benchmark and the run log. */
+  reads: number;
+  dryRun?: boolean;
+}
+
+const TERMINAL = new Set(['done', 'ask_user', 'infeasible']);
+
+export class Executor {
+  private readonly pacer: Pacer;
+  private readonly perceive: Perceiver;
+  private lastPost?: Observation;
+  private lastDispatchAt?: number;
+  readonly mode: VerificationMode;
+
+  constructor(private readonly deps: ExecutorDeps) {
+    this.pacer = new Pacer(seededRandom(deps.seed ?? 1));
+    this.perceive = deps.perceive ?? treePerceiver;
+    this.mode = deps.verification ?? 'full';
+  }
+
+  /** A fresh observation (the loop's perception step when no post-action read is at hand). */
+  async observe(previous?: Observation, opts: { screenshot?: boolean; timeoutMs?: number } = {}) {
+    const d = Deadline.after(this.deps.clock, opts.timeoutMs ?? 10_000);
+    const r = await observeDevice(this.deps.device, this.perceive, previous, d, opts);
+    if (r.ok) this.lastPost = r.obs;
+    return r;
+  }
+
+  private none(status: Receipt['status'], code: ErrorCode | undefined, message: string | undefined): Receipt {
+    const now = this.deps.clock.now();
+    return {
+      status,
+      delivery: 'not_delivered',
+      method: 'none',
+      timings: { startedAt: now, endedAt: now },
+      ...(code && message ? { error: { code, message } } : {}),
+    };
+  }
+
+  async run(decision: Decision, obs: Observation): Promise<StepResult> {
+    const { clock, logger, device } = this.deps;
+    const parsed = DecisionSchema.safeParse(decision);
+    if (!parsed.success)
+      return {
+        ok: false,
+        reads: 0,
+        receipt: this.none(
+          'not_started',
+          'INVALID_ARGUMENT',
+          `invalid decision: ${parsed.error.issues[0]?.message}; an action needs a tool and an expect`,
+        ),
+      };
+    const a = parsed.data.action;
+    if (TERMINAL.has(a.tool)) return { ok: true, reads: 0, receipt: this.none('completed', undefined, undefined) };
+    if (!isOffered(a.tool, device.capabilities()))
+      return {
+        ok: false,
+        reads: 0,
+        receipt: this.none(
+          'not_started',
+          'UNSUPPORTED',
+          `${a.tool} is not supported by the connected device (${device.capabilities().detail ?? device.name}); pick an offered tool`,
+        ),
+      };
+
+    const d = Deadline.after(clock, this.deps.actionTimeoutMs ?? 15_000);
+    let reads = 0;
+    const fail = (call: DeviceCall, extra: Partial<StepResult> = {}): StepResult => ({
+      ok: false,
+      receipt: call.receipt,
+      reads,
+      ...extra,
+    });
+
+    // 1. Aim and validate everything before anything is sent.
+    const aim = aimAt(a, obs);
+    if (!aim.ok) return fail(refuse(d, aim.code, aim.message));
+    let native: ActionRequest | undefined;
+    if (isNativeTool(a.tool)) {
+      const n = prepareNative(a, obs);
+      if (!n.ok) return fail(n.call(d));
+      native = n.req;
+    }
+
+    // 2. Guardrails: only a confirmation channel can let a guarded action through.
+    const guard = checkGuard(a, obs, aim.element, this.deps.guard, aim.needsConfirmation);
+    if (guard.pii.length)
+      logger
+        .child('guardrail')
+        .info('typed text contains personal data', {
+          kinds: guard.pii.join(','),
+          text: redactTyped(a.text ?? '', !!aim.element?.flags.password),
+        });
+    if (guard.needsConfirmation) {
+      const label = aim.element
+        ? `"${aim.element.text || aim.element.desc || aim.element.role}"`
+        : a.point
+          ? `(${a.point.x},${a.point.y})`
+          : '';
+      const req: ConfirmationRequest = {
+        categories: guard.categories,
+        summary: `${a.tool} ${label} in ${obs.app.package}`.trim(),
+        reasons: guard.reasons,
+        package: obs.app.package,
+        pageHash: obs.pageHash,
+      };
+      const answer = await this.deps.confirm.confirm(req, d);
+      logger
+        .child('guardrail')
+        .warn(`guarded ${req.categories.join('/')} action: ${answer.verdict}`, { by: answer.by, summary: req.summary });
+      if (answer.verdict === 'denied')
+        return {
+          ok: false,
+          reads,
+          guard,
+          receipt: this.none('cancelled', 'CANCELLED', `not confirmed (${answer.reason ?? answer.by}): ${req.summary}`),
+        };
+      if (answer.verdict === 'deferred')
+        return {
+          ok: false,
+          reads,
+          guard,
+          pendingConfirmation: answer.pending,
+          receipt: this.none(
+            'not_started',
+            'CANCELLED',
+            `waiting for confirmation: ${req.summary}; checkpoint and resume after a person confirms`,
+          ),
+        };
+    }
+    if (this.deps.dryRun && guard.mutating)
+      return { ok: true, reads, guard, dryRun: true, receipt: this.none('not_started', undefined, undefined) };
+
+    // 3. Pre evidence and the pre-injection re-check.
+    const read = async (dl: Deadline): Promise<WireSnapshot | undefined> => {
+      reads++;
+      const r = await device.snapshot({}, dl);
+      return r.ok ? r.snapshot : undefined;
+    };
+    let pre = obs;
+    const ownFresh = this.lastPost === obs && !obs.unstable;
+    if (this.mode === 'full') {
+      reads++;
+      const p = await observeDevice(device, this.perceive, obs, d);
+      if (p.ok) pre = p.obs;
+    }
+    await this.pace(d);
+    let px = aim.px;
+    if (aim.element && (this.mode === 'full' || !ownFresh) && a.tool !== 'type') {
+      const snap = await read(d);
+      if (!snap)
+        return fail(refuse(d, 'READ_FAILED', 'could not re-read the screen right before injecting; observe again'));
+      const rc = recheckTarget(aim.element, snap);
+      if (!rc.ok) {
+        logger.warn('pre-injection re-check failed', { code: rc.code, moved: rc.movedPx });
+        return fail(refuse(d, rc.code, rc.message));
+      }
+      const occ = px ? occludingWindow(px, rc.node, snap) : undefined;
+      if (occ) return fail(refuse(d, 'OCCLUDED', `the touch point is covered by a ${occ}; close it or re-observe`));
+      if (px && aim.how !== 'raw')
+        px = {
+          x: Math.round((rc.node.bounds.left + rc.node.bounds.right) / 2),
+          y: Math.round((rc.node.bounds.top + rc.node.bounds.bottom) / 2),
+        };
+    }
+
+    // 4. Dispatch.
+    let out: Dispatched;
+    try {
+      out = await dispatch(
+        { device, logger, pacer: this.pacer, obs, read },
+        a,
+        { element: aim.element, px },
+        native,
+        d,
+      );
+    } finally {
+      this.lastDispatchAt = clock.now();
+    }
+    if (!out.call.ok) {
+      if (out.call.receipt.delivery === 'unknown') await this.afterUnknown(obs);
+      return { ok: false, receipt: out.call.receipt, reads, guard, value: out.value };
+    }
+
+    // 5. Observe and validate.
+    const v = await this.verify(parsed.data, pre, aim.element, d);
+    reads += v.reads;
+    const receipt: Receipt = {
+      ...out.call.receipt,
+      pre: { pageHash: pre.pageHash, seq: pre.seq },
+      post: v.post ? { pageHash: v.post.pageHash, seq: v.post.seq } : undefined,
+    };
+    if (!v.outcome) {
+      return {
+        ok: false,
+        receipt: {
+          ...receipt,
+          error: {
+            code: 'READ_FAILED',
+            message: 'the action was delivered but the screen could not be read to verify it; observe before retrying',
+          },
+        },
+        reads,
+        guard,
+        value: out.value,
+      };
+    }
+    if (v.post) this.lastPost = v.post;
+    return { ok: v.outcome.ok, receipt, outcome: v.outcome, post: v.post, reads, guard, value: out.value };
+  }
+
+  /** The 150–400 ms gap between actions, counted from the previous dispatch (reads happen inside it). */
+  private async pace(d: Deadline): Promise<void> {
+    if (this.lastDispatchAt === undefined) return;
+    const wait = this.lastDispatchAt + this.pacer.jitterMs() - this.deps.clock.now();
+    if (wait > 0) await d.sleep(wait);
+  }
+
+  private async afterUnknown(obs: Observation): Promise<void> {
+    this.deps.logger.warn('delivery unknown: the next step must observe before any retry', { page: obs.pageHash });
+    this.lastPost = undefined;
+  }
+
+  private async verify(
+    decision: Decision,
+    pre: Observation,
+    target: Observation['elements'][number] | undefined,
+    d: Deadline,
+  ): Promise<{ outcome?: Outcome; post?: Observation; reads: number }> {
+    let reads = 0;
+    let post: Observation | undefined;
+    let outcome: Outcome | undefined;
+    let prevSig: string | undefined;
+    const r = await pollUntil<true>(
+      async () => {
+        reads++;
+        const o = await observeDevice(this.deps.device, this.perceive, post ?? pre, d);
+        if (!o.ok) return { done: false, error: o.message };
+        post = o.obs;
+        outcome = validate(decision.expect, pre, o.obs, decision.action, target);
+        if (o.obs.unstable) return { done: false };
+        const sig = pageSignature(o.obs);
+        const stable = prevSig === sig;
+        prevSig = sig;
+        if (!outcome.ok) return { done: false };
+        return { done: this.mode === 'light' || stable };
+      },
+      d,
+      { timeoutMs: this.deps.poll?.timeoutMs, intervalMs: this.deps.poll?.intervalMs },
+    );
+    void r;
+    return { outcome, post, reads };
+  }
+}

@@ -1,0 +1,113 @@
+import type { Action, Element, Observation, ToolName } from '../../core/types.js';
+import type { ConfirmCategory } from './confirm.js';
+import { classifyText, isGenericConfirm, type LexiconHit, type RiskCategory } from './lexicon.js';
+import { findPii, type PiiKind } from './pii.js';
+
+/**
+ * Guardrails as code (DESIGN §5): classify the action's target and page before dispatch. The
+ * decision's own words (thought, note) are never consulted — a model cannot talk its way past it.
+ */
+
+export interface AppRiskConfig {
+  /** Every mutating action in this app needs confirmation (a banking app). */
+  all?: RiskCategory;
+  /** Extra terms for this app, per category. */
+  terms?: Partial<Record<RiskCategory, string[]>>;
+}
+
+export interface GuardConfig {
+  apps?: Record<string, AppRiskConfig>;
+  /** Typed personal data needs confirmation too (default: only redacted in logs). */
+  confirmPii?: boolean;
+}
+
+export interface GuardVerdict {
+  needsConfirmation: boolean;
+  categories: ConfirmCategory[];
+  reasons: string[];
+  pii: PiiKind[];
+  mutating: boolean;
+}
+
+const READ_ONLY: ReadonlySet<ToolName> = new Set([
+  'read_control',
+  'wait_until',
+  'wait',
+  'done',
+  'ask_user',
+  'infeasible',
+]);
+
+/** Whether dispatching `action` could change the phone's state (dry-run dispatches none of these). */
+export function isMutating(action: Action): boolean {
+  return !READ_ONLY.has(action.tool);
+}
+
+function label(e: Element): string {
+  return [e.text, e.desc].filter(Boolean).join(' ');
+}
+
+/** Text of the topmost non-application window (a dialog), or the page's visible text. */
+function contextText(obs: Observation, target?: Element): string {
+  const win = target?.window;
+  const inWin = obs.elements.filter((e) => win === undefined || e.window === win).map(label);
+  return [...inWin, ...obs.texts].join(' \n ');
+}
+
+export function checkGuard(
+  action: Action,
+  obs: Observation,
+  target: Element | undefined,
+  cfg: GuardConfig = {},
+  extraReason?: string,
+): GuardVerdict {
+  const mutating = isMutating(action);
+  const app = cfg.apps?.[obs.app.package];
+  const hits: LexiconHit[] = [];
+  const reasons: string[] = [];
+  if (extraReason) reasons.push(extraReason);
+  if (mutating) {
+    if (target) {
+      const own = classifyText(label(target), app?.terms);
+      hits.push(...own);
+      for (const h of own) reasons.push(`target "${label(target)}" matches ${h.category} term "${h.term}"`);
+      if (own.length === 0 && isGenericConfirm(label(target))) {
+        const ctx = classifyText(contextText(obs, target), app?.terms);
+        hits.push(...ctx);
+        for (const h of ctx) reasons.push(`"${label(target)}" confirms a ${h.category} dialog/page ("${h.term}")`);
+      }
+    } else if (action.tool !== 'back' && action.tool !== 'home' && action.tool !== 'launch_app') {
+      // No element under the touch (visual-first page, raw point): judge by the page instead.
+      const ctx = classifyText(contextText(obs), app?.terms);
+      hits.push(...ctx);
+      for (const h of ctx) reasons.push(`untargeted ${action.tool} on a page showing ${h.category} term "${h.term}"`);
+    }
+    const text = action.text ?? (typeof action.args?.text === 'string' ? action.args.text : undefined);
+    const submits =
+      (action.tool === 'type' && /\n$/.test(text ?? '')) ||
+      (action.tool === 'control_action' && action.args?.action === 'ime_enter');
+    if (submits) {
+      // Enter in a chat or comment box sends.
+      const ctx = classifyText(contextText(obs), app?.terms).filter((h) => h.category === 'send');
+      hits.push(...ctx);
+      for (const h of ctx) reasons.push(`IME enter on a page with "${h.term}" may send`);
+    }
+    if (app?.all) {
+      hits.push({ category: app.all, term: obs.app.package });
+      reasons.push(`${obs.app.package} is configured as high-risk (${app.all})`);
+    }
+  }
+  const typed = action.text ?? (typeof action.args?.text === 'string' ? action.args.text : '');
+  const pii = [...new Set(findPii(typed).map((f) => f.kind))];
+  if (pii.length && cfg.confirmPii) reasons.push(`typed text contains ${pii.join(', ')}`);
+  const categories: ConfirmCategory[] = [...new Set(hits.map((h) => h.category))];
+  if (extraReason) categories.push('ambiguous_target');
+  if (pii.length && cfg.confirmPii) categories.push('personal_data');
+  return {
+    needsConfirmation: categories.length > 0,
+    categories,
+    reasons,
+    pii,
+    mutating,
+  };
+}

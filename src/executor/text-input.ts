@@ -1,0 +1,158 @@
+import type { Deadline } from '../core/clock.js';
+import { distance, rectCenter } from '../core/geometry.js';
+import type { Logger } from '../core/logger.js';
+import type { Element, Receipt, Selector } from '../core/types.js';
+import { isInputTextSafe } from '../device/adb/commands.js';
+import type { Device, DeviceCall } from '../device/device.js';
+import type { WireNode, WireSnapshot } from '../device/protocol/index.js';
+import { redactTyped } from './guardrails/pii.js';
+import type { Pacer } from './pacing.js';
+
+/**
+ * The text ladder (DESIGN §5, article §4.3): set the text on the node (which replaces pre-filled
+ * text) → focus, clear, and commit through the IME (Unicode) → `input text` for plain ASCII only →
+ * ask the user. Every rung is verified by reading the field back. Typed text is logged redacted,
+ * a password never.
+ */
+
+export type TextRung = 'set_text' | 'ime_commit' | 'input_text' | 'ask_user';
+
+export interface TextResult {
+  ok: boolean;
+  rung: TextRung;
+  receipt: Receipt;
+  /** Whether the field was read back and holds exactly the text. */
+  verified: boolean;
+  /** Rungs tried, with why each was left. */
+  tried: { rung: TextRung; result: string }[];
+  message?: string;
+}
+
+export interface TextDeps {
+  device: Device;
+  logger: Logger;
+  pacer: Pacer;
+  /** A fresh read of the screen (counted by the executor). */
+  read: (d: Deadline) => Promise<WireSnapshot | undefined>;
+}
+
+/** The field in a fresh snapshot: same class and resource id, nearest to where it was (its text changes). */
+export function findField(field: Element, snap: WireSnapshot): WireNode | undefined {
+  const was = rectCenter(field.boundsPx);
+  let best: WireNode | undefined;
+  let bestD = Number.POSITIVE_INFINITY;
+  for (const n of snap.nodes) {
+    if (!n.flags.editable || n.className !== field.className || n.resourceId !== field.resourceId) continue;
+    const d = distance(rectCenter(n.bounds), was);
+    if (d < bestD) {
+      best = n;
+      bestD = d;
+    }
+  }
+  return best;
+}
+
+export function fieldSelector(field: Element): Selector {
+  if (field.resourceId) return { resource_id: field.resourceId, class_name: field.className };
+  if (field.desc) return { content_desc: field.desc, class_name: field.className };
+  return { class_name: field.className, text: field.text };
+}
+
+/** Whether the field now holds `text` (a password field only shows its length, if anything). */
+export function holdsText(n: WireNode, text: string): boolean {
+  if (n.text === text) return true;
+  if (n.flags.password) return n.text.length === text.length && /^[•*·●]+$/.test(n.text);
+  return false;
+}
+
+export async function enterText(deps: TextDeps, field: Element, text: string, d: Deadline): Promise<TextResult> {
+  const caps = deps.device.capabilities();
+  const password = field.flags.password;
+  const shown = redactTyped(text, password);
+  const tried: TextResult['tried'] = [];
+  let last: DeviceCall | undefined;
+
+  const verify = async (rung: TextRung, call: DeviceCall): Promise<TextResult | undefined> => {
+    last = call;
+    if (!call.ok) {
+      tried.push({ rung, result: `${call.code}: ${call.message}` });
+      // Input that may have landed must be looked at, not typed again on top.
+      if (call.receipt.delivery === 'unknown')
+        return {
+          ok: false,
+          rung,
+          receipt: call.receipt,
+          verified: false,
+          tried,
+          message: `${rung} may have typed part of the text; observe the field before retrying`,
+        };
+      return undefined;
+    }
+    const snap = await deps.read(d);
+    const n = snap ? findField(field, snap) : undefined;
+    if (n && holdsText(n, text)) {
+      tried.push({ rung, result: 'verified' });
+      deps.logger.info('text entered', { rung, text: shown });
+      return { ok: true, rung, receipt: call.receipt, verified: true, tried };
+    }
+    tried.push({
+      rung,
+      result: n
+        ? `field holds ${password ? 'other text' : JSON.stringify(redactTyped(n.text, false))}`
+        : 'field not found to read back',
+    });
+    return undefined;
+  };
+
+  if (caps.ops.has('set_text')) {
+    const sel = field.flags.focused ? undefined : fieldSelector(field);
+    const r = await verify('set_text', await deps.device.setText(text, { selector: sel }, d));
+    if (r) return r;
+  }
+
+  const viaKeys: ('ime_commit' | 'input_text')[] = [];
+  if (caps.ops.has('ime_commit')) viaKeys.push('ime_commit');
+  if (caps.ops.has('input_text') && isInputTextSafe(text)) viaKeys.push('input_text');
+  for (const rung of viaKeys) {
+    // Focus with the cursor at the end, then delete what is there (an IME commit inserts).
+    const p = {
+      x: Math.round(field.boundsPx.right - 8),
+      y: Math.round((field.boundsPx.top + field.boundsPx.bottom) / 2),
+    };
+    const focus = await deps.device.tap(p, { durationMs: deps.pacer.tapMs() }, d);
+    if (!focus.ok) {
+      tried.push({ rung, result: `focus failed: ${focus.message}` });
+      if (focus.receipt.delivery === 'unknown') break;
+      continue;
+    }
+    const snap = await deps.read(d);
+    const n = snap ? findField(field, snap) : undefined;
+    const existing = n && !n.flags.password && n.text !== (n.hint ?? '') ? n.text.length : password ? 64 : 0;
+    for (let i = 0; i < existing; i++) {
+      const k = await deps.device.key('delete', d);
+      if (!k.ok) break;
+    }
+    const call = rung === 'ime_commit' ? await deps.device.imeCommit(text, d) : await deps.device.inputText(text, d);
+    const r = await verify(rung, call);
+    if (r) return r;
+  }
+
+  tried.push({ rung: 'ask_user', result: 'no method could enter the text' });
+  const message = `could not enter ${password ? 'the password' : `"${shown}"`} into the field (${tried.map((t) => `${t.rung}: ${t.result}`).join('; ')}); ask the user to type it`;
+  deps.logger.warn('text ladder exhausted', { tried: tried.map((t) => t.rung).join(',') });
+  const base = last?.receipt;
+  const receipt: Receipt = base
+    ? {
+        ...base,
+        status: base.delivery === 'delivered' ? 'partial' : base.status,
+        error: { code: 'UNSUPPORTED', message },
+      }
+    : {
+        status: 'not_started',
+        delivery: 'not_delivered',
+        method: 'none',
+        timings: { startedAt: d.clock.now(), endedAt: d.clock.now() },
+        error: { code: 'UNSUPPORTED', message },
+      };
+  return { ok: false, rung: 'ask_user', receipt, verified: false, tried, message };
+}

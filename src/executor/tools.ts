@@ -1,0 +1,36 @@
+import type { ToolName } from '../core/types.js';
+import type { DeviceCapabilities, DeviceOp } from '../device/device.js';
+
+/**
+ * Which planner tools the connected device can perform (DESIGN §3: tools are offered only when the
+ * device declares the capability). Calling one that is not offered is an UNSUPPORTED error.
+ */
+
+const NEEDS: Record<ToolName, DeviceOp[][]> = {
+  tap: [['tap']],
+  long_press: [['long_press']],
+  swipe: [['swipe']],
+  type: [['set_text'], ['ime_commit'], ['input_text']],
+  back: [['key']],
+  home: [['key']],
+  launch_app: [['launch_app']],
+  wait: [[]],
+  done: [[]],
+  ask_user: [[]],
+  infeasible: [[]],
+  read_control: [['read_control']],
+  control_action: [['control_action', 'read_control']],
+  wait_until: [['wait_until']],
+  scroll_to: [['scroll_to']],
+  pinch: [['pinch']],
+  touch_gesture: [['touch_gesture']],
+  action_sequence: [['action_sequence']],
+};
+
+export function offeredTools(caps: DeviceCapabilities): ToolName[] {
+  return (Object.keys(NEEDS) as ToolName[]).filter((t) => NEEDS[t].some((all) => all.every((op) => caps.ops.has(op))));
+}
+
+export function isOffered(tool: ToolName, caps: DeviceCapabilities): boolean {
+  return NEEDS[tool].some((all) => all.every((op) => caps.ops.has(op)));
+}

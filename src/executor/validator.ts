@@ -1,0 +1,135 @@
+import type { Action, Element, Expect, Observation } from '../core/types.js';
+
+/**
+ * The validator (DESIGN §5): `expect` is checked against the page before and after the action with
+ * signals, not the model's word — target gone, page hash changed, expected text present, element
+ * state, keyboard, foreground app, a loading indicator. An unchanged page after an action that
+ * should change something is a failure (dropped input, a transparent overlay swallowing the tap).
+ * Focus-like actions, which legitimately change nothing visible, are exempt from that rule.
+ */
+
+export interface Outcome {
+  ok: boolean;
+  /** The signals seen, e.g. ['page_hash_changed', 'text_present']. */
+  signals: string[];
+  /** Why it failed, in words a planner can act on. */
+  reason?: string;
+  /** The post-action page looked exactly like the pre-action page. */
+  unchanged: boolean;
+}
+
+/** Everything visible about an element's state (fingerprints ignore checked/focus/value). */
+function stateKey(e: Element): string {
+  const f = e.flags;
+  return `${e.id}:${f.checked ? 1 : 0}${f.focused ? 1 : 0}${f.selected ? 1 : 0}${f.enabled ? 1 : 0}:${e.text}:${e.range?.current ?? ''}`;
+}
+
+export function pageSignature(o: Observation): string {
+  return `${o.pageHash}|${o.keyboard.shown ? 'kb' : ''}|${o.elements.map(stateKey).sort().join(',')}`;
+}
+
+export function pageUnchanged(pre: Observation, post: Observation): boolean {
+  if (pre.frameHash && post.frameHash && pre.frameHash !== post.frameHash && pre.screenshot && post.screenshot)
+    return false;
+  return pageSignature(pre) === pageSignature(post);
+}
+
+const LOADING = /ProgressBar|Loading|加载中|正在加载/i;
+
+export function hasLoadingIndicator(o: Observation): boolean {
+  return o.elements.some((e) => /ProgressBar/.test(e.role) && !e.range) || o.texts.some((t) => LOADING.test(t));
+}
+
+function textPresent(o: Observation, s: string): boolean {
+  const needle = s.trim().toLowerCase();
+  if (!needle) return false;
+  return (
+    o.elements.some((e) => e.text.toLowerCase().includes(needle) || e.desc.toLowerCase().includes(needle)) ||
+    o.texts.some((t) => t.toLowerCase().includes(needle))
+  );
+}
+
+/** Actions that may change nothing visible: focusing a field, reading, waiting. */
+export function isFocusLike(action: Action, target?: Element): boolean {
+  if (['read_control', 'wait_until', 'wait', 'done', 'ask_user', 'infeasible'].includes(action.tool)) return true;
+  if (action.tool === 'control_action' && ['focus', 'show_on_screen'].includes(String(action.args?.action)))
+    return true;
+  return action.tool === 'tap' && !!target?.flags.editable;
+}
+
+function findState(o: Observation, id: string | undefined): Element | undefined {
+  return id ? o.elements.find((e) => e.id === id) : undefined;
+}
+
+function stateMatches(e: Element, state: string): boolean {
+  const s = state.trim().toLowerCase();
+  const f = e.flags;
+  if (s === 'checked' || s === 'on') return f.checked;
+  if (s === 'unchecked' || s === 'off') return f.checkable && !f.checked;
+  if (s === 'enabled') return f.enabled;
+  if (s === 'disabled') return !f.enabled;
+  if (s === 'focused') return f.focused;
+  if (s === 'selected') return f.selected;
+  const m = /^(?:text|value)\s*[=:]\s*(.*)$/.exec(state.trim());
+  if (m) return e.text === m[1] || String(e.range?.current ?? '') === m[1];
+  return e.text === state;
+}
+
+export function validate(
+  expect: Expect,
+  pre: Observation,
+  post: Observation,
+  action: Action,
+  target?: Element,
+): Outcome {
+  const signals: string[] = [];
+  const unchanged = pageUnchanged(pre, post);
+  if (pre.pageHash !== post.pageHash) signals.push('page_hash_changed');
+  if (pre.app.package !== post.app.package) signals.push('app_changed');
+  if (!pre.keyboard.shown && post.keyboard.shown) signals.push('keyboard_shown');
+  if (hasLoadingIndicator(post)) signals.push('loading');
+  if (target && !post.elements.some((e) => e.id === target.id)) signals.push('target_gone');
+  const fail = (reason: string): Outcome => ({ ok: false, signals, reason, unchanged });
+
+  if (expect.kind === 'no_change')
+    return unchanged ? { ok: true, signals, unchanged } : fail('the page changed although no change was expected');
+  if (unchanged && !isFocusLike(action, target))
+    return fail(
+      'nothing on the page changed after the action (input dropped, blocked by an overlay, or the wrong element)',
+    );
+
+  switch (expect.kind) {
+    case 'page_changes':
+      if (pre.pageHash !== post.pageHash || pre.app.package !== post.app.package)
+        return { ok: true, signals, unchanged };
+      if (signals.includes('loading')) return { ok: true, signals, unchanged };
+      return fail('expected a new page, but the page hash is the same');
+    case 'element_gone': {
+      const id = expect.target_id ?? target?.id;
+      if (!id) return fail('element_gone needs target_id');
+      return post.elements.some((e) => e.id === id)
+        ? fail(`element ${id} is still on the page`)
+        : { ok: true, signals: [...signals, 'element_gone'], unchanged };
+    }
+    case 'text_appears': {
+      const t = expect.text ?? '';
+      if (!textPresent(post, t)) return fail(`"${t}" is not on the page`);
+      signals.push('text_present');
+      return { ok: true, signals, unchanged };
+    }
+    case 'element_state': {
+      const e = findState(post, expect.target_id ?? target?.id);
+      if (!e) return fail(`element ${expect.target_id ?? target?.id ?? '?'} is not on the page to check its state`);
+      if (!expect.state || !stateMatches(e, expect.state)) return fail(`element ${e.id} is not "${expect.state}"`);
+      signals.push('state_matches');
+      return { ok: true, signals, unchanged };
+    }
+    case 'keyboard_shown':
+      return post.keyboard.shown ? { ok: true, signals, unchanged } : fail('the keyboard is not shown');
+    case 'app_foreground':
+      return post.app.package === expect.package
+        ? { ok: true, signals: [...signals, 'app_foreground'], unchanged }
+        : fail(`${post.app.package} is in the foreground, not ${expect.package}`);
+  }
+  return fail(`unknown expectation ${String(expect.kind)}`);
+}
