@@ -84,8 +84,18 @@ export async function scrollTo(ctx: ExecContext, req: ScrollToRequest): Promise<
   for (;;) {
     if ('error' in step) return finish(failStatus(), { code: step.error, message: step.message });
     const { snap, container } = step;
-    if (!container.flags.scrollable || !container.actions.includes(op))
-      return finish(failStatus(), { code: 'UNSUPPORTED', message: `the container does not support ${op}` });
+    if (!container.actions.includes(op)) {
+      const other = op === 'scroll_forward' ? 'scroll_backward' : 'scroll_forward';
+      // Scrollable the other way only: the container is at its boundary in this direction.
+      if (container.flags.scrollable && container.actions.includes(other)) {
+        const t0 = targetVisible(snap, req, container);
+        if (!('ambiguous' in t0) && !t0.visible)
+          return finish(failStatus(), {
+            code: 'NO_PROGRESS',
+            message: `the container is at its end (${op} not possible) and the target is not in it`,
+          });
+      } else return finish(failStatus(), { code: 'UNSUPPORTED', message: `the container does not support ${op}` });
+    }
     const t = targetVisible(snap, req, container);
     if ('ambiguous' in t)
       return finish(failStatus(), {

@@ -1,0 +1,391 @@
+import type { WireSnapshot } from '../../src/device/protocol/wire.js';
+import {
+  appNodes,
+  brief,
+  type Check,
+  type Ctx,
+  center,
+  count,
+  expect,
+  expectCode,
+  expectStatus,
+  need,
+  poll,
+  selectorFor,
+  settle,
+  uniqueTextNode,
+} from './suite.js';
+
+/** Navigation, gestures, native controls and the error codes they can provoke. */
+
+const DISPLAY = /^(display|显示|显示和亮度|显示与亮度|screen|屏幕)/i;
+
+async function openSettings(ctx: Ctx): Promise<WireSnapshot> {
+  const { client, state } = ctx;
+  for (const label of ['Settings', '设置']) {
+    const r = await client.action({ action: 'launch_app', label });
+    if (r.status === 'completed') break;
+  }
+  return poll(ctx, 'Settings in the foreground', async () => {
+    const s = await client.snapshot();
+    if (!/settings/i.test(s.foreground.package)) return undefined;
+    state.settingsPackage = s.foreground.package;
+    return s;
+  });
+}
+
+function mainList(snap: WireSnapshot) {
+  return appNodes(snap)
+    .filter((n) => n.flags.scrollable && n.actions.includes('scroll_forward'))
+    .sort((a, b) => (b.bounds.bottom - b.bounds.top) * 1 - (a.bounds.bottom - a.bounds.top))[0];
+}
+
+export const actionChecks: Check[] = [
+  {
+    name: 'key: home',
+    async run({ client }) {
+      expectStatus(await client.action({ action: 'key', key: 'home' }), ['completed'], 'key home');
+    },
+  },
+  {
+    name: 'launch_app: Settings by label',
+    async run(ctx) {
+      const s = await openSettings(ctx);
+      const list = mainList(s);
+      expect(list, 'Settings has no scrollable list with scroll_forward');
+      ctx.state.list = selectorFor(s, list);
+      ctx.note(`${s.foreground.package}; list ${brief(ctx.state.list)}`);
+    },
+  },
+  {
+    name: 'wait_until: appears',
+    async run({ client }) {
+      const s = await client.snapshot();
+      const n = need(uniqueTextNode(s), 'a node with unique text');
+      const r = await client.action({
+        action: 'wait_until',
+        condition: 'appears',
+        selector: { text: n.text },
+        timeout_ms: 2_000,
+      });
+      expectStatus(r, ['observed'], 'wait_until appears');
+    },
+  },
+  {
+    name: 'read_control: a unique control',
+    async run({ client }) {
+      const s = await client.snapshot();
+      const n = need(uniqueTextNode(s), 'a node with unique text');
+      const r = await client.action({ action: 'read_control', selector: { text: n.text } });
+      expectStatus(r, ['observed'], 'read_control');
+      const c = need(r.control, 'control info');
+      expect(c.text === n.text && c.token.length > 0 && c.visible_area > 0, `control ${brief(c)}`);
+    },
+  },
+  {
+    name: 'error NOT_FOUND',
+    async run({ client }) {
+      const r = await client.action({ action: 'read_control', selector: { text: `no such node ${Math.random()}` } });
+      expectCode(r, 'NOT_FOUND', 'read_control of a missing node');
+      expect(r.status === 'not_started', `status ${r.status}`);
+    },
+  },
+  {
+    name: 'error AMBIGUOUS',
+    async run({ client }) {
+      const s = await client.snapshot();
+      const nodes = appNodes(s);
+      const cls = need(
+        nodes.map((n) => n.className).find((c) => nodes.filter((n) => n.className === c).length > 1),
+        'a class with two nodes',
+      );
+      const r = await client.action({ action: 'read_control', selector: { class_name: cls } });
+      expectCode(r, 'AMBIGUOUS', `read_control of class ${cls}`);
+    },
+  },
+  {
+    name: 'error INVALID_ARGUMENT: package/bounds-only selector',
+    async run({ client, state }) {
+      const r = await client.post('/v3/action', {
+        action: 'read_control',
+        selector: {
+          package_name: state.settingsPackage ?? 'com.android.settings',
+          bounds: { left: 0, top: 0, right: 10, bottom: 10 },
+        },
+      });
+      expect(r.status === 400, `got HTTP ${r.status}`);
+    },
+  },
+  {
+    name: 'error UNSUPPORTED: set_progress on a control without it',
+    async run({ client }) {
+      const s = await client.snapshot();
+      const n = need(
+        uniqueTextNode(s, (m) => !m.actions.includes('set_progress')),
+        'a text node',
+      );
+      const r = await client.action({
+        action: 'control_action',
+        request: { selector: { text: n.text }, action: 'set_progress', value: 1 },
+      });
+      expectCode(r, 'UNSUPPORTED', 'set_progress on text');
+    },
+  },
+  {
+    name: 'error TIMEOUT: wait_until on a node that never appears',
+    async run({ client }) {
+      const r = await client.action({
+        action: 'wait_until',
+        condition: 'appears',
+        selector: { text: `never ${Math.random()}` },
+        timeout_ms: 500,
+      });
+      expectCode(r, 'TIMEOUT', 'wait_until');
+    },
+  },
+  {
+    name: 'error INVALID_ARGUMENT: bad gestures rejected before input',
+    async run({ client, state }) {
+      const h = need(state.hello, 'hello');
+      const bad = [
+        // at_ms not strictly increasing
+        {
+          frames: [
+            { at_ms: 0, points: [{ x: 500, y: 500 }] },
+            { at_ms: 0, points: [{ x: 500, y: 600 }] },
+          ],
+        },
+        // finger count changes
+        {
+          frames: [
+            { at_ms: 0, points: [{ x: 300, y: 500 }] },
+            {
+              at_ms: 100,
+              points: [
+                { x: 300, y: 600 },
+                { x: 700, y: 600 },
+              ],
+            },
+          ],
+        },
+        // outside the screen (pixels)
+        {
+          coord_space: 'pixel',
+          frames: [
+            { at_ms: 0, points: [{ x: 10, y: 10 }] },
+            { at_ms: 100, points: [{ x: h.screen.width + 5, y: 10 }] },
+          ],
+        },
+        // two fingers merging
+        {
+          frames: [
+            {
+              at_ms: 0,
+              points: [
+                { x: 300, y: 500 },
+                { x: 700, y: 500 },
+              ],
+            },
+            {
+              at_ms: 200,
+              points: [
+                { x: 500, y: 500 },
+                { x: 500, y: 500 },
+              ],
+            },
+          ],
+        },
+        // longer than 10 s
+        {
+          frames: [
+            { at_ms: 0, points: [{ x: 500, y: 500 }] },
+            { at_ms: 10_001, points: [{ x: 500, y: 500 }] },
+          ],
+        },
+      ];
+      for (const g of bad) {
+        const r = await client.post('/v3/action', { action: 'touch_gesture', ...g });
+        expect(r.status === 400, `accepted ${brief(g)}: HTTP ${r.status}`);
+      }
+      const pinch = await client.post('/v3/action', {
+        action: 'pinch',
+        x: 5,
+        y: 500,
+        start_distance: 100,
+        end_distance: 900,
+      });
+      expect(pinch.status === 400, `a pinch leaving the screen was accepted: HTTP ${pinch.status}`);
+    },
+  },
+  {
+    name: 'swipe',
+    async run({ client }) {
+      const r = await client.action({ action: 'swipe', x1: 500, y1: 650, x2: 500, y2: 450, duration_ms: 400 });
+      expectStatus(r, ['completed'], 'swipe');
+      await client.action({ action: 'swipe', x1: 500, y1: 450, x2: 500, y2: 650, duration_ms: 400 });
+    },
+  },
+  {
+    name: 'touch_gesture: one finger, three keyframes',
+    async run({ client }) {
+      const r = await client.action({
+        action: 'touch_gesture',
+        frames: [
+          { at_ms: 0, points: [{ x: 500, y: 600 }] },
+          { at_ms: 200, points: [{ x: 500, y: 600 }] },
+          { at_ms: 500, points: [{ x: 500, y: 640 }] },
+        ],
+      });
+      expectStatus(r, ['completed'], 'touch_gesture');
+    },
+  },
+  {
+    name: 'pinch',
+    async run({ client }) {
+      const r = await client.action({
+        action: 'pinch',
+        x: 500,
+        y: 500,
+        start_distance: 200,
+        end_distance: 400,
+        rotation_degrees: 10,
+      });
+      expectStatus(r, ['completed'], 'pinch');
+    },
+  },
+  {
+    name: 'control_action scroll_forward + scroll_to back to the first entry',
+    async run(ctx) {
+      const { client, state } = ctx;
+      const list = need(state.list, 'the Settings list');
+      // Start at the top of the list (earlier gestures may have moved it).
+      for (let i = 0; i < 10; i++) {
+        const r = await client.action({
+          action: 'control_action',
+          request: { selector: list, action: 'scroll_backward' },
+        });
+        if (r.status !== 'completed') break;
+      }
+      await settle(ctx);
+      const s = await client.snapshot();
+      const first = need(
+        uniqueTextNode(s, (n) => n.bounds.top >= 0),
+        'an entry with unique text',
+      );
+      let gone = false;
+      for (let i = 0; i < 6 && !gone; i++) {
+        const r = await client.action({
+          action: 'control_action',
+          request: { selector: list, action: 'scroll_forward' },
+        });
+        expectStatus(r, ['completed'], 'scroll_forward');
+        await settle(ctx);
+        gone = count(await client.snapshot(), (n) => n.text === first.text) === 0;
+      }
+      expect(gone, `"${first.text}" is still visible after 6 scroll_forward (list shorter than two screens?)`);
+      const r = await client.action({
+        action: 'scroll_to',
+        container: list,
+        target: { text: first.text },
+        direction: 'backward',
+        max_scrolls: 10,
+      });
+      expectStatus(r, ['completed'], 'scroll_to');
+      expect((r.scroll_log?.length ?? 0) >= 1, `scroll_log ${brief(r.scroll_log)}`);
+      ctx.note(`${r.scroll_log?.length} scrolls back to "${first.text}"`);
+    },
+  },
+  {
+    name: 'error NO_PROGRESS / NOT_FOUND: scroll_to a target that is not in the list',
+    async run({ client, state }) {
+      const r = await client.action({
+        action: 'scroll_to',
+        container: need(state.list, 'the Settings list'),
+        target: { text: `absent ${Math.random()}` },
+        max_scrolls: 20,
+        settle_ms: 200,
+      });
+      expect(
+        r.error?.code === 'NO_PROGRESS' || r.error?.code === 'NOT_FOUND',
+        `expected NO_PROGRESS or NOT_FOUND, got ${brief(r.error)}`,
+      );
+      expect(r.status === 'partial' && (r.scroll_log?.length ?? 0) > 0, `status ${r.status}`);
+      await client.action({
+        action: 'scroll_to',
+        container: need(state.list, 'the Settings list'),
+        target: { text: `absent ${Math.random()}` },
+        direction: 'backward',
+        max_scrolls: 20,
+        settle_ms: 200,
+      });
+    },
+  },
+  {
+    name: 'tap: open Display (or the first entry) and come back with key back',
+    async run(ctx) {
+      const { client } = ctx;
+      await settle(ctx);
+      const s = await client.snapshot();
+      const entry = need(
+        uniqueTextNode(s, (n) => DISPLAY.test(n.text)) ?? uniqueTextNode(s, (n) => n.flags.clickable),
+        'an entry to tap',
+      );
+      const p = center(entry);
+      const r = await client.action({ action: 'tap', x: p.x, y: p.y, coord_space: 'pixel' });
+      expectStatus(r, ['completed'], 'tap');
+      await settle(ctx);
+      const after = await client.snapshot();
+      expect(after.seq !== s.seq, 'the screen did not change after the tap');
+      ctx.note(`tapped "${entry.text}"`);
+    },
+  },
+  {
+    name: 'control_action set_progress + error OUT_OF_RANGE',
+    async run(ctx) {
+      const { client } = ctx;
+      const s = await client.snapshot();
+      const seek = need(
+        appNodes(s).find((n) => n.range && n.actions.includes('set_progress')),
+        'a control with a range (Settings → Display → brightness)',
+      );
+      const range = need(seek.range, 'range');
+      const selector = selectorFor(s, seek);
+      const bad = await client.action({
+        action: 'control_action',
+        request: { selector, action: 'set_progress', value: range.max + 1 },
+      });
+      expectCode(bad, 'OUT_OF_RANGE', 'set_progress above max');
+      const value = Math.round((range.min + range.max) / 2);
+      const ok = await client.action({
+        action: 'control_action',
+        request: { selector, action: 'set_progress', value },
+      });
+      expectStatus(ok, ['completed'], 'set_progress');
+      const wait = await client.action({
+        action: 'wait_until',
+        condition: 'value_equals',
+        selector,
+        value,
+        timeout_ms: 2_000,
+      });
+      expectStatus(wait, ['observed'], 'value_equals after set_progress');
+    },
+  },
+  {
+    name: 'long_press',
+    async run({ client }) {
+      const s = await client.snapshot();
+      const n = uniqueTextNode(s, (m) => !m.flags.clickable && !m.flags.longClickable);
+      const p = n ? center(n) : { x: Math.round(s.screen.width / 2), y: Math.round(s.screen.height * 0.12) };
+      const r = await client.action({ action: 'long_press', x: p.x, y: p.y, coord_space: 'pixel', duration_ms: 800 });
+      expectStatus(r, ['completed'], 'long_press');
+    },
+  },
+  {
+    name: 'key: back',
+    async run(ctx) {
+      expectStatus(await ctx.client.action({ action: 'key', key: 'back' }), ['completed'], 'key back');
+      await settle(ctx);
+    },
+  },
+];
