@@ -168,20 +168,20 @@ export class VirtualPhone implements PhoneSurface {
   // ---- observation ---------------------------------------------------------------------------
 
   async readTree(): Promise<WireSnapshot> {
-    await this.clock.sleep(this.latency.treeRead + this.faults.slowTreeMs);
+    await this.pause(this.latency.treeRead + this.faults.slowTreeMs);
     const snap = frameToSnapshot(this.frame());
     if (this.faults.emptyTree) snap.nodes = [];
     return snap;
   }
 
   async dumpXml(): Promise<string> {
-    await this.clock.sleep(this.latency.uiautomatorDump + this.faults.slowTreeMs);
+    await this.pause(this.latency.uiautomatorDump + this.faults.slowTreeMs);
     if (this.faults.emptyTree) throw new Error(EMPTY_DUMP_ERROR);
     return frameToXml(this.frame());
   }
 
   async screenshot(): Promise<Screenshot> {
-    await this.clock.sleep(this.latency.screenshot);
+    await this.pause(this.latency.screenshot);
     const current = this.frame();
     // During a transition the picture still shows the previous screen.
     const shown = this.engine.transition?.from ?? current;
@@ -193,7 +193,7 @@ export class VirtualPhone implements PhoneSurface {
   // ---- input ---------------------------------------------------------------------------------
 
   async gesture(strokes: Stroke[]): Promise<InputResult> {
-    await this.clock.sleep(this.latency.helperInput + strokeDuration(strokes));
+    await this.pause(this.latency.helperInput + strokeDuration(strokes));
     if (this.faults.dropInput) return { ok: true, detail: 'accepted' };
     return gesture(this.host, strokes);
   }
@@ -222,13 +222,13 @@ export class VirtualPhone implements PhoneSurface {
   }
 
   async key(key: KeyName | 'delete' | 'search' | 'menu'): Promise<InputResult> {
-    await this.clock.sleep(this.latency.helperInput);
+    await this.pause(this.latency.helperInput);
     if (this.faults.dropInput) return { ok: true, detail: 'accepted' };
     return pressKey(this.engine, this.frame(), key as KeyCode);
   }
 
   async inputText(text: string): Promise<InputResult> {
-    await this.clock.sleep(this.latency.shellInput);
+    await this.pause(this.latency.shellInput);
     const bad = asciiProblem(text);
     if (bad) return { ok: false, code: 'INVALID_ARGUMENT', message: bad };
     if (this.faults.dropInput) return { ok: true, detail: 'accepted' };
@@ -239,7 +239,7 @@ export class VirtualPhone implements PhoneSurface {
   }
 
   async imeCommit(text: string): Promise<InputResult> {
-    await this.clock.sleep(this.latency.helperInput);
+    await this.pause(this.latency.helperInput);
     if (this.faults.dropInput) return { ok: true, detail: 'accepted' };
     const n = focusedNode(this.engine, this.frame());
     if (!n) return { ok: false, code: 'UNAVAILABLE', message: 'no focused text field: tap or focus a field first' };
@@ -249,7 +249,7 @@ export class VirtualPhone implements PhoneSurface {
   }
 
   async nodeAction(seq: number, nodeId: number, action: NodeAction): Promise<InputResult> {
-    await this.clock.sleep(this.latency.helperInput);
+    await this.pause(this.latency.helperInput);
     const frame = this.frame();
     if (seq !== frame.revision) {
       return {
@@ -265,7 +265,7 @@ export class VirtualPhone implements PhoneSurface {
   // ---- apps ----------------------------------------------------------------------------------
 
   async launch(packageOrLabel: string, activity?: string): Promise<InputResult> {
-    await this.clock.sleep(this.latency.shellInput);
+    await this.pause(this.latency.shellInput);
     this.frame();
     const pkg = this.engine.launch(packageOrLabel, activity);
     if (!pkg) return { ok: false, code: 'NOT_FOUND', message: `no installed app matches "${packageOrLabel}"` };
@@ -273,7 +273,7 @@ export class VirtualPhone implements PhoneSurface {
   }
 
   async forceStop(pkg: string): Promise<InputResult> {
-    await this.clock.sleep(this.latency.shellInput);
+    await this.pause(this.latency.shellInput);
     this.frame();
     this.engine.kill(pkg);
     return { ok: true };
@@ -324,6 +324,11 @@ export class VirtualPhone implements PhoneSurface {
   }
   enableIme(id: string, enabled: boolean): boolean {
     return this.services.enableIme(id, enabled);
+  }
+
+  /** Sleep on the phone's clock; zero latency does not touch the clock at all. */
+  private async pause(ms: number): Promise<void> {
+    if (ms > 0) await this.clock.sleep(ms);
   }
 
   // ---- faults and test hooks -----------------------------------------------------------------
