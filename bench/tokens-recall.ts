@@ -1,0 +1,124 @@
+import { parseBounds, rectArea } from '../src/core/geometry.js';
+import { compactView } from '../src/perception/compact.js';
+import { cleanText } from '../src/perception/elements.js';
+import { observeTree } from '../src/perception/observe-tree.js';
+import { parseUiautomatorXml } from '../src/perception/parse-xml.js';
+import { readXml, type XmlElement } from '../src/perception/xml-reader.js';
+
+/**
+ * Actionable recall of the compact view, judged from the raw XML (shared/fixtures TOKENS.md):
+ * a node is actionable when clickable / long-clickable / checkable / scrollable is "true" or its
+ * class contains EditText, and its bounds have area > 0. A labelled one (own text, content-desc,
+ * resource id, or text of its descendants) is recalled when the element it became has a line in the
+ * compact view that shows at least one of those labels. Nodes perception drops because nobody can
+ * see or touch them (off-screen, behind a higher window or a dialog's backdrop) are reported apart.
+ */
+
+export interface RecallMiss {
+  className: string;
+  bounds: string;
+  evidence: string[];
+  why: string;
+}
+
+export interface RecallReport {
+  actionable: number;
+  labelled: number;
+  recalled: number;
+  excluded: { reason: string; bounds: string; label: string }[];
+  misses: RecallMiss[];
+  compact: string;
+}
+
+function tail(rid: string): string {
+  const i = rid.lastIndexOf('/');
+  return i >= 0 ? rid.slice(i + 1) : rid;
+}
+
+function evidenceOf(el: XmlElement): string[] {
+  const a = el.attrs;
+  const own = [cleanText(a.text ?? ''), cleanText(a['content-desc'] ?? ''), tail(a['resource-id'] ?? '')].filter(
+    (s) => s.length > 0,
+  );
+  const below: string[] = [];
+  const walk = (e: XmlElement): void => {
+    for (const c of e.children) {
+      const t = cleanText(c.attrs.text ?? '') || cleanText(c.attrs['content-desc'] ?? '');
+      if (t) below.push(t);
+      walk(c);
+    }
+  };
+  walk(el);
+  return [...own, ...below];
+}
+
+function isActionableRaw(a: Record<string, string>): boolean {
+  const b = parseBounds(a.bounds ?? '');
+  if (!b || rectArea(b) <= 0) return false;
+  return (
+    a.clickable === 'true' ||
+    a['long-clickable'] === 'true' ||
+    a.checkable === 'true' ||
+    a.scrollable === 'true' ||
+    (a.class ?? '').includes('EditText')
+  );
+}
+
+/** Shown labels are truncated to 40 characters; compare a prefix that survives truncation. */
+function shows(line: string, evidence: string): boolean {
+  const e = evidence.replace(/"/g, "'");
+  return line.includes(e.length > 20 ? e.slice(0, 20) : e);
+}
+
+export function actionableRecall(xml: string): RecallReport {
+  const parsed = parseUiautomatorXml(xml);
+  if (!parsed.ok) throw new Error(parsed.message);
+  const { observation, extract } = observeTree(parsed.tree);
+  const compact = compactView(observation);
+  const lineOf = new Map<string, string>();
+  for (const line of compact.split('\n')) {
+    const m = /^\[([0-9a-f]{4,8}(?:~\d+)?)\]/.exec(line);
+    if (m) lineOf.set(m[1], line);
+  }
+  const raw = readXml(xml);
+  if (!raw.ok) throw new Error(raw.message);
+  // Pre-order over <node> elements matches the parser's node indices.
+  const order: XmlElement[] = [];
+  const walk = (e: XmlElement): void => {
+    if (e.name === 'node') order.push(e);
+    for (const c of e.children) walk(c);
+  };
+  walk(raw.root);
+  const report: RecallReport = { actionable: 0, labelled: 0, recalled: 0, excluded: [], misses: [], compact };
+  order.forEach((el, idx) => {
+    if (!isActionableRaw(el.attrs)) return;
+    report.actionable++;
+    const evidence = evidenceOf(el);
+    if (evidence.length === 0) return;
+    report.labelled++;
+    const dropped = extract.dropReasons[idx];
+    if (dropped && dropped !== 'zero_area') {
+      report.excluded.push({ reason: dropped, bounds: el.attrs.bounds ?? '', label: evidence[0] });
+      return;
+    }
+    const id = extract.nodeToId.get(idx);
+    const line = id ? lineOf.get(id) : undefined;
+    // A node merged into the control that wraps it (same bounds, or a row's switch) is that control:
+    // the survivor's own labels count for it too.
+    const survivor = id ? observation.elements.find((e) => e.id === id) : undefined;
+    const merged = survivor !== undefined && extract.mergedNodes.has(idx);
+    const survivorEvidence =
+      merged && survivor ? [survivor.label ?? '', survivor.resourceId.split('/').pop() ?? ''] : [];
+    if (line && [...evidence, ...survivorEvidence].some((e) => e && shows(line, e))) {
+      report.recalled++;
+      return;
+    }
+    report.misses.push({
+      className: el.attrs.class ?? '',
+      bounds: el.attrs.bounds ?? '',
+      evidence: evidence.slice(0, 4),
+      why: !id ? 'no element' : !line ? `element ${id} has no actionable line` : `line lacks its labels: ${line}`,
+    });
+  });
+  return report;
+}

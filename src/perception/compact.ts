@@ -1,0 +1,143 @@
+import { rectCenter } from '../core/geometry.js';
+import type { Element, Observation } from '../core/types.js';
+import { verbOf } from './roles.js';
+
+/**
+ * The compact observation the LLM reads (DESIGN §3): a header, one line per actionable element —
+ * `[id] verb Class "label" state #resource-id-tail x,y` — and a truncated `text:` line. No XML, no
+ * false booleans, no layout containers, short class names, normalized centres.
+ */
+
+export interface CompactOptions {
+  /** Longest label shown (characters); longer labels end in "…". */
+  maxLabel?: number;
+  /** Longest single entry of the `text:` line. */
+  maxTextItem?: number;
+  /** Budget of the whole `text:` line (characters). */
+  maxTextLine?: number;
+  /** Show each id in full (8 hex + ordinal) instead of its shortest unique prefix. */
+  fullIds?: boolean;
+}
+
+const DEFAULTS: Required<CompactOptions> = { maxLabel: 40, maxTextItem: 40, maxTextLine: 320, fullIds: true };
+
+export function truncate(s: string, max: number): string {
+  if (s.length <= max) return s;
+  return `${s.slice(0, Math.max(1, max - 1)).trimEnd()}…`;
+}
+
+function quote(s: string): string {
+  return `"${s.replace(/"/g, "'")}"`;
+}
+
+/** `com.foo:id/btn_continue` → `btn_continue`. */
+export function resourceTail(rid: string): string {
+  const slash = rid.lastIndexOf('/');
+  return slash >= 0 ? rid.slice(slash + 1) : rid;
+}
+
+function squash(s: string): string {
+  return s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+/** What a resource id adds beyond the label: nothing when it only restates it. */
+function ridWorthShowing(tail: string, label: string): boolean {
+  if (!tail) return false;
+  // Obfuscated ids (a, b0, x1y) say nothing to a reader.
+  if (tail.length <= 2) return false;
+  const t = squash(tail);
+  const l = squash(label);
+  return !(l && (l === t || l.includes(t)));
+}
+
+export function stateOf(e: Element): string[] {
+  const s: string[] = [];
+  if (e.flags.checkable) s.push(e.flags.checked ? 'on' : 'off');
+  if (e.range) s.push(`${fmtNum(e.range.current)}/${fmtNum(e.range.max)}`);
+  else if (e.role === 'SeekBar' && e.text) s.push(truncate(e.text, 12));
+  if (e.flags.editable) {
+    if (e.flags.password) s.push('[password]');
+    else if (e.text && e.text !== e.hint && e.text !== e.label) s.push(`=${quote(truncate(e.text, 30))}`);
+  }
+  if (!e.flags.enabled) s.push('disabled');
+  if (e.flags.focused && e.flags.editable) s.push('focused');
+  if (e.flags.selected) s.push('selected');
+  return s;
+}
+
+function fmtNum(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(1);
+}
+
+export function elementLine(e: Element, opts: Required<CompactOptions>, shownId: string): string {
+  const verb = verbOf(e);
+  const parts = [`[${shownId}]`, verb];
+  if (e.role !== 'View' && e.role !== 'Text') parts.push(e.role);
+  const label = e.label ?? (e.text || e.desc);
+  if (label) parts.push(quote(truncate(label, opts.maxLabel)));
+  parts.push(...stateOf(e));
+  const tail = resourceTail(e.resourceId);
+  if (ridWorthShowing(tail, label ?? '')) parts.push(`#${tail}`);
+  const c = rectCenter(e.bounds);
+  parts.push(`${Math.round(c.x)},${Math.round(c.y)}`);
+  return parts.join(' ');
+}
+
+/** Shortest prefix (≥ 4 hex) that is unique among the ids shown; ordinals stay attached. */
+export function shortIds(ids: readonly string[], min = 4): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const id of ids) {
+    const [hex, ord] = id.split('~');
+    let len = min;
+    while (
+      len < hex.length &&
+      ids.some((o) => o !== id && o.split('~')[0].startsWith(hex.slice(0, len)) && o.split('~')[0] !== hex)
+    )
+      len++;
+    out.set(id, ord === undefined ? hex.slice(0, len) : `${hex.slice(0, len)}~${ord}`);
+  }
+  return out;
+}
+
+export function headerLine(o: Observation): string {
+  const app = o.app.activity ? `${o.app.package}/${o.app.activity}` : o.app.package || '?';
+  const title = o.app.title ? ` ${quote(truncate(o.app.title, 40))}` : '';
+  const parts = [`app ${app}${title}`, `${o.screen.w}x${o.screen.h} (${o.screen.aspect})`];
+  parts.push(o.keyboard.shown ? 'keyboard shown' : 'keyboard hidden');
+  if (o.treeQuality !== 'ok')
+    parts.push(`tree ${o.treeQuality}${o.visualFirst ? ' (visual-first: use the screenshot)' : ''}`);
+  if (o.unstable) parts.push(`unstable: ${o.unstable}`);
+  return parts.join(' · ');
+}
+
+export function textLine(texts: readonly string[], opts: Required<CompactOptions>): string | undefined {
+  if (texts.length === 0) return undefined;
+  const seen = new Set<string>();
+  const items: string[] = [];
+  let used = 0;
+  let more = false;
+  for (const t of texts) {
+    if (seen.has(t)) continue;
+    seen.add(t);
+    const q = quote(truncate(t, opts.maxTextItem));
+    if (used + q.length > opts.maxTextLine) {
+      more = true;
+      break;
+    }
+    items.push(q);
+    used += q.length + 3;
+  }
+  if (more) items.push('…');
+  return `text: ${items.join(' · ')}`;
+}
+
+export function compactView(o: Observation, options: CompactOptions = {}): string {
+  const opts = { ...DEFAULTS, ...options };
+  const actionable = o.elements.filter((e) => e.actionable);
+  const shown = opts.fullIds ? undefined : shortIds(actionable.map((e) => e.id));
+  const lines = [headerLine(o)];
+  for (const e of actionable) lines.push(elementLine(e, opts, shown?.get(e.id) ?? e.id));
+  const t = textLine(o.texts, opts);
+  if (t) lines.push(t);
+  return lines.join('\n');
+}

@@ -1,0 +1,329 @@
+import { type Rect, rectPxToNorm } from '../core/geometry.js';
+import type { Element, Flags } from '../core/types.js';
+import { assignOrdinals, contentKey, fingerprint, type PriorElement, stickyIds } from './fingerprint.js';
+import { isActionable, roleOf } from './roles.js';
+import type { UiNode, UiTree } from './tree.js';
+import { computeVisibility, type DropReason } from './visibility.js';
+
+/**
+ * Element extraction (DESIGN §3–4): actionable nodes become elements; a clickable container without
+ * text takes its descendants' labels; every other visible text attaches to its nearest actionable
+ * ancestor (or stands alone); layout-only containers collapse; nested duplicates merge.
+ */
+
+export interface ExtractResult {
+  /** Actionable elements and text labels, in document (reading) order. */
+  elements: Element[];
+  /** Non-actionable visible text not already used as an actionable element's label. */
+  texts: string[];
+  /** Node index → element id (actionable or label) for nodes kept or merged into an element. */
+  nodeToId: Map<number, string>;
+  /** Nodes merged into another element (a wrapper with the same bounds, a row's switch). */
+  mergedNodes: Set<number>;
+  dropped: Record<DropReason | 'merged', number>;
+  /** Per-node drop reasons (undefined = kept), for diagnostics and recall checks. */
+  dropReasons: (DropReason | undefined)[];
+}
+
+interface Draft {
+  node: UiNode;
+  vis: Rect;
+  actionable: boolean;
+  role: string;
+  flags: Flags;
+  resourceId: string;
+  desc: string;
+  /** Draft index of the owning actionable (labels) or of the nearest actionable ancestor. */
+  owner: number;
+  /** Merged into another draft. */
+  removed: boolean;
+  mergedNodes: number[];
+  parts: string[];
+  /** Labels of actionable descendants whose nearest actionable ancestor is this one. */
+  nested: string[];
+  label: string;
+}
+
+const WS_RE = /\s+/g;
+
+export function cleanText(s: string): string {
+  return s.replace(WS_RE, ' ').trim();
+}
+
+function nearlySame(a: Rect, b: Rect, tol = 4): boolean {
+  return (
+    Math.abs(a.left - b.left) <= tol &&
+    Math.abs(a.top - b.top) <= tol &&
+    Math.abs(a.right - b.right) <= tol &&
+    Math.abs(a.bottom - b.bottom) <= tol
+  );
+}
+
+function toFlags(n: UiNode): Flags {
+  const f = n.flags;
+  return {
+    clickable: f.clickable,
+    longClickable: f.longClickable,
+    editable: f.editable,
+    scrollable: f.scrollable,
+    checkable: f.checkable,
+    checked: f.checked,
+    enabled: f.enabled,
+    focused: f.focused,
+    selected: f.selected,
+    password: f.password,
+  };
+}
+
+/** A scroll container that is not itself tappable: its content is list content, not its label. */
+function pureScroll(d: Draft): boolean {
+  return d.flags.scrollable && !d.flags.clickable && !d.flags.checkable && !d.flags.editable;
+}
+
+export function extractElements(tree: UiTree, previous?: readonly PriorElement[]): ExtractResult {
+  const vis = computeVisibility(tree);
+  const { nodes } = tree;
+  const drafts: Draft[] = [];
+  const draftOfNode = new Int32Array(nodes.length).fill(-1);
+  const dropped: ExtractResult['dropped'] = { invisible: 0, zero_area: 0, off_screen: 0, occluded: 0, merged: 0 };
+  for (const r of vis.reasons) if (r) dropped[r]++;
+
+  const nearestDraft = (idx: number, actionableOnly: boolean): number => {
+    let p = nodes[idx].parent;
+    while (p >= 0) {
+      const d = draftOfNode[p];
+      if (d >= 0 && !drafts[d].removed && (!actionableOnly || drafts[d].actionable)) return d;
+      p = nodes[p].parent;
+    }
+    return -1;
+  };
+
+  // Pass 1: actionable nodes, merging nested duplicates as we go (pre-order: ancestors first).
+  for (const n of nodes) {
+    const r = vis.rects[n.idx];
+    if (!r || !isActionable(n)) continue;
+    const d: Draft = {
+      node: n,
+      vis: r,
+      actionable: true,
+      role: roleOf(n.className),
+      flags: toFlags(n),
+      resourceId: n.resourceId,
+      desc: cleanText(n.desc),
+      owner: nearestDraft(n.idx, true),
+      removed: false,
+      mergedNodes: [],
+      parts: [],
+      nested: [],
+      label: '',
+    };
+    const di = drafts.length;
+    drafts.push(d);
+    draftOfNode[n.idx] = di;
+    const p = d.owner >= 0 ? drafts[d.owner] : undefined;
+    // A wrapper with the same bounds as its only actionable content: keep the inner node.
+    if (p && nearlySame(p.vis, d.vis) && (!p.flags.scrollable || d.flags.scrollable)) {
+      p.removed = true;
+      dropped.merged++;
+      for (const k of ['clickable', 'longClickable', 'checkable', 'editable', 'scrollable'] as const) {
+        d.flags[k] ||= p.flags[k];
+      }
+      d.flags.checked ||= p.flags.checked;
+      d.flags.selected ||= p.flags.selected;
+      d.resourceId ||= p.resourceId;
+      d.desc ||= p.desc;
+      d.mergedNodes.push(p.node.idx, ...p.mergedNodes);
+      d.owner = p.owner;
+      if (d.role === 'View' || d.role === 'Text' || d.role === 'Image') d.role = p.role === 'View' ? d.role : p.role;
+    }
+  }
+  // A checkable-only child (the Switch of a settings row) merges into its tappable row.
+  const actionableChildren = new Map<number, number[]>();
+  for (let i = 0; i < drafts.length; i++) {
+    const d = drafts[i];
+    if (d.removed || d.owner < 0) continue;
+    const list = actionableChildren.get(d.owner) ?? [];
+    list.push(i);
+    actionableChildren.set(d.owner, list);
+  }
+  for (const [pi, kids] of actionableChildren) {
+    const p = drafts[pi];
+    if (kids.length !== 1 || p.removed) continue;
+    const c = drafts[kids[0]];
+    if (!c.flags.checkable || c.flags.clickable || p.flags.checkable || !p.flags.clickable) continue;
+    c.removed = true;
+    dropped.merged++;
+    p.flags.checkable = true;
+    p.flags.checked = c.flags.checked;
+    p.role = c.role === 'View' ? 'Switch' : c.role;
+    p.resourceId ||= c.resourceId;
+    p.desc ||= c.desc;
+    p.mergedNodes.push(c.node.idx, ...c.mergedNodes);
+    draftOfNode[c.node.idx] = pi;
+  }
+  for (let i = 0; i < drafts.length; i++) {
+    const d = drafts[i];
+    if (d.removed) continue;
+    for (const m of d.mergedNodes) draftOfNode[m] = i;
+  }
+
+  // Pass 2: labels — visible non-actionable text attaches to the nearest actionable ancestor.
+  const labelDrafts: Draft[] = [];
+  for (const n of nodes) {
+    const r = vis.rects[n.idx];
+    if (isActionable(n)) continue;
+    const text = cleanText(n.text) || cleanText(n.desc);
+    if (!text) continue;
+    const owner = nearestDraft(n.idx, true);
+    // A zero-size title inside a visible control (icon-only tabs keep their text this way) still names it.
+    if (!r) {
+      if (vis.reasons[n.idx] === 'zero_area' && owner >= 0) drafts[owner].parts.push(text);
+      continue;
+    }
+    const d: Draft = {
+      node: n,
+      vis: r,
+      actionable: false,
+      role: roleOf(n.className),
+      flags: toFlags(n),
+      resourceId: n.resourceId,
+      desc: cleanText(n.desc),
+      owner,
+      removed: false,
+      mergedNodes: [],
+      parts: [],
+      nested: [],
+      label: text,
+    };
+    labelDrafts.push(d);
+    if (owner >= 0) drafts[owner].parts.push(text);
+  }
+
+  // Labels of actionables.
+  const consumed = new Set<Draft>();
+  // Subtrees are contiguous in pre-order: [idx, end[idx]).
+  const end = new Int32Array(nodes.length);
+  for (let i = nodes.length - 1; i >= 0; i--) {
+    const kids = nodes[i].children;
+    end[i] = kids.length > 0 ? end[kids[kids.length - 1]] : i + 1;
+  }
+  const firstTextWithin = (n: UiNode): string => {
+    for (let i = n.idx + 1; i < end[n.idx]; i++) {
+      if (!vis.rects[i]) continue;
+      const t = cleanText(nodes[i].text) || cleanText(nodes[i].desc);
+      if (t) return t;
+    }
+    return '';
+  };
+  // Reverse document order: nested controls are labelled before the containers that hold them.
+  for (let i = drafts.length - 1; i >= 0; i--) {
+    const d = drafts[i];
+    if (d.removed) continue;
+    const own = cleanText(d.node.text);
+    const hint = cleanText(d.node.hint);
+    if (d.flags.editable) d.label = hint || d.desc || uniqueJoin(d.parts) || (d.flags.password ? '' : own);
+    // A seek bar's text is its value, not its name.
+    else if (d.role === 'SeekBar') d.label = d.desc || uniqueJoin(d.parts) || hint;
+    else if (!pureScroll(d)) d.label = own || d.desc || uniqueJoin(d.parts);
+    // A list without a name is named by its first item, so the reader can tell lists apart.
+    else d.label = own || d.desc || (meaningfulRid(d.resourceId) ? '' : truncateWord(firstTextWithin(d.node), 24));
+    if (!d.label && !pureScroll(d) && d.nested.length > 0) {
+      // A tappable container whose content is other controls: name it by what it holds.
+      d.label = truncateWord(uniqueJoin(d.nested), 24);
+      if (d.role === 'View') d.role = 'Group';
+    }
+    const o = d.owner >= 0 ? drafts[d.owner] : undefined;
+    if (o && d.label) o.nested.push(d.label);
+  }
+  for (const l of labelDrafts) {
+    const o = l.owner >= 0 ? drafts[l.owner] : undefined;
+    if (!o || pureScroll(o)) continue;
+    const own = cleanText(o.node.text) || o.desc;
+    // Used as (or repeated by) the control's label: shown on its line, not again on the text line.
+    if (!own || o.flags.editable || o.label.includes(l.label)) consumed.add(l);
+  }
+
+  // Order: document order over the union of actionable and label drafts.
+  const kept = [...drafts.filter((d) => !d.removed), ...labelDrafts].sort((a, b) => a.node.idx - b.node.idx);
+  const screen = { width: tree.screen.w, height: tree.screen.h };
+  const prepared = kept.map((d) => {
+    const bounds = rectPxToNorm(d.vis, screen);
+    const fpText = d.actionable
+      ? d.flags.editable
+        ? d.label
+        : cleanText(d.node.text) || d.label
+      : cleanText(d.node.text);
+    const parts = { resourceId: d.resourceId, role: d.role, text: fpText, desc: d.desc, bounds };
+    return { d, bounds, id: fingerprint(parts), contentKey: contentKey(parts) };
+  });
+  const withOrdinals = assignOrdinals(prepared.map((p) => p.id));
+  const fresh = prepared.map((p, i) => ({ id: withOrdinals[i], contentKey: p.contentKey, bounds: p.bounds }));
+  const ids = previous && previous.length > 0 ? stickyIds(fresh, previous) : withOrdinals;
+  const idOfDraft = new Map<Draft, string>();
+  for (let i = 0; i < prepared.length; i++) idOfDraft.set(prepared[i].d, ids[i]);
+
+  const nodeToId = new Map<number, string>();
+  const mergedNodes = new Set<number>();
+  const elements: Element[] = prepared.map((p, i) => {
+    const d = p.d;
+    const id = ids[i];
+    nodeToId.set(d.node.idx, id);
+    for (const m of d.mergedNodes) {
+      nodeToId.set(m, id);
+      mergedNodes.add(m);
+    }
+    const ownerDraft = d.actionable
+      ? d.owner >= 0
+        ? drafts[d.owner]
+        : undefined
+      : d.owner >= 0
+        ? drafts[d.owner]
+        : undefined;
+    const el: Element = {
+      id,
+      role: d.role,
+      className: d.node.className,
+      text: d.flags.password ? '' : d.node.text,
+      desc: d.desc,
+      resourceId: d.resourceId,
+      bounds: p.bounds,
+      boundsPx: d.vis,
+      flags: d.flags,
+      window: d.node.window,
+      actionable: d.actionable,
+      label: d.label,
+    };
+    if (ownerDraft && !ownerDraft.removed) el.actionableAncestorId = idOfDraft.get(ownerDraft);
+    if (d.node.hint) el.hint = d.node.hint;
+    if (d.node.range) el.range = d.node.range;
+    if (d.node.sourceId !== undefined) el.nodeId = d.node.sourceId;
+    if (d.node.actions && d.actionable) el.actions = d.node.actions;
+    return el;
+  });
+  const texts = labelDrafts.filter((l) => !consumed.has(l)).map((l) => l.label);
+  return { elements, texts, nodeToId, mergedNodes, dropped, dropReasons: vis.reasons };
+}
+
+function uniqueJoin(parts: readonly string[], max = 200): string {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  let len = 0;
+  for (const p of parts) {
+    if (seen.has(p)) continue;
+    seen.add(p);
+    out.push(p);
+    len += p.length + 1;
+    if (len >= max) break;
+  }
+  return out.join(' ').slice(0, max);
+}
+
+function truncateWord(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`;
+}
+
+/** Obfuscated ids (`a`, `i1`) say nothing to a reader. */
+export function meaningfulRid(rid: string): boolean {
+  const slash = rid.lastIndexOf('/');
+  return (slash >= 0 ? rid.length - slash - 1 : rid.length) > 2;
+}

@@ -1,0 +1,102 @@
+import { aspectRatio } from '../core/geometry.js';
+import type { Element, Observation } from '../core/types.js';
+import { type ExtractResult, extractElements } from './elements.js';
+import { contentKey, type PriorElement, pageHash } from './fingerprint.js';
+import { type PageKey, treeQuality, type VisualFirstRegistry } from './quality.js';
+import type { UiTree } from './tree.js';
+
+/**
+ * UiTree → Observation without the screenshot channel (synchronous and pure). `perceive` in
+ * ./perceive.ts adds the frame hash, the status-bar correction and the tree↔screenshot check.
+ */
+
+export interface TreeObserveOptions {
+  /** The previous observation, to keep ids stable across rounding edges. */
+  previous?: Observation;
+  /** Pages known to be visual-first; read, and updated with this page's judgement. */
+  registry?: VisualFirstRegistry;
+  seq?: number;
+  takenAt?: number;
+}
+
+export interface TreeObservation {
+  observation: Observation;
+  extract: ExtractResult;
+}
+
+const TITLE_RID_RE =
+  /(^|[_/])(toolbar_title|action_bar_title|title_bar_title|title|header_title|page_title|nav_title)$/i;
+
+/** The page title: the focused window's title, else a toolbar/title node near the top. */
+export function inferTitle(tree: UiTree, elements: readonly Element[]): string {
+  // The page is the application's: a dialog on top does not rename it.
+  const apps = tree.windows.filter((w) => w.type === 'application' && w.title);
+  if (tree.source === 'wire' && apps.length > 0) return apps[apps.length - 1].title;
+  const topLimit = 200; // normalized: the top fifth of the screen
+  for (const e of elements) {
+    if (e.actionable || !e.text || e.bounds.top > topLimit) continue;
+    if (TITLE_RID_RE.test(e.resourceId)) return e.text;
+  }
+  for (const n of tree.nodes) {
+    if (!/Toolbar|ActionBar/.test(n.className)) continue;
+    for (const c of n.children) {
+      const t = tree.nodes[c].text.trim();
+      if (t && /TextView/.test(tree.nodes[c].className)) return t;
+    }
+  }
+  return '';
+}
+
+export function priorElements(o: Observation | undefined): PriorElement[] {
+  if (!o) return [];
+  return o.elements.map((e) => ({
+    id: e.id,
+    bounds: e.bounds,
+    contentKey: contentKey({
+      resourceId: e.resourceId,
+      role: e.role,
+      text: e.actionable ? (e.flags.editable ? (e.label ?? '') : e.text || (e.label ?? '')) : e.text,
+      desc: e.desc,
+      bounds: e.bounds,
+    }),
+  }));
+}
+
+export function observeTree(tree: UiTree, opts: TreeObserveOptions = {}): TreeObservation {
+  const extract = extractElements(tree, priorElements(opts.previous));
+  const { elements, texts } = extract;
+  const pkg = tree.foreground?.package ?? '';
+  const activity = tree.foreground?.activity ?? '';
+  const title = inferTitle(tree, elements);
+  const q = treeQuality(tree, elements);
+  const key: PageKey = { package: pkg, activity, title };
+  const remembered = opts.registry?.isVisualFirst(key) ?? false;
+  opts.registry?.record(key, q.quality, q.reason);
+  const notes = [...tree.notes];
+  if (q.reason && q.quality !== 'ok') notes.push(`tree ${q.quality}: ${q.reason}`);
+  if (tree.screen.source === 'inferred' && tree.screen.w === 0) notes.push('screen size unknown');
+  const observation: Observation = {
+    seq: opts.seq ?? tree.seq ?? 0,
+    takenAt: opts.takenAt ?? tree.takenAt ?? 0,
+    screen: {
+      w: tree.screen.w,
+      h: tree.screen.h,
+      aspect: tree.screen.h > 0 ? aspectRatio({ width: tree.screen.w, height: tree.screen.h }) : 0,
+      rotation: tree.screen.rotation,
+    },
+    app: { package: pkg, activity, title },
+    windows: tree.windows,
+    keyboard: tree.keyboard ?? { shown: false },
+    elements,
+    texts,
+    pageHash: pageHash(
+      pkg,
+      activity || title,
+      elements.map((e) => e.id),
+    ),
+    treeQuality: q.quality,
+    visualFirst: q.quality !== 'ok' || remembered,
+  };
+  if (notes.length > 0) observation.notes = notes;
+  return { observation, extract };
+}

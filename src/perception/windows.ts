@@ -1,0 +1,71 @@
+import { type Rect, rectHeight, rectWidth } from '../core/geometry.js';
+import type { WindowInfo, WindowType } from '../core/types.js';
+
+/**
+ * Window inference for uiautomator XML, which has no window info: every top-level `<node>` is a
+ * window root, in an order that differs between devices. The type (and so the z-layer used for
+ * occlusion) is inferred from the package, class and bounds.
+ */
+
+const IME_PACKAGE_RE =
+  /inputmethod|keyboard|\.ime\b|\.ime\.|swiftkey|gboard|sogou|baidu\.input|iflytek|\.kika\b|touchpal/i;
+const SYSTEMUI_RE = /^com\.android\.systemui$|^com\.(miui|coloros|oplus|samsung|vivo)\..*systemui/i;
+const DIALOG_PACKAGE_RE = /permissioncontroller|packageinstaller/i;
+
+/** z-order used for occlusion: a higher layer covers a lower one. */
+export const LAYER: Record<WindowType, number> = {
+  application: 1,
+  dialog: 2,
+  overlay: 2,
+  system: 2,
+  notification: 3,
+  toast: 3,
+  input_method: 4,
+  status_bar: 5,
+  navigation_bar: 5,
+};
+
+export interface RootInfo {
+  package: string;
+  className: string;
+  bounds: Rect;
+}
+
+export function classifyWindow(root: RootInfo, screen: { w: number; h: number }, windowCount: number): WindowType {
+  const { bounds } = root;
+  const fullWidth = rectWidth(bounds) >= screen.w * 0.95;
+  const heightShare = rectHeight(bounds) / Math.max(1, screen.h);
+  if (IME_PACKAGE_RE.test(root.package) || /InputMethod|Keyboard/.test(root.className)) return 'input_method';
+  if (SYSTEMUI_RE.test(root.package)) {
+    if (fullWidth && heightShare <= 0.08 && bounds.top <= 0) return 'status_bar';
+    if (fullWidth && heightShare <= 0.1 && bounds.bottom >= screen.h * 0.98) return 'navigation_bar';
+    return 'system';
+  }
+  if (DIALOG_PACKAGE_RE.test(root.package)) return 'dialog';
+  // A lone window that does not cover the screen is a dialog or sheet dumped on its own.
+  const coversScreen = fullWidth && heightShare >= 0.9;
+  if (!coversScreen && (windowCount === 1 || heightShare < 0.9)) return 'dialog';
+  return 'application';
+}
+
+/** Build WindowInfo for XML roots (ids are the root's position in the dump). */
+export function inferWindows(roots: readonly RootInfo[], screen: { w: number; h: number }): WindowInfo[] {
+  const windows = roots.map((r, id): WindowInfo => {
+    const type = classifyWindow(r, screen, roots.length);
+    return {
+      id,
+      type,
+      layer: LAYER[type] * 100 + id,
+      bounds: r.bounds,
+      package: r.package,
+      title: '',
+      focused: false,
+      touchable: true,
+    };
+  });
+  // The focused window: the topmost application/dialog window (the keyboard never takes focus).
+  const candidates = windows.filter((w) => w.type === 'application' || w.type === 'dialog' || w.type === 'system');
+  const top = candidates.sort((a, b) => b.layer - a.layer)[0];
+  if (top) top.focused = true;
+  return windows.sort((a, b) => a.layer - b.layer);
+}
