@@ -1,19 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdbDevice, startAdbDevice } from '../../src/sim/adbd/index.js';
 import { type BridgeServer, startBridgeServer } from '../../src/sim/bridge/index.js';
+import { VirtualPhone } from '../../src/sim/index.js';
 import { freePort, PrivateAdbServer } from './support/adb-server.js';
 import { Adb } from './support/adbkit.js';
-import { StandInPhone } from './support/stand-in.js';
+import { centre, findNode, settle } from './support/phone.js';
 
 let adb: PrivateAdbServer;
 let device: AdbDevice;
 let bridge: BridgeServer;
-let phone: StandInPhone;
+let phone: VirtualPhone;
 let serial: string;
 let client: ReturnType<typeof Adb.createClient>;
 
 beforeAll(async () => {
-  phone = new StandInPhone();
+  phone = new VirtualPhone({ seed: 5 });
   bridge = await startBridgeServer({ phone });
   device = await startAdbDevice({ phone });
   adb = await PrivateAdbServer.start();
@@ -46,9 +47,13 @@ describe('adbkit against the virtual phone', () => {
     const d = client.getDevice(serial);
     const out = await Adb.util.readAll(await d.shell('getprop ro.product.model; echo done'));
     expect(out.toString()).toBe('Pixel 7\ndone\n');
-    phone.log.length = 0;
-    await Adb.util.readAll(await d.shell(['input', 'swipe', '100', '2000', '100', '500', '400']));
-    expect(phone.log).toEqual(['swipe 100 2000 100 500 400']);
+    await Adb.util.readAll(await d.shell('am start -n com.android.settings/.Settings'));
+    await settle(phone);
+    expect(phone.foreground().package).toBe('com.android.settings');
+    const bt = centre(await findNode(phone, (n) => n.resourceId.endsWith(':id/bluetooth_switch')));
+    const before = phone.world.settings.bluetooth;
+    await Adb.util.readAll(await d.shell(['input', 'tap', String(bt.x), String(bt.y)]));
+    expect(phone.world.settings.bluetooth).toBe(!before);
   });
 
   it('takes a screenshot identical to the phone’s PNG', async () => {
@@ -58,7 +63,7 @@ describe('adbkit against the virtual phone', () => {
 
   it('pulls a file without STAT first, and pushes one', async () => {
     const d = client.getDevice(serial);
-    phone.files.set('/sdcard/note.txt', Buffer.from('ünïcode note\n'));
+    phone.writeFile('/sdcard/note.txt', Buffer.from('ünïcode note\n'));
     const pulled = await new Promise<Buffer>((resolve, reject) => {
       void d.pull('/sdcard/note.txt').then((t: NodeJS.ReadableStream) => {
         const parts: Buffer[] = [];
@@ -74,7 +79,7 @@ describe('adbkit against the virtual phone', () => {
       transfer.on('end', () => resolve());
       transfer.on('error', reject);
     });
-    expect(phone.files.get('/sdcard/pushed.txt')?.toString()).toBe('pushed by adbkit');
+    expect(phone.world.files.get('/sdcard/pushed.txt')?.toString()).toBe('pushed by adbkit');
     const entries: { name: string }[] = await d.readdir('/sdcard');
     expect(entries.map((e) => e.name).sort()).toEqual(expect.arrayContaining(['note.txt', 'pushed.txt']));
   });

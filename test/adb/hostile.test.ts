@@ -12,8 +12,8 @@ import {
   encodeMessage,
   MessageDecoder,
 } from '../../src/sim/adbd/protocol.js';
+import { VirtualPhone } from '../../src/sim/index.js';
 import { PrivateAdbServer } from './support/adb-server.js';
-import { StandInPhone } from './support/stand-in.js';
 
 /** A raw TCP peer speaking (or abusing) the transport, to check what closes and what survives. */
 class RawPeer {
@@ -92,7 +92,7 @@ let serial: string;
 let good: RawPeer;
 
 beforeAll(async () => {
-  device = await startAdbDevice({ phone: new StandInPhone() });
+  device = await startAdbDevice({ phone: new VirtualPhone({ seed: 1 }) });
   serial = `127.0.0.1:${device.port}`;
   adb = await PrivateAdbServer.start();
   await adb.connect(serial);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/sim/adbd/shell/commands/index.js';
 import { captureCommandLine } from '../../src/sim/adbd/shell/interpreter.js';
 import { parseCommandLine } from '../../src/sim/adbd/shell/words.js';
-import { StandInPhone } from './support/stand-in.js';
+import { VirtualPhone } from '../../src/sim/index.js';
+import { centre, findNode, settle } from './support/phone.js';
 
 function argvs(line: string): string[][] {
   const r = parseCommandLine(line);
@@ -39,7 +40,7 @@ describe('shell word parser', () => {
 });
 
 describe('shell interpreter', () => {
-  const run = (line: string, phone = new StandInPhone()) =>
+  const run = (line: string, phone = new VirtualPhone({ seed: 2 })) =>
     captureCommandLine(line, { phone, commands: COMMANDS }).then((r) => ({
       out: r.stdout?.toString() ?? '',
       err: r.stderr?.toString() ?? '',
@@ -57,19 +58,25 @@ describe('shell interpreter', () => {
   });
 
   it('redirects to files and /dev/null, and pipes', async () => {
-    const phone = new StandInPhone();
+    const phone = new VirtualPhone({ seed: 2 });
     expect(await run('echo hi > /sdcard/a.txt; ls /nope 2>/dev/null; cat /sdcard/a.txt | cat', phone)).toEqual({
       out: 'hi\n',
       err: '',
       code: 0,
     });
     await run('echo more >> /sdcard/a.txt; ls /nope >> /sdcard/a.txt 2>&1', phone);
-    expect(phone.files.get('/sdcard/a.txt')?.toString()).toBe('hi\nmore\nls: /nope: No such file or directory\n');
+    expect(await run('echo x > /system/x', phone)).toEqual({
+      out: '',
+      err: "/system/bin/sh: can't create /system/x: Read-only file system\n",
+      code: 1,
+    });
+    expect(phone.world.files.get('/sdcard/a.txt')?.toString()).toBe('hi\nmore\nls: /nope: No such file or directory\n');
   });
 
   it('answers the Android formats clients parse', async () => {
-    const phone = new StandInPhone();
+    const phone = new VirtualPhone({ seed: 2 });
     await phone.launch('com.android.settings', '.Settings');
+    await settle(phone);
     const win = (await run('dumpsys window displays', phone)).out;
     expect(win).toMatch(
       /^\s*mCurrentFocus=Window\{\w+ u0 com\.android\.settings\/com\.android\.settings\.Settings\}$/m,
@@ -78,7 +85,9 @@ describe('shell interpreter', () => {
     expect((await run('dumpsys activity activities', phone)).out).toMatch(
       /^\s*ResumedActivity: ActivityRecord\{\w+ u0 com\.android\.settings\/\.Settings t\d+\}$/m,
     );
-    expect((await run('pm list packages -3', phone)).out).toBe('package:com.foodshop\n');
+    const third = (await run('pm list packages -3', phone)).out;
+    expect(third).toMatch(/^package:com\.foodshop$/m);
+    expect(third).not.toMatch(/com\.android\.settings/);
     expect((await run('pm path com.android.settings', phone)).out).toMatch(/^package:\/system\/.+\.apk\n$/);
     expect((await run('pm path com.nope', phone)).code).toBe(1);
     expect((await run('settings get global wifi_on', phone)).out).toBe('1\n');
@@ -87,36 +96,44 @@ describe('shell interpreter', () => {
     expect((await run('ime enable com.phoneagent.ime/.AgentIme', phone)).out).toBe(
       'Input method com.phoneagent.ime/.AgentIme: now enabled for user #0\n',
     );
+    expect((await run('settings get secure enabled_input_methods', phone)).out).toContain(
+      'com.phoneagent.ime/.AgentIme',
+    );
     expect((await run('ime set com.phoneagent.ime/.AgentIme', phone)).out).toBe(
       'Input method com.phoneagent.ime/.AgentIme selected for user #0\n',
     );
   });
 
-  it('launches, stops and commits IME text through am and monkey', async () => {
-    const phone = new StandInPhone();
+  it('launches and stops apps through am and monkey', async () => {
+    const phone = new VirtualPhone({ seed: 2 });
     const start = await run('am start -W -n com.foodshop/.MenuActivity', phone);
     expect(start.out).toMatch(/^Starting: Intent \{ .*cmp=com\.foodshop\/\.MenuActivity \}\nStatus: ok\n/);
+    await settle(phone);
     expect(phone.foreground().package).toBe('com.foodshop');
     expect((await run('am start -n com.foodshop/.Nope', phone)).out).toContain(
       'Error: Activity class {com.foodshop/com.foodshop.Nope} does not exist.',
     );
     await run('am force-stop com.foodshop', phone);
+    await settle(phone);
     expect(phone.foreground().package).toBe('com.android.launcher3');
     const monkey = await run('monkey -p com.android.settings -c android.intent.category.LAUNCHER 1', phone);
     expect(monkey.out).toContain('Events injected: 1');
+    await settle(phone);
     expect(phone.foreground().package).toBe('com.android.settings');
     expect((await run('monkey -p com.nope 1', phone)).code).toBe(252);
-    const b64 = Buffer.from('你好 café').toString('base64');
-    expect((await run(`am broadcast -a ADB_INPUT_B64 --es msg ${b64}`, phone)).out).toContain(
-      'Broadcast completed: result=0',
-    );
-    expect(phone.typed).toBe('你好 café');
   });
 
   it('drops input under the dropInput fault but still exits 0', async () => {
-    const phone = new StandInPhone();
+    const phone = new VirtualPhone({ seed: 2 });
+    await run('am start -n com.android.settings/.Settings', phone);
+    await settle(phone);
+    const wifi = centre(await findNode(phone, (n) => n.resourceId.endsWith(':id/wifi_switch')));
+    const before = phone.world.settings.wifi;
     phone.faults.dropInput = true;
-    expect((await run('input tap 10 10', phone)).code).toBe(0);
-    expect(phone.log).toEqual([]);
+    expect((await run(`input tap ${wifi.x} ${wifi.y}`, phone)).code).toBe(0);
+    expect(phone.world.settings.wifi).toBe(before);
+    phone.faults.dropInput = false;
+    expect((await run(`input tap ${wifi.x} ${wifi.y}`, phone)).code).toBe(0);
+    expect(phone.world.settings.wifi).toBe(!before);
   });
 });

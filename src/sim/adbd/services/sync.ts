@@ -1,5 +1,6 @@
 import type { PhoneSurface } from '../../surface.js';
 import type { ServiceStart } from '../connection.js';
+import { writePhoneFile } from '../shell/command.js';
 import type { AdbStream } from '../stream.js';
 
 /**
@@ -117,8 +118,8 @@ class SyncSession {
         const up = this.upload;
         if (!up) return this.abort('sync: DONE without SEND');
         this.upload = undefined;
-        this.phone.writeFile(up.path, Buffer.concat(up.parts));
-        void this.stream.write(word('OKAY', 0));
+        const err = writePhoneFile(this.phone, up.path, Buffer.concat(up.parts));
+        void this.stream.write(err ? fail(`couldn't create file: ${err}`) : word('OKAY', 0));
         return;
       }
       case 'QUIT':

@@ -24,3 +24,19 @@ export const fail = (stderr: string, code = 1, stdout = ''): CommandResult => ({
 export function usage(text: string, code = 1): CommandResult {
   return { stderr: text.endsWith('\n') ? text : `${text}\n`, code };
 }
+
+/**
+ * Write a file on the phone; the phone throws for read-only places (only /sdcard and
+ * /data/local/tmp are writable). Returns the errno-style reason on failure.
+ */
+export function writePhoneFile(phone: PhoneSurface, path: string, data: Buffer): string | undefined {
+  try {
+    phone.writeFile(path, data);
+    return undefined;
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    if (/Read-only file system/i.test(msg)) return 'Read-only file system';
+    if (/Is a directory/i.test(msg)) return 'Is a directory';
+    return msg;
+  }
+}

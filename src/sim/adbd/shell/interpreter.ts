@@ -1,5 +1,5 @@
 import type { PhoneSurface } from '../../surface.js';
-import type { Command, CommandResult } from './command.js';
+import { type Command, type CommandResult, writePhoneFile } from './command.js';
 import { parseCommandLine, type SimpleCommand } from './words.js';
 
 /** Where command output goes: fd 1 (stdout) or 2 (stderr), in the order it was produced. */
@@ -127,7 +127,11 @@ async function runSimple(cmd: SimpleCommand, stdin: Buffer, deps: ShellDeps, sin
   for (const [path, parts] of files) {
     const fd = target[1] === path ? 1 : 2;
     const prev = append[fd] ? (deps.phone.readFile(path) ?? Buffer.alloc(0)) : Buffer.alloc(0);
-    deps.phone.writeFile(path, Buffer.concat([prev, ...parts]));
+    const err = writePhoneFile(deps.phone, path, Buffer.concat([prev, ...parts]));
+    if (err) {
+      sink(2, Buffer.from(`${SH}: can't create ${path}: ${err}\n`));
+      code = 1;
+    }
   }
   return code;
 }

@@ -118,9 +118,15 @@ async function start(phone: PhoneSurface, it: Intent): Promise<CommandResult> {
   );
 }
 
+/** Our IME registers its receiver only while it is the current input method, like ADBKeyboard. */
+const AGENT_IME_PACKAGE = 'com.phoneagent.ime';
+
 async function broadcast(phone: PhoneSurface, it: Intent): Promise<CommandResult> {
   const msg = it.extras.msg;
-  if (it.action === 'ADB_INPUT_B64' && msg !== undefined) {
+  const receiving = phone.imes().some((i) => i.current && i.id.startsWith(`${AGENT_IME_PACKAGE}/`));
+  if (!receiving) {
+    // Nobody listens: the sender still sees a completed broadcast, as on a phone.
+  } else if (it.action === 'ADB_INPUT_B64' && msg !== undefined) {
     await phone.imeCommit(Buffer.from(msg, 'base64').toString('utf8'));
   } else if (it.action === 'ADB_INPUT_TEXT' && msg !== undefined) {
     await phone.imeCommit(msg);

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { type Command, fail, ok, usage } from '../command.js';
+import { type Command, fail, ok, usage, writePhoneFile } from '../command.js';
 
 /** `uiautomator dump` and `screencap`: the two ways an adb client reads the screen. */
 
@@ -24,7 +24,8 @@ export const uiautomator: Command = async (ctx) => {
   // The real tool's message has this typo; clients match on it.
   const done = `UI hierchary dumped to: ${path}\n`;
   if (path === '/dev/tty' || path === '/dev/stdout') return ok(`${xml}${done}`);
-  ctx.phone.writeFile(path, Buffer.from(xml, 'utf8'));
+  const err = writePhoneFile(ctx.phone, path, Buffer.from(xml, 'utf8'));
+  if (err) return fail(`ERROR: could not write ${path}: ${err}\n`);
   return ok(done);
 };
 
@@ -58,8 +59,8 @@ export const screencap: Command = async (ctx) => {
   const shot = await ctx.phone.screenshot();
   const bytes = png ? shot.png : await rawCapture(shot.png, ctx.phone.info.apiLevel);
   if (file) {
-    ctx.phone.writeFile(file, bytes);
-    return ok();
+    const err = writePhoneFile(ctx.phone, file, bytes);
+    return err ? fail(`Error opening file: ${file} (${err})\n`) : ok();
   }
   return { stdout: bytes, code: 0 };
 };

@@ -1,5 +1,5 @@
 import type { PhoneSurface } from '../../../surface.js';
-import { type Command, fail, ok } from '../command.js';
+import { type Command, fail, ok, writePhoneFile } from '../command.js';
 
 /** toybox-style file commands over the phone's file system, plus the shell builtins tools send. */
 
@@ -77,10 +77,13 @@ export const rm: Command = async (ctx) => {
 export const mkdir: Command = async () => ok(); // directories are implicit on the virtual phone
 
 export const touch: Command = async (ctx) => {
+  const errs: string[] = [];
   for (const p of ctx.argv.slice(1).filter((a) => !a.startsWith('-'))) {
-    if (ctx.phone.readFile(p) === undefined && !isDir(ctx.phone, p)) ctx.phone.writeFile(p, Buffer.alloc(0));
+    if (ctx.phone.readFile(p) !== undefined || isDir(ctx.phone, p)) continue;
+    const err = writePhoneFile(ctx.phone, p, Buffer.alloc(0));
+    if (err) errs.push(`touch: '${p}': ${err}\n`);
   }
-  return ok();
+  return { stderr: errs.join(''), code: errs.length ? 1 : 0 };
 };
 
 export const sh: Command = async (ctx) => {

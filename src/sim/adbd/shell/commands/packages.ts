@@ -7,12 +7,14 @@ function listPackages(ctx: CommandContext, args: string[]): CommandResult {
   let third = false;
   let system = false;
   let showPath = false;
+  let showVersion = false;
   let filter: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
     if (a === '-3') third = true;
     else if (a === '-s') system = true;
     else if (a === '-f') showPath = true;
+    else if (a === '--show-versioncode') showVersion = true;
     else if (a === '--user') i++;
     else if (!a.startsWith('-')) filter = a;
   }
@@ -22,7 +24,11 @@ function listPackages(ctx: CommandContext, args: string[]): CommandResult {
     .filter((p) => (!third || !isSystemPackage(p)) && (!system || isSystemPackage(p)))
     .filter((p) => !filter || p.includes(filter))
     .sort()
-    .map((p) => (showPath ? `package:${apkPath(p)}=${p}\n` : `package:${p}\n`));
+    .map((p) => {
+      const name = showPath ? `${apkPath(p)}=${p}` : p;
+      // dumpsys package reports versionCode = the API level for every virtual app.
+      return `package:${name}${showVersion ? ` versionCode:${ctx.phone.info.apiLevel}` : ''}\n`;
+    });
   return ok(lines.join(''));
 }
 
