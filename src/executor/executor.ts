@@ -8,7 +8,7 @@ import type { ConfirmationChannel, ConfirmationRequest } from './guardrails/conf
 import { checkGuard, type GuardConfig, type GuardVerdict } from './guardrails/guard.js';
 import { redactTyped } from './guardrails/pii.js';
 import { isNativeTool } from './native-validate.js';
-import { observeDevice, type Perceiver, treePerceiver } from './observe.js';
+import { defaultPerceiver, observeDevice, type Perceiver } from './observe.js';
 import { Pacer, pollUntil, seededRandom } from './pacing.js';
 import { occludingWindow, recheckTarget } from './recheck.js';
 import { aimAt } from './targets.js';
@@ -73,7 +73,7 @@ export class Executor {
 
   constructor(private readonly deps: ExecutorDeps) {
     this.pacer = new Pacer(seededRandom(deps.seed ?? 1));
-    this.perceive = deps.perceive ?? treePerceiver;
+    this.perceive = deps.perceive ?? defaultPerceiver;
     this.mode = deps.verification ?? 'full';
   }
 
@@ -144,15 +144,13 @@ export class Executor {
     // 2. Guardrails: only a confirmation channel can let a guarded action through.
     const guard = checkGuard(a, obs, aim.element, this.deps.guard, aim.needsConfirmation);
     if (guard.pii.length)
-      logger
-        .child('guardrail')
-        .info('typed text contains personal data', {
-          kinds: guard.pii.join(','),
-          text: redactTyped(a.text ?? '', !!aim.element?.flags.password),
-        });
+      logger.child('guardrail').info('typed text contains personal data', {
+        kinds: guard.pii.join(','),
+        text: redactTyped(a.text ?? '', !!aim.element?.flags.password),
+      });
     if (guard.needsConfirmation) {
       const label = aim.element
-        ? `"${aim.element.text || aim.element.desc || aim.element.role}"`
+        ? `"${aim.element.label || aim.element.text || aim.element.desc || aim.element.role}"`
         : a.point
           ? `(${a.point.x},${a.point.y})`
           : '';

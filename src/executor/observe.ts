@@ -2,8 +2,7 @@ import type { Deadline } from '../core/clock.js';
 import type { ErrorCode, Observation } from '../core/types.js';
 import type { CapturedScreenshot, Device } from '../device/device.js';
 import type { WireSnapshot } from '../device/protocol/index.js';
-import { observeTree } from '../perception/observe-tree.js';
-import { wireToTree } from '../perception/parse-wire.js';
+import { perceive } from '../perception/perceive.js';
 
 /**
  * Snapshot → Observation for the executor's own reads (re-check, post-action evidence). The
@@ -17,10 +16,23 @@ export type Perceiver = (
   previous: Observation | undefined,
 ) => Observation | Promise<Observation>;
 
-export const treePerceiver: Perceiver = (snap, _shot, previous) => {
-  const parsed = wireToTree(snap);
-  if (!parsed.ok) throw new Error(`snapshot does not parse: ${parsed.message}`);
-  return observeTree(parsed.tree, { previous, seq: snap.seq, takenAt: snap.takenAt }).observation;
+/** perception's `perceive`, fed the device's snapshot and screenshot (with its crop offset). */
+export const defaultPerceiver: Perceiver = async (snap, shot, previous) => {
+  const wire: WireSnapshot = shot
+    ? {
+        ...snap,
+        screenshot: {
+          format: 'png',
+          width: shot.width,
+          height: shot.height,
+          offsetY: shot.offsetY,
+          base64: shot.png.toString('base64'),
+        },
+      }
+    : { ...snap, screenshot: undefined };
+  const r = await perceive({ wire }, { previous, seq: snap.seq, takenAt: snap.takenAt });
+  if (!r.ok) throw new Error(`snapshot does not parse: ${r.message}`);
+  return r.observation;
 };
 
 export type Observed =

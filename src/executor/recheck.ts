@@ -48,7 +48,7 @@ export function findNode(e: Element, snap: WireSnapshot): WireNode | undefined {
 
 export function recheckTarget(e: Element, snap: WireSnapshot): Recheck {
   const n = findNode(e, snap);
-  const label = e.text || e.desc || e.resourceId || e.role;
+  const label = e.label || e.text || e.desc || e.resourceId || e.role;
   if (!n)
     return {
       ok: false,

@@ -44,7 +44,7 @@ export function isMutating(action: Action): boolean {
 }
 
 function label(e: Element): string {
-  return [e.text, e.desc].filter(Boolean).join(' ');
+  return [...new Set([e.text, e.desc, e.label].filter(Boolean))].join(' ');
 }
 
 /** Text of the topmost non-application window (a dialog), or the page's visible text. */

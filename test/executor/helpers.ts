@@ -1,0 +1,88 @@
+import { Deadline, VirtualClock } from '../../src/core/clock.js';
+import { Logger } from '../../src/core/logger.js';
+import type { Decision, Observation } from '../../src/core/types.js';
+import { BridgeDevice } from '../../src/device/bridge/device.js';
+import type { Device } from '../../src/device/device.js';
+import { Executor, type ExecutorDeps } from '../../src/executor/executor.js';
+import {
+  type ConfirmationAnswer,
+  type ConfirmationChannel,
+  type ConfirmationRequest,
+  PolicyConfirmation,
+} from '../../src/executor/guardrails/confirm.js';
+import { startBridgeServer } from '../../src/sim/bridge/index.js';
+import { VirtualPhone, type VirtualPhoneDeps } from '../../src/sim/index.js';
+
+/** A virtual phone behind its real bridge server, and a BridgeDevice connected to it. */
+export async function bridgeRig(opts: VirtualPhoneDeps = {}) {
+  const clock = opts.clock ?? new VirtualClock();
+  const phone = new VirtualPhone({ ...opts, clock });
+  const server = await startBridgeServer({ phone, logger: Logger.silent() });
+  const device = new BridgeDevice({ url: server.url, token: server.token, clock, logger: Logger.silent() });
+  const c = await device.connect(Deadline.after(clock, 5_000));
+  if (!c.ok) throw new Error(c.message);
+  return {
+    clock,
+    phone,
+    server,
+    device,
+    async close() {
+      await device.close();
+      await server.close();
+    },
+  };
+}
+
+export function makeExecutor(device: Device, clock: VirtualClock, extra: Partial<ExecutorDeps> = {}) {
+  const confirm: ConfirmationChannel = extra.confirm ?? new PolicyConfirmation({});
+  return new Executor({ device, clock, logger: Logger.silent(), confirm, seed: 7, ...extra });
+}
+
+export async function observe(ex: Executor, previous?: Observation): Promise<Observation> {
+  const r = await ex.observe(previous);
+  if (!r.ok) throw new Error(`observe failed: ${r.message}`);
+  return r.obs;
+}
+
+export function el(obs: Observation, text: string) {
+  const e =
+    obs.elements.find((x) => x.actionable && (x.text === text || x.desc === text || x.label === text)) ??
+    obs.elements.find((x) => x.text === text || x.desc === text || x.label === text);
+  if (!e)
+    throw new Error(
+      `no element "${text}" on ${obs.app.package}${obs.app.activity}: ${obs.elements.map((x) => x.label || x.text || x.desc).join(' | ')}`,
+    );
+  return e;
+}
+
+export function decision(action: Decision['action'], expect: Decision['expect'] = { kind: 'page_changes' }): Decision {
+  return { thought: 'test', action, expect };
+}
+
+/** A confirmation channel that answers from a function and records every request. */
+export class ScriptedConfirmation implements ConfirmationChannel {
+  readonly name = 'scripted';
+  readonly asked: ConfirmationRequest[] = [];
+  constructor(private readonly answer: (req: ConfirmationRequest) => 'approved' | 'denied' = () => 'approved') {}
+  async confirm(req: ConfirmationRequest): Promise<ConfirmationAnswer> {
+    this.asked.push(req);
+    const v = this.answer(req);
+    return v === 'approved'
+      ? { verdict: 'approved', by: this.name }
+      : { verdict: 'denied', by: this.name, reason: 'test said no' };
+  }
+}
+
+type Step = string | Decision['action'];
+
+/** Tap through labelled elements (or run explicit actions), each step validated; returns the last observation. */
+export async function drive(ex: Executor, obs: Observation, steps: Step[]): Promise<Observation> {
+  let o = obs;
+  for (const s of steps) {
+    const a = typeof s === 'string' ? { tool: 'tap' as const, target_id: el(o, s).id } : s;
+    const r = await ex.run(decision(a, { kind: 'page_changes' }), o);
+    if (!r.ok) throw new Error(`step ${JSON.stringify(a)} failed: ${r.receipt.error?.message ?? r.outcome?.reason}`);
+    o = r.post ?? (await observe(ex));
+  }
+  return o;
+}
