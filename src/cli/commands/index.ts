@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
+import { register as sim } from './sim.js';
 
 /** Each subcommand lives in its own file and registers itself here (one import line each). */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [];
+export const commands: RegisterCommand[] = [sim];

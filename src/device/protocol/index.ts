@@ -3,4 +3,5 @@ export * from './actions.js';
 export * from './compat.js';
 export * from './gesture.js';
 export * from './receipt.js';
+export * from './transport.js';
 export * from './wire.js';

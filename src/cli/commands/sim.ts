@@ -1,0 +1,151 @@
+import { writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { type Clock, RealClock, VirtualClock } from '../../core/clock.js';
+import { ActionableError } from '../../core/errors.js';
+import { Logger } from '../../core/logger.js';
+import { HELPER_DEVICE_PORT } from '../../device/protocol/transport.js';
+import { startBridgeServer } from '../../sim/bridge/index.js';
+import type { ScreenOption } from '../../sim/engine/screen.js';
+import { VirtualPhone } from '../../sim/phone.js';
+
+/**
+ * `phone-agent sim`: run the virtual phone as a device (the helper bridge over HTTP, optionally ADB
+ * over TCP) in real time, or write one app's first screen as a PNG (`--screenshot APP out.png`).
+ */
+
+interface SimOptions {
+  port: string;
+  token?: string;
+  screen: string;
+  seed: string;
+  locale: string;
+  adbPort?: string;
+  host: string;
+  allowRemote?: boolean;
+  screenshot?: string;
+}
+
+const PRESETS = ['phone', 'phone-large', 'foldable', 'landscape'] as const;
+
+export function parseScreen(s: string): ScreenOption {
+  if ((PRESETS as readonly string[]).includes(s)) return s as ScreenOption;
+  const m = /^(\d{2,5})x(\d{2,5})(?:@(\d{2,4}))?$/i.exec(s);
+  if (!m)
+    throw new ActionableError(
+      'BAD_SCREEN',
+      `cannot read screen "${s}"`,
+      `use WxH (e.g. 1080x2400, optionally @density) or one of ${PRESETS.join(', ')}`,
+    );
+  return { width: Number(m[1]), height: Number(m[2]), density: Number(m[3] ?? 420) };
+}
+
+function int(name: string, v: string, min: number, max: number): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new ActionableError(
+      'BAD_OPTION',
+      `--${name} ${v} is not a whole number in ${min}..${max}`,
+      `pass e.g. --${name} ${min}`,
+    );
+  return n;
+}
+
+function makePhone(o: SimOptions, clock: Clock): VirtualPhone {
+  return new VirtualPhone({
+    clock,
+    screen: parseScreen(o.screen),
+    seed: int('seed', o.seed, 0, 2 ** 31 - 1),
+    locale: o.locale === 'zh' ? 'zh' : 'en',
+  });
+}
+
+/** Launch `app`, let the transition and first loading settle (screen unchanged for 500 ms), write a PNG. */
+async function screenshotApp(o: SimOptions, app: string, out: string): Promise<void> {
+  const phone = makePhone(o, new VirtualClock());
+  const launched = await phone.launch(app);
+  if (!launched.ok)
+    throw new ActionableError(
+      'NO_APP',
+      launched.message,
+      `installed: ${phone
+        .packages()
+        .map((p) => p.label)
+        .join(', ')}`,
+    );
+  let last = phone.revision();
+  let stableSince = phone.clock.now();
+  for (let i = 0; i < 100 && phone.clock.now() - stableSince < 500; i++) {
+    await phone.clock.sleep(100);
+    const rev = phone.revision();
+    if (rev !== last) {
+      last = rev;
+      stableSince = phone.clock.now();
+    }
+  }
+  const shot = await phone.screenshot();
+  await writeFile(out, shot.png);
+  const fg = phone.foreground();
+  process.stdout.write(`${out}: ${shot.width}x${shot.height} PNG of ${fg.package}/${fg.activity}\n`);
+}
+
+async function serve(o: SimOptions): Promise<void> {
+  const logger = new Logger('cli', { level: 'info' });
+  const phone = makePhone(o, new RealClock());
+  const bridge = await startBridgeServer({
+    phone,
+    port: int('port', o.port, 0, 65535),
+    host: o.host,
+    allowRemote: o.allowRemote === true,
+    ...(o.token !== undefined ? { token: o.token } : {}),
+    logger,
+  });
+  const closers: (() => Promise<void>)[] = [bridge.close];
+  const out = [`bridge  ${bridge.url}`, `token   ${bridge.token}`];
+  if (o.adbPort !== undefined) {
+    // Loaded on demand: the ADB transport is a separate part of the virtual phone.
+    const { startAdbDevice } = await import('../../sim/adbd/index.js');
+    const adb = await startAdbDevice({
+      phone,
+      port: int('adb-port', o.adbPort, 0, 65535),
+      host: o.host,
+      logger,
+      forwardPorts: { [HELPER_DEVICE_PORT]: bridge.port },
+    });
+    closers.push(adb.close);
+    out.push(
+      `adb     ${o.host}:${adb.port}   (adb connect ${o.host}:${adb.port}; helper at device tcp:${HELPER_DEVICE_PORT})`,
+    );
+  }
+  const s = phone.screen();
+  out.push(`screen  ${s.width}x${s.height} · ${phone.info.model} · Android ${phone.info.androidVersion}`);
+  process.stdout.write(`${out.join('\n')}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await Promise.all(closers.map((c) => c()));
+}
+
+export function register(program: Command): void {
+  program
+    .command('sim')
+    .description('Run the virtual phone as a device (helper bridge + optional ADB), or screenshot an app')
+    .argument('[out]', 'with --screenshot: the PNG file to write')
+    .option('--port <port>', 'bridge port (0 = any free port)', '0')
+    .option('--token <token>', 'bridge token (default: random per start)')
+    .option('--screen <screen>', 'WxH[@density] | phone | phone-large | foldable | landscape', 'phone')
+    .option('--seed <n>', 'world seed', '1')
+    .option('--locale <locale>', 'en | zh', 'en')
+    .option('--adb-port <port>', 'also serve ADB on this TCP port (0 = any free port)')
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--allow-remote', 'allow a non-loopback --host')
+    .option('--screenshot <app>', "write the app's first screen as PNG to [out] and exit")
+    .action(async (outPath: string | undefined, o: SimOptions) => {
+      if (o.screenshot !== undefined) {
+        await screenshotApp(o, o.screenshot, outPath ?? `${o.screenshot.replace(/[^\w.-]+/g, '_')}.png`);
+        return;
+      }
+      await serve(o);
+    });
+}
