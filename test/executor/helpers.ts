@@ -1,4 +1,4 @@
-import { Deadline, VirtualClock } from '../../src/core/clock.js';
+import { type Clock, Deadline, VirtualClock } from '../../src/core/clock.js';
 import { Logger } from '../../src/core/logger.js';
 import type { Decision, Observation } from '../../src/core/types.js';
 import { BridgeDevice } from '../../src/device/bridge/device.js';
@@ -33,7 +33,7 @@ export async function bridgeRig(opts: VirtualPhoneDeps = {}) {
   };
 }
 
-export function makeExecutor(device: Device, clock: VirtualClock, extra: Partial<ExecutorDeps> = {}) {
+export function makeExecutor(device: Device, clock: Clock, extra: Partial<ExecutorDeps> = {}) {
   const confirm: ConfirmationChannel = extra.confirm ?? new PolicyConfirmation({});
   return new Executor({ device, clock, logger: Logger.silent(), confirm, seed: 7, ...extra });
 }
