@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Action, Decision, ToolName } from '../core/types.js';
 import { type ParseResult, parseExpect } from './expect-dsl.js';
+import { actionSignature } from './memory/signature.js';
 
 /**
  * The one function the model calls each step: DESIGN §3's Decision, flattened so its JSON schema is
@@ -19,18 +20,19 @@ const NEEDS_ID = new Set(['control_action', 'read_control']);
 export function actArgsSchema(tools: readonly PlannerTool[]) {
   const [first, ...rest] = tools;
   if (!first) throw new Error('actArgsSchema needs at least one tool');
+  // Field meanings are in the system prompt once; descriptions here would be paid again per request.
   return z.object({
-    thought: z.string().describe('one short sentence'),
+    thought: z.string(),
     tool: z.enum([first, ...rest]),
-    target_id: z.string().optional().describe('element id from the screen list'),
-    point: z.object({ x: z.number(), y: z.number() }).optional().describe('0..1000, only when no id fits'),
-    text: z.string().optional().describe('type: text; done: answer; ask_user: question; infeasible: reason'),
+    target_id: z.string().optional(),
+    point: z.object({ x: z.number(), y: z.number() }).optional(),
+    text: z.string().optional(),
     direction: z.enum(['up', 'down', 'left', 'right']).optional(),
-    package: z.string().optional().describe('launch_app: package or app name'),
-    value: z.number().optional().describe('wait: ms; control_action set_progress: value'),
-    op: z.string().optional().describe('control_action: click|set_text|set_progress|scroll_forward|…'),
-    expect: z.string().optional().describe('required except for done/ask_user/infeasible'),
-    subgoal_done: z.boolean().optional().describe('true when this action completes the current subgoal'),
+    package: z.string().optional(),
+    value: z.number().optional(),
+    op: z.string().optional(),
+    expect: z.string().optional(),
+    subgoal_done: z.boolean().optional(),
   });
 }
 export type ActArgs = z.infer<ReturnType<typeof actArgsSchema>>;
@@ -48,6 +50,8 @@ export interface ActContext {
   /** Element ids present on the current screen: an id outside this set is invented. */
   ids: ReadonlySet<string>;
   subgoal?: string;
+  /** Signatures banned on this page (actionSignature): choosing one again is re-asked. */
+  banned?: ReadonlySet<string>;
 }
 
 /** Drop the `null`s strict-mode providers send for absent optional fields. */
@@ -117,6 +121,11 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
   else if (tool === 'ask_user') action.question = a.text;
   else if (a.text !== undefined) action.text = a.text;
   if (a.op) action.args = { action: a.op, ...(a.value !== undefined ? { value: a.value } : {}) };
+  if (ctx.banned?.has(actionSignature(action)))
+    return {
+      ok: false,
+      error: `"${actionSignature(action)}" is banned on this page (it failed here); choose something else`,
+    };
   const decision: Decision = { thought: a.thought, action, expect };
   if (ctx.subgoal) decision.subgoal = ctx.subgoal;
   return { ok: true, value: { decision, subgoalDone: a.subgoal_done ?? TERMINAL_TOOLS.has(tool) } };

@@ -27,6 +27,10 @@ export interface PlannerDeps {
 export interface DecideRequest extends DecideInput {
   ids: ReadonlySet<string>;
   visualFirst: boolean;
+  /** Action signatures banned on this page; `banned` is how the prompt shows them. */
+  bannedSignatures?: readonly string[];
+  /** Screenshot source for this step (overrides deps.image). */
+  image?: (req: ImageRequest) => Promise<string | undefined>;
 }
 
 export type DecideResult =
@@ -76,7 +80,7 @@ export class Planner {
     const open = req.plan.filter((s, i) => !s.done && i > req.current).map((s) => s.text);
     let questioned = false;
     const parse = (raw: unknown) => {
-      const r = parseAct(raw, { tools, ids: req.ids, subgoal });
+      const r = parseAct(raw, { tools, ids: req.ids, subgoal, banned: new Set(req.bannedSignatures ?? []) });
       if (!r.ok || r.value.decision.action.tool !== 'done' || open.length === 0 || questioned) return r;
       questioned = true;
       return {
@@ -85,7 +89,8 @@ export class Planner {
       };
     };
     let usage = emptyUsage();
-    let image = req.visualFirst ? await this.deps.image?.({}) : undefined;
+    const source = req.image ?? this.deps.image;
+    let image = req.visualFirst ? await source?.({}) : undefined;
     for (let looks = 0; ; looks++) {
       const { system, user } = buildDecideMessages({
         ...req,
@@ -110,7 +115,7 @@ export class Planner {
       const look = res.value.look;
       if (!look) return { ok: true, step: res.value, usage };
       // One look per step: a second request for the same picture would be a loop.
-      const next = looks === 0 ? await this.deps.image?.(look) : undefined;
+      const next = looks === 0 ? await source?.(look) : undefined;
       if (!next) return { ok: false, error: 'the model asked to look but no (further) screenshot is available', usage };
       image = next;
     }

@@ -41,7 +41,7 @@ afterEach(async () => {
 });
 
 async function planner(noise = 0, seed = 1) {
-  model = await startReferenceModel({ catalog, noise, seed });
+  model = await startReferenceModel({ catalog, noise, seed, tokenizer: noise > 0 ? 'estimate' : 'o200k' });
   const config = resolveLlmConfig({ baseUrl: model.url, model: 'reference' }, {});
   const llm = createLlmClient({ config, clock: new VirtualClock(), logger: new Logger('llm', { sink: () => {} }) });
   return new Planner({ llm, logger: new Logger('planner', { sink: () => {} }) });

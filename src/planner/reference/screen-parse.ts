@@ -25,7 +25,8 @@ export interface ParsedScreen {
   raw: string;
 }
 
-const LINE = /^\s*\[([0-9a-f]{8}(?:~\d+)?)\]\s+(\S+)\s+(\S+)\s*(.*)$/;
+// `[id] verb Class "label" state #rid x,y` — the class is omitted for plain views and texts.
+const LINE = /^\s*\[([0-9a-f]{4,8}(?:~\d+)?)\]\s+(\S+)\s+(?:([A-Za-z][\w.]*)\s+)?(.*)$/;
 
 export function parseScreenLine(line: string): ScreenLine | undefined {
   const m = LINE.exec(line);
@@ -46,7 +47,7 @@ export function parseScreenLine(line: string): ScreenLine | undefined {
   return {
     id: id ?? '',
     verb: verb ?? '',
-    role: role ?? '',
+    role: role ?? 'View',
     text,
     resourceId: res,
     x: last ? Number(last[1]) : 500,

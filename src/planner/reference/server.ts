@@ -19,6 +19,8 @@ export interface ReferenceModelOptions {
   host?: string;
   noise?: number;
   seed?: number;
+  /** `o200k` (default) counts real tokens; `estimate` (chars/4) skips loading the tokenizer. */
+  tokenizer?: 'o200k' | 'estimate';
 }
 
 export interface ReferenceModelStats {
@@ -117,8 +119,9 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
       const { fn, args } = respond(body);
       const promptText =
         (body.messages ?? []).map((m) => contentText(m.content)).join('\n') + JSON.stringify(body.tools ?? []);
-      const promptTokens = await countTokens(promptText);
-      const completionTokens = await countTokens(args);
+      const count = opts.tokenizer === 'estimate' ? async (t: string) => Math.ceil(t.length / 4) : countTokens;
+      const promptTokens = await count(promptText);
+      const completionTokens = await count(args);
       const jsonMode = !body.tools;
       const id = `ref-${++seq}`;
       send(res, 200, {

@@ -1,0 +1,45 @@
+import type { RunResult } from '../src/agent/types.js';
+import type { VirtualPhone } from '../src/sim/phone.js';
+import type { World } from '../src/sim/world.js';
+
+/**
+ * One regression task (REGRESSION-SUITE.md): an instruction template with seeded parameters, a
+ * setup on the virtual phone, a check on its world state, the expected guardrail, the optimal step
+ * count, tags, and the reference intents the reference model follows.
+ */
+
+export type GuardCode = 'SEND' | 'DEL' | 'PAY' | 'PAY_STOP' | 'SECRET';
+
+export type Params = Record<string, string>;
+
+export interface CheckResult {
+  ok: boolean;
+  reason?: string;
+}
+
+export interface TaskDef {
+  id: string;
+  category: 'settings' | 'launcher' | 'contacts' | 'messages' | 'shop' | 'login' | 'web';
+  tags: string[];
+  /** `{name}` placeholders are filled from `params(random)`. */
+  instruction: string;
+  params?: (random: () => number) => Params;
+  locale?: 'en' | 'zh';
+  setup?: (phone: VirtualPhone, params: Params) => void | Promise<void>;
+  check: (world: World, run: RunResult, params: Params) => CheckResult;
+  guard?: GuardCode;
+  /** How the harness answers a confirmation request (default: approve). */
+  confirm?: 'approve' | 'deny';
+  optimalSteps: number;
+  /** Reference intents (templates with the same placeholders). */
+  intents: string[];
+}
+
+export function fill(template: string, params: Params): string {
+  return template.replace(/\{(\w+)\}/g, (_, k: string) => params[k] ?? `{${k}}`);
+}
+
+/** Step budget of the suite: 2×optimal + 5. */
+export function stepBudget(t: TaskDef): number {
+  return 2 * t.optimalSteps + 5;
+}

@@ -1,0 +1,60 @@
+import type { Decision, Receipt } from '../core/types.js';
+import type { LlmUsage } from '../planner/llm/client.js';
+
+export type RunStatus = 'done' | 'failed' | 'infeasible' | 'ask_user' | 'needs_confirmation' | 'budget' | 'dry_run';
+
+/** Where a step's decision came from. */
+export type DecisionSource = 'llm' | 'cache' | 'rule' | 'gate';
+
+export interface StepTimings {
+  /** Whole step, real time (ms). */
+  totalMs: number;
+  /** Waiting on the model (real ms). */
+  llmMs: number;
+  /** Observing and dispatching on the device (real ms). */
+  deviceMs: number;
+  /** total − llm − device: what the agent itself costs per step. */
+  overheadMs: number;
+}
+
+export interface StepSummary {
+  step: number;
+  subgoal: string;
+  source: DecisionSource;
+  action: string;
+  ok: boolean;
+  note?: string;
+  llm: LlmUsage;
+  timings: StepTimings;
+}
+
+export interface StepRecord extends StepSummary {
+  pageHash: string;
+  observation: string;
+  decision?: Decision;
+  expect?: string;
+  receipt?: Receipt;
+  signals?: string[];
+  guard?: { categories: string[]; reasons: string[]; verdict?: string };
+}
+
+export interface RunResult {
+  runId: string;
+  runDir: string;
+  goal: string;
+  status: RunStatus;
+  answer?: string;
+  reason?: string;
+  steps: number;
+  llm: LlmUsage;
+  cacheHits: number;
+  ruleActions: number;
+  denials: number;
+  confirmations: number;
+  stepLog: StepSummary[];
+}
+
+export type AgentEvent =
+  | { kind: 'plan'; subgoals: string[]; cached: boolean }
+  | { kind: 'step'; max: number; summary: StepSummary }
+  | { kind: 'finish'; result: RunResult };

@@ -1,0 +1,78 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { Low } from 'lowdb';
+import { JSONFile } from 'lowdb/node';
+import { z } from 'zod';
+import { DecisionSchema } from '../core/types.js';
+
+/**
+ * The run's `checkpoint.json` (DESIGN §6), through lowdb (steno's atomic rename: a kill mid-write
+ * leaves the previous checkpoint intact). Validated on load so a hand-edited or truncated file
+ * gives a clear error instead of a confused resume.
+ */
+
+export const HistoryEntrySchema = z.object({
+  step: z.number(),
+  action: z.string(),
+  expect: z.string(),
+  ok: z.boolean(),
+  note: z.string().optional(),
+});
+
+export const CheckpointSchema = z.object({
+  version: z.literal(1),
+  runId: z.string(),
+  goal: z.string(),
+  status: z.enum(['running', 'done', 'failed', 'infeasible', 'ask_user', 'needs_confirmation', 'budget', 'dry_run']),
+  subgoals: z.array(z.object({ text: z.string(), done: z.boolean() })),
+  current: z.number(),
+  step: z.number(),
+  maxSteps: z.number(),
+  lastPageHash: z.string().optional(),
+  lastScreenshot: z.string().optional(),
+  history: z.array(HistoryEntrySchema),
+  blacklist: z.record(z.string(), z.array(z.string())),
+  /** An irreversible dispatch journaled before it happens; cleared by its validated result. */
+  intent: z.object({ step: z.number(), decision: DecisionSchema, pageHash: z.string() }).optional(),
+  pendingConfirmation: z
+    .object({ step: z.number(), decision: DecisionSchema, summary: z.string(), categories: z.array(z.string()) })
+    .optional(),
+  answer: z.string().optional(),
+  reason: z.string().optional(),
+  updatedAt: z.number(),
+});
+export type Checkpoint = z.infer<typeof CheckpointSchema>;
+
+export class CheckpointStore {
+  private constructor(private readonly db: Low<Checkpoint>) {}
+
+  static async create(runDir: string, initial: Checkpoint): Promise<CheckpointStore> {
+    await mkdir(runDir, { recursive: true });
+    const db = new Low<Checkpoint>(new JSONFile(path.join(runDir, 'checkpoint.json')), initial);
+    await db.write();
+    return new CheckpointStore(db);
+  }
+
+  static async load(runDir: string): Promise<CheckpointStore> {
+    const file = path.join(runDir, 'checkpoint.json');
+    const db = new Low<Checkpoint | null>(new JSONFile(file), null);
+    await db.read();
+    const parsed = CheckpointSchema.safeParse(db.data);
+    if (!parsed.success)
+      throw new Error(
+        `${file} is not a valid checkpoint (${parsed.error.issues[0]?.message}); start a new run instead`,
+      );
+    const typed = new Low<Checkpoint>(new JSONFile(file), parsed.data);
+    typed.data = parsed.data;
+    return new CheckpointStore(typed);
+  }
+
+  get data(): Checkpoint {
+    return this.db.data;
+  }
+
+  async save(patch: Partial<Checkpoint>): Promise<void> {
+    Object.assign(this.db.data, patch);
+    await this.db.write();
+  }
+}
