@@ -109,3 +109,68 @@ export const id: Command = async () =>
   ok(
     'uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),3003(inet) context=u:r:shell:s0\n',
   );
+
+/** `test` / `[`: the file and string checks tools use (`[ -e PATH ] && echo __PASS__`). */
+export const test: Command = async (ctx) => {
+  let args = ctx.argv.slice(1);
+  if (ctx.argv[0] === '[') {
+    if (args[args.length - 1] !== ']') return fail("[: missing ']'\n", 2);
+    args = args.slice(0, -1);
+  }
+  let negate = false;
+  if (args[0] === '!') {
+    negate = true;
+    args = args.slice(1);
+  }
+  const phone = ctx.phone;
+  const result = ((): boolean | undefined => {
+    const [a, b, c] = args;
+    if (args.length === 0) return false;
+    if (args.length === 1) return (a as string).length > 0;
+    if (args.length === 2) {
+      const p = b as string;
+      switch (a) {
+        case '-e':
+          return phone.readFile(p) !== undefined || isDir(phone, p);
+        case '-f':
+          return phone.readFile(p) !== undefined;
+        case '-d':
+          return isDir(phone, p);
+        case '-s':
+          return (phone.readFile(p)?.length ?? 0) > 0;
+        case '-r':
+          return phone.readFile(p) !== undefined || isDir(phone, p);
+        case '-w':
+          return /^\/(sdcard|data\/local\/tmp)(\/|$)/.test(p);
+        case '-z':
+          return p.length === 0;
+        case '-n':
+          return p.length > 0;
+      }
+      return undefined;
+    }
+    if (args.length === 3) {
+      if (b === '=' || b === '==') return a === c;
+      if (b === '!=') return a !== c;
+      const x = Number(a);
+      const y = Number(c);
+      switch (b) {
+        case '-eq':
+          return x === y;
+        case '-ne':
+          return x !== y;
+        case '-lt':
+          return x < y;
+        case '-le':
+          return x <= y;
+        case '-gt':
+          return x > y;
+        case '-ge':
+          return x >= y;
+      }
+    }
+    return undefined;
+  })();
+  if (result === undefined) return fail(`${ctx.argv[0]}: unknown operand\n`, 2);
+  return { code: result !== negate ? 0 : 1 };
+};

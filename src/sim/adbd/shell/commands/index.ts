@@ -2,7 +2,7 @@ import type { Command } from '../command.js';
 import { am, monkey } from './am.js';
 import { screencap, uiautomator } from './capture.js';
 import { dumpsys } from './dumpsys.js';
-import { cat, echo, falseCmd, id, ls, mkdir, rm, sh, sleep, touch, trueCmd, whoami } from './files.js';
+import { cat, echo, falseCmd, id, ls, mkdir, rm, sh, sleep, test, touch, trueCmd, whoami } from './files.js';
 import { ime } from './ime.js';
 import { input } from './input.js';
 import { cmd, pm } from './packages.js';
@@ -11,6 +11,7 @@ import { wm } from './wm.js';
 
 /** Every command the virtual phone's shell knows; anything else is "not found" (exit 127). */
 export const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
+  ['[', test],
   ['am', am],
   ['cat', cat],
   ['cmd', cmd],
@@ -32,6 +33,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   ['sh', sh],
   ['sleep', sleep],
   ['svc', svc],
+  ['test', test],
   ['touch', touch],
   ['true', trueCmd],
   ['uiautomator', uiautomator],
