@@ -19,6 +19,9 @@ describe('bridge: occlusion', () => {
     h = await startHarness();
     await launch(h, 'com.acme.bank');
     const login = { resource_id: 'com.acme.bank:id/login' };
+    // With both fields filled, a click that lands counts as a login attempt.
+    await h.act({ action: 'set_text', selector: { resource_id: 'com.acme.bank:id/email' }, text: 'a@b.c' });
+    await h.act({ action: 'set_text', selector: { resource_id: 'com.acme.bank:id/password' }, text: 'pw' });
     const before = await h.act({ action: 'read_control', selector: login });
     const token = before.control?.token ?? '';
     const focus = await h.act({
@@ -39,6 +42,7 @@ describe('bridge: occlusion', () => {
 
     const now = await h.act({ action: 'control_action', request: { selector: login, action: 'click' } });
     expect(now.status).toBe('completed');
+    expect(h.phone.world.session.attempts).toBe(1);
     expect(now.before?.bounds.top).toBeLessThan(before.control?.bounds.top ?? 0);
     expect(now.before?.bounds.bottom).toBeLessThanOrEqual(snap.keyboard.bounds?.top ?? 0);
   });
