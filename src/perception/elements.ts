@@ -45,6 +45,7 @@ interface Draft {
 }
 
 const WS_RE = /\s+/g;
+const MASKED_RE = /^[•●*·\u2022\u25CF]+$/;
 
 export function cleanText(s: string): string {
   return s.replace(WS_RE, ' ').trim();
@@ -221,7 +222,8 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
     if (d.removed) continue;
     const own = cleanText(d.node.text);
     const hint = cleanText(d.node.hint);
-    if (d.flags.editable) d.label = hint || d.desc || uniqueJoin(d.parts) || (d.flags.password ? '' : own);
+    // An empty field reports its hint as text; a password field's text is otherwise only bullets.
+    if (d.flags.editable) d.label = hint || d.desc || uniqueJoin(d.parts) || (MASKED_RE.test(own) ? '' : own);
     // A seek bar's text is its value, not its name.
     else if (d.role === 'SeekBar') d.label = d.desc || uniqueJoin(d.parts) || hint;
     else if (!pureScroll(d)) d.label = own || d.desc || uniqueJoin(d.parts);
@@ -248,11 +250,12 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
   const screen = { width: tree.screen.w, height: tree.screen.h };
   const prepared = kept.map((d) => {
     const bounds = rectPxToNorm(d.vis, screen);
-    const fpText = d.actionable
-      ? d.flags.editable
-        ? d.label
-        : cleanText(d.node.text) || d.label
-      : cleanText(d.node.text);
+    const fpText = fingerprintText({
+      actionable: d.actionable,
+      editable: d.flags.editable,
+      text: d.node.text,
+      label: d.label,
+    });
     const parts = { resourceId: d.resourceId, role: d.role, text: fpText, desc: d.desc, bounds };
     return { d, bounds, id: fingerprint(parts), contentKey: contentKey(parts) };
   });
@@ -326,4 +329,15 @@ function truncateWord(s: string, max: number): string {
 export function meaningfulRid(rid: string): boolean {
   const slash = rid.lastIndexOf('/');
   return (slash >= 0 ? rid.length - slash - 1 : rid.length) > 2;
+}
+
+/**
+ * The text that goes into a fingerprint: a control's own text, or its label when it has none. An
+ * edit field contributes none: its text is what the user typed (or its hint, which uiautomator
+ * drops once there is a value), and typing must not change which field it is.
+ */
+export function fingerprintText(e: { actionable: boolean; editable: boolean; text: string; label?: string }): string {
+  if (!e.actionable) return cleanText(e.text);
+  if (e.editable) return '';
+  return cleanText(e.text) || (e.label ?? '');
 }

@@ -1,6 +1,6 @@
 import { aspectRatio } from '../core/geometry.js';
 import type { Element, Observation } from '../core/types.js';
-import { type ExtractResult, extractElements } from './elements.js';
+import { type ExtractResult, extractElements, fingerprintText } from './elements.js';
 import { contentKey, type PriorElement, pageHash } from './fingerprint.js';
 import { type PageKey, treeQuality, type VisualFirstRegistry } from './quality.js';
 import type { UiTree } from './tree.js';
@@ -55,7 +55,7 @@ export function priorElements(o: Observation | undefined): PriorElement[] {
     contentKey: contentKey({
       resourceId: e.resourceId,
       role: e.role,
-      text: e.actionable ? (e.flags.editable ? (e.label ?? '') : e.text || (e.label ?? '')) : e.text,
+      text: fingerprintText({ actionable: e.actionable, editable: e.flags.editable, text: e.text, label: e.label }),
       desc: e.desc,
       bounds: e.bounds,
     }),
