@@ -40,7 +40,10 @@ export interface VirtualPhoneDeps {
   screen?: ScreenOption;
   seed?: number;
   locale?: 'en' | 'zh';
-  /** Device latencies in ms, slept on the clock; all 0 by default. */
+  /**
+   * Device latencies in ms, slept on the clock; all 0 by default. The phone sleeps `helperInput` on
+   * touch, key, IME and node input, and the read latencies; `shellInput` is slept by the ADB side.
+   */
   latency?: Partial<Latency>;
   /** Installed apps; default: the registry plus stock filler apps. The launcher is always installed. */
   apps?: AppFactory[];
@@ -228,7 +231,6 @@ export class VirtualPhone implements PhoneSurface {
   }
 
   async inputText(text: string): Promise<InputResult> {
-    await this.pause(this.latency.shellInput);
     const bad = asciiProblem(text);
     if (bad) return { ok: false, code: 'INVALID_ARGUMENT', message: bad };
     if (this.faults.dropInput) return { ok: true, detail: 'accepted' };
@@ -265,7 +267,6 @@ export class VirtualPhone implements PhoneSurface {
   // ---- apps ----------------------------------------------------------------------------------
 
   async launch(packageOrLabel: string, activity?: string): Promise<InputResult> {
-    await this.pause(this.latency.shellInput);
     this.frame();
     const pkg = this.engine.launch(packageOrLabel, activity);
     if (!pkg) return { ok: false, code: 'NOT_FOUND', message: `no installed app matches "${packageOrLabel}"` };
@@ -273,7 +274,6 @@ export class VirtualPhone implements PhoneSurface {
   }
 
   async forceStop(pkg: string): Promise<InputResult> {
-    await this.pause(this.latency.shellInput);
     this.frame();
     this.engine.kill(pkg);
     return { ok: true };
@@ -315,6 +315,10 @@ export class VirtualPhone implements PhoneSurface {
   }
   listDir(path: string): string[] | undefined {
     return this.services.listDir(path);
+  }
+  /** `rm`: false when the file does not exist or is not writable. */
+  removeFile(path: string): boolean {
+    return this.services.removeFile(path);
   }
   imes(): { id: string; enabled: boolean; current: boolean }[] {
     return this.services.imes();

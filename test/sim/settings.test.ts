@@ -90,4 +90,30 @@ describe('settings', () => {
     phone.putSetting('global', 'no_such_key', 'x');
     expect(phone.getSetting('global', 'no_such_key')).toBe('x');
   });
+
+  it('searches settings from the search bar and opens a result', async () => {
+    const phone = new VirtualPhone();
+    await phone.launch('com.android.settings');
+    await tapNode(phone, byId(await phone.readTree(), 'search_action_bar'));
+    let snap = await phone.readTree();
+    expect(snap.foreground.activity).toBe('.SearchSettings');
+    const field = byId(snap, 'search_src_text');
+    expect(field.actions).toEqual(
+      expect.arrayContaining(['set_text', 'set_selection', 'replace_selection', 'ime_enter']),
+    );
+    await phone.nodeAction(snap.seq, field.id, { action: 'set_text', text: 'bright' });
+    snap = await phone.readTree();
+    await tapNode(phone, byText(snap, 'Brightness level'));
+    expect(phone.foreground().activity).toBe('.DisplaySettings');
+  });
+
+  it('has a main list longer than one screen', async () => {
+    const phone = new VirtualPhone();
+    await phone.launch('com.android.settings');
+    const first = byId(await phone.readTree(), 'search_action_bar');
+    await phone.swipe(540, 2000, 540, 600, 400);
+    const snap = await phone.readTree();
+    expect(snap.nodes.some((n) => n.resourceId === first.resourceId && n.flags.visible)).toBe(false);
+    expect(byText(snap, 'About phone')).toBeDefined();
+  });
 });

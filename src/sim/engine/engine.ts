@@ -252,9 +252,12 @@ export class Engine {
     }
   }
 
-  /** Dialogs on screen: system dialogs, and the foreground app's own. */
+  /**
+   * Dialogs on screen: those of the foreground app's task (a permission dialog belongs to the task
+   * that asked), and global ones (owner `*`).
+   */
   visibleDialogs(): DialogEntry[] {
-    return this.dialogs.filter((d) => d.spec.kind === 'system' || d.owner === this.foreground);
+    return this.dialogs.filter((d) => d.owner === this.foreground || d.owner === '*');
   }
 
   toast(text: string, pkg: string): void {

@@ -57,23 +57,39 @@ export function fontPx(screen: WireScreen, sp: number): number {
   return dpToPx(screen, sp);
 }
 
-/** Text wrapped into lines that fit `width` (greedy, by character). */
+/** Text wrapped into lines that fit `width`: at spaces for words, anywhere between CJK characters. */
 export function wrapText(text: string, fontSize: number, width: number): string[] {
   const lines: string[] = [];
   for (const para of text.split('\n')) {
+    // Tokens: a Latin word with its trailing spaces, or a single wide (CJK) character.
+    const tokens = para.match(/[\u2e80-\u{10ffff}]|[^\s\u2e80-\u{10ffff}]+\s*|\s+/gu) ?? [''];
     let line = '';
     let w = 0;
-    for (const ch of para) {
-      const cw = textWidthPx(ch, fontSize);
-      if (w + cw > width && line) {
-        lines.push(line);
+    for (const tok of tokens) {
+      const tw = textWidthPx(tok.trimEnd(), fontSize);
+      if (w + tw > width && line) {
+        lines.push(line.trimEnd());
         line = '';
         w = 0;
       }
-      line += ch;
-      w += cw;
+      if (tw > width) {
+        // A word longer than the line: break it by character.
+        for (const ch of tok) {
+          const cw = textWidthPx(ch, fontSize);
+          if (w + cw > width && line) {
+            lines.push(line);
+            line = '';
+            w = 0;
+          }
+          line += ch;
+          w += cw;
+        }
+        continue;
+      }
+      line += tok;
+      w += textWidthPx(tok, fontSize);
     }
-    lines.push(line);
+    lines.push(line.trimEnd());
   }
   return lines;
 }

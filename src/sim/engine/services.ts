@@ -113,6 +113,12 @@ export class SystemServices {
     this.world.files.set(p, Buffer.from(data));
   }
 
+  removeFile(path: string): boolean {
+    const p = normalizePath(path);
+    if (!WRITABLE.some((w) => p.startsWith(w))) return false;
+    return this.world.files.delete(p);
+  }
+
   isDir(path: string): boolean {
     const p = normalizePath(path);
     if (BASE_DIRS.includes(p)) return true;

@@ -20,7 +20,12 @@ export function statusBarView(time: string, wifi: boolean): View {
   return {
     kind: 'row',
     padding: 2,
-    children: [{ kind: 'text', id: 'clock', text: time, size: 'small', weight: 3 }, ...icons],
+    children: [
+      { kind: 'column', children: [], weight: 0.15 },
+      { kind: 'text', id: 'clock', text: time, size: 'small', weight: 3 },
+      ...icons,
+      { kind: 'column', children: [], weight: 0.1 },
+    ],
   };
 }
 
