@@ -63,7 +63,7 @@ export function createAcmeApp(): App {
     if (error) children.push({ kind: 'text', id: 'error', text: error, color: '#c62828', size: 'body' });
     // The spacer pushes the button to the bottom of the window: when the IME shrinks the window,
     // the button moves up with it (or off its old position), as on a real phone.
-    children.push({ kind: 'column', id: 'spacer', children: [], height: 'fill' });
+    children.push({ kind: 'column', children: [], height: 'fill' });
     children.push({ kind: 'text', text: 'Forgot password? · 忘记密码？', size: 'small', color: '#1e4fa3' });
     children.push({ kind: 'button', id: 'login', text: 'Log in · 登录', style: 'primary', onTap: () => login(ctx) });
     return {

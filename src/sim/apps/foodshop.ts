@@ -144,8 +144,8 @@ export function createFoodShopApp(): App {
     if (item.drink) {
       body.push({ kind: 'text', text: 'Size · 杯型', size: 'body', bold: true });
       body.push({
-        kind: 'row',
-        gap: 4,
+        kind: 'column',
+        gap: 0,
         children: SIZES.map(
           (s): View => ({
             kind: 'checkbox',
@@ -253,11 +253,26 @@ export function createFoodShopApp(): App {
             ],
           },
           {
-            kind: 'button',
-            id: 'add_to_cart',
-            text: `Add to cart · 加入购物车 ¥${price * d.qty}`,
-            style: 'primary',
-            onTap: addToCart,
+            kind: 'row',
+            gap: 8,
+            children: [
+              {
+                kind: 'button',
+                id: 'add_to_cart',
+                text: `Add to cart · 加入购物车 ¥${price * d.qty}`,
+                style: 'primary',
+                weight: 3,
+                onTap: addToCart,
+              },
+              {
+                kind: 'button',
+                id: 'cart',
+                text: `Cart (${ctx.world.cart.reduce((n, l) => n + l.qty, 0)})`,
+                style: 'secondary',
+                weight: 2,
+                onTap: () => ctx.navigate('.CartActivity'),
+              },
+            ],
           },
         ],
       },
