@@ -219,6 +219,10 @@ export class Executor {
           x: Math.round((rc.node.bounds.left + rc.node.bounds.right) / 2),
           y: Math.round((rc.node.bounds.top + rc.node.bounds.bottom) / 2),
         };
+    } else if (aim.element && px) {
+      // The observation is this executor's own fresh read: its windows still show what covers the target.
+      const occ = occludingWindow(px, aim.element, obs);
+      if (occ) return fail(refuse(d, 'OCCLUDED', `the touch point is covered by a ${occ}; close it or re-observe`));
     }
 
     // 4. Dispatch.
@@ -254,7 +258,7 @@ export class Executor {
           ...receipt,
           error: {
             code: 'READ_FAILED',
-            message: 'the action was delivered but the screen could not be read to verify it; observe before retrying',
+            message: `the action was delivered but the screen could not be read to verify it (${v.lastError ?? 'no read in time'}); observe before retrying`,
           },
         },
         reads,
@@ -283,7 +287,7 @@ export class Executor {
     pre: Observation,
     target: Observation['elements'][number] | undefined,
     d: Deadline,
-  ): Promise<{ outcome?: Outcome; post?: Observation; reads: number }> {
+  ): Promise<{ outcome?: Outcome; post?: Observation; reads: number; lastError?: string }> {
     let reads = 0;
     let post: Observation | undefined;
     let outcome: Outcome | undefined;
@@ -305,7 +309,6 @@ export class Executor {
       d,
       { timeoutMs: this.deps.poll?.timeoutMs, intervalMs: this.deps.poll?.intervalMs },
     );
-    void r;
-    return { outcome, post, reads };
+    return { outcome, post, reads, lastError: r.lastError };
   }
 }

@@ -74,7 +74,11 @@ export function recheckTarget(e: Element, snap: WireSnapshot): Recheck {
 }
 
 /** Whether a touch at `p` would land on a window above the target's (keyboard, dialog, overlay). */
-export function occludingWindow(p: PxPoint, n: WireNode, snap: WireSnapshot): string | undefined {
+export function occludingWindow(
+  p: PxPoint,
+  n: Pick<WireNode, 'window'>,
+  snap: Pick<WireSnapshot, 'windows'>,
+): string | undefined {
   const own = snap.windows.find((w) => w.id === n.window);
   if (!own) return undefined;
   for (const w of snap.windows) {

@@ -13,17 +13,35 @@ import {
 import { startBridgeServer } from '../../src/sim/bridge/index.js';
 import { VirtualPhone, type VirtualPhoneDeps } from '../../src/sim/index.js';
 
+const INPUT_METHODS = new Set(['gesture', 'tap', 'swipe', 'key', 'inputText', 'imeCommit', 'nodeAction', 'launch']);
+
 /** A virtual phone behind its real bridge server, and a BridgeDevice connected to it. */
 export async function bridgeRig(opts: VirtualPhoneDeps = {}) {
   const clock = opts.clock ?? new VirtualClock();
   const phone = new VirtualPhone({ ...opts, clock });
-  const server = await startBridgeServer({ phone, logger: Logger.silent() });
+  const inputs = { count: 0, calls: [] as string[] };
+  // Count every input that reaches the phone, to prove rejected requests never touched it.
+  const counted = new Proxy(phone, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver);
+      if (typeof v === 'function' && typeof prop === 'string' && INPUT_METHODS.has(prop)) {
+        return (...args: unknown[]) => {
+          inputs.count++;
+          inputs.calls.push(prop);
+          return (v as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+  const server = await startBridgeServer({ phone: counted, logger: Logger.silent() });
   const device = new BridgeDevice({ url: server.url, token: server.token, clock, logger: Logger.silent() });
   const c = await device.connect(Deadline.after(clock, 5_000));
   if (!c.ok) throw new Error(c.message);
   return {
     clock,
     phone,
+    inputs,
     server,
     device,
     async close() {
