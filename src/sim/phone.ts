@@ -109,6 +109,7 @@ export class VirtualPhone implements PhoneSurface {
       locale: this.locale,
     });
     this.services = new SystemServices(this.world, () => this.engine.changed());
+    this.engine.currentIme = () => this.services.current();
     this.shots = new ScreenshotCache();
     this.sys = {
       navKey: (k) => {
@@ -173,6 +174,7 @@ export class VirtualPhone implements PhoneSurface {
   async readTree(): Promise<WireSnapshot> {
     await this.pause(this.latency.treeRead + this.faults.slowTreeMs);
     const snap = frameToSnapshot(this.frame());
+    snap.takenAt = this.clock.now();
     if (this.faults.emptyTree) snap.nodes = [];
     return snap;
   }

@@ -136,4 +136,33 @@ describe('keyboard and adjustResize', () => {
     expect(byId(after, 'top_label').flags.visible).toBe(false);
     expect(await phone.dumpXml()).not.toContain('com.test.tall:id/top_label');
   });
+
+  it('with the agent IME current, a slim bar replaces the keys and the window shrinks less', async () => {
+    const { phone } = loginPhone();
+    expect(phone.setIme('com.phoneagent.ime/.AgentIme')).toBe(false);
+    expect(phone.enableIme('com.phoneagent.ime/.AgentIme', true)).toBe(true);
+    expect(phone.setIme('com.phoneagent.ime/.AgentIme')).toBe(true);
+    expect(phone.getSetting('secure', 'default_input_method')).toBe('com.phoneagent.ime/.AgentIme');
+    await phone.launch('com.test.login');
+    await tapNode(phone, byId(await phone.readTree(), 'email'));
+    const snap = await phone.readTree();
+    const ime = snap.windows.find((w) => w.type === 'input_method');
+    expect(ime?.package).toBe('com.phoneagent.ime');
+    expect((ime?.bounds.bottom ?? 0) - (ime?.bounds.top ?? 0)).toBeLessThan(snap.screen.height * 0.1);
+    expect(snap.keyboard.bounds?.top).toBe(ime?.bounds.top);
+  });
+
+  it('the picture lags the tree while the keyboard slides in', async () => {
+    const { phone } = loginPhone();
+    await phone.launch('com.test.login');
+    await phone.clock.sleep(400);
+    const snap = await phone.readTree();
+    const r = await phone.nodeAction(snap.seq, byId(snap, 'email').id, { action: 'click' });
+    expect(r.ok).toBe(true);
+    const tree = await phone.readTree();
+    expect(tree.keyboard.shown).toBe(true);
+    expect((await phone.screenshot()).seq).toBeLessThan(tree.seq);
+    await phone.clock.sleep(300);
+    expect((await phone.screenshot()).seq).toBe(tree.seq);
+  });
 });

@@ -75,6 +75,8 @@ export class Engine {
   /** The last frame built (cached while `revision` is unchanged). */
   lastFrame?: Frame;
   overlay = false;
+  /** Id of the current input method (`pkg/.Service`); the agent IME draws a slim bar, not keys. */
+  currentIme: () => string = () => 'com.android.inputmethod.latin/.LatinIME';
 
   private serial = 1;
   private windowSerial = 1000;
@@ -154,6 +156,11 @@ export class Engine {
       this.goHome();
       return app.package;
     }
+    const running = this.tasks.get(app.package);
+    const wanted = activity && app.activities.includes(activity) ? activity : undefined;
+    const top = running?.[running.length - 1];
+    // Starting the app already in front, without a new activity, changes nothing on screen.
+    if (this.foreground === app.package && (!wanted || top?.route.activity === wanted)) return app.package;
     this.beginTransition();
     this.hideKeyboard(true);
     const pkg = app.package;
@@ -318,6 +325,8 @@ export class Engine {
 
   focusEdit(key: string): void {
     if (this.ui.focused !== key || !this.keyboardShown) {
+      // The IME slides in: for a moment the picture lags the tree.
+      if (!this.keyboardShown) this.beginTransition();
       this.ui.focused = key;
       this.keyboardShown = true;
       this.changed();

@@ -6,7 +6,9 @@ import type { Engine } from './engine.js';
 import { type LayoutEnv, measure, place } from './layout.js';
 import { emptyFlags, type LaidNode, walk } from './node.js';
 import { dpToPx, screenGeometry } from './screen.js';
+import { AGENT_IME } from './services.js';
 import {
+  agentImeView,
   bannerView,
   dialogView,
   IME_PACKAGE,
@@ -108,7 +110,11 @@ function compose(engine: Engine, sys: SystemActions): Frame {
   const ctx = engine.ctx(pkg);
   const screenDesc = app.render(top.route, ctx);
   const kbShown = engine.keyboardShown && engine.ui.focused !== undefined;
-  const appBottom = kbShown ? g.keyboardTop : H - g.navBarHeight;
+  const imeId = engine.currentIme();
+  const imePkg = imeId.split('/')[0];
+  const agentIme = imePkg === AGENT_IME.split('/')[0];
+  const kbTop = agentIme ? H - g.navBarHeight - dpToPx(s, 48) : g.keyboardTop;
+  const appBottom = kbShown ? kbTop : H - g.navBarHeight;
   const specs: WindowSpec[] = [];
   specs.push({
     id: 100 + top.serial,
@@ -146,11 +152,11 @@ function compose(engine: Engine, sys: SystemActions): Frame {
     specs.push({
       id: IME_ID,
       type: 'input_method',
-      bounds: rect(0, g.keyboardTop, W, H - g.navBarHeight),
-      pkg: IME_PACKAGE,
+      bounds: rect(0, kbTop, W, H - g.navBarHeight),
+      pkg: agentIme ? imePkg : IME_PACKAGE,
       title: 'InputMethod',
       touchable: true,
-      view: keyboardView(sys, '↵'),
+      view: agentIme ? agentImeView() : keyboardView(sys, '↵'),
       scope: 'ime',
       background: '#e8eaed',
     });
@@ -234,7 +240,7 @@ function compose(engine: Engine, sys: SystemActions): Frame {
     screen: s,
     windows,
     foreground: { package: pkg, activity: screenDesc.activity, title: screenDesc.title },
-    keyboard: kbShown ? { shown: true, bounds: rect(0, g.keyboardTop, W, H - g.navBarHeight) } : { shown: false },
+    keyboard: kbShown ? { shown: true, bounds: rect(0, kbTop, W, H - g.navBarHeight) } : { shown: false },
     darkMode: world.settings.darkMode,
   };
 }

@@ -312,7 +312,8 @@ function layoutList(v: View & { kind: 'list' }, node: LaidNode, env: LayoutEnv):
     const h = heights[i];
     // Only rows intersecting the viewport exist, as in a RecyclerView.
     if (y + h > r.top && y < r.bottom && node.flags.visible) {
-      node.children.push(place(c, rect(r.left, y, r.right, y + h), node.clip, i, env));
+      // Index among the attached rows, as the RecyclerView's accessibility children are numbered.
+      node.children.push(place(c, rect(r.left, y, r.right, y + h), node.clip, node.children.length, env));
     }
     y += h + gap;
   });

@@ -92,6 +92,16 @@ export function keyboardView(h: KeyboardHandlers, enterLabel: string): View {
   return { kind: 'column', padding: 6, gap: 6, background: '#e8eaed', children: rows };
 }
 
+/** The agent's IME (text arrives by broadcast): a slim bar instead of keys. */
+export function agentImeView(): View {
+  return {
+    kind: 'row',
+    padding: 8,
+    background: '#e8eaed',
+    children: [{ kind: 'text', id: 'agent_ime_status', text: 'Agent IME · ready', size: 'small', color: '#5f6368' }],
+  };
+}
+
 export function dialogView(d: DialogSpec, onButton: (i: number) => void): View {
   const children: View[] = [
     { kind: 'text', id: 'alertTitle', text: d.title, size: 'large', bold: true, className: 'android.widget.TextView' },
