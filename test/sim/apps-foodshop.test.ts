@@ -31,6 +31,14 @@ describe('FoodShop', () => {
     expect(findIn(await phone.readTree(), { text: /Update available/ })).toBeUndefined();
   });
 
+  it('the menu appears late after a cold start: loading first, rows ~600 ms later', async () => {
+    const phone = new VirtualPhone({ seed: 6 });
+    await phone.launch('com.foodshop');
+    expect(findIn(await phone.readTree(), { id: 'item_name' })).toBeUndefined();
+    await settle(phone, 700);
+    expect(findIn(await phone.readTree(), { id: 'item_name' })).toBeDefined();
+  });
+
   it('Update starts the update', async () => {
     const phone = await openShop();
     await tapOn(phone, { text: /^Update ·/ });

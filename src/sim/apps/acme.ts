@@ -36,7 +36,12 @@ export function createAcmeApp(): App {
 
   const loginScreen = (ctx: AppContext): AppScreen => {
     const children: View[] = [
-      { kind: 'image', id: 'logo', color: '#1e4fa3', glyph: 'A', width: 72, height: 72, desc: 'Acme logo' },
+      {
+        kind: 'column',
+        children: [
+          { kind: 'image', id: 'logo', color: '#1e4fa3', glyph: 'A', width: 72, height: 72, desc: 'Acme logo' },
+        ],
+      },
       { kind: 'text', text: 'Acme Bank · Acme银行', size: 'title', bold: true },
       { kind: 'text', text: 'Sign in to your account · 登录您的账户', size: 'body', color: '#555555' },
       {
@@ -61,15 +66,22 @@ export function createAcmeApp(): App {
       },
     ];
     if (error) children.push({ kind: 'text', id: 'error', text: error, color: '#c62828', size: 'body' });
-    // The spacer pushes the button to the bottom of the window: when the IME shrinks the window,
-    // the button moves up with it (or off its old position), as on a real phone.
-    children.push({ kind: 'column', children: [], height: 'fill' });
-    children.push({ kind: 'text', text: 'Forgot password? · 忘记密码？', size: 'small', color: '#1e4fa3' });
-    children.push({ kind: 'button', id: 'login', text: 'Log in · 登录', style: 'primary', onTap: () => login(ctx) });
+    // The form scrolls and fills the window, so the button sits at the window's bottom: when the IME
+    // shrinks the window, the button moves up with it (off its old position), as on a real phone.
+    const root: View = {
+      kind: 'column',
+      padding: 24,
+      gap: 16,
+      children: [
+        { kind: 'list', id: 'login_form', gap: 16, height: 'fill', children },
+        { kind: 'text', text: 'Forgot password? · 忘记密码？', size: 'small', color: '#1e4fa3' },
+        { kind: 'button', id: 'login', text: 'Log in · 登录', style: 'primary', onTap: () => login(ctx) },
+      ],
+    };
     return {
       activity: '.LoginActivity',
       title: 'Acme',
-      root: { kind: 'column', padding: 24, gap: 16, children },
+      root,
     };
   };
 

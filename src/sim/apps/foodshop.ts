@@ -23,6 +23,8 @@ import {
  */
 export { FOODSHOP_PACKAGE } from './foodshop-checkout.js';
 
+const MENU_LOAD_MS = 600;
+
 interface ProductDraft {
   itemId: string;
   size: SizeId;
@@ -44,6 +46,8 @@ const CATEGORY_COLORS: Record<string, string> = {
 export function createFoodShopApp(): App {
   let query = '';
   let draft: ProductDraft | undefined;
+  /** The menu arrives from the "server" shortly after a cold start (content that appears late). */
+  let menuReady = true;
   /** Orders whose payment confirmation is still "processing" (a short loading state). */
   const processing = new Set<number>();
 
@@ -121,6 +125,7 @@ export function createFoodShopApp(): App {
     return {
       activity: '.MenuActivity',
       title: 'FoodShop',
+      loading: !menuReady,
       root: {
         kind: 'column',
         padding: 12,
@@ -306,6 +311,11 @@ export function createFoodShopApp(): App {
     onLaunch(ctx) {
       query = '';
       draft = undefined;
+      menuReady = false;
+      ctx.later(MENU_LOAD_MS, () => {
+        menuReady = true;
+        ctx.invalidate();
+      });
       const { world } = ctx;
       if (world.launched[FOODSHOP_PACKAGE]) return;
       world.launched[FOODSHOP_PACKAGE] = true;
