@@ -13,7 +13,7 @@ import { Pacer, pollUntil, seededRandom } from './pacing.js';
 import { occludingWindow, recheckTarget } from './recheck.js';
 import { aimAt } from './targets.js';
 import { isOffered } from './tools.js';
-import { type Outcome, pageSignature, validate } from './validator.js';
+import { type Outcome, pageSignature, snapshotLoading, validate } from './validator.js';
 
 /**
  * The executor (DESIGN §1, §5): decision + the observation it was made on → ground → guard →
@@ -299,7 +299,11 @@ export class Executor {
         if (!o.ok) return { done: false, error: o.message };
         post = o.obs;
         outcome = validate(decision.expect, pre, o.obs, decision.action, target);
-        if (o.obs.unstable) return { done: false };
+        // A transition or a spinner is not a page to decide on yet: keep polling (early exit after).
+        if (o.obs.unstable || snapshotLoading(o.snap)) {
+          if (!outcome.signals.includes('loading')) outcome.signals.push('loading');
+          return { done: false };
+        }
         const sig = pageSignature(o.obs);
         const stable = prevSig === sig;
         prevSig = sig;

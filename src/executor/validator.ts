@@ -34,7 +34,14 @@ export function pageUnchanged(pre: Observation, post: Observation): boolean {
   return pageSignature(pre) === pageSignature(post);
 }
 
-const LOADING = /ProgressBar|Loading|加载中|正在加载/i;
+const LOADING = /^(Loading…?|Loading\.\.\.|加载中…?|正在加载…?)$/i;
+
+/** An indeterminate spinner in the raw tree (perception drops it: it has no text and no action). */
+export function snapshotLoading(snap: {
+  nodes: { className: string; range?: unknown; flags: { visible: boolean } }[];
+}): boolean {
+  return snap.nodes.some((n) => n.flags.visible && /ProgressBar$/.test(n.className) && !n.range);
+}
 
 export function hasLoadingIndicator(o: Observation): boolean {
   return o.elements.some((e) => /ProgressBar/.test(e.role) && !e.range) || o.texts.some((t) => LOADING.test(t));
