@@ -161,4 +161,13 @@ describe('real adb CLI against the virtual phone', () => {
       phone.faults.emptyTree = false;
     }
   });
+
+  it('runs an interactive shell from stdin and feeds piped input to commands', async () => {
+    const session = await adb.run(['-s', serial, 'shell'], { input: 'echo hi\ngetprop ro.product.model\nexit 3\n' });
+    expect(session.stdout.toString()).toBe('hi\nPixel 7\n');
+    expect(session.code).toBe(3);
+    const piped = await adb.run(['-s', serial, 'shell', 'cat > /sdcard/Documents/piped.txt'], { input: 'via stdin\n' });
+    expect(piped.code).toBe(0);
+    expect(phone.world.files.get('/sdcard/Documents/piped.txt')?.toString()).toBe('via stdin\n');
+  });
 });

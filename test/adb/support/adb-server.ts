@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 
 /**
@@ -34,18 +34,21 @@ export class PrivateAdbServer {
     return server;
   }
 
-  /** Run `adb -P PORT ...args`; never throws on a non-zero exit. */
-  run(args: string[], opts: { timeoutMs?: number } = {}): Promise<AdbRun> {
+  /** Run `adb -P PORT ...args` (stdin = `input`, then closed); never throws on a non-zero exit. */
+  run(args: string[], opts: { timeoutMs?: number; input?: Buffer | string } = {}): Promise<AdbRun> {
     return new Promise((resolve) => {
-      execFile(
-        'adb',
-        ['-P', String(this.port), ...args],
-        { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024, timeout: opts.timeoutMs ?? 30_000 },
-        (err, stdout, stderr) => {
-          const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-          resolve({ stdout, stderr: stderr.toString('utf8'), code });
-        },
-      );
+      const child = spawn('adb', ['-P', String(this.port), ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      child.stdout.on('data', (d: Buffer) => out.push(d));
+      child.stderr.on('data', (d: Buffer) => err.push(d));
+      const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8'), code: code ?? 1 });
+      });
+      child.stdin.on('error', () => {});
+      child.stdin.end(opts.input ?? '');
     });
   }
 

@@ -1,7 +1,7 @@
 import type { PhoneSurface } from '../../surface.js';
 import type { ServiceStart } from '../connection.js';
 import { COMMANDS } from '../shell/commands/index.js';
-import { type OutputSink, runCommandLine, type ShellDeps } from '../shell/interpreter.js';
+import { type OutputSink, readsStdin, runCommandLine, type ShellDeps } from '../shell/interpreter.js';
 import type { AdbStream } from '../stream.js';
 
 /**
@@ -13,8 +13,9 @@ import type { AdbStream } from '../stream.js';
 const ID_STDIN = 0;
 const ID_STDOUT = 1;
 const ID_STDERR = 2;
-const ID_EXIT = 3; // device → host: exit code; host → device: close stdin
-const ID_WINDOW = 4;
+const ID_EXIT = 3;
+const ID_CLOSE_STDIN = 4;
+const ID_WINDOW_SIZE = 5;
 
 function shellDeps(phone: PhoneSurface): ShellDeps {
   return { phone, commands: COMMANDS };
@@ -26,6 +27,13 @@ export function rawShell(phone: PhoneSurface, command: string): ServiceStart {
     const sink: OutputSink = (_fd, data) => void stream.write(data);
     if (command.trim() === '') {
       interactive(stream, phone, sink, () => stream.end());
+      return;
+    }
+    if (readsStdin(command)) {
+      // exec-in / piped input: the host closes the stream when its input ends; nothing returns.
+      const input: Buffer[] = [];
+      stream.onData((d) => void input.push(d));
+      stream.onClose(() => void runCommandLine(command, shellDeps(phone), () => {}, Buffer.concat(input)));
       return;
     }
     void runCommandLine(command, shellDeps(phone), sink).finally(() => stream.end());
@@ -44,7 +52,9 @@ export function shellV2(phone: PhoneSurface, command: string, pty: boolean): Ser
   return (stream) => {
     // Keep each packet inside one WRTE so no host buffer has to reassemble it.
     const room = Math.max(1, stream.maxPayload - 5);
-    const sink: OutputSink = (fd, data) => {
+    const sink: OutputSink = (fd, raw) => {
+      // A pty's line discipline turns LF into CRLF on output.
+      const data = pty ? Buffer.from(raw.toString('latin1').replace(/\r?\n/g, '\r\n'), 'latin1') : raw;
       for (let off = 0; off < data.length; off += room) {
         void stream.write(v2Packet(fd === 1 ? ID_STDOUT : ID_STDERR, data.subarray(off, off + room)));
       }
@@ -59,10 +69,26 @@ export function shellV2(phone: PhoneSurface, command: string, pty: boolean): Ser
       stream.onData(async (data) => {
         for (const p of stdin.push(data)) {
           if (p.id === ID_STDIN) await lines.feed(p.data);
-          else if (p.id === ID_EXIT) await lines.finish();
+          else if (p.id === ID_CLOSE_STDIN) await lines.finish();
         }
       });
       lines.prompt();
+      return;
+    }
+    if (readsStdin(command)) {
+      // Collect stdin until the host closes it, then run (the command would block on it anyway).
+      const stdin = new V2StdinDecoder();
+      const input: Buffer[] = [];
+      let started = false;
+      stream.onData((data) => {
+        for (const p of stdin.push(data)) {
+          if (p.id === ID_STDIN) input.push(p.data);
+          else if (p.id === ID_CLOSE_STDIN && !started) {
+            started = true;
+            void runCommandLine(command, shellDeps(phone), sink, Buffer.concat(input)).then(exit, () => exit(1));
+          }
+        }
+      });
       return;
     }
     void runCommandLine(command, shellDeps(phone), sink).then(exit, () => exit(1));
@@ -78,7 +104,7 @@ class V2StdinDecoder {
       const len = this.buf.readUInt32LE(1);
       if (this.buf.length < 5 + len) break;
       const id = this.buf.readUInt8(0);
-      if (id !== ID_WINDOW) out.push({ id, data: Buffer.from(this.buf.subarray(5, 5 + len)) });
+      if (id !== ID_WINDOW_SIZE) out.push({ id, data: Buffer.from(this.buf.subarray(5, 5 + len)) });
       this.buf = this.buf.subarray(5 + len);
     }
     return out;

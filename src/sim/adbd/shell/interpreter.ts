@@ -21,7 +21,13 @@ function toBuf(x: Buffer | string | undefined): Buffer {
  * Runs a command line the way Android's mksh would for the subset phone tools use: lists with
  * `;` `&&` `||`, pipes, redirections. Returns the exit code of the last command run.
  */
-export async function runCommandLine(line: string, deps: ShellDeps, sink: OutputSink): Promise<number> {
+export async function runCommandLine(
+  line: string,
+  deps: ShellDeps,
+  sink: OutputSink,
+  /** The session's stdin (adb shell's piped input); the first command to read stdin consumes it. */
+  input?: Buffer,
+): Promise<number> {
   const parsed = parseCommandLine(line);
   if (!parsed.ok) {
     sink(2, Buffer.from(`${SH}: ${parsed.message}\n`));
@@ -29,9 +35,11 @@ export async function runCommandLine(line: string, deps: ShellDeps, sink: Output
   }
   let code = 0;
   let skip = false;
+  let sessionStdin = input ?? Buffer.alloc(0);
   for (const item of parsed.list) {
     if (!skip) {
-      let stdin = Buffer.alloc(0);
+      let stdin = sessionStdin;
+      sessionStdin = Buffer.alloc(0);
       for (let i = 0; i < item.pipeline.length; i++) {
         const cmd = item.pipeline[i] as SimpleCommand;
         const last = i === item.pipeline.length - 1;
@@ -48,6 +56,24 @@ export async function runCommandLine(line: string, deps: ShellDeps, sink: Output
     else skip = false;
   }
   return code;
+}
+
+/**
+ * Whether a command line reads the session's stdin (`cat` without files, `sh` without `-c`), so the
+ * service must collect stdin before running it, as the real shell would block on it.
+ */
+export function readsStdin(line: string): boolean {
+  const parsed = parseCommandLine(line);
+  if (!parsed.ok) return false;
+  return parsed.list.some((item) => {
+    const first = item.pipeline[0];
+    if (!first || first.redirects.some((r) => r.op === '<')) return false;
+    const [name, ...args] = first.argv;
+    const base = name?.slice(name.lastIndexOf('/') + 1);
+    if (base === 'cat') return !args.some((a) => a !== '-' && !a.startsWith('-'));
+    if (base === 'sh') return !args.includes('-c');
+    return false;
+  });
 }
 
 /** Capture a command line's output (for `sh -c` and tests). */

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AdbDevice, startAdbDevice } from '../../src/sim/adbd/index.js';
+import { A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_WRTE, type AdbMessage, encodeMessage } from '../../src/sim/adbd/protocol.js';
+import { VirtualPhone } from '../../src/sim/index.js';
+import { RawPeer } from './support/raw-peer.js';
+
+/**
+ * Transport rules checked at the wire, where the adb server would hide a violation: the banner,
+ * one outstanding WRTE per stream, chunking to the host's max payload, and shell v2 framing.
+ */
+
+let device: AdbDevice;
+let phone: VirtualPhone;
+
+beforeAll(async () => {
+  phone = new VirtualPhone({ seed: 4 });
+  device = await startAdbDevice({ phone });
+});
+
+afterAll(async () => {
+  await device?.close();
+});
+
+const ofStream = (p: RawPeer, id: number, cmd: number) => p.messages.filter((m) => m.arg1 === id && m.command === cmd);
+
+describe('ADB transport on the wire', () => {
+  it('answers CNXN with version, max payload and a banner advertising only shell_v2', async () => {
+    const p = await RawPeer.open(device.port);
+    await p.handshake();
+    const cnxn = p.messages.find((m) => m.command === A_CNXN) as AdbMessage;
+    expect(cnxn.arg0).toBe(0x01000001);
+    expect(cnxn.arg1).toBeGreaterThanOrEqual(4096);
+    expect(cnxn.data.toString()).toBe(
+      'device::ro.product.name=panther;ro.product.model=Pixel 7;ro.product.device=panther;features=shell_v2',
+    );
+    p.socket.destroy();
+  });
+
+  it('keeps one WRTE in flight per stream and chunks to the host max payload', async () => {
+    const p = await RawPeer.open(device.port);
+    await p.handshake(4096);
+    const png = (await phone.screenshot()).png;
+    p.send(encodeMessage(A_OPEN, 3, 0, Buffer.from('exec:screencap -p\0')));
+    await p.until(() => ofStream(p, 3, A_WRTE).length === 1);
+    // Without our OKAY the device must not send a second WRTE.
+    await new Promise((r) => setTimeout(r, 150));
+    expect(ofStream(p, 3, A_WRTE).length).toBe(1);
+    const parts: Buffer[] = [];
+    let acked = 0;
+    while (ofStream(p, 3, A_CLSE).length === 0) {
+      const writes = ofStream(p, 3, A_WRTE);
+      if (writes.length > acked) {
+        const w = writes[acked] as AdbMessage;
+        expect(w.data.length).toBeLessThanOrEqual(4096);
+        expect(writes.length).toBe(acked + 1); // still one in flight
+        parts.push(w.data);
+        acked++;
+        p.send(encodeMessage(A_OKAY, 3, w.arg0));
+      }
+      await p.until(() => ofStream(p, 3, A_WRTE).length > acked || ofStream(p, 3, A_CLSE).length > 0);
+    }
+    expect(Buffer.concat(parts).equals(png)).toBe(true);
+    expect(acked).toBe(Math.ceil(png.length / 4096));
+    p.socket.destroy();
+  });
+
+  it('frames shell v2 output as stdout, stderr and exit packets', async () => {
+    const p = await RawPeer.open(device.port);
+    await p.handshake();
+    p.send(encodeMessage(A_OPEN, 5, 0, Buffer.from('shell,v2,TERM=xterm,raw:echo out; nope\0')));
+    const data: Buffer[] = [];
+    let acked = 0;
+    while (ofStream(p, 5, A_CLSE).length === 0) {
+      await p.until(() => ofStream(p, 5, A_WRTE).length > acked || ofStream(p, 5, A_CLSE).length > 0);
+      for (const w of ofStream(p, 5, A_WRTE).slice(acked)) {
+        data.push(w.data);
+        acked++;
+        p.send(encodeMessage(A_OKAY, 5, w.arg0));
+      }
+    }
+    const buf = Buffer.concat(data);
+    const packets: [number, string][] = [];
+    for (let off = 0; off < buf.length; ) {
+      const len = buf.readUInt32LE(off + 1);
+      packets.push([buf[off] as number, buf.subarray(off + 5, off + 5 + len).toString('latin1')]);
+      off += 5 + len;
+    }
+    expect(packets).toEqual([
+      [1, 'out\n'],
+      [2, '/system/bin/sh: nope: not found\n'],
+      [3, '\x7f'],
+    ]);
+    p.socket.destroy();
+  });
+});
