@@ -12,6 +12,7 @@ import {
   poll,
   selectorFor,
   settle,
+  toTop,
   uniqueTextNode,
 } from './suite.js';
 
@@ -54,6 +55,7 @@ export const textChecks: Check[] = [
     name: 'find an editable field (Settings search)',
     async run(ctx) {
       const { client, state } = ctx;
+      if (state.list) await toTop(ctx, state.list);
       let s = await client.snapshot();
       if (!editable(s)) {
         const entry = need(

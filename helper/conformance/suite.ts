@@ -103,3 +103,17 @@ export function selectorFor(snap: WireSnapshot, n: WireNode): { resource_id?: st
     return { resource_id: n.resourceId, class_name: n.className };
   return { class_name: short };
 }
+
+export type ListSelector = NonNullable<SuiteState['list']>;
+
+/** Scroll the list back to its top (earlier gestures may have moved it). */
+export async function toTop(ctx: Ctx, list: ListSelector): Promise<void> {
+  for (let i = 0; i < 20; i++) {
+    const r = await ctx.client.action({
+      action: 'control_action',
+      request: { selector: list, action: 'scroll_backward' },
+    });
+    if (r.status !== 'completed') break;
+  }
+  await settle(ctx);
+}
