@@ -1,5 +1,5 @@
 import { parseBounds, rectArea } from '../src/core/geometry.js';
-import { compactView } from '../src/perception/compact.js';
+import { compactView, displayWidth, truncate } from '../src/perception/compact.js';
 import { cleanText } from '../src/perception/elements.js';
 import { observeTree } from '../src/perception/observe-tree.js';
 import { parseUiautomatorXml } from '../src/perception/parse-xml.js';
@@ -64,10 +64,11 @@ function isActionableRaw(a: Record<string, string>): boolean {
   );
 }
 
-/** Shown labels are truncated to 40 characters; compare a prefix that survives truncation. */
+/** Shown labels are truncated to 40 display columns; compare a prefix that survives truncation. */
 function shows(line: string, evidence: string): boolean {
   const e = evidence.replace(/"/g, "'");
-  return line.includes(e.length > 20 ? e.slice(0, 20) : e);
+  const prefix = displayWidth(e) > 30 ? truncate(e, 31).slice(0, -1) : e;
+  return line.includes(prefix);
 }
 
 export function actionableRecall(xml: string): RecallReport {

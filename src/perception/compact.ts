@@ -21,9 +21,29 @@ export interface CompactOptions {
 
 const DEFAULTS: Required<CompactOptions> = { maxLabel: 40, maxTextItem: 40, maxTextLine: 320, fullIds: true };
 
+// East Asian wide characters (CJK, kana, Hangul, full-width forms) carry about a word each and
+// cost about a token each: they count double, as a terminal does, so budgets are fair across scripts.
+const WIDE_RE =
+  /[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA960-\uA97F\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6]/;
+
+export function displayWidth(s: string): number {
+  let w = 0;
+  for (const ch of s) w += WIDE_RE.test(ch) ? 2 : 1;
+  return w;
+}
+
+/** Cut to at most `max` display columns, ending in "…" when cut. */
 export function truncate(s: string, max: number): string {
-  if (s.length <= max) return s;
-  return `${s.slice(0, Math.max(1, max - 1)).trimEnd()}…`;
+  if (s.length * 2 <= max || displayWidth(s) <= max) return s;
+  let w = 0;
+  let out = '';
+  for (const ch of s) {
+    const cw = WIDE_RE.test(ch) ? 2 : 1;
+    if (w + cw > max - 1) break;
+    out += ch;
+    w += cw;
+  }
+  return `${out.trimEnd()}…`;
 }
 
 function quote(s: string): string {
@@ -120,12 +140,13 @@ export function textLine(texts: readonly string[], opts: Required<CompactOptions
     if (seen.has(t)) continue;
     seen.add(t);
     const q = quote(truncate(t, opts.maxTextItem));
-    if (used + q.length > opts.maxTextLine) {
+    const w = displayWidth(q);
+    if (used + w > opts.maxTextLine) {
       more = true;
       break;
     }
     items.push(q);
-    used += q.length + 3;
+    used += w + 3;
   }
   if (more) items.push('…');
   return `text: ${items.join(' · ')}`;

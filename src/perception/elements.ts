@@ -174,7 +174,8 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
     const r = vis.rects[n.idx];
     if (isActionable(n)) continue;
     const text = cleanText(n.text) || cleanText(n.desc);
-    if (!text) continue;
+    // Some apps leak the string "null" into their views.
+    if (!text || text === 'null') continue;
     const owner = nearestDraft(n.idx, true);
     // A zero-size title inside a visible control (icon-only tabs keep their text this way) still names it.
     if (!r) {

@@ -64,7 +64,13 @@ export function priorElements(o: Observation | undefined): PriorElement[] {
 
 export function observeTree(tree: UiTree, opts: TreeObserveOptions = {}): TreeObservation {
   const extract = extractElements(tree, priorElements(opts.previous));
-  const { elements, texts } = extract;
+  const { elements } = extract;
+  // The clock, battery and signal of the system bars are noise on every step: they stay in
+  // `elements` (as labels) but not on the text summary.
+  const barWindows = new Set(
+    tree.windows.filter((w) => w.type === 'status_bar' || w.type === 'navigation_bar').map((w) => w.id),
+  );
+  const texts = barWindows.size === 0 ? extract.texts : textsOutside(extract, barWindows);
   const pkg = tree.foreground?.package ?? '';
   const activity = tree.foreground?.activity ?? '';
   const title = inferTitle(tree, elements);
@@ -99,4 +105,14 @@ export function observeTree(tree: UiTree, opts: TreeObserveOptions = {}): TreeOb
   };
   if (notes.length > 0) observation.notes = notes;
   return { observation, extract };
+}
+
+function textsOutside(extract: ExtractResult, windows: Set<number>): string[] {
+  const inBars = new Set(
+    extract.elements.filter((e) => !e.actionable && windows.has(e.window)).map((e) => e.label ?? e.text),
+  );
+  const barOnly = new Set(
+    [...inBars].filter((t) => !extract.elements.some((e) => !windows.has(e.window) && (e.label ?? e.text) === t)),
+  );
+  return extract.texts.filter((t) => !barOnly.has(t));
 }
