@@ -2,41 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { acmeAccount, formatMoney, seedAcme } from '../../src/sim/apps/acme-data.js';
 import { browserData, normalizeUrl, PROMO_URL, pageLines, seedBrowser } from '../../src/sim/apps/browser-data.js';
 import { CONTACT_COUNT, normalizePhone, seedContacts, sortedContacts } from '../../src/sim/apps/contacts-data.js';
-import { buildMenu, CATEGORIES, cheapestIn, searchMenu, unitPrice } from '../../src/sim/apps/foodshop-menu.js';
+import {
+  buildMenu,
+  CATEGORIES,
+  cheapestIn,
+  foodShopData,
+  searchMenu,
+  unitPrice,
+} from '../../src/sim/apps/foodshop-menu.js';
 import { messagingData, seedMessages } from '../../src/sim/apps/messages-data.js';
+import { appFactories } from '../../src/sim/apps/registry.js';
 import type { World } from '../../src/sim/world.js';
+import { createWorld, seededRandom } from '../../src/sim/world-seed.js';
 
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function emptyWorld(): World {
-  return {
-    settings: { wifi: true, bluetooth: false, brightness: 128, darkMode: false },
-    about: { model: 'Pixel', androidVersion: '14', buildNumber: 'X' },
-    toggles: {},
-    permissions: {},
-    contacts: [],
-    threads: [],
-    sent: [],
-    cart: [],
-    orders: [],
-    payments: [],
-    session: { attempts: 0 },
-    account: { balance: '' },
-    launched: {},
-    updateStarted: false,
-    files: new Map(),
-    events: [],
-  };
-}
+const seeded = seededRandom;
+const emptyWorld = (): World => createWorld(0, []);
 
 describe('FoodShop menu', () => {
   it('has 120+ uniquely identified items, deterministic per seed', () => {
@@ -115,5 +95,23 @@ describe('seeded app data', () => {
     expect(pageLines(w, PROMO_URL).some((l) => l.text.includes(code) && (l.size ?? 16) < 10)).toBe(true);
     expect(pageLines(w, 'https://news.example.com/').some((l) => l.text.includes(code))).toBe(false);
     expect(normalizeUrl('shop.example.com/promo')).toBe(PROMO_URL);
+  });
+});
+
+describe('world seeding through the registry', () => {
+  const apps = () => appFactories.map((f) => f());
+  const data = (w: World) => JSON.stringify({ ...w, files: undefined });
+
+  it('same seed → the same app data; another seed → different menu, contacts, codes and credentials', () => {
+    const a = createWorld(5, apps());
+    expect(data(createWorld(5, apps()))).toBe(data(a));
+    const b = createWorld(6, apps());
+    expect(foodShopData(b).menu.map((i) => i.price)).not.toEqual(foodShopData(a).menu.map((i) => i.price));
+    expect(b.contacts.map((c) => c.name)).not.toEqual(a.contacts.map((c) => c.name));
+    expect(messagingData(b).otp).not.toEqual(messagingData(a).otp);
+    expect(acmeAccount(b)).not.toEqual(acmeAccount(a));
+    expect(browserData(b).couponCode).not.toBe(browserData(a).couponCode);
+    expect(a.contacts).toHaveLength(CONTACT_COUNT);
+    expect(a.threads.some((t) => t.peer === a.contacts.find((c) => c.name === '妈妈')!.phone)).toBe(true);
   });
 });
