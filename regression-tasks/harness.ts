@@ -68,8 +68,9 @@ export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<Task
       logger: logger.child('executor'),
       screenshots: opts.screenshots ?? false,
       seed: opts.seed,
-      confirm: async () => {
-        const v: ConfirmVerdict = task.confirm === 'deny' ? 'denied' : 'approved';
+      confirm: async (check) => {
+        const answer = typeof task.confirm === 'function' ? task.confirm(check.summary) : (task.confirm ?? 'approve');
+        const v: ConfirmVerdict = answer === 'deny' ? 'denied' : 'approved';
         confirmations.push(v);
         return v;
       },
@@ -81,7 +82,7 @@ export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<Task
       { ports, planner, memory: opts.memory, clock, logger, perf: opts.perf },
       { goal, maxSteps: stepBudget(task), runsDir: opts.runsDir },
     );
-    let check = task.check(phone.world, run, params);
+    let check = await task.check(phone.world, run, params, phone);
     const guarded = phone.world.events.filter((e) => IRREVERSIBLE_GUARDED.has(e.kind));
     const approved = confirmations.filter((v) => v === 'approved').length;
     if (check.ok && guarded.length > approved)

@@ -1,9 +1,36 @@
 import type { CatalogEntry } from '../src/planner/reference/intents.js';
+import { CT_03 } from './tasks/ct-03.js';
+import { LOGIN_01 } from './tasks/login-01.js';
+import { LOGIN_03 } from './tasks/login-03.js';
+import { MSG_01, MSG_01_DENY } from './tasks/msg-01.js';
 import { SET_01 } from './tasks/set-01.js';
+import { SET_03 } from './tasks/set-03.js';
+import { SET_05 } from './tasks/set-05.js';
+import { SET_06 } from './tasks/set-06.js';
+import { SET_08 } from './tasks/set-08.js';
+import { SET_09 } from './tasks/set-09.js';
+import { SHOP_01 } from './tasks/shop-01.js';
+import { SHOP_02 } from './tasks/shop-02.js';
+import { SHOP_05 } from './tasks/shop-05.js';
 import type { TaskDef } from './types.js';
 
 /** The task catalog (one definition per file under tasks/). */
-export const TASKS: readonly TaskDef[] = [SET_01];
+export const TASKS: readonly TaskDef[] = [
+  SET_01,
+  SET_03,
+  SET_05,
+  SET_06,
+  SET_08,
+  SET_09,
+  LOGIN_01,
+  LOGIN_03,
+  SHOP_01,
+  SHOP_02,
+  SHOP_05,
+  CT_03,
+  MSG_01,
+  MSG_01_DENY,
+];
 
 /** What the reference model is "trained" on: instruction templates → intent templates. */
 export function referenceCatalog(tasks: readonly TaskDef[] = TASKS): CatalogEntry[] {

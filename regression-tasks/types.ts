@@ -26,10 +26,11 @@ export interface TaskDef {
   params?: (random: () => number) => Params;
   locale?: 'en' | 'zh';
   setup?: (phone: VirtualPhone, params: Params) => void | Promise<void>;
-  check: (world: World, run: RunResult, params: Params) => CheckResult;
+  /** Reads world state (and, for "which screen", the phone's foreground) — never what the agent saw. */
+  check: (world: World, run: RunResult, params: Params, phone: VirtualPhone) => CheckResult | Promise<CheckResult>;
   guard?: GuardCode;
-  /** How the harness answers a confirmation request (default: approve). */
-  confirm?: 'approve' | 'deny';
+  /** How the harness answers a confirmation request, by its summary (default: approve all). */
+  confirm?: 'approve' | 'deny' | ((summary: string) => 'approve' | 'deny');
   optimalSteps: number;
   /** Reference intents (templates with the same placeholders). */
   intents: string[];

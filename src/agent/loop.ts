@@ -18,6 +18,7 @@ import type { Subgoal } from '../planner/prompt/types.js';
 import { type Checkpoint, CheckpointStore } from '../store/checkpoint.js';
 import { newRunId, RunArchive } from '../store/run-archive.js';
 import type { AgentPorts, Perceived } from './ports.js';
+import { maskSecrets, unmask } from './secrets.js';
 import type { AgentEvent, DecisionSource, RunResult, RunStatus, StepRecord } from './types.js';
 
 /**
@@ -56,8 +57,15 @@ function labelOf(obs: Observation, id?: string): string | undefined {
   return e ? (e.label ?? (e.text || e.desc)) || undefined : undefined;
 }
 
-export async function runAgent(deps: AgentDeps, opts: RunOptions): Promise<RunResult> {
+export async function runAgent(deps: AgentDeps, runOpts: RunOptions): Promise<RunResult> {
   const { ports, planner, memory, clock, logger } = deps;
+  // Credentials in the goal become placeholders for everything but dispatch.
+  const { goal: maskedGoal, secrets } = maskSecrets(runOpts.goal);
+  const opts = { ...runOpts, goal: maskedGoal };
+  const live = (d: Decision): Decision =>
+    secrets.size && d.action.text !== undefined
+      ? { ...d, action: { ...d.action, text: unmask(d.action.text, secrets) } }
+      : d;
   const perf = deps.perf ?? (() => performance.now());
   const runId = opts.runId ?? newRunId(clock.now());
   const runDir = path.join(opts.runsDir, runId);
@@ -292,7 +300,7 @@ export async function runAgent(deps: AgentDeps, opts: RunOptions): Promise<RunRe
     }
 
     // 4. Guardrails (code, not prompt), dry run, confirmation.
-    const guard = ports.guard(decision, obs);
+    const guard = ports.guard(live(decision), obs);
     if (opts.dryRun && guard.mutating) {
       record.note = `dry run: would ${guard.summary}`;
       record.guard = { categories: guard.categories, reasons: guard.reasons };
@@ -326,7 +334,7 @@ export async function runAgent(deps: AgentDeps, opts: RunOptions): Promise<RunRe
 
     // 5. Execute, re-observe, validate.
     const te = perf();
-    const exec = await ports.execute(decision, obs);
+    const exec = await ports.execute(live(decision), obs);
     const execMs = perf() - te;
     record.receipt = exec.receipt;
     const post = await observeStable(obs);

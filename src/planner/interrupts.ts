@@ -48,12 +48,23 @@ export function matchInterrupt(obs: Observation): InterruptMatch | undefined {
     const els = obs.elements.filter((e) => e.window === w.id);
     if (els.length === 0) continue;
     const words = [w.title, ...els.map(label)].join(' · ');
-    if (!permissionUi && TASK_WORDS.test(words)) return undefined;
+    // A dialog belongs to the task when its title or buttons carry task semantics (a message body
+    // that merely mentions "checkout" does not make an update prompt part of the task).
+    const buttons = [w.title, ...els.filter((e) => e.actionable).map(label)].join(' · ');
+    if (!permissionUi && TASK_WORDS.test(buttons)) return undefined;
     const kind: InterruptKind | undefined = permissionUi
       ? 'permission'
       : (['update', 'rating', 'promo', 'permission'] as const).find((k) => KIND_WORDS[k].test(words));
     if (!kind) continue;
-    const button = els.find((e) => e.actionable && e.flags.enabled && DISMISS[kind].test(label(e)));
+    // Bilingual buttons ("Later · 稍后") match when any part does.
+    const button = els.find(
+      (e) =>
+        e.actionable &&
+        e.flags.enabled &&
+        label(e)
+          .split(/\s*[·/|]\s*/)
+          .some((part) => DISMISS[kind].test(part)),
+    );
     if (!button) continue;
     return {
       kind,

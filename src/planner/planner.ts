@@ -37,7 +37,7 @@ export type DecideResult =
   | { ok: true; step: PlannedStep; usage: LlmUsage }
   | { ok: false; error: string; usage: LlmUsage };
 
-const PlanArgs = z.object({ subgoals: z.array(z.string().min(1)).min(1).max(8) });
+const PlanArgs = z.object({ subgoals: z.array(z.string().min(1)).min(1).max(16) });
 
 export class Planner {
   constructor(private readonly deps: PlannerDeps) {}
@@ -54,7 +54,7 @@ export class Planner {
         const p = PlanArgs.safeParse(raw);
         return p.success
           ? { ok: true, value: p.data.subgoals }
-          : { ok: false, error: `plan needs {"subgoals": ["…", …]} (1-8 items): ${p.error.issues[0]?.message}` };
+          : { ok: false, error: `plan needs {"subgoals": ["…", …]} (1-16 items): ${p.error.issues[0]?.message}` };
       },
     });
     // A plan is guidance, not a contract: without one the loop still runs on the goal alone.

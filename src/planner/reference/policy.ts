@@ -15,17 +15,22 @@ export function findElement(
   screen: ParsedScreen,
   label: string,
   prefer?: (e: ScreenLine) => boolean,
+  exclude?: (e: ScreenLine) => boolean,
 ): ScreenLine | undefined {
   const l = norm(label);
+  const pool = exclude ? screen.elements.filter((e) => !exclude(e)) : screen.elements;
   const tiers: ((e: ScreenLine) => boolean)[] = [
     (e) => norm(e.text) === l,
     (e) => norm(e.resourceId) === l || norm(e.resourceId).endsWith(`/${l}`),
     (e) => norm(e.text).startsWith(l),
     (e) => norm(e.text).includes(l),
-    (e) => l.length > 2 && norm(e.resourceId).includes(l.replace(/[^a-z0-9]/g, '')),
+    (e) => {
+      const key = l.replace(/[^a-z0-9]/g, '');
+      return key.length > 2 && norm(e.resourceId).includes(key);
+    },
   ];
   for (const t of tiers) {
-    const hits = screen.elements.filter(t);
+    const hits = pool.filter(t);
     if (hits.length === 0) continue;
     return (prefer && hits.find(prefer)) ?? hits[0];
   }
@@ -42,6 +47,10 @@ function flipped(state: string | undefined): string {
 
 /** When the intent's target is not on screen: scroll the list (a few times), then go back. */
 function searchMove(screen: ParsedScreen, history: PromptStep[], what: string): ActArgsOut {
+  // The last action failed and the target is gone: it probably led somewhere else — go back.
+  const last = history[history.length - 1];
+  if (last && !last.ok && !last.action.startsWith('back') && !last.action.startsWith('swipe'))
+    return { thought: `"${what}" is not here after a failed step; go back`, tool: 'back', expect: 'page_changes' };
   const recentScrolls = history.slice(-4).filter((h) => h.action.startsWith('swipe')).length;
   const list = screen.elements.find((e) => e.verb === 'scroll');
   if (list && recentScrolls < 3)
@@ -55,6 +64,17 @@ function searchMove(screen: ParsedScreen, history: PromptStep[], what: string): 
   return { thought: `"${what}" is not on this screen; go back`, tool: 'back', expect: 'page_changes' };
 }
 
+/** The value shown next to a label: the rest of a row's label, or the next text on the screen. */
+export function readValue(screen: ParsedScreen, label: string): string | undefined {
+  const l = norm(label);
+  for (const e of screen.elements) {
+    const t = e.text.trim();
+    if (norm(t).startsWith(l) && t.length > label.length) return t.slice(label.length).trim();
+  }
+  const i = screen.texts.findIndex((t) => norm(t).includes(l));
+  return i >= 0 ? screen.texts[i + 1]?.trim() : undefined;
+}
+
 export function actForIntent(intentLine: string, screen: ParsedScreen, history: PromptStep[]): ActArgsOut {
   const intent: Intent = parseIntent(intentLine);
   const [a0 = '', a1 = ''] = intent.args;
@@ -62,7 +82,8 @@ export function actForIntent(intentLine: string, screen: ParsedScreen, history: 
     case 'launch':
       return { thought: `open ${a0}`, tool: 'launch_app', package: a0, expect: 'page_changes', subgoal_done: true };
     case 'tap': {
-      const el = findElement(screen, a0);
+      // A field that holds the typed query is not what "tap <item>" means.
+      const el = findElement(screen, a0, undefined, isField);
       if (!el) return searchMove(screen, history, a0);
       const expect = isToggle(el) ? `element_state ${el.id} ${flipped(el.state)}` : 'page_changes';
       return { thought: `tap "${a0}"`, tool: 'tap', target_id: el.id, expect, subgoal_done: true };
@@ -81,13 +102,14 @@ export function actForIntent(intentLine: string, screen: ParsedScreen, history: 
     case 'type': {
       const el = findElement(screen, a0, isField) ?? screen.elements.find((e) => isField(e) && e.focused);
       if (!el || !isField(el)) return searchMove(screen, history, a0);
-      const secret = /password|pwd|密码/i.test(`${el.text} ${el.resourceId} ${a0}`);
+      // A password field shows nothing of what was typed, so there is nothing visible to expect.
+      const secret = /\[password\]|password|pwd|密码/i.test(`${el.text} ${el.resourceId} ${el.raw} ${a0}`);
       return {
         thought: `enter the ${a0}`,
         tool: 'type',
         target_id: el.id,
         text: a1,
-        expect: secret ? 'page_changes' : `text_appears ${a1}`,
+        expect: secret ? 'no_change' : `text_appears ${a1}`,
         subgoal_done: true,
       };
     }
@@ -105,6 +127,11 @@ export function actForIntent(intentLine: string, screen: ParsedScreen, history: 
         expect: `element_state ${el.id} value=${value}`,
         subgoal_done: true,
       };
+    }
+    case 'read': {
+      const value = readValue(screen, a0);
+      if (!value) return searchMove(screen, history, a0);
+      return { thought: `"${a0}" shows ${value}`, tool: 'done', text: value };
     }
     case 'answer': {
       const visible = screen.texts.some((t) => t.includes(a0)) || screen.raw.includes(a0);

@@ -16,6 +16,8 @@ export interface ScreenLine {
   state?: string;
   range?: { current: number; max: number };
   focused: boolean;
+  /** Everything after the label (state, resource id, centre). */
+  raw: string;
 }
 
 export interface ParsedScreen {
@@ -55,6 +57,7 @@ export function parseScreenLine(line: string): ScreenLine | undefined {
     state,
     range: range ? { current: Number(range[1]), max: Number(range[2]) } : undefined,
     focused: /\bfocused\b/.test(rest),
+    raw: rest,
   };
 }
 

@@ -96,7 +96,15 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
     const screen = extractScreen(text);
     const history = extractHistory(text);
     const intent = current.startsWith('all subgoals done') ? 'done' : current;
-    const args = actForIntent(intent, screen, history);
+    // After the user declined a guarded action, a careful model stops and reports it.
+    const recent = /Recent steps:\n([\s\S]*?)(?:\n\n|$)/.exec(text)?.[1] ?? '';
+    const args: ActArgsOut = /denied by the user/.test(recent)
+      ? {
+          thought: 'the user declined',
+          tool: 'ask_user',
+          text: 'You declined the action, so I stopped; nothing was done.',
+        }
+      : actForIntent(intent, screen, history);
     const open = (/Plan:\n([\s\S]*?)\n\n/.exec(text)?.[1] ?? '').split('\n').filter((l) => /\[ \]/.test(l)).length;
     const reply = applyNoise({ args, screen, history, moreSubgoals: open > 0 }, rate, random);
     if (reply.noise) stats.noise[reply.noise] = (stats.noise[reply.noise] ?? 0) + 1;
