@@ -23,14 +23,16 @@ import {
   inputTextArgv,
   KEYCODES,
   parseFocus,
-  parseImeList,
   parseImeShown,
   parseWmSize,
   shellCommand,
 } from './commands.js';
 import { treeToWire } from './tree.js';
 
-const { Adb } = adbkit;
+type AdbClass = typeof import('@devicefarmer/adbkit').Adb;
+/** Node's ESM loader gives the CommonJS exports object, vite's interop its default: accept both. */
+const loaded = adbkit as unknown as AdbClass & { Adb?: AdbClass };
+const Adb: AdbClass = loaded.Adb ?? loaded;
 type AdbDeviceClient = ReturnType<ReturnType<typeof Adb.createClient>['getDevice']>;
 
 /**
@@ -49,7 +51,11 @@ export interface AdbDeviceOptions {
   logger: Logger;
   /** Upper bound of real time one shell call may take (deadlines may run on a virtual clock). */
   maxRealWaitMs?: number;
+  /** IMEs that accept the `ADB_INPUT_B64` broadcast (default: ADBKeyboard and the agent's own IME). */
+  base64Imes?: string[];
 }
+
+export const BASE64_IMES = ['com.android.adbkeyboard/.AdbIME', 'com.phoneagent.ime/.AgentIme'];
 
 type Shell = { ok: true; out: string } | { ok: false; sent: boolean; timeout: boolean; message: string };
 
@@ -71,9 +77,9 @@ export class AdbDevice implements Device {
 
   /** Reads the screen size and the installed IMEs; says what to fix when the device is not usable. */
   async connect(d: Deadline): Promise<{ ok: true } | { ok: false; message: string }> {
-    const [size, imes, density] = await Promise.all([
+    const [size, ime, density] = await Promise.all([
       this.sh(['wm', 'size'], d),
-      this.sh(['ime', 'list', '-s'], d),
+      this.sh(['settings', 'get', 'secure', 'default_input_method'], d),
       this.sh(['wm', 'density'], d),
     ]);
     if (!size.ok)
@@ -85,7 +91,9 @@ export class AdbDevice implements Device {
     if (!wh) return { ok: false, message: `could not read the screen size from \`wm size\`: ${size.out.slice(0, 80)}` };
     const dens = density.ok ? /(\d+)/.exec(density.out) : null;
     this.screen = { width: wh.width, height: wh.height, rotation: 0, density: dens ? Number(dens[1]) : 420 };
-    this.imeB64 = imes.ok && parseImeList(imes.out).some((id) => /adbkeyboard|adbime|b64/i.test(id));
+    // The broadcast only reaches a base64 IME while it is the current input method.
+    const current = ime.ok ? ime.out.trim() : '';
+    this.imeB64 = (this.opts.base64Imes ?? BASE64_IMES).includes(current);
     this.connected = true;
     return { ok: true };
   }
@@ -275,7 +283,7 @@ export class AdbDevice implements Device {
         this.opts.clock,
         'adb',
         'ime_commit',
-        `no base64 IME (${IME_B64_ACTION}) is installed; install and select ADBKeyboard, or type the text yourself`,
+        `no base64 IME (${IME_B64_ACTION}) is the current input method; install ADBKeyboard and select it with ime set, or type the text yourself`,
       );
     return this.input('ime_commit', imeBroadcastArgv(text), d);
   }

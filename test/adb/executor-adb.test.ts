@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Deadline } from '../../src/core/clock.js';
+import { offeredTools } from '../../src/executor/tools.js';
+import { AGENT_IME } from '../../src/sim/index.js';
+import { decision, drive, el, makeExecutor, observe } from '../executor/helpers.js';
+import { dualRig } from './executor-rig.js';
+
+/** The executor over the ADB backend: adbkit → a real adb server → the virtual phone's adbd. */
+
+let rig: Awaited<ReturnType<typeof dualRig>>;
+beforeAll(async () => {
+  rig = await dualRig();
+});
+afterAll(async () => {
+  await rig?.close();
+});
+
+describe('adb backend', () => {
+  it('reads the screen through uiautomator and offers only what adb can do', async () => {
+    const caps = rig.adb.capabilities();
+    expect(caps.screen.width).toBe(1080);
+    const tools = offeredTools(caps);
+    expect(tools).toEqual(expect.arrayContaining(['tap', 'swipe', 'type', 'back', 'launch_app']));
+    for (const t of [
+      'read_control',
+      'control_action',
+      'wait_until',
+      'scroll_to',
+      'pinch',
+      'touch_gesture',
+      'action_sequence',
+    ])
+      expect(tools).not.toContain(t);
+    const ex = makeExecutor(rig.adb, rig.clock);
+    const o = await observe(ex);
+    expect(o.app.package).toBe('com.android.launcher3');
+    expect(o.elements.some((e) => e.label === 'Settings' || e.text === 'Settings')).toBe(true);
+    const r = await ex.run(
+      decision({ tool: 'control_action', args: { selector: { text: 'Settings' }, action: 'click' } }),
+      o,
+    );
+    expect(r.receipt.error?.code).toBe('UNSUPPORTED');
+    expect(r.receipt.delivery).toBe('not_delivered');
+  });
+
+  it('launches, taps and verifies through adb', async () => {
+    const ex = makeExecutor(rig.adb, rig.clock);
+    const o = await drive(ex, await observe(ex), [{ tool: 'launch_app', package: 'com.android.settings' }]);
+    expect(o.app.package).toBe('com.android.settings');
+    const wifi = el(o, 'Wi-Fi');
+    const r = await ex.run(
+      decision({ tool: 'tap', target_id: wifi.id }, { kind: 'element_state', target_id: wifi.id, state: 'off' }),
+      o,
+    );
+    expect(r.ok).toBe(true);
+    expect(r.receipt.backend).toBe('adb');
+    expect(rig.phone.world.settings.wifi).toBe(false);
+    await ex.run(decision({ tool: 'home' }), r.post ?? o);
+  });
+
+  it('types ASCII with input text; Chinese needs the base64 IME, else the ladder asks the user', async () => {
+    const ex = makeExecutor(rig.adb, rig.clock);
+    let o = await drive(ex, await observe(ex), [{ tool: 'launch_app', package: 'com.acme.bank' }]);
+    const email = el(o, 'Email · 邮箱');
+    const ascii = await ex.run(
+      decision(
+        { tool: 'type', target_id: email.id, text: "it's a b@c.d" },
+        { kind: 'text_appears', text: "it's a b@c.d" },
+      ),
+      o,
+    );
+    expect(ascii.ok).toBe(true);
+    o = ascii.post ?? o;
+    const field = o.elements.find((e) => e.text === "it's a b@c.d");
+    const zh = await ex.run(
+      decision({ tool: 'type', target_id: field?.id ?? '', text: '张伟' }, { kind: 'text_appears', text: '张伟' }),
+      o,
+    );
+    expect(zh.ok).toBe(false);
+    expect(zh.receipt.error?.code).toBe('UNSUPPORTED');
+    expect(zh.receipt.error?.message).toMatch(/ask the user/);
+    expect((await observe(ex)).elements.some((e) => e.text.includes('张'))).toBe(false);
+
+    rig.phone.enableIme(AGENT_IME, true);
+    rig.phone.setIme(AGENT_IME);
+    expect((await rig.adb.connect(Deadline.after(rig.clock, 5_000))).ok).toBe(true);
+    expect(rig.adb.capabilities().unicodeText).toBe(true);
+    o = await observe(ex);
+    const f2 = o.elements.find((e) => e.flags.editable && !e.flags.password);
+    const viaIme = await ex.run(
+      decision({ tool: 'type', target_id: f2?.id ?? '', text: '张伟 😀' }, { kind: 'text_appears', text: '张伟 😀' }),
+      o,
+    );
+    expect(viaIme.ok).toBe(true);
+    expect(viaIme.post?.elements.some((e) => e.text === '张伟 😀')).toBe(true);
+    await ex.run(decision({ tool: 'home' }), viaIme.post ?? o);
+  });
+});
