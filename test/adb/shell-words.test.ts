@@ -136,4 +136,46 @@ describe('shell interpreter', () => {
     expect((await run(`input tap ${wifi.x} ${wifi.y}`, phone)).code).toBe(0);
     expect(phone.world.settings.wifi).toBe(!before);
   });
+
+  it('goes home and back with key events, scrolls with swipe, and sets brightness', async () => {
+    const phone = new VirtualPhone({ seed: 2 });
+    await run('am start -n com.android.settings/.Settings', phone);
+    await settle(phone);
+    const top = async () => (await findNode(phone, (n) => n.resourceId.endsWith(':id/wifi_switch'))).bounds.top;
+    const before = await top();
+    expect((await run('input swipe 540 1800 540 600 400', phone)).code).toBe(0);
+    await settle(phone);
+    const after = await phone.readTree();
+    const wifi = after.nodes.find((n) => n.resourceId.endsWith(':id/wifi_switch') && n.flags.visible);
+    expect(wifi === undefined || wifi.bounds.top < before).toBe(true);
+    expect((await run('input keyevent KEYCODE_HOME', phone)).code).toBe(0);
+    await settle(phone);
+    expect(phone.foreground().package).toBe('com.android.launcher3');
+    expect((await run('input keyevent FROBNICATE', phone)).code).not.toBe(0);
+    await run('settings put system screen_brightness 77', phone);
+    expect(phone.world.settings.brightness).toBe(77);
+    expect((await run('settings get system screen_brightness', phone)).out).toBe('77\n');
+    await run('svc bluetooth enable', phone);
+    expect(phone.world.settings.bluetooth).toBe(true);
+  });
+
+  it('pays the device latencies and the slow-dump fault on the phone clock', async () => {
+    const phone = new VirtualPhone({ seed: 2, latency: { shellInput: 400, uiautomatorDump: 1500 } });
+    let t = phone.clock.now();
+    await run('input keyevent 4', phone);
+    expect(phone.clock.now() - t).toBeGreaterThanOrEqual(400);
+    phone.faults.slowTreeMs = 5000;
+    t = phone.clock.now();
+    expect((await run('uiautomator dump', phone)).out).toBe('UI hierchary dumped to: /sdcard/window_dump.xml\n');
+    expect(phone.clock.now() - t).toBeGreaterThanOrEqual(6500);
+  });
+
+  it('reports that APKs cannot be installed, as pm would for a file that is not an APK', async () => {
+    const phone = new VirtualPhone({ seed: 2 });
+    phone.writeFile('/data/local/tmp/app.apk', Buffer.from('PK not really'));
+    const r = await run('pm install -r /data/local/tmp/app.apk', phone);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^Failure \[INSTALL_PARSE_FAILED_NOT_APK: /);
+    expect((await run('pm install /data/local/tmp/none.apk', phone)).err).toContain('Unable to open file');
+  });
 });

@@ -105,16 +105,23 @@ async function start(phone: PhoneSurface, it: Intent): Promise<CommandResult> {
     // Android exits 0 here too; callers must read the output.
     return ok(`${head}Error type 3\nError: Activity class {${c.pkg}/${wanted}} does not exist.\n`);
   }
-  const wasForeground = phone.foreground().package === c.pkg;
+  const was = phone.foreground();
+  const alreadyTop = was.package === c.pkg && fullActivity(c.pkg, was.activity) === wanted && !it.stopFirst;
   if (it.stopFirst) await phone.forceStop(c.pkg);
   const t0 = phone.clock.now();
-  const r = await phone.launch(c.pkg, activity);
+  const r = alreadyTop ? ({ ok: true } as const) : await phone.launch(c.pkg, activity);
   if (!r.ok) return ok(`${head}Error: ${r.message}\n`);
-  if (!it.wait) return ok(head);
+  // What Android says when the activity is already the top-most one.
+  const warning = alreadyTop
+    ? 'Warning: Activity not started, intent has been delivered to currently running top-most instance.\n'
+    : '';
+  if (!it.wait) return ok(`${head}${warning}`);
+  const now = phone.foreground();
+  const shown = now.package === c.pkg ? now.activity : activity;
   const took = Math.max(1, Math.round(phone.clock.now() - t0));
-  const state = it.stopFirst || !wasForeground ? 'COLD' : 'WARM';
+  const state = alreadyTop ? 'UNKNOWN (0)' : it.stopFirst || was.package !== c.pkg ? 'COLD' : 'WARM';
   return ok(
-    `${head}Status: ok\nLaunchState: ${state}\nActivity: ${shortComponent(c.pkg, activity)}\nTotalTime: ${took}\nWaitTime: ${took + 3}\nComplete\n`,
+    `${head}${warning}Status: ok\nLaunchState: ${state}\nActivity: ${shortComponent(c.pkg, shown)}\nTotalTime: ${took}\nWaitTime: ${took + 3}\nComplete\n`,
   );
 }
 
@@ -168,7 +175,12 @@ export const am: Command = async (ctx) => {
 
 export const monkey: Command = async (ctx) => {
   const args = ctx.argv.slice(1);
-  const echo = args.map((a) => `  bash arg: ${a}\n`).join('');
+  // monkey echoes its arguments several ways before it starts.
+  const echo = [
+    ...args.map((a) => `  bash arg: ${a}\n`),
+    `args: [${args.join(', ')}]\n`,
+    ...args.map((a) => ` arg: "${a}"\n`),
+  ].join('');
   const pi = args.indexOf('-p');
   const pkg = pi >= 0 ? args[pi + 1] : undefined;
   const p = pkg ? findPackage(ctx.phone, pkg) : undefined;
@@ -178,7 +190,8 @@ export const monkey: Command = async (ctx) => {
   const t0 = ctx.phone.clock.now();
   await ctx.phone.launch(p.package);
   const took = Math.round(ctx.phone.clock.now() - t0);
+  const data = args.filter((_, i) => args[i - 1] === '-p' || args[i - 1] === '-c').map((d) => `data="${d}"\n`);
   return ok(
-    `${echo}args: [${args.join(', ')}]\n arg: "-p"\n data="${p.package}"\nEvents injected: 1\n## Network stats: elapsed time=${took}ms (0ms mobile, 0ms wifi, ${took}ms not connected)\n`,
+    `${echo}${data.join('')}Events injected: 1\n## Network stats: elapsed time=${took}ms (0ms mobile, 0ms wifi, ${took}ms not connected)\n`,
   );
 };

@@ -46,6 +46,24 @@ function packageCommand(ctx: CommandContext, sub: string | undefined, rest: stri
     case 'grant':
     case 'revoke':
       return ok();
+    case 'install': {
+      // The virtual phone runs only its built-in apps; an APK cannot be parsed, as on a phone
+      // given a file that is not an APK.
+      const file = rest.filter((a) => !a.startsWith('-')).pop();
+      if (!file || ctx.phone.readFile(file) === undefined) {
+        return {
+          stderr: `Error: Unable to open file: ${file ?? ''}\nConsider using a file under /data/local/tmp/\n`,
+          code: 1,
+        };
+      }
+      return {
+        stdout: `Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse ${file}: the virtual phone runs only its built-in apps]\n`,
+        code: 1,
+      };
+    }
+    case 'uninstall':
+      // Built-in apps cannot be removed (and the virtual phone has no others).
+      return { stdout: 'Failure [DELETE_FAILED_INTERNAL_ERROR]\n', code: 1 };
     case 'resolve-activity': {
       const p = pkg ? findPackage(ctx.phone, pkg) : undefined;
       const act = p?.activities[0];
