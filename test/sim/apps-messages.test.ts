@@ -56,6 +56,8 @@ describe('Messages', () => {
     await setText(phone, { id: 'recipient' }, '妈');
     await tapOn(phone, { id: 'suggestion_text', text: `妈妈  ${mom.phone}` });
     expect((await find(phone, { id: 'recipient' })).node.text).toBe(mom.phone);
+    await setText(phone, { id: 'recipient' }, mom.phone.slice(0, 9));
+    expect(findIn(await phone.readTree(), { id: 'suggestion_text', text: `妈妈  ${mom.phone}` })).toBeDefined();
 
     await setText(phone, { id: 'recipient' }, 'nobody here');
     await setText(phone, { id: 'message' }, 'hi');

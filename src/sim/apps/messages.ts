@@ -1,6 +1,6 @@
 import type { App, AppContext, AppScreen, Route } from '../app.js';
 import type { View } from '../kit/view.js';
-import { recordEvent, type Thread } from '../world.js';
+import { type Contact, recordEvent, type Thread } from '../world.js';
 import { contactByName, contactByPhone, normalizePhone } from './contacts-data.js';
 import { lastAt, seedMessages } from './messages-data.js';
 
@@ -163,17 +163,22 @@ export function createMessagesApp(): App {
     };
   };
 
+  /** Up to five contacts whose name (or, for digits, number) contains what was typed into To. */
+  const suggestContacts = (ctx: AppContext, typed: string): Contact[] => {
+    if (!typed) return [];
+    const byNumber = PHONE_RE.test(typed);
+    const q = byNumber ? normalizePhone(typed) : typed.toLowerCase();
+    return ctx.world.contacts
+      .filter((c) =>
+        byNumber ? normalizePhone(c.phone).includes(q) && c.phone !== typed : c.name.toLowerCase().includes(q),
+      )
+      .slice(0, 5);
+  };
+
   const composeScreen = (ctx: AppContext): AppScreen => {
-    const q = to.trim().toLowerCase();
-    const exact = contactByName(ctx.world, to.trim());
-    const suggestions =
-      q && !exact && !PHONE_RE.test(q)
-        ? ctx.world.contacts.filter((c) => c.name.toLowerCase().includes(q)).slice(0, 5)
-        : q && PHONE_RE.test(q)
-          ? ctx.world.contacts
-              .filter((c) => normalizePhone(c.phone).includes(normalizePhone(q)) && c.phone !== to.trim())
-              .slice(0, 5)
-          : [];
+    const typed = to.trim();
+    const exact = contactByName(ctx.world, typed);
+    const suggestions = exact ? [] : suggestContacts(ctx, typed);
     const children: View[] = [
       { kind: 'text', text: 'New message · 新信息', size: 'large', bold: true },
       {
