@@ -22,6 +22,9 @@ const PRE_DISPATCH: ReadonlySet<ErrorCode> = new Set([
   'INVALID_ARGUMENT',
   'OUT_OF_RANGE',
   'NOT_EDITABLE',
+  'NO_PROGRESS',
+  'UNAVAILABLE',
+  'READ_FAILED',
   'BUSY',
 ]);
 

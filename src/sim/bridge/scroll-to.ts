@@ -59,7 +59,8 @@ export async function scrollTo(ctx: ExecContext, req: ScrollToRequest): Promise<
   const log: ScrollLogEntry[] = [];
   let dispatchedAt: number | undefined;
   const finish = (status: ActionReceipt['status'], error?: { code: ErrorCode; message: string }, extra = {}) => {
-    const delivered = log.some((e) => e.outcome === 'moved' || e.outcome === 'no_progress');
+    // A refused scroll (the phone's own NO_PROGRESS, with a detail) delivered nothing.
+    const delivered = log.some((e) => e.outcome === 'moved' || (e.outcome === 'no_progress' && !e.detail));
     const unsure = log.some((e) => e.outcome === 'unknown');
     const r: ActionReceipt = {
       op_id: ctx.opId,
@@ -125,7 +126,8 @@ export async function scrollTo(ctx: ExecContext, req: ScrollToRequest): Promise<
       continue;
     }
     if (!res.ok) {
-      log.push({ ...entry, outcome: res.code === 'INTERNAL' ? 'unknown' : 'failed', detail: res.message });
+      const outcome = res.code === 'NO_PROGRESS' ? 'no_progress' : res.code === 'INTERNAL' ? 'unknown' : 'failed';
+      log.push({ ...entry, outcome, detail: res.message });
       return finish(failStatus(), { code: res.code, message: `scroll ${log.length} failed: ${res.message}` });
     }
     // Wait for the content to move, then to hold still for settle_ms.
