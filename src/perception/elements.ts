@@ -238,6 +238,27 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
     const o = d.owner >= 0 ? drafts[d.owner] : undefined;
     if (o && d.label) o.nested.push(d.label);
   }
+  // A check box or switch without a name of its own is named by the text beside it on its row
+  // (`[ ] Remember me`), which Android lays out as a sibling rather than a child.
+  for (const d of drafts) {
+    if (d.removed || d.label || !d.flags.checkable) continue;
+    const midLo = d.vis.top - (d.vis.bottom - d.vis.top) * 0.25;
+    const midHi = d.vis.bottom + (d.vis.bottom - d.vis.top) * 0.25;
+    let best: Draft | undefined;
+    let bestGap = tree.screen.w * 0.5;
+    for (const l of labelDrafts) {
+      if (l.owner !== d.owner || consumed.has(l)) continue;
+      const mid = (l.vis.top + l.vis.bottom) / 2;
+      const gap = l.vis.left - d.vis.right;
+      if (mid < midLo || mid > midHi || gap < -4 || gap >= bestGap) continue;
+      best = l;
+      bestGap = gap;
+    }
+    if (best) {
+      d.label = best.label;
+      consumed.add(best);
+    }
+  }
   for (const l of labelDrafts) {
     const o = l.owner >= 0 ? drafts[l.owner] : undefined;
     if (!o || pureScroll(o)) continue;

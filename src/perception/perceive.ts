@@ -23,6 +23,8 @@ export type SnapshotInput =
       screenshot?: Buffer;
       /** Screen revision the screenshot was rendered at, when known. */
       screenshotSeq?: number;
+      /** Rows missing at the top of `screenshot`, when the capture reports it. */
+      screenshotOffsetY?: number;
     }
   | {
       xml: string;
@@ -72,7 +74,7 @@ export async function perceive(input: SnapshotInput, opts: PerceiveOptions = {})
     parsed = isValidatedWire(input.wire) && !opts.revalidate ? wireToTree(input.wire) : parseWireSnapshot(input.wire);
     const shot = isValidatedWire(input.wire) ? input.wire.screenshot : undefined;
     screenshot = input.screenshot ?? (shot ? Buffer.from(shot.base64, 'base64') : undefined);
-    offsetY = input.screenshot ? undefined : shot?.offsetY;
+    offsetY = input.screenshot ? input.screenshotOffsetY : shot?.offsetY;
     screenshotSeq = input.screenshotSeq;
   } else {
     parsed = parseUiautomatorXml(input.xml, {

@@ -203,6 +203,18 @@ describe('element extraction', () => {
     expect(compactView(observation)).toMatch(/\] toggle Switch "Bluetooth" on #switch_widget 500,157$/m);
   });
 
+  it('a check box without a name takes the text beside it on its row', () => {
+    const { observation } = observe([
+      appWindow([
+        { cls: 'android.widget.CheckBox', checkable: true, clickable: true, b: [40, 1000, 120, 1080] },
+        text('Remember me', [130, 1010, 500, 1070]),
+        text('Far away below', [130, 1300, 500, 1360]),
+      ]),
+    ]);
+    expect(actionable(observation)[0]).toMatchObject({ role: 'CheckBox', label: 'Remember me' });
+    expect(observation.texts).toEqual(['Far away below']);
+  });
+
   it('recognises seek bars, edit fields, scroll containers and long-clickable nodes', () => {
     const { observation } = observe([
       appWindow([

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
+import { register as observe } from './observe.js';
 import { register as sim } from './sim.js';
 
 /** Each subcommand lives in its own file and registers itself here (one import line each). */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [sim];
+export const commands: RegisterCommand[] = [sim, observe];

@@ -1,0 +1,123 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { Deadline, RealClock } from '../../core/clock.js';
+import { ActionableError } from '../../core/errors.js';
+import { Logger } from '../../core/logger.js';
+import { AdbDevice } from '../../device/adb/device.js';
+import { encodeFrame } from '../../perception/frame.js';
+import { type PerceiveResult, perceive, type SnapshotInput } from '../../perception/perceive.js';
+import { VirtualPhone } from '../../sim/phone.js';
+
+/**
+ * `phone-agent observe`: print what perception makes of a screen — a uiautomator dump file, the
+ * built-in virtual phone, or a phone over ADB — as the compact view the LLM reads, or as JSON.
+ */
+
+interface ObserveOptions {
+  xml?: string;
+  device?: string;
+  format: string;
+  screen?: string;
+  screenshot?: string;
+  app?: string;
+  saveFrame?: string;
+  longSide: string;
+  adbHost: string;
+  adbPort: string;
+}
+
+function parseSize(s: string): { w: number; h: number } {
+  const m = /^(\d{2,5})x(\d{2,5})$/i.exec(s.trim());
+  if (!m) throw new ActionableError('BAD_OPTION', `cannot read --screen "${s}"`, 'use WxH, e.g. --screen 1080x2400');
+  return { w: Number(m[1]), h: Number(m[2]) };
+}
+
+async function readInput(path: string, what: string): Promise<Buffer> {
+  try {
+    return await readFile(path);
+  } catch (e) {
+    throw new ActionableError('NOT_FOUND', `cannot read ${what} ${path} (${(e as Error).message})`, 'check the path');
+  }
+}
+
+async function fromXml(o: ObserveOptions, file: string): Promise<SnapshotInput> {
+  const xml = (await readInput(file, 'the dump')).toString('utf8');
+  const screenshot = o.screenshot ? await readInput(o.screenshot, 'the screenshot') : undefined;
+  return { xml, screen: o.screen ? parseSize(o.screen) : undefined, screenshot };
+}
+
+async function fromSim(o: ObserveOptions): Promise<SnapshotInput> {
+  const phone = new VirtualPhone({});
+  if (o.app) {
+    const r = await phone.launch(o.app);
+    if (!r.ok)
+      throw new ActionableError('NOT_FOUND', `the virtual phone has no app "${o.app}"`, 'see `phone-agent sim --help`');
+    await phone.clock.sleep(1500);
+  }
+  const wire = await phone.readTree();
+  const shot = await phone.screenshot();
+  return { wire, screenshot: shot.png, screenshotSeq: shot.seq, screenshotOffsetY: shot.offsetY };
+}
+
+async function fromAdb(o: ObserveOptions, serial: string): Promise<SnapshotInput> {
+  const clock = new RealClock();
+  const logger = new Logger('device', { level: 'warn' });
+  const dev = new AdbDevice({ serial, host: o.adbHost, port: Number(o.adbPort), clock, logger });
+  try {
+    const c = await dev.connect(Deadline.after(clock, 15_000));
+    if (!c.ok)
+      throw new ActionableError('UNAVAILABLE', c.message, 'or use --device sim for the built-in virtual phone');
+    const snap = await dev.snapshot({ screenshot: true }, Deadline.after(clock, 30_000));
+    if (!snap.ok) throw new ActionableError(snap.code, `snapshot failed: ${snap.message}`, 'retry, or check the phone');
+    return { wire: snap.snapshot, screenshot: snap.screenshot?.png, screenshotOffsetY: snap.screenshot?.offsetY };
+  } finally {
+    await dev.close();
+  }
+}
+
+export async function observeCommand(o: ObserveOptions): Promise<{ result: PerceiveResult; output: string }> {
+  if (!o.xml && !o.device) {
+    throw new ActionableError('BAD_OPTION', 'nothing to observe', 'pass --xml FILE, --device sim or --device SERIAL');
+  }
+  if (o.format !== 'compact' && o.format !== 'json') {
+    throw new ActionableError('BAD_OPTION', `unknown --format "${o.format}"`, 'use --format compact or --format json');
+  }
+  const input = o.xml
+    ? await fromXml(o, o.xml)
+    : o.device === 'sim'
+      ? await fromSim(o)
+      : await fromAdb(o, o.device ?? '');
+  const result = await perceive(input, { longSide: Number(o.longSide) });
+  if (!result.ok) return { result, output: `error: ${result.message}` };
+  if (o.saveFrame && result.frame) await writeFile(o.saveFrame, await encodeFrame(result.frame.scaled, 'png'));
+  const output =
+    o.format === 'json'
+      ? JSON.stringify({ observation: result.observation, compact: result.compact, timings: result.timings }, null, 2)
+      : [result.compact, ...(result.observation.notes ?? []).map((n) => `# ${n}`)].join('\n');
+  return { result, output };
+}
+
+export function register(program: Command): void {
+  program
+    .command('observe')
+    .description('print the observation of a screen: a uiautomator dump, the virtual phone, or a phone over ADB')
+    .option('--xml <file>', 'a uiautomator XML dump to read')
+    .option('--device <sim|serial>', '"sim" for the built-in virtual phone, or an ADB serial')
+    .option('--format <compact|json>', 'output format', 'compact')
+    .option('--screen <WxH>', 'the real screen size for an XML dump (inferred from the bounds otherwise)')
+    .option('--screenshot <file>', 'a PNG/JPEG screenshot to fuse with the XML dump')
+    .option('--app <package>', 'with --device sim: launch this app first')
+    .option('--save-frame <file>', 'write the downscaled frame as PNG')
+    .option('--long-side <px>', 'long side of the frame, 720–1080', '720')
+    .option('--adb-host <host>', 'adb server host', '127.0.0.1')
+    .option('--adb-port <port>', 'adb server port', '5037')
+    .action(async (o: ObserveOptions) => {
+      const { result, output } = await observeCommand(o);
+      if (!result.ok) {
+        process.stderr.write(`phone-agent observe: ${result.message}\n`);
+        process.exitCode = 2;
+        return;
+      }
+      process.stdout.write(`${output}\n`);
+    });
+}

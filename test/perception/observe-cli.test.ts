@@ -1,0 +1,60 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { observeCommand } from '../../src/cli/commands/observe.js';
+import { ObservationSchema } from '../../src/core/types.js';
+import { newPhone, open } from './phone.js';
+
+const base = { format: 'compact', longSide: '720', adbHost: '127.0.0.1', adbPort: '5037' };
+
+describe('phone-agent observe', () => {
+  it('--xml FILE prints the compact view of a dump (here: the virtual phone’s own uiautomator dump)', async () => {
+    const phone = newPhone();
+    await open(phone, 'com.android.settings');
+    const dir = await mkdtemp(path.join(tmpdir(), 'observe-'));
+    const file = path.join(dir, 'window_dump.xml');
+    await writeFile(file, await phone.dumpXml());
+    const { result, output } = await observeCommand({ ...base, xml: file, screen: '1080x2400' });
+    expect(result.ok).toBe(true);
+    expect(output.split('\n')[0]).toBe('app com.android.settings "Settings" · 1080x2400 (0.45) · keyboard hidden');
+    expect(output).toMatch(/^\[[0-9a-f]{8}\] toggle Switch "Wi-Fi" on #wifi_switch \d+,\d+$/m);
+
+    const json = await observeCommand({ ...base, xml: file, format: 'json' });
+    const parsed = JSON.parse(json.output) as { observation: unknown; compact: string };
+    expect(ObservationSchema.safeParse(parsed.observation).success).toBe(true);
+    expect(parsed.compact).toContain('"Wi-Fi"');
+  });
+
+  it('--device sim observes the live virtual phone, screenshot included', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'observe-'));
+    const frame = path.join(dir, 'frame.png');
+    const { result, output } = await observeCommand({ ...base, device: 'sim', app: 'com.acme.bank', saveFrame: frame });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.observation.frameHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(output).toMatch(/fill EditText "Password · 密码" \[password\]/);
+    const png = await readFile(frame);
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+  });
+
+  it('bad input is a clear error: malformed dump, empty dump without a size, missing file, bad options', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'observe-'));
+    const bad = path.join(dir, 'bad.xml');
+    await writeFile(bad, '<hierarchy rotation="0"><node bounds="[0,0][10,10]">');
+    const r = await observeCommand({ ...base, xml: bad });
+    expect(r.result.ok).toBe(false);
+    expect(r.output).toMatch(/malformed XML: unclosed element <node>/);
+    const empty = path.join(dir, 'empty.xml');
+    await writeFile(empty, '<hierarchy rotation="0"/>');
+    expect((await observeCommand({ ...base, xml: empty })).output).toMatch(/empty .* pass the screen size/);
+    const sized = await observeCommand({ ...base, xml: empty, screen: '1080x2400' });
+    expect(sized.output).toMatch(/tree empty/);
+    await expect(observeCommand({ ...base, xml: path.join(dir, 'nope.xml') })).rejects.toThrow(/cannot read the dump/);
+    await expect(observeCommand({ ...base, xml: bad, format: 'yaml' })).rejects.toThrow(
+      /--format compact or --format json/,
+    );
+    await expect(observeCommand({ ...base })).rejects.toThrow(/--xml FILE, --device sim or --device SERIAL/);
+    await expect(observeCommand({ ...base, xml: empty, screen: 'big' })).rejects.toThrow(/WxH/);
+  });
+});
