@@ -66,7 +66,7 @@ export class VirtualPhone implements PhoneSurface {
   readonly info: DeviceInfo;
   readonly faults: Faults = { ...NO_FAULTS };
   readonly latency: Latency;
-  readonly world: World;
+  private readonly state: World;
   readonly locale: 'en' | 'zh';
   private readonly engine: Engine;
   private readonly services: SystemServices;
@@ -88,14 +88,14 @@ export class VirtualPhone implements PhoneSurface {
       kill: (pkg) => this.engine.kill(pkg),
     });
     if (!apps.some((a) => a.package === LAUNCHER)) apps.unshift(launcher);
-    this.world = createWorld(seed, apps);
+    this.state = createWorld(seed, apps);
     this.info = {
       manufacturer: 'Google',
-      model: this.world.about.model,
+      model: this.state.about.model,
       product: 'panther',
       device: 'panther',
       serial: `VPHONE${String(seed).padStart(6, '0')}`,
-      androidVersion: this.world.about.androidVersion,
+      androidVersion: this.state.about.androidVersion,
       apiLevel: 34,
       helperVersion: '0.1.0',
       ...deps.info,
@@ -103,12 +103,12 @@ export class VirtualPhone implements PhoneSurface {
     this.engine = new Engine({
       clock: this.clock,
       screen,
-      world: this.world,
+      world: this.state,
       apps,
       random: seededRandom(seed ^ 0x5eed),
       locale: this.locale,
     });
-    this.services = new SystemServices(this.world, () => this.engine.changed());
+    this.services = new SystemServices(this.state, () => this.engine.changed());
     this.engine.currentIme = () => this.services.current();
     this.shots = new ScreenshotCache();
     this.sys = {
@@ -139,6 +139,15 @@ export class VirtualPhone implements PhoneSurface {
       frame: () => this.frame(),
       dropShortTaps: () => this.faults.dropShortTaps,
     };
+  }
+
+  /**
+   * The world state, for tests and checkers only. Reading it first fires app timers that are due, so
+   * a checker sees what happened up to now even if nobody looked at the screen.
+   */
+  get world(): World {
+    this.engine.pump();
+    return this.state;
   }
 
   // ---- state -------------------------------------------------------------------------------

@@ -190,4 +190,23 @@ describe('windows', () => {
     expect(state.loading).toBe(true);
     expect(phone.world.launched['com.test.counter']).toBe(true);
   });
+
+  it('a checker reading the world sees timers that came due, even if nobody looked at the screen', async () => {
+    const app = testApp(
+      'com.test.timer',
+      () => ({ activity: '.Main', title: 'T', root: { kind: 'column', children: [] } }),
+      {
+        onLaunch: (ctx) => {
+          ctx.later(5000, () => {
+            ctx.world.toggles.arrived = 1;
+          });
+        },
+      },
+    );
+    const phone = new VirtualPhone({ apps: [app] });
+    await phone.launch('com.test.timer');
+    expect(phone.world.toggles.arrived).toBeUndefined();
+    await phone.clock.sleep(5000);
+    expect(phone.world.toggles.arrived).toBe(1);
+  });
 });

@@ -1,7 +1,7 @@
 import type { Rect } from '../../core/geometry.js';
 import type { WindowType } from '../../core/types.js';
 import type { Frame } from '../engine/frame.js';
-import { fontPx, lineHeight, TEXT_SP, wrapText } from '../engine/layout.js';
+import { fontPx, lineHeight, TEXT_SP, textWidthPx, wrapText } from '../engine/layout.js';
 import type { LaidNode } from '../engine/node.js';
 import { dpToPx } from '../engine/screen.js';
 
@@ -165,6 +165,15 @@ function drawNode(g: Svg, n: LaidNode, win: WindowType): void {
         );
         const shown = v.value === '' ? (v.hint ?? '') : v.password ? '•'.repeat([...v.value].length) : v.value;
         g.block(r, shown, size, v.value === '' ? t.muted : t.text, { pad: g.dp(12) });
+        if (focused) {
+          // The caret after the text before the cursor (first line only: fields are single-line).
+          const before = v.password
+            ? '•'.repeat([...v.value].length)
+            : v.value.slice(0, n.selection?.end ?? v.value.length);
+          const x = r.left + g.dp(12) + Math.min(textWidthPx(before, size), r.right - r.left - g.dp(24));
+          const cy = (r.top + r.bottom) / 2;
+          g.rect({ left: x, top: cy - size * 0.6, right: x + g.dp(2), bottom: cy + size * 0.6 }, t.accent);
+        }
         break;
       }
       case 'switch':
