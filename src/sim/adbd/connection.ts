@@ -22,6 +22,9 @@ export type ServiceStart = (stream: AdbStream) => void;
 /** Maps an OPEN's service name to a starter, or undefined to refuse the stream (CLSE). */
 export type ServiceResolver = (service: string) => Promise<ServiceStart | undefined>;
 
+/** Open streams one host may hold; a real adb server uses a handful. More is refused (CLSE). */
+const MAX_STREAMS = 256;
+
 export interface ConnectionDeps {
   socket: Socket;
   banner: string;
@@ -112,6 +115,10 @@ export class AdbConnection {
     const remoteId = m.arg0;
     if (remoteId === 0) throw new ProtocolError('OPEN with stream id 0');
     const service = m.data.toString('utf8').replace(/\0+$/, '');
+    if (this.streams.size >= MAX_STREAMS) {
+      this.send(A_CLSE, 0, remoteId);
+      return;
+    }
     const localId = this.nextLocalId++;
     this.deps.logger.debug('adb open', { service: service.slice(0, 80), localId });
     this.deps
