@@ -113,6 +113,8 @@ describe('bridge server: input lock and cancellation', () => {
     const busy = await h.act({ action: 'key', key: 'back' });
     expect(busy.error?.code).toBe('BUSY');
     expect(busy.delivery).toBe('not_delivered');
+    const read = await h.act({ action: 'read_control', selector: { text: 'Settings' } });
+    expect(read.status).toBe('observed');
     clock.advance(2_000);
     const done = await long;
     expect(done.status).toBe('completed');
