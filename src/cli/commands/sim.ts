@@ -116,6 +116,7 @@ async function serve(o: SimOptions): Promise<void> {
       `adb     ${o.host}:${adb.port}   (adb connect ${o.host}:${adb.port}; helper at device tcp:${HELPER_DEVICE_PORT})`,
     );
   }
+  out.push(`plugins ANDROID_BRIDGE_URL=${bridge.url} ANDROID_BRIDGE_TOKEN=${bridge.token}`);
   const s = phone.screen();
   out.push(`screen  ${s.width}x${s.height} · ${phone.info.model} · Android ${phone.info.androidVersion}`);
   process.stdout.write(`${out.join('\n')}\n`);
