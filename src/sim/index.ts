@@ -1,7 +1,7 @@
 /** The virtual phone's public surface: what servers, the CLI and tests import. */
 
 export type * from './app.js';
-export { createLauncherApp, LAUNCHER_PACKAGE, stockAppFactories } from './apps/launcher.js';
+export { createLauncherApp, drawerPages, LAUNCHER_PACKAGE, stockAppFactories } from './apps/launcher.js';
 export { appFactories } from './apps/registry.js';
 export { createSettingsApp, SETTINGS_PACKAGE } from './apps/settings.js';
 export type { Frame, LaidWindow } from './engine/frame.js';

@@ -2,7 +2,7 @@ import { type Clock, VirtualClock } from '../core/clock.js';
 import type { KeyName } from '../core/types.js';
 import type { WireScreen, WireSnapshot } from '../device/protocol/wire.js';
 import type { App, AppFactory, DialogSpec } from './app.js';
-import { createLauncherApp, stockAppFactories } from './apps/launcher.js';
+import { createLauncherApp, drawerPages, stockAppFactories } from './apps/launcher.js';
 import { appFactories } from './apps/registry.js';
 import { Engine, LAUNCHER } from './engine/engine.js';
 import { buildFrame, type Frame, type SystemActions } from './engine/frame.js';
@@ -80,8 +80,16 @@ export class VirtualPhone implements PhoneSurface {
     const seed = deps.seed ?? 1;
     this.locale = deps.locale ?? 'en';
     this.latency = { treeRead: 0, uiautomatorDump: 0, screenshot: 0, helperInput: 0, shellInput: 0, ...deps.latency };
-    const factories = deps.apps ?? [...appFactories, ...stockAppFactories()];
-    const apps: App[] = factories.map((f) => f());
+    const apps: App[] = (deps.apps ?? appFactories).map((f) => f());
+    if (!deps.apps) {
+      // Stock filler apps only where no real app of that name is installed (a real Clock wins).
+      const taken = new Set(apps.flatMap((a) => [a.label.toLowerCase(), (a.labelZh ?? '').toLowerCase()]));
+      apps.push(
+        ...stockAppFactories()
+          .map((f) => f())
+          .filter((a) => !taken.has(a.label.toLowerCase())),
+      );
+    }
     const launcher = createLauncherApp({
       installed: () => [...this.engine.apps.values()],
       recents: () => this.engine.recents,
@@ -308,6 +316,13 @@ export class VirtualPhone implements PhoneSurface {
       { package: 'com.phoneagent.ime', label: 'Agent IME', activities: [] },
     ];
     return [...apps, ...system.filter((s) => !apps.some((a) => a.package === s.package))];
+  }
+
+  /** The launcher drawer's pages, for tests and task authors (e.g. pick an app on page 2). */
+  drawerPages(): { package: string; label: string }[][] {
+    return drawerPages([...this.engine.apps.values()]).map((page) =>
+      page.map((a) => ({ package: a.package, label: this.locale === 'zh' && a.labelZh ? a.labelZh : a.label })),
+    );
   }
 
   // ---- system services -----------------------------------------------------------------------

@@ -28,6 +28,7 @@ describe('launcher', () => {
     expect(byId(page2, 'page_indicator').text).toBe('Page 2 of 2');
     const second = iconLabels(page2);
     expect(second.length).toBeGreaterThan(0);
+    expect(phone.drawerPages()[1].map((a) => a.label)).toEqual(second);
     expect(second.some((l) => first.includes(l))).toBe(false);
     const all = [...first, ...second];
     for (const label of ['Acme', 'FoodShop', 'Browser', 'Contacts', 'Messages', 'Settings']) {

@@ -46,12 +46,18 @@ function grid(apps: App[], ctx: AppContext): View[] {
   return rows;
 }
 
+/** The app drawer's pages (20 icons each, sorted by English label): task authors use it to pick a page-2 app. */
+export function drawerPages(installed: App[]): App[][] {
+  const apps = installed
+    .filter((a) => !a.hidden && a.package !== LAUNCHER_PACKAGE)
+    .sort((a, b) => a.label.localeCompare(b.label));
+  const pages: App[][] = [];
+  for (let i = 0; i < apps.length; i += PAGE_SIZE) pages.push(apps.slice(i, i + PAGE_SIZE));
+  return pages.length ? pages : [[]];
+}
+
 export function createLauncherApp(deps: LauncherDeps): App {
-  const visible = (): App[] =>
-    deps
-      .installed()
-      .filter((a) => !a.hidden && a.package !== LAUNCHER_PACKAGE)
-      .sort((a, b) => a.label.localeCompare(b.label));
+  const visible = (): App[] => drawerPages(deps.installed()).flat();
 
   const home = (ctx: AppContext): AppScreen => {
     const apps = visible();
