@@ -4,16 +4,20 @@ import { AdbDevice } from '../../src/device/adb/device.js';
 import { BridgeDevice } from '../../src/device/bridge/device.js';
 import { startAdbDevice } from '../../src/sim/adbd/index.js';
 import { startBridgeServer } from '../../src/sim/bridge/index.js';
-import { VirtualPhone, type VirtualPhoneDeps } from '../../src/sim/index.js';
+import { AGENT_IME, VirtualPhone, type VirtualPhoneDeps } from '../../src/sim/index.js';
 import { PrivateAdbServer } from './support/adb-server.js';
 
 /**
  * One virtual phone speaking both protocols — its helper bridge and ADB (through a private real adb
  * server on its own port) — with a connected device client for each. Killed at the end.
  */
-export async function dualRig(opts: VirtualPhoneDeps = {}) {
+export async function dualRig(opts: VirtualPhoneDeps & { agentIme?: boolean } = {}) {
   const clock = opts.clock ?? new VirtualClock();
   const phone = new VirtualPhone({ ...opts, clock });
+  if (opts.agentIme) {
+    phone.enableIme(AGENT_IME, true);
+    phone.setIme(AGENT_IME);
+  }
   const bridge = await startBridgeServer({ phone, logger: Logger.silent() });
   const adbd = await startAdbDevice({ phone, logger: Logger.silent() });
   const server = await PrivateAdbServer.start();

@@ -99,7 +99,9 @@ export async function drive(ex: Executor, obs: Observation, steps: Step[]): Prom
   for (const s of steps) {
     const a = typeof s === 'string' ? { tool: 'tap' as const, target_id: el(o, s).id } : s;
     const r = await ex.run(decision(a, { kind: 'page_changes' }), o);
-    if (!r.ok) throw new Error(`step ${JSON.stringify(a)} failed: ${r.receipt.error?.message ?? r.outcome?.reason}`);
+    // A wait only lets time pass (a toast fade): whether the page changed meanwhile is not the point.
+    if (!r.ok && a.tool !== 'wait')
+      throw new Error(`step ${JSON.stringify(a)} failed: ${r.receipt.error?.message ?? r.outcome?.reason}`);
     o = r.post ?? (await observe(ex));
   }
   return o;
