@@ -181,4 +181,26 @@ describe('bridge: scroll_to and wait_until', () => {
     });
     expect(sel2.error?.code).toBe('UNSUPPORTED');
   });
+
+  it("a popup between the helper's read and its act: re-resolved once, acted exactly once", async () => {
+    h = await startHarness({ latency: { helperInput: 100 } });
+    await launch(h, 'com.android.settings');
+    const sel = { text: 'Wi-Fi' };
+    const read = await h.act({ action: 'read_control', selector: sel });
+    const token = read.control?.token;
+    // Due while the phone handles the click (helperInput latency): the screen revision moves on.
+    h.phone.popup(
+      { kind: 'app', title: 'Rate us', buttons: [{ text: 'Not now', onTap: () => {} }] },
+      h.phone.clock.now() + 50,
+    );
+    const r = await h.act({
+      action: 'control_action',
+      request: { selector: sel, action: 'click', expected_token: token },
+    });
+    expect(r.status).toBe('completed');
+    // The state it acted on was read after the popup: the first attempt was refused and re-resolved.
+    expect(r.before?.seq).toBeGreaterThan(read.control?.seq ?? Number.POSITIVE_INFINITY);
+    expect(h.phone.world.toggles.wifi).toBe(1);
+    expect((await h.snapshot()).windows.some((w) => w.type === 'dialog')).toBe(true);
+  });
 });

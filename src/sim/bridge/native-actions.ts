@@ -163,7 +163,8 @@ async function act(
     const dispatchedAt = now(ctx);
     const result = await inject(() => ctx.phone.nodeAction(l.snap.seq, l.node.id, check.action));
     // The screen changed between our read and the act: nothing happened, resolve again once.
-    if (!result.ok && result.code === 'STALE' && attempt === 0 && req.expected_token === undefined) continue;
+    // (expected_token, if given, is checked again on the fresh read.)
+    if (!result.ok && result.code === 'STALE' && attempt === 0) continue;
     const post = await readTree(ctx);
     const again = post.ok ? findAgain(post.snap, l.node) : undefined;
     const after = post.ok && again ? nodeState(post.snap, again) : undefined;
