@@ -178,4 +178,19 @@ describe('shell interpreter', () => {
     expect(r.out).toMatch(/^Failure \[INSTALL_PARSE_FAILED_NOT_APK: /);
     expect((await run('pm install /data/local/tmp/none.apk', phone)).err).toContain('Unable to open file');
   });
+
+  it('pipes dumpsys through grep, head, tail and wc, and finds files', async () => {
+    const phone = new VirtualPhone({ seed: 2 });
+    expect((await run('dumpsys window | grep mCurrentFocus | head -n 1', phone)).out).toMatch(
+      /^\s*mCurrentFocus=Window\{\w+ u0 com\.android\.launcher3\/com\.android\.launcher3\.Launcher\}\n$/,
+    );
+    expect((await run('getprop | grep -c ro.product', phone)).out).toMatch(/^\d+\n$/);
+    expect((await run('getprop | grep -E "version\\.(sdk|release)\\]" | wc -l', phone)).out).toBe('2\n');
+    expect((await run('echo a; echo b; echo c', phone)).out).toBe('a\nb\nc\n');
+    expect((await run('pm list packages | grep -q com.nope', phone)).code).toBe(1);
+    expect((await run('pm list packages | tail -n 1 | grep -o "com\\.[a-z.]*"', phone)).code).toBe(0);
+    phone.writeFile('/sdcard/Download/sub/x.png', Buffer.from('x'));
+    expect((await run("find /sdcard -name '*.png'", phone)).out).toBe('/sdcard/Download/sub/x.png\n');
+    expect((await run('find /sdcard/Download -type d', phone)).out).toBe('/sdcard/Download\n/sdcard/Download/sub\n');
+  });
 });

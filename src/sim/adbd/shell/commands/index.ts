@@ -7,6 +7,7 @@ import { ime } from './ime.js';
 import { input } from './input.js';
 import { cmd, pm } from './packages.js';
 import { getprop, setprop, settings, svc } from './props.js';
+import { find, grep, head, tail, wc } from './text.js';
 import { wm } from './wm.js';
 
 /** Every command the virtual phone's shell knows; anything else is "not found" (exit 127). */
@@ -18,7 +19,10 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   ['dumpsys', dumpsys],
   ['echo', echo],
   ['false', falseCmd],
+  ['find', find],
   ['getprop', getprop],
+  ['grep', grep],
+  ['head', head],
   ['id', id],
   ['ime', ime],
   ['input', input],
@@ -33,10 +37,12 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   ['sh', sh],
   ['sleep', sleep],
   ['svc', svc],
+  ['tail', tail],
   ['test', test],
   ['touch', touch],
   ['true', trueCmd],
   ['uiautomator', uiautomator],
+  ['wc', wc],
   ['whoami', whoami],
   ['wm', wm],
 ]);
