@@ -41,13 +41,13 @@ export const grep: Command = async (ctx) => {
   }
   const { text, err } = inputOf(ctx, rest);
   if (err) return fail(err, 2);
-  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   // Basic regex: \| \( \) are the operators; plain | ( ) are literals.
   const basic = (s: string) =>
     s.replace(/\\\||\\\(|\\\)|[|()]/g, (m) => (m.length === 2 ? (m[1] as string) : `\\${m}`));
   let re: RegExp;
   try {
-    const source = patterns.map((p) => (flags.has('F') ? escape(p) : flags.has('E') ? p : basic(p))).join('|');
+    const source = patterns.map((p) => (flags.has('F') ? literal(p) : flags.has('E') ? p : basic(p))).join('|');
     re = new RegExp(source, flags.has('i') ? 'i' : '');
   } catch {
     return fail(`grep: bad regex '${patterns.join(' ')}'\n`, 2);
