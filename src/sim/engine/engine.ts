@@ -75,6 +75,8 @@ export class Engine {
   /** The last frame built (cached while `revision` is unchanged). */
   lastFrame?: Frame;
   overlay = false;
+  /** The quick-settings shade, pulled down from the status bar. */
+  shadeOpen = false;
   /** Id of the current input method (`pkg/.Service`); the agent IME draws a slim bar, not keys. */
   currentIme: () => string = () => 'com.android.inputmethod.latin/.LatinIME';
 
@@ -163,6 +165,7 @@ export class Engine {
     if (this.foreground === app.package && (!wanted || top?.route.activity === wanted)) return app.package;
     this.beginTransition();
     this.hideKeyboard(true);
+    this.shadeOpen = false;
     const pkg = app.package;
     this.foreground = pkg;
     this.recents = [pkg, ...this.recents.filter((p) => p !== pkg)];
@@ -182,6 +185,7 @@ export class Engine {
   goHome(): void {
     this.beginTransition();
     this.hideKeyboard(true);
+    this.shadeOpen = false;
     this.foreground = LAUNCHER;
     const first = this.apps.get(LAUNCHER)!.activities[0];
     this.tasks.set(LAUNCHER, [this.entry(first)]);
@@ -321,6 +325,13 @@ export class Engine {
       return;
     }
     if (this.lastFrame) this.transition = { from: this.lastFrame, until: now + TRANSITION_MS };
+  }
+
+  setShade(open: boolean): void {
+    if (this.shadeOpen === open) return;
+    this.beginTransition();
+    this.shadeOpen = open;
+    this.changed();
   }
 
   focusEdit(key: string): void {

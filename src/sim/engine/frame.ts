@@ -18,6 +18,7 @@ import {
   OVERLAY_PACKAGE,
   PERMISSION_PACKAGE,
   SYSTEM_UI,
+  shadeView,
   spinnerView,
   statusBarView,
   toastView,
@@ -36,6 +37,8 @@ export interface LaidWindow {
   dim?: boolean;
   /** Touches outside the window are swallowed (modal dialogs). */
   modal?: boolean;
+  /** A touch outside the window dismisses it (the shade) instead of reaching what is below. */
+  onOutside?: () => void;
 }
 
 export interface Frame {
@@ -70,12 +73,14 @@ interface WindowSpec {
   background?: string;
   dim?: boolean;
   modal?: boolean;
+  onOutside?: () => void;
 }
 
 const STATUS_BAR_ID = 1;
 const NAV_BAR_ID = 2;
 const IME_ID = 3;
 const OVERLAY_ID = 4;
+const SHADE_ID = 5;
 
 export function buildFrame(engine: Engine, sys: SystemActions): Frame {
   let frame = compose(engine, sys);
@@ -159,6 +164,46 @@ function compose(engine: Engine, sys: SystemActions): Frame {
       view: agentIme ? agentImeView() : keyboardView(sys, '↵'),
       scope: 'ime',
       background: '#e8eaed',
+    });
+  }
+  if (engine.shadeOpen) {
+    const view = shadeView(
+      world.settings,
+      {
+        wifi: (v) => {
+          world.settings.wifi = v;
+          world.toggles.wifi = (world.toggles.wifi ?? 0) + 1;
+        },
+        bluetooth: (v) => {
+          world.settings.bluetooth = v;
+          world.toggles.bluetooth = (world.toggles.bluetooth ?? 0) + 1;
+        },
+        dark: (v) => {
+          world.settings.darkMode = v;
+          world.toggles.darkMode = (world.toggles.darkMode ?? 0) + 1;
+        },
+        brightness: (v) => {
+          world.settings.brightness = Math.min(255, Math.max(0, Math.round(v)));
+        },
+      },
+      engine.locale === 'zh',
+      Math.round((g.statusBarHeight * 160) / s.density),
+    );
+    const env = envFor(engine, SYSTEM_UI, 'shade');
+    const h = measure(view, W, env);
+    specs.push({
+      id: SHADE_ID,
+      type: 'system',
+      bounds: rect(0, 0, W, Math.min(h, H - g.navBarHeight)),
+      pkg: SYSTEM_UI,
+      title: 'NotificationShade',
+      touchable: true,
+      view,
+      scope: 'shade',
+      background: '#e8eaed',
+      dim: true,
+      modal: true,
+      onOutside: () => engine.setShade(false),
     });
   }
   const time = new Date(engine.clock.now());
@@ -300,5 +345,6 @@ function layoutWindow(engine: Engine, spec: WindowSpec, layer: number, focused: 
     background: spec.background,
     dim: spec.dim,
     modal: spec.modal,
+    onOutside: spec.onOutside,
   };
 }

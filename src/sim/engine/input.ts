@@ -56,6 +56,17 @@ export function windowAt(frame: Frame, p: Point): LaidWindow | undefined {
   return undefined;
 }
 
+/** The dismiss handler of the modal window that swallows a touch at `p` (the shade), if any. */
+export function outsideHandler(frame: Frame, p: Point): (() => void) | undefined {
+  for (let i = frame.windows.length - 1; i >= 0; i--) {
+    const w = frame.windows[i];
+    if (!w.info.touchable) continue;
+    if (rectContains(w.info.bounds, p)) return undefined;
+    if (w.modal) return w.onOutside;
+  }
+  return undefined;
+}
+
 /** Root → deepest visible node containing `p` (later siblings are drawn on top). */
 export function pathAt(root: LaidNode, p: Point): LaidNode[] {
   const path = [root];
@@ -113,7 +124,11 @@ function seekValue(n: LaidNode, x: number): number {
 export function tapAt(host: InputHost, p: Point, durationMs: number): InputResult {
   const frame = host.frame();
   const w = windowAt(frame, p);
-  if (!w) return { ok: true, detail: 'swallowed' };
+  if (!w) {
+    const dismiss = outsideHandler(frame, p);
+    dismiss?.();
+    return { ok: true, detail: dismiss ? 'dismissed' : 'swallowed' };
+  }
   const path = pathAt(w.root, p);
   const engine = host.engine;
   if (durationMs >= LONG_PRESS_MS) {
@@ -167,6 +182,11 @@ function dragStroke(host: InputHost, s: Stroke): InputResult {
   const dy = last.y - first.y;
   const dur = last.t - first.t;
   const engine = host.engine;
+  // Pulling down from the status bar opens the quick-settings shade; pushing the shade up closes it.
+  if (w.info.type === 'status_bar' && dy > Math.abs(dx)) {
+    engine.setShade(true);
+    return { ok: true, detail: 'shade opened' };
+  }
   const seek = path.find((n) => n.view?.kind === 'seekbar');
   if (seek?.view?.kind === 'seekbar' && seek.view.enabled !== false && Math.abs(dx) >= Math.abs(dy)) {
     seek.view.onChange(seekValue(seek, last.x));
@@ -181,6 +201,10 @@ function dragStroke(host: InputHost, s: Stroke): InputResult {
       const moved = scrollNode(engine, scroller, dist);
       if (moved !== 0 || scroller.view?.kind === 'list') return { ok: true, detail: `scrolled ${moved}px` };
     }
+  }
+  if (w.info.title === 'NotificationShade' && -dy > Math.abs(dx)) {
+    engine.setShade(false);
+    return { ok: true, detail: 'shade closed' };
   }
   const swipeable = path.find((n) => n.view?.onSwipe);
   if (swipeable?.view?.onSwipe && swipeable.view.enabled !== false) {
@@ -238,6 +262,10 @@ export function gesture(host: InputHost, strokes: Stroke[]): InputResult {
 export function pressKey(engine: Engine, frame: Frame, key: KeyCode): InputResult {
   switch (key) {
     case 'back': {
+      if (engine.shadeOpen) {
+        engine.setShade(false);
+        return { ok: true, detail: 'shade closed' };
+      }
       if (engine.keyboardShown) {
         engine.hideKeyboard(false);
         return { ok: true, detail: 'keyboard hidden' };

@@ -154,3 +154,59 @@ export function spinnerView(): View {
     ],
   };
 }
+
+export interface ShadeHandlers {
+  wifi(on: boolean): void;
+  bluetooth(on: boolean): void;
+  dark(on: boolean): void;
+  brightness(v: number): void;
+}
+
+/** The quick-settings panel: tiles are Switches (as SystemUI reports them) and a brightness slider. */
+export function shadeView(
+  s: { wifi: boolean; bluetooth: boolean; darkMode: boolean; brightness: number },
+  h: ShadeHandlers,
+  zh: boolean,
+  topPad: number,
+): View {
+  const tile = (text: string, checked: boolean, onToggle: (v: boolean) => void): View => ({
+    kind: 'switch',
+    text,
+    desc: text,
+    checked,
+    onToggle,
+    height: 72,
+  });
+  return {
+    kind: 'column',
+    id: 'quick_settings_panel',
+    padding: 16,
+    gap: 12,
+    background: '#e8eaed',
+    children: [
+      { kind: 'column', children: [], height: topPad },
+      {
+        kind: 'row',
+        gap: 12,
+        children: [
+          tile(zh ? 'WLAN' : 'Wi-Fi', s.wifi, h.wifi),
+          tile(zh ? '蓝牙' : 'Bluetooth', s.bluetooth, h.bluetooth),
+        ],
+      },
+      {
+        kind: 'row',
+        gap: 12,
+        children: [tile(zh ? '深色主题' : 'Dark theme', s.darkMode, h.dark), { kind: 'column', children: [] }],
+      },
+      {
+        kind: 'seekbar',
+        id: 'slider',
+        desc: zh ? '显示亮度' : 'Display brightness',
+        min: 0,
+        max: 255,
+        value: s.brightness,
+        onChange: h.brightness,
+      },
+    ],
+  };
+}
