@@ -50,6 +50,8 @@ export interface PerceiveTimings {
   parseMs: number;
   elementsMs: number;
   compactMs: number;
+  /** Wall clock of the whole call (the frame overlaps the tree work). */
+  totalMs: number;
   /** Screenshot decode + downscale (one libvips pass). */
   decodeResizeMs?: number;
   hashMs?: number;
@@ -91,20 +93,25 @@ export async function perceive(input: SnapshotInput, opts: PerceiveOptions = {})
   const tree = parsed.tree;
   const t1 = performance.now();
 
-  let frame: Frame | undefined;
+  // The image work runs on libvips' threads while the tree is turned into elements here.
+  let framePromise: Promise<Frame | Error> | undefined;
   if (screenshot) {
-    try {
+    const shot = screenshot;
+    framePromise = (async () => {
       if (tree.screen.w === 0) {
         // An empty dump told us nothing about the screen: the screenshot's size is the best we have.
-        const meta = await sharp(screenshot).metadata();
+        const meta = await sharp(shot).metadata();
         tree.screen = { w: meta.width ?? 0, h: meta.height ?? 0, rotation: tree.screen.rotation, source: 'inferred' };
       }
-      frame = await prepareFrame(screenshot, tree.screen, { longSide: opts.longSide, offsetY });
-    } catch (e) {
-      return { ok: false, code: 'INVALID_ARGUMENT', message: `screenshot: cannot decode (${(e as Error).message})` };
-    }
+      return prepareFrame(shot, tree.screen, { longSide: opts.longSide, offsetY });
+    })().catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
+    // Without a screen size the tree cannot be normalized before the image answers.
+    if (tree.screen.w === 0) await framePromise;
   }
   if (tree.screen.w === 0 || tree.screen.h === 0) {
+    const f = await framePromise;
+    if (f instanceof Error)
+      return { ok: false, code: 'INVALID_ARGUMENT', message: `screenshot: cannot decode (${f.message})` };
     return {
       ok: false,
       code: 'INVALID_ARGUMENT',
@@ -113,7 +120,12 @@ export async function perceive(input: SnapshotInput, opts: PerceiveOptions = {})
   }
   const t2 = performance.now();
   const { observation } = observeTree(tree, opts);
-  const t3 = performance.now();
+  const tElements = performance.now();
+  const frameOrError = await framePromise;
+  if (frameOrError instanceof Error) {
+    return { ok: false, code: 'INVALID_ARGUMENT', message: `screenshot: cannot decode (${frameOrError.message})` };
+  }
+  const frame = frameOrError;
   if (frame) {
     observation.frameHash = frame.hash;
     observation.screenshot = { width: frame.source.width, height: frame.source.height };
@@ -141,7 +153,8 @@ export async function perceive(input: SnapshotInput, opts: PerceiveOptions = {})
     frame,
     timings: {
       parseMs: t1 - t0,
-      elementsMs: t3 - t2,
+      elementsMs: tElements - t2,
+      totalMs: t5 - t0,
       compactMs: t5 - t4,
       decodeResizeMs: frame?.timings.decodeResizeMs,
       hashMs: frame?.timings.hashMs,

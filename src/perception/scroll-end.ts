@@ -71,7 +71,7 @@ export class ScrollEndTracker {
     if (this.container) {
       const c = findContainer(o, this.container);
       const cannotForward = c?.actions !== undefined && !c.actions.includes('scroll_forward');
-      signals.notScrollable = !c || !c.flags.scrollable || cannotForward;
+      signals.notScrollable = !c?.flags.scrollable || cannotForward;
       if (signals.notScrollable) reasons.push(c ? 'container cannot scroll further' : 'container gone');
     }
     const texts = [...o.texts, ...o.elements.map((e) => e.label ?? '')];
