@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Logger } from '../../src/core/logger.js';
 import { type AdbDevice, startAdbDevice } from '../../src/sim/adbd/index.js';
 import { A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_WRTE, type AdbMessage, encodeMessage } from '../../src/sim/adbd/protocol.js';
+import { serviceResolver } from '../../src/sim/adbd/services/index.js';
 import { VirtualPhone } from '../../src/sim/index.js';
 import { RawPeer } from './support/raw-peer.js';
 
@@ -91,5 +93,30 @@ describe('ADB transport on the wire', () => {
       [3, '\x7f'],
     ]);
     p.socket.destroy();
+  });
+
+  it('never logs typed text, even at debug level', async () => {
+    const lines: string[] = [];
+    const logger = new Logger('adb', { level: 'debug', sink: (l) => lines.push(l) });
+    const dev = await startAdbDevice({ phone, logger });
+    const p = await RawPeer.open(dev.port);
+    await p.handshake();
+    const secret = 'hunter2-secret';
+    const b64 = Buffer.from('秘密 text').toString('base64');
+    await p.shell(`input text ${secret}`, 11);
+    await p.shell(`am broadcast -a ADB_INPUT_B64 --es msg ${b64}`, 12);
+    p.socket.destroy();
+    await dev.close();
+    expect(lines.some((l) => l.includes('shell:input'))).toBe(true);
+    expect(lines.join('\n')).not.toContain(secret);
+    expect(lines.join('\n')).not.toContain(b64);
+  });
+
+  it('beyond loopback, tcp: reaches only the mapped ports', async () => {
+    const mappedOnly = serviceResolver(phone, { 7912: device.port }, 'mapped-only');
+    expect(await mappedOnly(`tcp:${device.port}`)).toBeUndefined();
+    expect(await mappedOnly('tcp:7912')).toBeTypeOf('function');
+    const loopback = serviceResolver(phone, {}, 'loopback');
+    expect(await loopback(`tcp:${device.port}`)).toBeTypeOf('function');
   });
 });

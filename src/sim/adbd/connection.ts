@@ -22,6 +22,18 @@ export type ServiceStart = (stream: AdbStream) => void;
 /** Maps an OPEN's service name to a starter, or undefined to refuse the stream (CLSE). */
 export type ServiceResolver = (service: string) => Promise<ServiceStart | undefined>;
 
+/**
+ * What a log may say about a service: its kind and the command's first word, never its arguments
+ * (`shell:input text …` and the IME broadcast carry typed text, which must not reach a log).
+ */
+export function serviceForLog(service: string): string {
+  const colon = service.indexOf(':');
+  if (colon < 0) return service.slice(0, 32);
+  const kind = service.slice(0, colon);
+  const word = /^\s*'?([\w./-]{0,32})/.exec(service.slice(colon + 1))?.[1] ?? '';
+  return word ? `${kind}:${word} …` : `${kind}:`;
+}
+
 /** Open streams one host may hold; a real adb server uses a handful. More is refused (CLSE). */
 const MAX_STREAMS = 256;
 
@@ -120,11 +132,11 @@ export class AdbConnection {
       return;
     }
     const localId = this.nextLocalId++;
-    this.deps.logger.debug('adb open', { service: service.slice(0, 80), localId });
+    this.deps.logger.debug('adb open', { service: serviceForLog(service), localId });
     this.deps
       .resolve(service)
       .catch((err: unknown) => {
-        this.deps.logger.warn('adb service failed to start', { service: service.slice(0, 80), err: String(err) });
+        this.deps.logger.warn('adb service failed to start', { service: serviceForLog(service), err: String(err) });
         return undefined;
       })
       .then((start) => {

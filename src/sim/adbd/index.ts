@@ -16,7 +16,10 @@ export interface AdbDeviceOptions {
   /** Defaults to 127.0.0.1: the virtual phone never listens beyond loopback unless asked. */
   host?: string;
   logger?: Logger;
-  /** Device port → real loopback port for `tcp:` streams (e.g. the helper's 7912 → the bridge). */
+  /**
+   * Device port → real loopback port for `tcp:` streams (e.g. the helper's 7912 → the bridge). On a
+   * non-loopback host only these ports are reachable through `tcp:`.
+   */
   forwardPorts?: Record<number, number>;
 }
 
@@ -34,7 +37,9 @@ export function deviceBanner(phone: PhoneSurface): string {
 
 export async function startAdbDevice(opts: AdbDeviceOptions): Promise<AdbDevice> {
   const logger = (opts.logger ?? Logger.silent()).child('adb');
-  const resolve = serviceResolver(opts.phone, opts.forwardPorts ?? {});
+  const host = opts.host ?? '127.0.0.1';
+  const loopback = host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  const resolve = serviceResolver(opts.phone, opts.forwardPorts ?? {}, loopback ? 'loopback' : 'mapped-only');
   const banner = deviceBanner(opts.phone);
   const connections = new Set<AdbConnection>();
   const server = createServer((socket) => {
@@ -46,7 +51,7 @@ export async function startAdbDevice(opts: AdbDeviceOptions): Promise<AdbDevice>
   });
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
-    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
+    server.listen(opts.port ?? 0, host, () => {
       server.off('error', fail);
       ok();
     });
