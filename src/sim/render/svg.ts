@@ -127,7 +127,9 @@ function drawNode(g: Svg, n: LaidNode, win: WindowType): void {
         break;
       }
       case 'button': {
-        const size = fontPx(s, win === 'input_method' ? 20 : 14);
+        // Key labels shrink with short keys (landscape keyboards).
+        const size =
+          win === 'input_method' ? Math.min(fontPx(s, 20), Math.round((r.bottom - r.top) * 0.5)) : fontPx(s, 14);
         const style = v.style ?? 'primary';
         if (win === 'input_method') {
           g.rect(r, dark ? '#3c4043' : '#ffffff', g.dp(6));
