@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Logger } from '../../src/core/logger.js';
 import { type AdbDevice, startAdbDevice } from '../../src/sim/adbd/index.js';
-import { A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_WRTE, type AdbMessage, encodeMessage } from '../../src/sim/adbd/protocol.js';
+import {
+  A_CLSE,
+  A_CNXN,
+  A_OKAY,
+  A_OPEN,
+  A_WRTE,
+  type AdbMessage,
+  checksum,
+  encodeMessage,
+} from '../../src/sim/adbd/protocol.js';
 import { serviceResolver } from '../../src/sim/adbd/services/index.js';
 import { VirtualPhone } from '../../src/sim/index.js';
 import { RawPeer } from './support/raw-peer.js';
@@ -35,6 +44,25 @@ describe('ADB transport on the wire', () => {
     expect(cnxn.data.toString()).toBe(
       'device::ro.product.name=panther;ro.product.model=Pixel 7;ro.product.device=panther;features=shell_v2',
     );
+    p.socket.destroy();
+  });
+
+  it('speaks the old checksummed version to an old host', async () => {
+    const p = await RawPeer.open(device.port);
+    p.send(encodeMessage(A_CNXN, 0x01000000, 4096, Buffer.from('host::\0'), true));
+    await p.until(() => p.messages.some((m) => m.command === A_CNXN));
+    expect(p.messages.find((m) => m.command === A_CNXN)?.arg0).toBe(0x01000000);
+    const raw: Buffer[] = [];
+    p.socket.on('data', (c: Buffer) => raw.push(c));
+    expect(await p.shell('echo sum', 4)).toBe('sum\n');
+    const bytes = Buffer.concat(raw);
+    // Every message after the CNXN carries the sum of its payload bytes.
+    for (let off = 0; off + 24 <= bytes.length; ) {
+      const len = bytes.readUInt32LE(off + 12);
+      expect(bytes.readUInt32LE(off + 16)).toBe(checksum(bytes.subarray(off + 24, off + 24 + len)));
+      off += 24 + len;
+    }
+    expect(bytes.length).toBeGreaterThan(24);
     p.socket.destroy();
   });
 

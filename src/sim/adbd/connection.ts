@@ -7,6 +7,7 @@ import {
   A_OKAY,
   A_OPEN,
   A_VERSION,
+  A_VERSION_MIN,
   A_WRTE,
   type AdbMessage,
   commandName,
@@ -55,6 +56,8 @@ export class AdbConnection {
   private nextLocalId = 1;
   private connected = false;
   private maxPayload = 4096;
+  /** Old hosts (version 0x01000000) verify checksums, so ours must be real. */
+  private checksums = false;
   private dead = false;
 
   constructor(private readonly deps: ConnectionDeps) {
@@ -120,7 +123,9 @@ export class AdbConnection {
     for (const s of this.streams.values()) s.terminated();
     this.streams.clear();
     this.connected = true;
-    this.send(A_CNXN, A_VERSION, DEVICE_MAX_PAYLOAD, Buffer.from(this.deps.banner, 'utf8'));
+    const version = Math.max(A_VERSION_MIN, Math.min(m.arg0 >>> 0, A_VERSION));
+    this.checksums = version < A_VERSION;
+    this.send(A_CNXN, version, DEVICE_MAX_PAYLOAD, Buffer.from(this.deps.banner, 'utf8'));
   }
 
   private onOpen(m: AdbMessage): void {
@@ -188,7 +193,7 @@ export class AdbConnection {
 
   private send(command: number, arg0: number, arg1: number, data?: Buffer): void {
     if (this.dead) return;
-    this.deps.socket.write(encodeMessage(command, arg0, arg1, data));
+    this.deps.socket.write(encodeMessage(command, arg0, arg1, data, this.checksums));
   }
 
   private teardown(): void {

@@ -11,6 +11,8 @@ export const A_CLSE = 0x45534c43;
 export const A_AUTH = 0x48545541;
 
 export const A_VERSION = 0x01000001;
+/** Hosts older than A_VERSION (adb < 1.0.39) still verify payload checksums. */
+export const A_VERSION_MIN = 0x01000000;
 /** Our own max payload; the host's is honoured too (min of both). */
 export const DEVICE_MAX_PAYLOAD = 256 * 1024;
 /** Anything larger than the protocol maximum (1 MiB) is hostile. */
@@ -30,14 +32,27 @@ export function commandName(command: number): string {
   return Buffer.from(Uint32Array.of(command).buffer).toString('latin1');
 }
 
-export function encodeMessage(command: number, arg0: number, arg1: number, data: Buffer = Buffer.alloc(0)): Buffer {
+/** The legacy payload checksum: the sum of its bytes. */
+export function checksum(data: Buffer): number {
+  let sum = 0;
+  for (const b of data) sum += b;
+  return sum >>> 0;
+}
+
+export function encodeMessage(
+  command: number,
+  arg0: number,
+  arg1: number,
+  data: Buffer = Buffer.alloc(0),
+  withChecksum = false,
+): Buffer {
   const out = Buffer.allocUnsafe(HEADER + data.length);
   out.writeUInt32LE(command >>> 0, 0);
   out.writeUInt32LE(arg0 >>> 0, 4);
   out.writeUInt32LE(arg1 >>> 0, 8);
   out.writeUInt32LE(data.length, 12);
   // With version 0x01000001 the checksum may be 0; hosts skip verification.
-  out.writeUInt32LE(0, 16);
+  out.writeUInt32LE(withChecksum ? checksum(data) : 0, 16);
   out.writeUInt32LE((command ^ 0xffffffff) >>> 0, 20);
   data.copy(out, HEADER);
   return out;
