@@ -3,8 +3,8 @@ import type { Frame } from '../engine/frame.js';
 import type { LaidNode } from '../engine/node.js';
 
 /**
- * A frame as `uiautomator dump` writes it: one line, every window's root under <hierarchy>, nodes
- * not visible to the user left out, attributes in uiautomator's order, XML-escaped.
+ * A frame as `uiautomator dump` writes it: one line, every window's root under <hierarchy> (toasts
+ * excepted), nodes not visible to the user left out, attributes in uiautomator's order, XML-escaped.
  */
 
 export const EMPTY_DUMP_ERROR = 'ERROR: null root node returned by UiTestAutomationBridge.';
@@ -55,7 +55,8 @@ export function frameToXml(frame: Frame): string {
   const out: string[] = [
     `<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="${frame.screen.rotation}">`,
   ];
-  for (const w of frame.windows) dumpNode(w.root, out);
+  // Toasts are drawn by SystemUI outside the accessibility window list: uiautomator never dumps them.
+  for (const w of frame.windows) if (w.info.type !== 'toast') dumpNode(w.root, out);
   out.push('</hierarchy>');
   return out.join('');
 }
