@@ -1,5 +1,6 @@
-import { actionChecks } from './checks-actions.js';
+import { actionChecks, openingChecks } from './checks-actions.js';
 import { compatChecks } from './checks-compat.js';
+import { errorChecks } from './checks-errors.js';
 import { textChecks } from './checks-text.js';
 import { transportChecks } from './checks-transport.js';
 import { ConformanceClient, type FetchLike } from './client.js';
@@ -30,6 +31,8 @@ export interface ConformanceOptions {
 
 export const CONFORMANCE_CHECKS: readonly Check[] = [
   ...transportChecks,
+  ...openingChecks,
+  ...errorChecks,
   ...actionChecks,
   ...textChecks,
   ...compatChecks,

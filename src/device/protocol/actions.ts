@@ -1,58 +1,22 @@
 import { z } from 'zod';
-import { CoordSpaceSchema, SelectorSchema } from '../../core/types.js';
+import { CoordSpaceSchema } from '../../core/types.js';
+import { type ActionName, LIMITS, OpIdSchema as OpId } from './limits.js';
+import {
+  ControlActionRequestSchema,
+  ReadControlRequestSchema,
+  ScrollToRequestSchema,
+  SetTextRequestSchema,
+  WaitUntilRequestSchema,
+} from './native-requests.js';
+
+export * from './limits.js';
+export * from './native-requests.js';
 
 /**
  * Request schemas of `POST /v3/action` (helper/PROTOCOL.md §5). The body is `{ action, ...params }`.
  * Limits that need no screen size are checked here; the screen-dependent checks (points inside the
  * screen, fingers that merge) are in ./gesture.ts. Both run before any input is dispatched.
  */
-
-export const ACTION_NAMES = [
-  'tap',
-  'long_press',
-  'swipe',
-  'touch_gesture',
-  'pinch',
-  'key',
-  'set_text',
-  'ime_commit',
-  'launch_app',
-  'read_control',
-  'control_action',
-  'wait_until',
-  'scroll_to',
-  'action_sequence',
-] as const;
-export type ActionName = (typeof ACTION_NAMES)[number];
-
-export const LIMITS = {
-  maxFingers: 5,
-  minFrames: 2,
-  maxFrames: 32,
-  maxGestureMs: 10_000,
-  maxPinchMs: 10_000,
-  maxWaitMs: 30_000,
-  maxScrolls: 20,
-  maxScrollMs: 30_000,
-  /** Members of one action_sequence (the task's max burst). */
-  maxBurstActions: 8,
-  /** A wait inside an action_sequence. */
-  maxGroupWaitMs: 3_000,
-  /** Characters of text in all members of one action_sequence together. */
-  maxSequenceTextChars: 1_024,
-  /** The serialized members of one action_sequence (parameter-stream guard). */
-  maxSequenceParamChars: 16_384,
-  /** Characters of one set_text / ime_commit outside a sequence. */
-  maxTextChars: 16_384,
-  /** Polling period of wait_until / scroll_to on the phone's clock. */
-  pollMs: 120,
-} as const;
-
-/** Client-chosen operation id: resending the same id returns the stored receipt, never a second dispatch. */
-const OpId = z
-  .string()
-  .regex(/^[A-Za-z0-9._:-]{1,64}$/, 'op_id: 1–64 characters of A–Z a–z 0–9 . _ : -')
-  .optional();
 
 const Coord = z.number().finite();
 const coordSpace = CoordSpaceSchema.default('normalized');
@@ -192,17 +156,6 @@ export const KeyRequestSchema = z
   })
   .strict();
 
-export const SetTextRequestSchema = z
-  .object({
-    action: z.literal('set_text'),
-    op_id: OpId,
-    /** The field; the focused editable node when omitted. */
-    selector: SelectorSchema.optional(),
-    text: z.string().max(LIMITS.maxTextChars),
-    expected_token: z.string().optional(),
-  })
-  .strict();
-
 export const ImeCommitRequestSchema = z
   .object({
     action: z.literal('ime_commit'),
@@ -225,113 +178,6 @@ export const LaunchAppRequestSchema = z
   .refine((v) => v.package !== undefined || v.label !== undefined, {
     message: 'launch_app needs package or label',
   });
-
-export const ReadControlRequestSchema = z
-  .object({ action: z.literal('read_control'), op_id: OpId, selector: SelectorSchema })
-  .strict();
-
-export const CONTROL_OPS = [
-  'click',
-  'long_click',
-  'focus',
-  'show_on_screen',
-  'set_progress',
-  'scroll_forward',
-  'scroll_backward',
-  'set_text',
-  'set_selection',
-  'replace_selection',
-  'ime_enter',
-] as const;
-export type ControlOp = (typeof CONTROL_OPS)[number];
-
-export const ControlRequestSchema = z
-  .object({
-    selector: SelectorSchema,
-    action: z.enum(CONTROL_OPS),
-    /** set_progress: the value in the control's own range (strictly checked against min/max). */
-    value: z.number().finite().optional(),
-    /** set_text / replace_selection: passed as is (whitespace and '' included). */
-    text: z.string().max(LIMITS.maxTextChars).optional(),
-    /** set_selection: UTF-16 indices; a surrogate pair cannot be split. */
-    start: z.number().int().min(0).optional(),
-    end: z.number().int().min(0).optional(),
-    /** The token of an earlier read_control; a changed target → STALE. */
-    expected_token: z.string().optional(),
-  })
-  .strict()
-  .superRefine((v, ctx) => {
-    const need = (field: 'value' | 'text' | 'start' | 'end') => {
-      if (v[field] === undefined)
-        ctx.addIssue({ code: 'custom', path: [field], message: `${v.action} needs ${field}` });
-    };
-    if (v.action === 'set_progress') need('value');
-    if (v.action === 'set_text' || v.action === 'replace_selection') need('text');
-    if (v.action === 'set_selection') {
-      need('start');
-      need('end');
-      if (v.start !== undefined && v.end !== undefined && v.end < v.start)
-        ctx.addIssue({ code: 'custom', path: ['end'], message: 'end must be ≥ start' });
-    }
-  });
-export type ControlRequest = z.infer<typeof ControlRequestSchema>;
-
-export const ControlActionRequestSchema = z
-  .object({ action: z.literal('control_action'), op_id: OpId, request: ControlRequestSchema })
-  .strict();
-
-export const WAIT_CONDITIONS = [
-  'appears',
-  'disappears',
-  'enabled',
-  'disabled',
-  'checked',
-  'unchecked',
-  'selected',
-  'text_equals',
-  'value_equals',
-  'stable',
-] as const;
-
-export const WaitUntilRequestSchema = z
-  .object({
-    action: z.literal('wait_until'),
-    op_id: OpId,
-    condition: z.enum(WAIT_CONDITIONS),
-    /** Required except for `stable`, where it narrows stability to one node (else the whole tree). */
-    selector: SelectorSchema.optional(),
-    /** text_equals: the exact text. */
-    text: z.string().optional(),
-    /** value_equals: the exact range value. */
-    value: z.number().finite().optional(),
-    timeout_ms: z.number().int().min(0).max(LIMITS.maxWaitMs).default(5_000),
-    /** The condition must hold on consecutive reliable reads for this long. */
-    stable_ms: z.number().int().min(0).max(LIMITS.maxWaitMs).optional(),
-  })
-  .strict()
-  .superRefine((v, ctx) => {
-    if (v.condition !== 'stable' && !v.selector)
-      ctx.addIssue({ code: 'custom', path: ['selector'], message: `${v.condition} needs a selector` });
-    if (v.condition === 'text_equals' && v.text === undefined)
-      ctx.addIssue({ code: 'custom', path: ['text'], message: 'text_equals needs text' });
-    if (v.condition === 'value_equals' && v.value === undefined)
-      ctx.addIssue({ code: 'custom', path: ['value'], message: 'value_equals needs value' });
-  });
-
-export const ScrollToRequestSchema = z
-  .object({
-    action: z.literal('scroll_to'),
-    op_id: OpId,
-    /** A unique scrollable container. */
-    container: SelectorSchema,
-    target: SelectorSchema,
-    direction: z.enum(['forward', 'backward']).default('forward'),
-    max_scrolls: z.number().int().min(1).max(LIMITS.maxScrolls).default(10),
-    timeout_ms: z.number().int().min(1).max(LIMITS.maxScrollMs).default(10_000),
-    /** Content and target must hold still this long before the next decision. */
-    settle_ms: z.number().int().min(0).max(5_000).default(300),
-  })
-  .strict();
 
 /** Members of an action_sequence: gestures, short waits and control actions. */
 const SequenceMemberSchema = z.discriminatedUnion('action', [
@@ -404,13 +250,8 @@ export type SwipeRequest = z.infer<typeof SwipeRequestSchema>;
 export type TouchGestureRequest = z.infer<typeof TouchGestureRequestSchema>;
 export type PinchRequest = z.infer<typeof PinchRequestSchema>;
 export type KeyRequest = z.infer<typeof KeyRequestSchema>;
-export type SetTextRequest = z.infer<typeof SetTextRequestSchema>;
 export type ImeCommitRequest = z.infer<typeof ImeCommitRequestSchema>;
 export type LaunchAppRequest = z.infer<typeof LaunchAppRequestSchema>;
-export type ReadControlRequest = z.infer<typeof ReadControlRequestSchema>;
-export type ControlActionRequest = z.infer<typeof ControlActionRequestSchema>;
-export type WaitUntilRequest = z.infer<typeof WaitUntilRequestSchema>;
-export type ScrollToRequest = z.infer<typeof ScrollToRequestSchema>;
 export type ActionSequenceRequest = z.infer<typeof ActionSequenceRequestSchema>;
 
 /** Actions that only read; they never take the input lock and never deliver input. */
