@@ -196,29 +196,33 @@ export class Executor {
     };
     let pre = obs;
     const ownFresh = this.lastPost === obs && !obs.unstable;
-    if (this.mode === 'full') {
-      reads++;
-      const p = await observeDevice(device, this.perceive, obs, d);
-      if (p.ok) pre = p.obs;
-    }
+    const recheck = !!aim.element && a.tool !== 'type' && (this.mode === 'full' || !ownFresh);
+    // Pace first, so the read below is right before the injection.
     await this.pace(d);
     let px = aim.px;
-    if (aim.element && (this.mode === 'full' || !ownFresh) && a.tool !== 'type') {
-      const snap = await read(d);
-      if (!snap)
-        return fail(refuse(d, 'READ_FAILED', 'could not re-read the screen right before injecting; observe again'));
-      const rc = recheckTarget(aim.element, snap);
-      if (!rc.ok) {
-        logger.warn('pre-injection re-check failed', { code: rc.code, moved: rc.movedPx });
-        return fail(refuse(d, rc.code, rc.message));
+    if (this.mode === 'full' || recheck) {
+      // One fresh read: the pre-action evidence and the target's re-check.
+      reads++;
+      const p = await observeDevice(device, this.perceive, obs, d);
+      if (!p.ok)
+        return fail(
+          refuse(d, 'READ_FAILED', `could not re-read the screen right before injecting (${p.message}); observe again`),
+        );
+      pre = p.obs;
+      if (recheck && aim.element) {
+        const rc = recheckTarget(aim.element, p.snap);
+        if (!rc.ok) {
+          logger.warn('pre-injection re-check failed', { code: rc.code, moved: rc.movedPx });
+          return fail(refuse(d, rc.code, rc.message));
+        }
+        const occ = px ? occludingWindow(px, rc.node, p.snap) : undefined;
+        if (occ) return fail(refuse(d, 'OCCLUDED', `the touch point is covered by a ${occ}; close it or re-observe`));
+        if (px && aim.how !== 'raw')
+          px = {
+            x: Math.round((rc.node.bounds.left + rc.node.bounds.right) / 2),
+            y: Math.round((rc.node.bounds.top + rc.node.bounds.bottom) / 2),
+          };
       }
-      const occ = px ? occludingWindow(px, rc.node, snap) : undefined;
-      if (occ) return fail(refuse(d, 'OCCLUDED', `the touch point is covered by a ${occ}; close it or re-observe`));
-      if (px && aim.how !== 'raw')
-        px = {
-          x: Math.round((rc.node.bounds.left + rc.node.bounds.right) / 2),
-          y: Math.round((rc.node.bounds.top + rc.node.bounds.bottom) / 2),
-        };
     } else if (aim.element && px) {
       // The observation is this executor's own fresh read: its windows still show what covers the target.
       const occ = occludingWindow(px, aim.element, obs);
@@ -243,8 +247,12 @@ export class Executor {
       return { ok: false, receipt: out.call.receipt, reads, guard, value: out.value };
     }
 
-    // 5. Observe and validate.
-    const v = await this.verify(parsed.data, pre, aim.element, d);
+    // 5. Observe and validate. In light mode the text ladder's read-back is that one observation.
+    const reuse =
+      this.mode === 'light' && out.text?.snap
+        ? await this.reuseRead(out.text.snap, parsed.data, pre, aim.element)
+        : undefined;
+    const v = reuse ?? (await this.verify(parsed.data, pre, aim.element, d));
     reads += v.reads;
     const receipt: Receipt = {
       ...out.call.receipt,
@@ -280,6 +288,24 @@ export class Executor {
   private async afterUnknown(obs: Observation): Promise<void> {
     this.deps.logger.warn('delivery unknown: the next step must observe before any retry', { page: obs.pageHash });
     this.lastPost = undefined;
+  }
+
+  /** A read already made after the action, accepted when it settles and satisfies the expectation. */
+  private async reuseRead(
+    snap: WireSnapshot,
+    decision: Decision,
+    pre: Observation,
+    target: Observation['elements'][number] | undefined,
+  ): Promise<{ outcome: Outcome; post: Observation; reads: number; lastError?: string } | undefined> {
+    if (snapshotLoading(snap)) return undefined;
+    try {
+      const post = await this.perceive(snap, undefined, pre);
+      if (post.unstable) return undefined;
+      const outcome = validate(decision.expect, pre, post, decision.action, target);
+      return outcome.ok ? { outcome, post, reads: 0 } : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   private async verify(

@@ -25,6 +25,8 @@ export interface TextResult {
   verified: boolean;
   /** Rungs tried, with why each was left. */
   tried: { rung: TextRung; result: string }[];
+  /** The read that verified the text: a fresh post-action screen the caller may reuse. */
+  snap?: WireSnapshot;
   message?: string;
 }
 
@@ -93,7 +95,7 @@ export async function enterText(deps: TextDeps, field: Element, text: string, d:
     if (n && holdsText(n, text)) {
       tried.push({ rung, result: 'verified' });
       deps.logger.info('text entered', { rung, text: shown });
-      return { ok: true, rung, receipt: call.receipt, verified: true, tried };
+      return { ok: true, rung, receipt: call.receipt, verified: true, tried, snap };
     }
     tried.push({
       rung,
