@@ -193,4 +193,16 @@ describe('shell interpreter', () => {
     expect((await run("find /sdcard -name '*.png'", phone)).out).toBe('/sdcard/Download/sub/x.png\n');
     expect((await run('find /sdcard/Download -type d', phone)).out).toBe('/sdcard/Download\n/sdcard/Download/sub\n');
   });
+
+  it('turns a crashing tool into an exception message and exit 255, and keeps going', async () => {
+    const phone = new VirtualPhone({ seed: 2 });
+    const broken: VirtualPhone = Object.create(phone);
+    broken.screenshot = async () => {
+      throw new Error('display gone');
+    };
+    const r = await run('screencap -p; echo after', broken);
+    expect(r.err).toContain('display gone');
+    expect(r.out).toBe('after\n');
+    expect((await run('screencap -p', broken)).code).toBe(255);
+  });
 });

@@ -139,12 +139,22 @@ async function runSimple(cmd: SimpleCommand, stdin: Buffer, deps: ShellDeps, sin
       emit(2, Buffer.from(`${SH}: ${name}: not found\n`));
       code = 127;
     } else {
-      const res = await impl({
-        argv: [base, ...cmd.argv.slice(1)],
-        stdin,
-        phone: deps.phone,
-        run: (line) => captureCommandLine(line, deps),
-      });
+      let res: CommandResult;
+      try {
+        res = await impl({
+          argv: [base, ...cmd.argv.slice(1)],
+          stdin,
+          phone: deps.phone,
+          run: (line) => captureCommandLine(line, deps),
+        });
+      } catch (err) {
+        // A crashing tool prints its exception and exits 255, as a Java tool on Android does.
+        const msg = err instanceof Error ? err.message : String(err);
+        res = {
+          stderr: `Exception occurred while executing '${base}':\njava.lang.IllegalStateException: ${msg}\n`,
+          code: 255,
+        };
+      }
       emit(1, toBuf(res.stdout));
       emit(2, toBuf(res.stderr));
       code = res.code;
