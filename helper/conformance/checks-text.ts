@@ -241,6 +241,8 @@ export const textChecks: Check[] = [
       const r = await client.action({ action: 'key', key: 'back', op_id: opId });
       expectCode(r, 'CANCELLED', 'late op');
       expect(r.status === 'cancelled' && r.delivery === 'not_delivered', `status ${r.status}`);
+      const again = await client.action({ action: 'key', key: 'back', op_id: opId });
+      expect(again.status === 'cancelled' && again.replayed === true, `a resend ran: ${brief(again)}`);
     },
   },
   {

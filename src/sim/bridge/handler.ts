@@ -74,7 +74,11 @@ export class V3Handler {
       const receipt = await seen.result;
       return { status: 200, body: { ...receipt, replayed: true }, summary: `${req.action} replayed` };
     }
-    if (this.ops.takeCancelled(opId)) return reject('CANCELLED', 'this op_id was cancelled before it arrived');
+    if (this.ops.takeCancelled(opId)) {
+      const answer = reject('CANCELLED', 'this op_id was cancelled before it arrived');
+      this.ops.record(opId, req.action, answer.body as ActionReceipt);
+      return answer;
+    }
     const owner = this.ops.busyWith(req);
     if (owner)
       return reject('BUSY', `another input (op ${owner}) is still in progress; wait for its receipt, then re-observe`);

@@ -64,6 +64,11 @@ export class OpRegistry {
     return op.result;
   }
 
+  /** Store a receipt decided without running (a cancel that came first), so resends replay it. */
+  record(opId: string, action: string, receipt: ActionReceipt): void {
+    this.ops.set(opId, { action, controller: new AbortController(), done: true, result: Promise.resolve(receipt) });
+  }
+
   cancel(opId: string): CancelResponse {
     const op = this.ops.get(opId);
     if (!op) {
