@@ -203,4 +203,20 @@ describe('bridge: scroll_to and wait_until', () => {
     expect(h.phone.world.toggles.wifi).toBe(1);
     expect((await h.snapshot()).windows.some((w) => w.type === 'dialog')).toBe(true);
   });
+
+  it('set_text without a selector writes into the focused field; without focus it is NOT_FOUND', async () => {
+    h = await startHarness();
+    await launch(h, 'com.acme.bank');
+    const none = await h.act({ action: 'set_text', text: 'x' });
+    expect(none.error?.code).toBe('NOT_FOUND');
+    const email = { resource_id: 'com.acme.bank:id/email' };
+    expect((await h.act({ action: 'control_action', request: { selector: email, action: 'focus' } })).status).toBe(
+      'completed',
+    );
+    const r = await h.act({ action: 'set_text', text: 'ünï@例子.com' });
+    expect(r.status).toBe('completed');
+    expect(r.after?.text).toBe('ünï@例子.com');
+    const read = await h.act({ action: 'read_control', selector: email });
+    expect(read.control?.text).toBe('ünï@例子.com');
+  });
 });
