@@ -23,6 +23,7 @@ interface SimOptions {
   host: string;
   allowRemote?: boolean;
   screenshot?: string;
+  verbose?: boolean;
 }
 
 const PRESETS = ['phone', 'phone-large', 'foldable', 'landscape'] as const;
@@ -89,7 +90,8 @@ async function screenshotApp(o: SimOptions, app: string, out: string): Promise<v
 }
 
 async function serve(o: SimOptions): Promise<void> {
-  const logger = new Logger('cli', { level: 'info' });
+  // Request lines (method, path, action, status) only at --verbose; never their content.
+  const logger = new Logger('cli', { level: o.verbose ? 'debug' : 'info' });
   const phone = makePhone(o, new RealClock());
   const bridge = await startBridgeServer({
     phone,
@@ -141,6 +143,7 @@ export function register(program: Command): void {
     .option('--adb-port <port>', 'also serve ADB on this TCP port (0 = any free port)')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--allow-remote', 'allow a non-loopback --host')
+    .option('--verbose', 'log every request (method, path, action, status — never content)')
     .option('--screenshot <app>', "write the app's first screen as PNG to [out] and exit")
     .action(async (outPath: string | undefined, o: SimOptions) => {
       if (o.screenshot !== undefined) {
