@@ -133,6 +133,8 @@ async function main(): Promise<void> {
       node: process.version,
       platform: `${process.platform}-${process.arch}`,
       adb: (await cli(server.port, ['version'])).toString().split('\n')[0],
+      // Other work on the machine inflates p95s; the 1-minute load average says how much.
+      loadAvg1m: Number((os.loadavg()[0] ?? 0).toFixed(2)),
     };
     const at = new Date().toISOString();
     await mkdir('bench/results', { recursive: true });
@@ -153,7 +155,7 @@ function markdown(at: string, machine: Record<string, unknown>, results: Record<
   const lines = [
     '# ADB vs bridge on the virtual phone',
     '',
-    `Run ${at} on ${machine.cpu} (${machine.cores} cores), Node ${machine.node}, ${machine.platform}, ${machine.adb}.`,
+    `Run ${at} on ${machine.cpu} (${machine.cores} cores, load average ${machine.loadAvg1m} at the end), Node ${machine.node}, ${machine.platform}, ${machine.adb}.`,
     `Same VirtualPhone (RealClock, all device latencies 0) behind both; N = ${N} per path and operation after ${WARMUP} warm-up rounds, paths interleaved.`,
     '',
     '- **adbkit**: adbkit → real adb server (private port) → our ADB transport (`shell:` / `screencap`).',
