@@ -88,7 +88,12 @@ export class VisualFirstRegistry {
 
   static deserialize(json: string): VisualFirstRegistry {
     const reg = new VisualFirstRegistry();
-    const data: unknown = JSON.parse(json);
+    let data: unknown;
+    try {
+      data = JSON.parse(json);
+    } catch (e) {
+      throw new InvalidInputError('visual-first registry', `not JSON (${(e as Error).message})`);
+    }
     if (!data || typeof data !== 'object' || !Array.isArray((data as { entries?: unknown }).entries)) {
       throw new InvalidInputError('visual-first registry', 'expected {"version":1,"entries":[…]}');
     }
