@@ -24,8 +24,17 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       }
       chunks.push(c);
     });
-    req.on('end', () => (over ? reject(new BodyTooLarge()) : resolve(Buffer.concat(chunks))));
+    let ended = false;
+    req.on('end', () => {
+      ended = true;
+      if (over) reject(new BodyTooLarge());
+      else resolve(Buffer.concat(chunks));
+    });
     req.on('error', reject);
+    // A destroyed or aborted request never ends: settle instead of leaving the handler waiting.
+    req.on('close', () => {
+      if (!ended) reject(new Error('the client closed the request before sending its body'));
+    });
   });
 }
 
