@@ -136,9 +136,11 @@ export class VirtualPhone implements PhoneSurface {
       dialogButton: (id, i) => {
         const d = this.engine.dialogs.find((x) => x.id === id);
         if (!d) return;
+        // The button's handler runs first (it may close this dialog itself or open another one);
+        // then this dialog is dismissed, as an AlertDialog does after a button click.
+        d.spec.buttons[i]?.onTap();
         this.engine.dialogs = this.engine.dialogs.filter((x) => x !== d);
         this.engine.changed();
-        d.spec.buttons[i]?.onTap();
       },
       openBanner: (id) => this.engine.openBanner(id),
     };
