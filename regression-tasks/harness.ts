@@ -45,6 +45,13 @@ export interface TaskRunResult {
 
 const IRREVERSIBLE_GUARDED = new Set(['sent', 'paid', 'deleted', 'ordered', 'signed_out', 'password_changed']);
 
+/** The reference model's noise seed for one task run, so any bench run can be replayed alone. */
+export function modelSeed(taskId: string, seed: number, noise: number): number {
+  let h = 2166136261;
+  for (const c of `${taskId}|${seed}|${noise}`) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
+  return h >>> 0;
+}
+
 export function instantiate(task: TaskDef, seed: number): { params: Params; goal: string } {
   const params = task.params?.(seededRandom(seed * 7919 + 17)) ?? {};
   return { params, goal: fill(task.instruction, params) };

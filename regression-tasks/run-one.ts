@@ -1,6 +1,6 @@
 import { PageMemory } from '../src/planner/memory/page-memory.js';
 import { startReferenceModel } from '../src/planner/reference/server.js';
-import { runTask } from './harness.js';
+import { modelSeed, runTask } from './harness.js';
 import { referenceCatalog, TASKS } from './index.js';
 
 /** Debug helper: `tsx regression-tasks/run-one.ts SET-01 [seed] [noise]` prints every step. */

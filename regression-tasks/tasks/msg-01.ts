@@ -25,7 +25,7 @@ export const MSG_01: TaskDef = {
     'tap "Start chat"',
     'type "To" "{number}"',
     'type "Text message" "{msg}"',
-    'tap "Send"',
+    'tap "Send" keep',
     'done',
   ],
 };

@@ -43,7 +43,7 @@ export const SHOP_02: TaskDef = {
     'tap "{size}"',
     'toggle "{modifier}" on',
     'slide "Sweetness" {pct}',
-    'tap "Add to cart"',
+    'tap "Add to cart" keep',
     'tap "Cart"',
     'tap "Checkout"',
     'tap "Place order"',

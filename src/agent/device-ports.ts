@@ -159,7 +159,21 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
     },
 
     validate(expect, pre, post, decision, target) {
-      return validate(expect, pre, post, decision.action, target);
+      const out = validate(expect, pre, post, decision.action, target);
+      // Ids include bounds, so a control pushed up by the keyboard gets a new id: "gone" must mean
+      // gone, not moved. Same actionable label, class and resource id still on screen → not gone.
+      if (out.ok && expect.kind === 'element_gone') {
+        const was = pre.elements.find((e) => e.id === expect.target_id);
+        const moved =
+          was &&
+          LABEL(was) &&
+          post.elements.find(
+            (e) => e.actionable && LABEL(e) === LABEL(was) && e.role === was.role && e.resourceId === was.resourceId,
+          );
+        if (moved)
+          return { ok: false, signals: out.signals, reason: `"${LABEL(was)}" is still on the page (it only moved)` };
+      }
+      return out;
     },
 
     async image(obs, req) {

@@ -51,6 +51,12 @@ const MAX_INVALID = 3;
 const REPLAN_AFTER_FAILURES = 4;
 const MAX_REPLANS = 2;
 
+function hashText(s: string): string {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return (h >>> 0).toString(16);
+}
+
 function labelOf(obs: Observation, id?: string): string | undefined {
   if (!id) return undefined;
   const e = obs.elements.find((x) => x.id === id);
@@ -148,6 +154,7 @@ export async function runAgent(deps: AgentDeps, runOpts: RunOptions): Promise<Ru
   let failRun = 0;
   let replans = 0;
   let lastWait: { frame: string; count: number } | undefined;
+  const replayed = new Set<string>();
 
   for (let step = 1; step <= opts.maxSteps; step++) {
     result.steps = step;
@@ -218,7 +225,11 @@ export async function runAgent(deps: AgentDeps, runOpts: RunOptions): Promise<Ru
       source = 'gate';
     } else {
       const hit = memory.lookup(opts.goal, subgoal, obs.pageHash);
-      if (hit && !blacklist.isBanned(obs.pageHash, actionSignature(hit.decision.action))) {
+      // A page replayed twice in one run means the cache is going round a cycle: drop the entry.
+      const key = `${subgoal}|${obs.pageHash}`;
+      if (hit && replayed.has(key)) memory.evict(opts.goal, subgoal, obs.pageHash);
+      else if (hit && !blacklist.isBanned(obs.pageHash, actionSignature(hit.decision.action))) {
+        replayed.add(key);
         planned = { decision: hit.decision, subgoalDone: hit.subgoalDone };
         source = 'cache';
         result.cacheHits++;
@@ -277,7 +288,8 @@ export async function runAgent(deps: AgentDeps, runOpts: RunOptions): Promise<Ru
 
     // 3. Loop breaker: the same action on the same page three times is not tried a fourth.
     if (source === 'llm') {
-      const verdict = breaker.check(obs.pageHash, sig);
+      // Keyed by the page *state* (values, toggles) so retyping a corrected field is not a loop.
+      const verdict = breaker.check(`${obs.pageHash}:${hashText(record.observation)}`, sig);
       if (verdict.kind === 'hand_over') {
         record.note = verdict.reason;
         await save();
@@ -294,6 +306,18 @@ export async function runAgent(deps: AgentDeps, runOpts: RunOptions): Promise<Ru
           ok: false,
           note: 'repeated without progress; banned',
         });
+        await save();
+        continue;
+      }
+    }
+
+    // A credential is only ever typed into a password field: anywhere else it would be on screen.
+    if (secrets.size && action.text && [...secrets.keys()].some((k) => action.text?.includes(k))) {
+      const field = obs.elements.find((e) => e.id === action.target_id);
+      if (!field?.flags.password) {
+        record.note = 'refused: a secret may only be typed into a password field';
+        blacklist.recordFailure(obs.pageHash, sig);
+        history.add({ step, action: record.action, expect: record.expect, ok: false, note: record.note });
         await save();
         continue;
       }

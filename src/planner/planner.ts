@@ -75,14 +75,21 @@ export class Planner {
       parameters: z.toJSONSchema(actArgsSchema(tools)) as Record<string, unknown>,
     };
     const subgoal = req.plan[req.current]?.text;
-    // Done gate: "done" while later subgoals are open is questioned once (a fresh sample fixes an
-    // early claim; a model that insists after seeing the open subgoals is believed).
-    const open = req.plan.filter((s, i) => !s.done && i > req.current).map((s) => s.text);
-    let questioned = false;
+    // Done gate: "done" while subgoals other than the last ("finish"/"answer") are open is
+    // questioned twice in a step — a fresh sample fixes an early claim; a model that insists a
+    // third time after seeing the open subgoals is believed. A question needs an answer.
+    const open = req.plan.filter((s, i) => !s.done && i < req.plan.length - 1).map((s) => s.text);
+    // Quoted text ("Dinner at 7?") is content to send, not the user's question.
+    const unquoted = req.goal.replace(/"[^"]*"|“[^”]*”|「[^」]*」/g, '');
+    const asksQuestion = /[?？]|\b(which|what|how many|how much|tell me)\b|什么|多少|哪|告诉我/i.test(unquoted);
+    let questioned = 0;
     const parse = (raw: unknown) => {
       const r = parseAct(raw, { tools, ids: req.ids, subgoal, banned: new Set(req.bannedSignatures ?? []) });
-      if (!r.ok || r.value.decision.action.tool !== 'done' || open.length === 0 || questioned) return r;
-      questioned = true;
+      if (!r.ok || r.value.decision.action.tool !== 'done') return r;
+      if (asksQuestion && !r.value.decision.action.answer)
+        return { ok: false as const, error: 'the goal asks a question: call done with the answer in text' };
+      if (open.length === 0 || questioned >= 2) return r;
+      questioned++;
       return {
         ok: false as const,
         error: `the plan still has open subgoals (${open.join('; ')}); work on the current subgoal, or call done again only if the goal is really achieved`,

@@ -7,8 +7,16 @@ export function actionSignature(a: Action): string {
     : a.point
       ? `@${Math.round(a.point.x / 20) * 20},${Math.round(a.point.y / 20) * 20}`
       : '';
-  const extra = [a.direction, a.package, a.args ? JSON.stringify(a.args) : undefined].filter(Boolean).join(' ');
+  // Typing another text into the same field is another action; the text itself is hashed, never shown.
+  const typed = a.tool === 'type' && a.text !== undefined ? `~${shortHash(a.text)}` : undefined;
+  const extra = [a.direction, a.package, a.args ? JSON.stringify(a.args) : undefined, typed].filter(Boolean).join(' ');
   return [a.tool, where, extra].filter(Boolean).join(' ');
+}
+
+export function shortHash(s: string): string {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return ((h >>> 0) & 0xffff).toString(16).padStart(4, '0');
 }
 
 /** For prompts and logs: typed text is never shown (it may be a password). */

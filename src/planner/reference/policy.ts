@@ -7,7 +7,8 @@ import type { ParsedScreen, PromptStep, ScreenLine } from './screen-parse.js';
  * virtual phone; an intent whose target is not on screen makes it scroll, then go back.
  */
 
-export type ActArgsOut = Record<string, unknown> & { thought: string; tool: string };
+/** `_search` marks a move made because the intent's target is not on screen (never sent). */
+export type ActArgsOut = Record<string, unknown> & { thought: string; tool: string; _search?: boolean };
 
 const norm = (s: string) => s.trim().toLowerCase();
 
@@ -50,7 +51,12 @@ function searchMove(screen: ParsedScreen, history: PromptStep[], what: string): 
   // The last action failed and the target is gone: it probably led somewhere else — go back.
   const last = history[history.length - 1];
   if (last && !last.ok && !last.action.startsWith('back') && !last.action.startsWith('swipe'))
-    return { thought: `"${what}" is not here after a failed step; go back`, tool: 'back', expect: 'page_changes' };
+    return {
+      thought: `"${what}" is not here after a failed step; go back`,
+      tool: 'back',
+      expect: 'page_changes',
+      _search: true,
+    };
   const recentScrolls = history.slice(-4).filter((h) => h.action.startsWith('swipe')).length;
   const list = screen.elements.find((e) => e.verb === 'scroll');
   if (list && recentScrolls < 3)
@@ -60,8 +66,9 @@ function searchMove(screen: ParsedScreen, history: PromptStep[], what: string): 
       direction: 'up',
       target_id: list.id,
       expect: 'page_changes',
+      _search: true,
     };
-  return { thought: `"${what}" is not on this screen; go back`, tool: 'back', expect: 'page_changes' };
+  return { thought: `"${what}" is not on this screen; go back`, tool: 'back', expect: 'page_changes', _search: true };
 }
 
 /** The value shown next to a label: the rest of a row's label, or the next text on the screen. */
@@ -75,6 +82,13 @@ export function readValue(screen: ParsedScreen, label: string): string | undefin
   return i >= 0 ? screen.texts[i + 1]?.trim() : undefined;
 }
 
+/** The value an edit field shows (`="…"` in the compact line), if any. */
+export function fieldValue(e: ScreenLine): string | undefined {
+  return /="([^"]*)"/.exec(e.raw)?.[1];
+}
+
+export { isField, isToggle };
+
 export function actForIntent(intentLine: string, screen: ParsedScreen, history: PromptStep[]): ActArgsOut {
   const intent: Intent = parseIntent(intentLine);
   const [a0 = '', a1 = ''] = intent.args;
@@ -85,7 +99,13 @@ export function actForIntent(intentLine: string, screen: ParsedScreen, history: 
       // A field that holds the typed query is not what "tap <item>" means.
       const el = findElement(screen, a0, undefined, isField);
       if (!el) return searchMove(screen, history, a0);
-      const expect = isToggle(el) ? `element_state ${el.id} ${flipped(el.state)}` : 'page_changes';
+      // A tap that navigates makes its target disappear — a stronger check than "the page changed",
+      // which a keyboard popping up also satisfies. `keep` marks buttons that stay (Add to cart).
+      const expect = isToggle(el)
+        ? `element_state ${el.id} ${flipped(el.state)}`
+        : a1 === 'keep'
+          ? 'page_changes'
+          : `element_gone ${el.id}`;
       return { thought: `tap "${a0}"`, tool: 'tap', target_id: el.id, expect, subgoal_done: true };
     }
     case 'toggle': {
@@ -109,7 +129,8 @@ export function actForIntent(intentLine: string, screen: ParsedScreen, history: 
         tool: 'type',
         target_id: el.id,
         text: a1,
-        expect: secret ? 'no_change' : `text_appears ${a1}`,
+        // The field's own text, not "the text appears somewhere": typing into the wrong field must fail.
+        expect: secret ? 'no_change' : `element_state ${el.id} text=${a1}`,
         subgoal_done: true,
       };
     }
@@ -118,13 +139,15 @@ export function actForIntent(intentLine: string, screen: ParsedScreen, history: 
       if (!el) return searchMove(screen, history, a0);
       const max = el.range?.max ?? 100;
       const value = Math.round((Number(a1) / 100) * max);
+      // Already there: setting the same value changes nothing, and that is what to expect.
+      const same = el.range?.current === value;
       return {
         thought: `set "${a0}" to ${a1}%`,
         tool: 'control_action',
         target_id: el.id,
         op: 'set_progress',
         value,
-        expect: `element_state ${el.id} value=${value}`,
+        expect: same ? 'no_change' : `element_state ${el.id} value=${value}`,
         subgoal_done: true,
       };
     }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type CatalogEntry, intentsForGoal } from './intents.js';
 import { applyNoise, type NoiseKind, seededRandom } from './noise.js';
 import { type ActArgsOut, actForIntent } from './policy.js';
+import { decideWithPlan } from './recovery.js';
 import { extractHistory, extractLine, extractScreen } from './screen-parse.js';
 import { countTokens } from './tokens.js';
 
@@ -97,6 +98,11 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
     const history = extractHistory(text);
     const intent = current.startsWith('all subgoals done') ? 'done' : current;
     // After the user declined a guarded action, a careful model stops and reports it.
+    const planLines = (/Plan:\n([\s\S]*?)\n\n/.exec(text)?.[1] ?? '').split('\n');
+    const planIntents = planLines.map((l) => l.replace(/^\d+\. \[.\] /, ''));
+    const currentIndex = planLines.findIndex((l) => /^\d+\. \[>\]/.test(l));
+    const banned = (extractLine(text, 'Banned on this page') ?? '').split('; ').filter(Boolean);
+    const app = /^app (\S+)/m.exec(screen.raw.trim())?.[1] ?? '';
     const recent = /Recent steps:\n([\s\S]*?)(?:\n\n|$)/.exec(text)?.[1] ?? '';
     const args: ActArgsOut = /denied by the user/.test(recent)
       ? {
@@ -104,7 +110,9 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
           tool: 'ask_user',
           text: 'You declined the action, so I stopped; nothing was done.',
         }
-      : actForIntent(intent, screen, history);
+      : currentIndex >= 0
+        ? decideWithPlan({ intents: planIntents, current: currentIndex, screen, history, banned, app })
+        : actForIntent(intent, screen, history);
     const open = (/Plan:\n([\s\S]*?)\n\n/.exec(text)?.[1] ?? '').split('\n').filter((l) => /\[ \]/.test(l)).length;
     const reply = applyNoise({ args, screen, history, moreSubgoals: open > 0 }, rate, random);
     if (reply.noise) stats.noise[reply.noise] = (stats.noise[reply.noise] ?? 0) + 1;
