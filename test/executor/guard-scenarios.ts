@@ -22,7 +22,9 @@ const PAY_PATH = [
   { tool: 'launch_app' as const, package: 'com.foodshop' },
   'Later · 稍后',
   'Espresso 意式浓缩 ¥18',
-  'Add to cart · 加入购物车 ¥18',
+  // Its only visible effect is a toast, which a uiautomator dump does not show: the cart count
+  // tapped two steps later is the evidence.
+  { label: 'Add to cart · 加入购物车 ¥18', deliveredIsEnough: true as const },
   // Let the "Added to cart" toast fade: in a uiautomator dump it reads as a dialog over the menu.
   { tool: 'wait' as const, ms: 2_500 },
   { tool: 'back' as const },

@@ -91,17 +91,24 @@ export class ScriptedConfirmation implements ConfirmationChannel {
   }
 }
 
-type Step = string | Decision['action'];
+/** A label to tap, an action, or a labelled tap whose outcome is checked later (`delivered` is enough). */
+type Step = string | Decision['action'] | { label: string; deliveredIsEnough: true };
 
 /** Tap through labelled elements (or run explicit actions), each step validated; returns the last observation. */
 export async function drive(ex: Executor, obs: Observation, steps: Step[]): Promise<Observation> {
   let o = obs;
   for (const s of steps) {
-    const a = typeof s === 'string' ? { tool: 'tap' as const, target_id: el(o, s).id } : s;
+    const a =
+      typeof s === 'string'
+        ? { tool: 'tap' as const, target_id: el(o, s).id }
+        : 'label' in s
+          ? { tool: 'tap' as const, target_id: el(o, s.label).id }
+          : s;
     const r = await ex.run(decision(a, { kind: 'page_changes' }), o);
+    const enough = typeof s === 'object' && 'label' in s && r.receipt.delivery === 'delivered';
     // A wait only lets time pass (a toast fade): whether the page changed meanwhile is not the point.
-    if (!r.ok && a.tool !== 'wait')
-      throw new Error(`step ${JSON.stringify(a)} failed: ${r.receipt.error?.message ?? r.outcome?.reason}`);
+    if (!r.ok && !enough && a.tool !== 'wait')
+      throw new Error(`step ${JSON.stringify(s)} failed: ${r.receipt.error?.message ?? r.outcome?.reason}`);
     o = r.post ?? (await observe(ex));
   }
   return o;
