@@ -79,3 +79,30 @@ describe('policy confirmation', () => {
     expect((await p.confirm({ ...req, categories: ['ambiguous_target'] })).verdict).toBe('denied');
   });
 });
+
+describe('interactive confirmation', () => {
+  it('only an explicit yes approves; the question names the action and why', async () => {
+    const { InteractiveConfirmation } = await import('../../src/executor/guardrails/confirm.js');
+    const { Deadline, VirtualClock } = await import('../../src/core/clock.js');
+    const d = Deadline.after(new VirtualClock(), 1_000);
+    const req = {
+      categories: ['payment' as const],
+      summary: 'tap "Pay ¥18" in com.foodshop',
+      reasons: ['target matches payment term "pay"'],
+      package: 'com.foodshop',
+      pageHash: 'h',
+    };
+    const asked: string[] = [];
+    const yes = new InteractiveConfirmation(async (q) => {
+      asked.push(q);
+      return 'y';
+    });
+    expect((await yes.confirm(req, d)).verdict).toBe('approved');
+    expect(asked[0]).toContain('Pay ¥18');
+    expect(asked[0]).toContain('payment');
+    for (const reply of ['', 'n', 'maybe', undefined]) {
+      const c = new InteractiveConfirmation(async () => reply);
+      expect((await c.confirm(req, d)).verdict).toBe('denied');
+    }
+  });
+});
