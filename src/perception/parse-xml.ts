@@ -136,6 +136,11 @@ export function parseUiautomatorXml(text: string, opts: XmlParseOptions = {}): P
     package: r.attrs.package ?? '',
     className: r.attrs.class ?? '',
     bounds: applyTransform(rootBounds[i], space.transform),
+    hasControls: nodes.some(
+      (n) =>
+        n.window === i &&
+        (n.flags.clickable || n.flags.longClickable || n.flags.checkable || n.flags.editable || n.flags.scrollable),
+    ),
   }));
   const windows = inferWindows(rootInfos, space);
   const ime = windows.find((w) => w.type === 'input_method');

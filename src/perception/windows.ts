@@ -29,6 +29,8 @@ export interface RootInfo {
   package: string;
   className: string;
   bounds: Rect;
+  /** Whether anything in the window can be acted on (a toast has nothing). */
+  hasControls?: boolean;
 }
 
 export function classifyWindow(root: RootInfo, screen: { w: number; h: number }, windowCount: number): WindowType {
@@ -42,8 +44,11 @@ export function classifyWindow(root: RootInfo, screen: { w: number; h: number },
     return 'system';
   }
   if (DIALOG_PACKAGE_RE.test(root.package)) return 'dialog';
-  // A lone window that does not cover the screen is a dialog or sheet dumped on its own.
   const coversScreen = fullWidth && heightShare >= 0.9;
+  // A small window with nothing to act on, over other windows, is a toast: it takes no touches and
+  // must not hide the page below it the way a modal dialog does.
+  if (windowCount > 1 && root.hasControls === false && !coversScreen && heightShare < 0.3) return 'toast';
+  // A lone window that does not cover the screen is a dialog or sheet dumped on its own.
   if (!coversScreen && (windowCount === 1 || heightShare < 0.9)) return 'dialog';
   return 'application';
 }

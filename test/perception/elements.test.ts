@@ -123,6 +123,19 @@ describe('element extraction', () => {
     expect(actionable(observation).map((e) => e.label)).toEqual(['Allow']);
   });
 
+  it('a toast window in a dump hides nothing (it is not a modal dialog)', () => {
+    const { observation } = observe([
+      appWindow([
+        text('Latte', [0, 300, 1080, 400], { clickable: true }),
+        text('Checkout', [0, 1900, 1080, 2000], { clickable: true }),
+      ]),
+      { b: [300, 1950, 780, 2050], kids: [text('Added to cart', [320, 1960, 760, 2040])] },
+    ]);
+    expect(observation.windows.map((w) => w.type)).toEqual(['application', 'toast']);
+    expect(actionable(observation).map((e) => e.label)).toEqual(['Latte', 'Checkout']);
+    expect(observation.texts).toContain('Added to cart');
+  });
+
   it('drops what a later-drawn clickable backdrop covers in the same window (drawing order)', () => {
     const sheetRoot: N = {
       b: [0, 0, 1080, 2400],
