@@ -3,6 +3,7 @@ import { InvalidInputError } from '../../src/core/errors.js';
 import { ObservationSchema } from '../../src/core/types.js';
 import { perceive } from '../../src/perception/perceive.js';
 import { VisualFirstRegistry } from '../../src/perception/quality.js';
+import { EMPTY_DUMP_ERROR } from '../../src/sim/index.js';
 import { look, newPhone, open } from './phone.js';
 
 describe('visual-first registry', () => {
@@ -65,5 +66,30 @@ describe('observations are valid contract values', () => {
         .map((e) => e.id)
         .sort(),
     );
+  });
+});
+
+describe('empty trees are reported, never passed on silently', () => {
+  it('the helper returns no nodes: tree empty, visual-first, said in the header', async () => {
+    const phone = newPhone();
+    await open(phone, 'com.android.settings');
+    phone.faults.emptyTree = true;
+    const r = await look(phone);
+    expect(r.observation.treeQuality).toBe('empty');
+    expect(r.observation.visualFirst).toBe(true);
+    expect(r.observation.elements).toEqual([]);
+    expect(r.compact.split('\n')[0]).toMatch(/tree empty \(visual-first: use the screenshot\)$/);
+    expect(r.observation.notes?.join()).toMatch(/no nodes/);
+    expect(r.observation.frameHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("uiautomator's null-root answer with a screenshot: empty, sized from the screenshot", async () => {
+    const phone = newPhone();
+    const shot = await phone.screenshot();
+    const r = await perceive({ xml: EMPTY_DUMP_ERROR, screenshot: shot.png });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.observation.treeQuality).toBe('empty');
+    expect(r.observation.screen).toMatchObject({ w: 1080, h: 2400 });
+    expect(r.observation.notes?.join()).toMatch(/null root node/);
   });
 });
