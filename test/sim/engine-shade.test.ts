@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { AppContext } from '../../src/sim/app.js';
 import { VirtualPhone } from '../../src/sim/phone.js';
-import { byId, tapNode } from './engine-helpers.js';
+import { byId, tapNode, testApp } from './engine-helpers.js';
 
 /** The quick-settings shade: pulled from the status bar, its tiles are Switches that change settings. */
 
@@ -39,5 +40,28 @@ describe('quick-settings shade', () => {
     const panel = (await phone.readTree()).windows.find((w) => w.title === 'NotificationShade');
     await phone.swipe(540, (panel?.bounds.bottom ?? 400) - 40, 540, 100, 300);
     expect((await phone.readTree()).windows.some((w) => w.title === 'NotificationShade')).toBe(false);
+  });
+
+  it('keeps notifications in the shade after their banner is gone; tapping one opens its app', async () => {
+    let ctx: AppContext | undefined;
+    const app = testApp('com.test.notify', (_r, c) => {
+      ctx = c;
+      return { activity: '.Main', title: 'N', root: { kind: 'column', children: [{ kind: 'text', text: 'Inbox' }] } };
+    });
+    const phone = new VirtualPhone({ apps: [app] });
+    await phone.launch('com.test.notify');
+    await phone.readTree();
+    await phone.key('home');
+    ctx?.notify({ title: 'Bank', text: 'Your code is 482913', package: 'com.test.notify' });
+    await phone.clock.sleep(4000);
+    expect((await phone.readTree()).windows.some((w) => w.type === 'notification')).toBe(false);
+    await phone.swipe(540, 20, 540, 1200, 300);
+    const snap = await phone.readTree();
+    const row = snap.nodes.find((n) => n.text === 'Your code is 482913');
+    expect(row?.package).toBe('com.android.systemui');
+    if (row) await tapNode(phone, row);
+    expect(phone.foreground().package).toBe('com.test.notify');
+    await phone.swipe(540, 20, 540, 1200, 300);
+    expect((await phone.readTree()).nodes.some((n) => n.text === 'Your code is 482913')).toBe(false);
   });
 });

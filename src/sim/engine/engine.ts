@@ -67,6 +67,8 @@ export class Engine {
   recents: string[] = [];
   dialogs: DialogEntry[] = [];
   banners: TimedEntry<Banner>[] = [];
+  /** Posted notifications, newest first, listed in the shade until opened or cleared. */
+  notifications: TimedEntry<Banner>[] = [];
   toasts: TimedEntry<string>[] = [];
   readonly ui: UiState = { selections: new Map(), scroll: new Map(), web: new Map() };
   keyboardShown = false;
@@ -283,16 +285,21 @@ export class Engine {
   notify(b: Banner): void {
     const e = { id: this.nextWindowId(), value: b, pkg: b.package, until: this.clock.now() + BANNER_MS };
     this.banners.push(e);
+    // The notification stays in the shade after its banner goes.
+    this.notifications = [e, ...this.notifications].slice(0, 20);
     this.later(BANNER_MS, () => {
       this.banners = this.banners.filter((x) => x !== e);
     });
     this.changed();
   }
 
+  /** Open a notification (from its banner or the shade): it is dismissed and its app opens. */
   openBanner(id: number): void {
-    const e = this.banners.find((b) => b.id === id);
+    const e = this.banners.find((b) => b.id === id) ?? this.notifications.find((b) => b.id === id);
     if (!e) return;
     this.banners = this.banners.filter((b) => b !== e);
+    this.notifications = this.notifications.filter((b) => b !== e);
+    this.shadeOpen = false;
     this.changed();
     if (e.value.onTap) e.value.onTap();
     else this.launch(e.value.package);

@@ -170,6 +170,11 @@ function compose(engine: Engine, sys: SystemActions): Frame {
     const view = shadeView(
       world.settings,
       {
+        open: (id) => sys.openBanner(id),
+        clear: () => {
+          engine.notifications = [];
+          engine.changed();
+        },
         wifi: (v) => {
           world.settings.wifi = v;
           world.toggles.wifi = (world.toggles.wifi ?? 0) + 1;
@@ -188,6 +193,7 @@ function compose(engine: Engine, sys: SystemActions): Frame {
       },
       engine.locale === 'zh',
       Math.round((g.statusBarHeight * 160) / s.density),
+      engine.notifications.slice(0, 5),
     );
     const env = envFor(engine, SYSTEM_UI, 'shade');
     const h = measure(view, W, env);

@@ -156,6 +156,8 @@ export function spinnerView(): View {
 }
 
 export interface ShadeHandlers {
+  open(id: number): void;
+  clear(): void;
   wifi(on: boolean): void;
   bluetooth(on: boolean): void;
   dark(on: boolean): void;
@@ -168,7 +170,22 @@ export function shadeView(
   h: ShadeHandlers,
   zh: boolean,
   topPad: number,
+  notifications: { id: number; value: Banner }[],
 ): View {
+  const rows: View[] = notifications.map((n) => ({
+    kind: 'column',
+    id: 'notification_row',
+    padding: 12,
+    background: '#ffffff',
+    onTap: () => h.open(n.id),
+    children: [
+      { kind: 'text', id: 'title', text: n.value.title, size: 'body', bold: true },
+      { kind: 'text', id: 'text', text: n.value.text, size: 'small' },
+    ],
+  }));
+  if (rows.length) {
+    rows.push({ kind: 'button', id: 'clear_all', text: zh ? '全部清除' : 'Clear all', style: 'flat', onTap: h.clear });
+  }
   const tile = (text: string, checked: boolean, onToggle: (v: boolean) => void): View => ({
     kind: 'switch',
     text,
@@ -207,6 +224,7 @@ export function shadeView(
         value: s.brightness,
         onChange: h.brightness,
       },
+      ...rows,
     ],
   };
 }
