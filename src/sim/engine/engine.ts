@@ -205,6 +205,7 @@ export class Engine {
   /** The app process dies: its screens, dialogs and timers are gone; the next launch is cold. */
   kill(pkg: string): boolean {
     if (pkg === LAUNCHER || !this.tasks.has(pkg)) return false;
+    for (const e of this.tasks.get(pkg) ?? []) this.forgetScope(`${pkg}@${e.serial}`);
     this.tasks.delete(pkg);
     this.dialogs = this.dialogs.filter((d) => d.owner !== pkg);
     this.timers = this.timers.filter((t) => t.pkg !== pkg);
