@@ -118,10 +118,6 @@ export async function runAgent(deps: AgentDeps, runOpts: RunOptions): Promise<Ru
     const p = await planner.makePlan({ goal: opts.goal, screen: ports.compact(obs), aspect: obs.screen.aspect });
     plan = p.plan;
     total = addUsage(total, p.usage);
-    memory.rememberPlan(
-      opts.goal,
-      plan.map((s) => s.text),
-    );
   }
   const planMs = perf() - tPlan;
   deps.onEvent?.({ kind: 'plan', subgoals: plan.map((s) => s.text), cached: !!cachedPlan });
@@ -143,6 +139,12 @@ export async function runAgent(deps: AgentDeps, runOpts: RunOptions): Promise<Ru
   });
 
   async function finish(status: RunStatus, extra: { answer?: string; reason?: string } = {}): Promise<RunResult> {
+    // A plan is remembered only once it carried a run to its last subgoal.
+    if ((status === 'done' || status === 'ask_user') && current >= plan.length - 1)
+      memory.rememberPlan(
+        opts.goal,
+        plan.map((s) => s.text),
+      );
     Object.assign(result, { status, llm: total, ...extra });
     await checkpoint.save({ status, answer: extra.answer, reason: extra.reason, updatedAt: clock.now() });
     deps.onEvent?.({ kind: 'finish', result });

@@ -40,10 +40,12 @@ function escapeRe(s: string): string {
 
 /** Match a goal against the catalog and fill the intents with the parameters found in it. */
 export function intentsForGoal(catalog: readonly CatalogEntry[], goal: string): string[] | undefined {
-  const g = goal.trim();
+  // People drop the final full stop and vary case: match on the sentence, not its punctuation.
+  const trimEnd = (t: string) => t.trim().replace(/[.。!！]+$/, '');
+  const g = trimEnd(goal);
   for (const entry of catalog) {
     const names: string[] = [];
-    const pattern = entry.instruction
+    const pattern = trimEnd(entry.instruction)
       .split(/(\{\w+\})/)
       .map((part) => {
         const p = /^\{(\w+)\}$/.exec(part);
@@ -52,7 +54,7 @@ export function intentsForGoal(catalog: readonly CatalogEntry[], goal: string): 
         return '(.+?)';
       })
       .join('');
-    const m = new RegExp(`^${pattern}$`, 's').exec(g);
+    const m = new RegExp(`^${pattern}$`, 'si').exec(g);
     if (!m) continue;
     const params: Record<string, string> = {};
     names.forEach((n, i) => {
