@@ -5,6 +5,7 @@ import { observeTree } from '../../src/perception/observe-tree.js';
 import { wireToTree } from '../../src/perception/parse-wire.js';
 import { VisualFirstRegistry } from '../../src/perception/quality.js';
 import { isActionable } from '../../src/perception/roles.js';
+import { VirtualPhone } from '../../src/sim/index.js';
 import { byLabel, compactLines, look, lookXml, newPhone, open, tapElement } from './phone.js';
 
 /** The virtual phone's own screens, read over its two tree channels (helper JSON, uiautomator XML). */
@@ -89,6 +90,32 @@ describe('perception on every virtual-phone app screen', () => {
     }
     expect(screens).toBeGreaterThan(12);
   });
+
+  it.each(['phone-large', 'foldable', 'landscape'] as const)(
+    'the %s screen: its size, aspect and orientation are recorded',
+    async (preset) => {
+      const phone = new VirtualPhone({ screen: preset, seed: 7 });
+      await open(phone, 'com.android.settings');
+      const s = phone.screen();
+      const r = await look(phone);
+      expect(r.observation.screen).toMatchObject({ w: s.width, h: s.height, rotation: s.rotation });
+      expect(r.observation.screen.aspect).toBe(Math.round((s.width / s.height) * 100) / 100);
+      expect(r.compact.split('\n')[0]).toContain(`${s.width}x${s.height} (${r.observation.screen.aspect})`);
+      expect(byLabel(r.observation, 'Wi-Fi')).toBeDefined();
+      const viaXml = await lookXml(phone);
+      expect(
+        viaXml.observation.elements
+          .filter((e) => e.actionable)
+          .map((e) => e.id)
+          .sort(),
+      ).toEqual(
+        r.observation.elements
+          .filter((e) => e.actionable)
+          .map((e) => e.id)
+          .sort(),
+      );
+    },
+  );
 
   it('keyboard open: keys are controls, what the keyboard covers is gone, the page moved up', async () => {
     const phone = newPhone();
