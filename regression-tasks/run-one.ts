@@ -10,7 +10,7 @@ if (!task) throw new Error(`no task ${id}; known: ${TASKS.map((t) => t.id).join(
 const model = await startReferenceModel({
   catalog: referenceCatalog(),
   noise: Number(noiseArg),
-  seed: Number(seedArg),
+  seed: modelSeed(id, Number(seedArg), Number(noiseArg)),
   tokenizer: 'estimate',
 });
 try {
