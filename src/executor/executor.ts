@@ -3,15 +3,15 @@ import type { Logger } from '../core/logger.js';
 import { type Decision, DecisionSchema, type ErrorCode, type Observation, type Receipt } from '../core/types.js';
 import type { Device, DeviceCall } from '../device/device.js';
 import type { ActionRequest, WireSnapshot } from '../device/protocol/index.js';
-import { type Dispatched, dispatch, prepareNative, refuse } from './dispatch.js';
+import { prepareNative, refuse } from './dispatch.js';
 import type { ConfirmationChannel, ConfirmationRequest } from './guardrails/confirm.js';
 import { checkGuard, type GuardConfig, type GuardVerdict } from './guardrails/guard.js';
 import { redactTyped } from './guardrails/pii.js';
+import { injectChecked } from './inject.js';
 import { isNativeTool } from './native-validate.js';
 import { defaultPerceiver, observeDevice, type Perceiver } from './observe.js';
 import { Pacer, pollUntil, seededRandom } from './pacing.js';
-import { occludingWindow, recheckTarget } from './recheck.js';
-import { aimAt } from './targets.js';
+import { aimAt, withNativeSelector } from './targets.js';
 import { isOffered } from './tools.js';
 import { type Outcome, pageSignature, snapshotLoading, validate } from './validator.js';
 
@@ -109,7 +109,7 @@ export class Executor {
           `invalid decision: ${parsed.error.issues[0]?.message}; an action needs a tool and an expect`,
         ),
       };
-    const a = parsed.data.action;
+    const a = withNativeSelector(parsed.data.action, obs);
     if (TERMINAL.has(a.tool)) return { ok: true, reads: 0, receipt: this.none('completed', undefined, undefined) };
     if (!isOffered(a.tool, device.capabilities()))
       return {
@@ -188,60 +188,23 @@ export class Executor {
     if (this.deps.dryRun && guard.mutating)
       return { ok: true, reads, guard, dryRun: true, receipt: this.none('not_started', undefined, undefined) };
 
-    // 3. Pre evidence and the pre-injection re-check.
-    const read = async (dl: Deadline): Promise<WireSnapshot | undefined> => {
-      reads++;
-      const r = await device.snapshot({}, dl);
-      return r.ok ? r.snapshot : undefined;
-    };
-    let pre = obs;
+    // 3. Pace, then one fresh read right before injecting (pre evidence + re-check), then dispatch.
     const ownFresh = this.lastPost === obs && !obs.unstable;
-    const recheck = !!aim.element && a.tool !== 'type' && (this.mode === 'full' || !ownFresh);
-    // Pace first, so the read below is right before the injection.
     await this.pace(d);
-    let px = aim.px;
-    if (this.mode === 'full' || recheck) {
-      // One fresh read: the pre-action evidence and the target's re-check.
-      reads++;
-      const p = await observeDevice(device, this.perceive, obs, d);
-      if (!p.ok)
-        return fail(
-          refuse(d, 'READ_FAILED', `could not re-read the screen right before injecting (${p.message}); observe again`),
-        );
-      pre = p.obs;
-      if (recheck && aim.element) {
-        const rc = recheckTarget(aim.element, p.snap);
-        if (!rc.ok) {
-          logger.warn('pre-injection re-check failed', { code: rc.code, moved: rc.movedPx });
-          return fail(refuse(d, rc.code, rc.message));
-        }
-        const occ = px ? occludingWindow(px, rc.node, p.snap) : undefined;
-        if (occ) return fail(refuse(d, 'OCCLUDED', `the touch point is covered by a ${occ}; close it or re-observe`));
-        if (px && aim.how !== 'raw')
-          px = {
-            x: Math.round((rc.node.bounds.left + rc.node.bounds.right) / 2),
-            y: Math.round((rc.node.bounds.top + rc.node.bounds.bottom) / 2),
-          };
-      }
-    } else if (aim.element && px) {
-      // The observation is this executor's own fresh read: its windows still show what covers the target.
-      const occ = occludingWindow(px, aim.element, obs);
-      if (occ) return fail(refuse(d, 'OCCLUDED', `the touch point is covered by a ${occ}; close it or re-observe`));
-    }
-
-    // 4. Dispatch.
-    let out: Dispatched;
+    const ctx = { device, logger, pacer: this.pacer, perceive: this.perceive };
+    let inj: Awaited<ReturnType<typeof injectChecked>>;
     try {
-      out = await dispatch(
-        { device, logger, pacer: this.pacer, obs, read },
-        a,
-        { element: aim.element, px },
-        native,
-        d,
-      );
+      inj = await injectChecked(ctx, a, obs, aim, native, d, {
+        preRead: this.mode === 'full',
+        recheck: this.mode === 'full' || !ownFresh,
+      });
     } finally {
       this.lastDispatchAt = clock.now();
     }
+    reads += inj.reads;
+    if (!inj.ok) return fail(inj.call);
+    const out = inj.out;
+    const pre = inj.pre;
     if (!out.call.ok) {
       if (out.call.receipt.delivery === 'unknown') await this.afterUnknown(obs);
       return { ok: false, receipt: out.call.receipt, reads, guard, value: out.value };

@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { Deadline } from '../../src/core/clock.js';
+import { Logger } from '../../src/core/logger.js';
 import type { Device } from '../../src/device/device.js';
+import { executeDecision } from '../../src/executor/inject.js';
+import { Pacer, seededRandom } from '../../src/executor/pacing.js';
 import { bridgeRig, decision, drive, el, makeExecutor, observe } from './helpers.js';
 
 /**
@@ -49,6 +53,35 @@ describe('pre-injection re-check', () => {
     );
     expect(again.receipt.delivery).toBe('delivered');
     expect(again.receipt.injectedPx?.y).toBeLessThan(button.boundsPx.top);
+  });
+});
+
+describe('executeDecision (for loops that guard and validate themselves)', () => {
+  it('re-checks the target too: a button moved by the keyboard is STALE, not tapped', async () => {
+    rig = await bridgeRig();
+    const ex = makeExecutor(rig.device, rig.clock);
+    const login = await drive(ex, await observe(ex), [{ tool: 'launch_app', package: 'com.acme.bank' }]);
+    await ex.run(decision({ tool: 'tap', target_id: el(login, 'Email · 邮箱').id }, { kind: 'keyboard_shown' }), login);
+    const before = rig.inputs.count;
+    const deps = { device: rig.device, logger: Logger.silent(), pacer: new Pacer(seededRandom(3)) };
+    const r = await executeDecision(
+      deps,
+      decision({ tool: 'tap', target_id: el(login, 'Log in · 登录').id }),
+      login,
+      Deadline.after(rig.clock, 5_000),
+    );
+    expect(r.ok).toBe(false);
+    expect(r.receipt.error?.code).toBe('STALE');
+    expect(rig.inputs.count).toBe(before);
+    const fresh = await observe(ex);
+    const ok = await executeDecision(
+      deps,
+      decision({ tool: 'tap', target_id: el(fresh, 'Log in · 登录').id }),
+      fresh,
+      Deadline.after(rig.clock, 5_000),
+    );
+    expect(ok.receipt.delivery).toBe('delivered');
+    expect(ok.pre?.keyboard.shown).toBe(true);
   });
 });
 

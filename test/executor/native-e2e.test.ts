@@ -116,6 +116,19 @@ describe('ranges and tokens', () => {
     expect((await read(ex, o, sel)).range?.current).toBe(80);
   });
 
+  it('a native tool may name its control by target_id (the selector is derived from the element)', async () => {
+    const { ex, o } = await product();
+    const bar = o.elements.find((e) => e.role === 'SeekBar');
+    const r = await ex.run(
+      decision(
+        { tool: 'control_action', target_id: bar?.id, args: { action: 'set_progress', value: 65 } },
+        { kind: 'element_state', target_id: bar?.id, state: 'value=65' },
+      ),
+      o,
+    );
+    expect(r.ok).toBe(true);
+  });
+
   it('expected_token of an older read → STALE, nothing written', async () => {
     rig = await bridgeRig();
     const ex = makeExecutor(rig.device, rig.clock);
