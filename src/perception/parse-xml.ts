@@ -52,7 +52,11 @@ export function parseUiautomatorXml(text: string, opts: XmlParseOptions = {}): P
       tree: emptyTree(`uiautomator could not read the screen: ${trimmed.split('\n')[0].slice(0, 120)}`, opts, 0),
     };
   }
-  const read = readXml(text);
+  // `uiautomator dump /dev/tty` appends "UI hierchary dumped to: /dev/tty"; some shells print warnings
+  // first. Cut to the <hierarchy> document and say so.
+  const extracted = extractHierarchy(text);
+  const notes: string[] = extracted.note ? [extracted.note] : [];
+  const read = readXml(extracted.xml);
   if (!read.ok)
     return { ok: false, code: 'INVALID_ARGUMENT', message: `uiautomator dump: malformed XML: ${read.message}` };
   const top = read.root;
@@ -154,7 +158,7 @@ export function parseUiautomatorXml(text: string, opts: XmlParseOptions = {}): P
     windows,
     keyboard: ime ? { shown: true, bounds: ime.bounds } : { shown: false },
     nodes,
-    notes: space.notes,
+    notes: [...notes, ...space.notes],
   };
   return { ok: true, tree };
 }
@@ -166,4 +170,21 @@ function badBounds(el: XmlElement): { ok: false; code: 'INVALID_ARGUMENT'; messa
     code: 'INVALID_ARGUMENT',
     message: `uiautomator dump: node${cls} has ${el.attrs.bounds === undefined ? 'no bounds attribute' : `malformed bounds "${el.attrs.bounds}"`}; expected bounds="[x1,y1][x2,y2]"`,
   };
+}
+
+function extractHierarchy(text: string): { xml: string; note?: string } {
+  const open = text.search(/<\?xml|<hierarchy[\s>/]/);
+  if (open < 0) return { xml: text };
+  const close = text.lastIndexOf('</hierarchy>');
+  let end = close >= 0 ? close + '</hierarchy>'.length : -1;
+  if (end < 0) {
+    const selfClosing = /<hierarchy[^>]*\/>/.exec(text.slice(open));
+    if (selfClosing) end = open + selfClosing.index + selfClosing[0].length;
+  }
+  if (end < 0) return { xml: text };
+  const before = text.slice(0, open).trim();
+  const after = text.slice(end).trim();
+  if (!before && !after) return { xml: text };
+  const ignored = [before, after].filter(Boolean).map((t) => JSON.stringify(t.slice(0, 60)));
+  return { xml: text.slice(open, end), note: `ignored output around the dump: ${ignored.join(' and ')}` };
 }

@@ -118,6 +118,15 @@ describe('parseUiautomatorXml', () => {
     expect(seat.bounds.left).toBe(Math.round((700 / 1920) * 1000));
   });
 
+  it('cuts the dump out of shell output around it and says so', () => {
+    const xml = dumpXml([appWindow([{ text: 'OK', b: [0, 0, 100, 100], clickable: true }])]);
+    const r = parseUiautomatorXml(`WARNING: linker: unused DT entry\n${xml}UI hierchary dumped to: /dev/tty\n`);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.tree.nodes.some((n) => n.text === 'OK')).toBe(true);
+    expect(r.tree.notes.join()).toMatch(/ignored output around the dump: "WARNING.*" and "UI hierchary dumped to/);
+  });
+
   it.each([
     ['<hierarchy rotation="0"/>', /empty hierarchy/],
     ['ERROR: null root node returned by UiTestAutomationBridge.', /null root node/],
