@@ -127,12 +127,13 @@ export async function prepareFrame(
 }
 
 /**
- * blockhash (16×16 blocks, 256 bits) of a frame. The frame is box-averaged into a 256×256 thumbnail
+ * blockhash (16×16 blocks, 256 bits) of a frame. The frame is box-averaged into a 64×64 thumbnail
  * first (one pass in JavaScript): blockhash then takes its exact even-block path, whose block means
  * are those of the 720 px frame, at a fraction of the cost of its fractional-block path.
  */
 export async function frameHash(frame: RawImage): Promise<string> {
-  return bmvbhash(thumbnail(frame, HASH_BITS * 16), HASH_BITS);
+  // 4×4 thumbnail pixels per block: block sums keep sub-level precision, and the arrays stay small.
+  return bmvbhash(thumbnail(frame, HASH_BITS * 4), HASH_BITS);
 }
 
 function thumbnail(frame: RawImage, side: number): { width: number; height: number; data: Uint8Array } {
