@@ -373,6 +373,27 @@ export class VirtualPhone implements PhoneSurface {
     else this.engine.later(delay, show);
   }
 
+  /**
+   * Rotate the display (0 = natural, 1 = 90°, 2 = 180°, 3 = 270°): width and height swap on odd
+   * turns relative to the natural orientation, every window is laid out again and the picture lags
+   * ~300 ms, as an auto-rotate does.
+   */
+  rotate(rotation: 0 | 1 | 2 | 3): void {
+    const e = this.engine;
+    const cur = e.screen;
+    if (cur.rotation === rotation) return;
+    this.frame();
+    const swap = cur.rotation % 2 !== rotation % 2;
+    e.beginTransition();
+    e.screen = {
+      width: swap ? cur.height : cur.width,
+      height: swap ? cur.width : cur.height,
+      density: cur.density,
+      rotation,
+    };
+    e.changed();
+  }
+
   /** The foreground app dies (its screens and dialogs vanish; home is shown). */
   killForeground(): void {
     this.frame();

@@ -54,7 +54,8 @@ export interface EngineDeps {
 
 export class Engine {
   readonly clock: Clock;
-  readonly screen: WireScreen;
+  /** Mutable: the phone can be rotated at run time. */
+  screen: WireScreen;
   readonly world: World;
   readonly apps: Map<string, App>;
   readonly locale: 'en' | 'zh';
