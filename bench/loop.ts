@@ -143,10 +143,12 @@ async function main(): Promise<void> {
     `- Success at noise 0.2: **${pct(at02?.successRate ?? 0)}** (target ≥ 95%).`,
     `- LLM calls per task, cold ${result.memory.coldCallsPerTask.toFixed(2)} → warm ${result.memory.warmCallsPerTask.toFixed(2)} with page memory: **${pct(result.memory.warmOverCold)}** of cold (target ≤ 60%); warm runs still pass their checks: ${pct(result.memory.warmSuccessRate)}.`,
     `- Median prompt tokens per LLM call (o200k, incl. the tool schema): **${result.medianPromptTokensPerCall.toFixed(0)}** (target ≤ 1000).`,
-    `- Median agent overhead per step, excluding model and device time: **${result.medianOverheadMsPerStep.toFixed(1)} ms**.`,
+    `- Median agent overhead per step, excluding model and device time: **${result.medianOverheadMsPerStep.toFixed(1)} ms** (device time here = bridge snapshot + perception + dispatch; the step's archive write is not counted).`,
     `- Wall time of the benchmark: ${result.wallSeconds.toFixed(0)} s.`,
     '',
     '## Failures under noise',
+    '',
+    'Replay one: `npx tsx regression-tasks/run-one.ts TASK SEED NOISE` (same model seed as here).',
     '',
     ...rows.flatMap((r) =>
       r.failures.length
