@@ -6,7 +6,7 @@ import { createLauncherApp, drawerPages, stockAppFactories } from './apps/launch
 import { appFactories } from './apps/registry.js';
 import { Engine, LAUNCHER } from './engine/engine.js';
 import { buildFrame, type Frame, type SystemActions } from './engine/frame.js';
-import { focusedNode, gesture, type InputHost, type KeyCode, pressKey } from './engine/input.js';
+import { focusedNode, gesture, type InputHost, type KeyCode, pressKey, strokeDuration } from './engine/input.js';
 import { performNodeAction } from './engine/node-actions.js';
 import { resolveScreen, type ScreenOption, screenGeometry } from './engine/screen.js';
 import { SystemServices } from './engine/services.js';
@@ -379,19 +379,8 @@ export class VirtualPhone implements PhoneSurface {
    * ~300 ms, as an auto-rotate does.
    */
   rotate(rotation: 0 | 1 | 2 | 3): void {
-    const e = this.engine;
-    const cur = e.screen;
-    if (cur.rotation === rotation) return;
     this.frame();
-    const swap = cur.rotation % 2 !== rotation % 2;
-    e.beginTransition();
-    e.screen = {
-      width: swap ? cur.height : cur.width,
-      height: swap ? cur.width : cur.height,
-      density: cur.density,
-      rotation,
-    };
-    e.changed();
+    this.engine.rotate(rotation);
   }
 
   /** The foreground app dies (its screens and dialogs vanish; home is shown). */
@@ -399,10 +388,4 @@ export class VirtualPhone implements PhoneSurface {
     this.frame();
     this.engine.kill(this.engine.foreground);
   }
-}
-
-function strokeDuration(strokes: Stroke[]): number {
-  let d = 0;
-  for (const s of strokes) for (const p of s.points) if (Number.isFinite(p.t)) d = Math.max(d, p.t);
-  return Math.min(d, 10_000);
 }

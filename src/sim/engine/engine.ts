@@ -336,6 +336,21 @@ export class Engine {
     if (this.lastFrame) this.transition = { from: this.lastFrame, until: now + TRANSITION_MS };
   }
 
+  /** Rotate the display: odd quarter turns swap width and height. */
+  rotate(rotation: 0 | 1 | 2 | 3): void {
+    const cur = this.screen;
+    if (cur.rotation === rotation) return;
+    const swap = cur.rotation % 2 !== rotation % 2;
+    this.beginTransition();
+    this.screen = {
+      width: swap ? cur.height : cur.width,
+      height: swap ? cur.width : cur.height,
+      density: cur.density,
+      rotation,
+    };
+    this.changed();
+  }
+
   setShade(open: boolean): void {
     if (this.shadeOpen === open) return;
     this.beginTransition();

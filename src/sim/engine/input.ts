@@ -325,3 +325,10 @@ export function focusedNode(engine: Engine, frame: Frame): LaidNode | undefined 
   }
   return undefined;
 }
+
+/** How long a gesture takes (its last point's time), capped at the protocol's 10 s. */
+export function strokeDuration(strokes: Stroke[]): number {
+  let d = 0;
+  for (const s of strokes) for (const p of s.points) if (Number.isFinite(p.t)) d = Math.max(d, p.t);
+  return Math.min(d, 10_000);
+}
