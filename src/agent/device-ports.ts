@@ -4,6 +4,8 @@ import type { Logger } from '../core/logger.js';
 import type { Action, Decision, Element, Observation, Selector } from '../core/types.js';
 import type { Device } from '../device/device.js';
 import { dispatch, prepareNative } from '../executor/dispatch.js';
+import { Executor } from '../executor/executor.js';
+import { PolicyConfirmation } from '../executor/guardrails/confirm.js';
 import { checkGuard, type GuardConfig } from '../executor/guardrails/guard.js';
 import { isNativeTool } from '../executor/native-validate.js';
 import { observeDevice } from '../executor/observe.js';
@@ -31,6 +33,11 @@ export interface DevicePortsDeps {
   seed?: number;
   /** Per-call device deadline (ms). */
   callTimeoutMs?: number;
+  /**
+   * Dispatch through the executor's full pipeline (Executor.run: aim, guard, pacing, fresh re-read and
+   * re-check of the target, dispatch, text ladder, validation; the default) — false: aim + dispatch only.
+   */
+  fullExecutor?: boolean;
 }
 
 const LABEL = (e: Element) => e.label ?? (e.text || e.desc);
@@ -63,6 +70,26 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
   const registry = new VisualFirstRegistry();
   const timeout = deps.callTimeoutMs ?? 15_000;
   let lastShot: { png: Buffer; obs: Observation } | undefined;
+  // The loop has already asked the person (or the policy) about guarded actions before execute().
+  const executor =
+    deps.fullExecutor !== false
+      ? new Executor({
+          device,
+          clock,
+          logger,
+          seed: deps.seed,
+          guard: deps.guardConfig,
+          confirm: new PolicyConfirmation({
+            payment: 'allow',
+            send: 'allow',
+            delete: 'allow',
+            account: 'allow',
+            ambiguous_target: 'allow',
+            personal_data: 'allow',
+          }),
+          perceive: (snap, shot, prev) => perceiveSnap(snap, shot?.png, prev),
+        })
+      : undefined;
 
   const perceiveSnap = async (
     snap: Parameters<typeof perceive>[0] extends infer T ? (T extends { wire: infer W } ? W : never) : never,
@@ -115,6 +142,18 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
 
     async execute(decision, obs) {
       const t = clock.now();
+      if (executor) {
+        const r = await executor.run(decision, obs);
+        const target = obs.elements.find((e) => e.id === decision.action.target_id);
+        const error = r.receipt.error ? `${r.receipt.error.code}: ${r.receipt.error.message}` : r.outcome?.reason;
+        return {
+          ok: r.ok,
+          error: r.ok ? undefined : (error ?? 'not validated'),
+          receipt: r.receipt,
+          target,
+          deviceMs: clock.now() - t,
+        };
+      }
       const d = Deadline.after(clock, timeout);
       const action = withNativeSelector(decision.action, obs);
       const aim = aimAt(action, obs);
