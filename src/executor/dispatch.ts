@@ -6,6 +6,7 @@ import type { ActionRequest, ControlInfo, WireSnapshot } from '../device/protoco
 import { buildNativeRequest, checkControlRequest, isNativeTool } from './native-validate.js';
 import { LONG_PRESS_MS, type Pacer } from './pacing.js';
 import { enterText, type TextResult } from './text-input.js';
+import { waitOnReads } from './wait-reads.js';
 
 /**
  * One tool → device calls, after grounding, the guard and the re-check have passed. Pixels appear
@@ -171,6 +172,8 @@ export async function dispatch(
         }
         req = { ...req, actions: members };
       }
+      if (req.action === 'wait_until' && !dev.capabilities().ops.has('wait_until'))
+        return { call: await waitOnReads(dev, req, d) };
       const call = await dev.native(req, d);
       return { call, value: call.device?.control ?? call.device?.members ?? call.device?.scroll_log };
     }

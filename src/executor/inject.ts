@@ -16,6 +16,8 @@ import { type Aim, aimAt, withNativeSelector } from './targets.js';
  * gone → STALE, covered → OCCLUDED), then the dispatch under the caller's deadline.
  */
 
+const TOUCHES = new Set(['tap', 'long_press', 'swipe']);
+
 export interface InjectCtx {
   device: Device;
   logger: Logger;
@@ -39,7 +41,9 @@ export async function injectChecked(
   let reads = 0;
   let pre = obs;
   let px = aim.px;
-  const recheck = opts.recheck && !!aim.element && a.tool !== 'type';
+  // Only touches aimed at an element's position can land on the wrong spot; reads, text and native
+  // control actions (re-resolved by selector on the phone) have nothing to re-check here.
+  const recheck = opts.recheck && !!aim.element && TOUCHES.has(a.tool);
   if (opts.preRead || recheck) {
     reads++;
     const p = await observeDevice(ctx.device, ctx.perceive, obs, d);

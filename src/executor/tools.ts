@@ -20,7 +20,8 @@ const NEEDS: Record<ToolName, DeviceOp[][]> = {
   infeasible: [[]],
   read_control: [['read_control']],
   control_action: [['control_action', 'read_control']],
-  wait_until: [['wait_until']],
+  // Without the helper's native wait, the executor waits on plain reads.
+  wait_until: [['wait_until'], ['snapshot']],
   scroll_to: [['scroll_to']],
   pinch: [['pinch']],
   touch_gesture: [['touch_gesture']],

@@ -21,15 +21,7 @@ describe('adb backend', () => {
     expect(caps.screen.width).toBe(1080);
     const tools = offeredTools(caps);
     expect(tools).toEqual(expect.arrayContaining(['tap', 'swipe', 'type', 'back', 'launch_app']));
-    for (const t of [
-      'read_control',
-      'control_action',
-      'wait_until',
-      'scroll_to',
-      'pinch',
-      'touch_gesture',
-      'action_sequence',
-    ])
+    for (const t of ['read_control', 'control_action', 'scroll_to', 'pinch', 'touch_gesture', 'action_sequence'])
       expect(tools).not.toContain(t);
     const ex = makeExecutor(rig.adb, rig.clock);
     const o = await observe(ex);
@@ -94,5 +86,44 @@ describe('adb backend', () => {
     expect(viaIme.ok).toBe(true);
     expect(viaIme.post?.elements.some((e) => e.text === '张伟 😀')).toBe(true);
     await ex.run(decision({ tool: 'home' }), viaIme.post ?? o);
+  });
+
+  it('wait_until over plain reads: an unreadable screen never proves that something disappeared', async () => {
+    const ex = makeExecutor(rig.adb, rig.clock);
+    const o = await observe(ex);
+    expect(offeredTools(rig.adb.capabilities())).toContain('wait_until');
+    const label = o.elements.find((e) => e.text === 'Settings' || e.label === 'Settings');
+    const sel = { text: label?.text || 'Settings' };
+    const appears = await ex.run(
+      decision(
+        { tool: 'wait_until', args: { condition: 'appears', selector: sel, timeout_ms: 2_000 } },
+        { kind: 'no_change' },
+      ),
+      o,
+    );
+    expect(appears.receipt.error).toBeUndefined();
+    expect(appears.receipt.status).toBe('observed');
+    rig.phone.faults.emptyTree = true;
+    try {
+      const t0 = rig.clock.now();
+      const gone = await ex.run(
+        decision(
+          { tool: 'wait_until', args: { condition: 'disappears', selector: sel, timeout_ms: 3_000 } },
+          { kind: 'no_change' },
+        ),
+        o,
+      );
+      expect(gone.ok).toBe(false);
+      expect(gone.receipt.error?.code).toBe('TIMEOUT');
+      expect(gone.receipt.error?.message).toMatch(/last read error/);
+      expect(rig.clock.now() - t0).toBeGreaterThanOrEqual(3_000);
+    } finally {
+      rig.phone.faults.emptyTree = false;
+    }
+    const tooLong = await ex.run(
+      decision({ tool: 'wait_until', args: { condition: 'appears', selector: sel, timeout_ms: 31_000 } }),
+      o,
+    );
+    expect(tooLong.receipt.error?.code).toBe('INVALID_ARGUMENT');
   });
 });
