@@ -91,10 +91,19 @@ describe('keyboard and adjustResize', () => {
       if (key) await tapNode(phone, key);
     }
     expect(state.email).toBe('hi');
+    // Shift is one-shot; ?123 shows digits and symbols.
+    const press = async (desc: string) => {
+      const snap = await phone.readTree();
+      const key = snap.nodes.find((n) => n.desc === desc && n.package === 'com.android.inputmethod.latin');
+      if (!key) throw new Error(`no key ${desc}: ${snap.nodes.map((n) => n.desc).join(' ')}`);
+      await tapNode(phone, key);
+    };
+    for (const k of ['Shift', 'A', 'b', 'Symbols', '@', '1', 'Letters', 'c']) await press(k);
+    expect(state.email).toBe('hiAb@1c');
     await phone.key('enter');
     expect(state.submitted).toBe(1);
     await phone.key('delete');
-    expect(state.email).toBe('h');
+    expect(state.email).toBe('hiAb@1');
   });
 
   it('shifts tall content up so the focused field stays visible', async () => {

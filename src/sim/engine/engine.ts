@@ -4,6 +4,7 @@ import type { App, AppContext, Banner, DialogSpec, Route } from '../app.js';
 import type { World } from '../world.js';
 import type { Frame } from './frame.js';
 import type { UiState } from './layout.js';
+import type { KeyboardLayer } from './system-views.js';
 
 /**
  * The virtual phone's activity manager: installed apps, one back stack per started app, the
@@ -73,6 +74,7 @@ export class Engine {
   toasts: TimedEntry<string>[] = [];
   readonly ui: UiState = { selections: new Map(), scroll: new Map(), web: new Map() };
   keyboardShown = false;
+  keyboardLayer: KeyboardLayer = 'letters';
   /** While set, screenshots still show `from` (the tree already shows the new screen). */
   transition?: { from: Frame; until: number };
   /** The last frame built (cached while `revision` is unchanged). */
@@ -371,6 +373,7 @@ export class Engine {
   hideKeyboard(clearFocus: boolean): void {
     if (this.keyboardShown || (clearFocus && this.ui.focused)) this.changed();
     this.keyboardShown = false;
+    this.keyboardLayer = 'letters';
     if (clearFocus) this.ui.focused = undefined;
   }
 

@@ -161,7 +161,7 @@ function compose(engine: Engine, sys: SystemActions): Frame {
       pkg: agentIme ? imePkg : IME_PACKAGE,
       title: 'InputMethod',
       touchable: true,
-      view: agentIme ? agentImeView() : keyboardView(sys, '↵'),
+      view: agentIme ? agentImeView() : keyboardView(keyboardHandlers(engine, sys), '↵', engine.keyboardLayer),
       scope: 'ime',
       background: '#e8eaed',
     });
@@ -293,6 +293,18 @@ function compose(engine: Engine, sys: SystemActions): Frame {
     foreground: { package: pkg, activity: screenDesc.activity, title: screenDesc.title },
     keyboard: kbShown ? { shown: true, bounds: rect(0, kbTop, W, H - g.navBarHeight) } : { shown: false },
     darkMode: world.settings.darkMode,
+  };
+}
+
+function keyboardHandlers(engine: Engine, sys: SystemActions) {
+  return {
+    type: (t: string) => sys.type(t),
+    del: () => sys.del(),
+    enter: () => sys.enter(),
+    layer: (next: 'letters' | 'shift' | 'symbols') => {
+      engine.keyboardLayer = next;
+      engine.changed();
+    },
   };
 }
 

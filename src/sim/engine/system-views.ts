@@ -50,15 +50,20 @@ export function navBarView(press: (k: NavKey) => void): View {
   };
 }
 
-const KEY_ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
+const LETTER_ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
+const SYMBOL_ROWS = ['1234567890', '@#$_&-+()/', '*"\':;!?'];
+
+/** Which keys the keyboard shows: letters, upper case for one letter (shift), or digits and symbols. */
+export type KeyboardLayer = 'letters' | 'shift' | 'symbols';
 
 export interface KeyboardHandlers {
   type(text: string): void;
   del(): void;
   enter(): void;
+  layer(next: KeyboardLayer): void;
 }
 
-export function keyboardView(h: KeyboardHandlers, enterLabel: string): View {
+export function keyboardView(h: KeyboardHandlers, enterLabel: string, layer: KeyboardLayer = 'letters'): View {
   const key = (label: string, onTap: () => void, weight = 1, desc?: string): View => ({
     kind: 'button',
     text: label,
@@ -69,12 +74,24 @@ export function keyboardView(h: KeyboardHandlers, enterLabel: string): View {
     height: 'fill',
     onTap,
   });
-  const rows: View[] = KEY_ROWS.map((letters, i) => ({
+  const source = layer === 'symbols' ? SYMBOL_ROWS : LETTER_ROWS;
+  const typeKey = (c: string): View => {
+    const label = layer === 'shift' ? c.toUpperCase() : c;
+    return key(label, () => {
+      h.type(label);
+      // Shift is one-shot, as on a phone keyboard.
+      if (layer === 'shift') h.layer('letters');
+    });
+  };
+  const rows: View[] = source.map((chars, i) => ({
     kind: 'row',
     height: 'fill',
     gap: 4,
     children: [
-      ...[...letters].map((c) => key(c, () => h.type(c))),
+      ...(i === 2 && layer !== 'symbols'
+        ? [key('⇧', () => h.layer(layer === 'shift' ? 'letters' : 'shift'), 1.5, 'Shift')]
+        : []),
+      ...[...chars].map(typeKey),
       ...(i === 2 ? [key('⌫', () => h.del(), 1.5, 'Delete')] : []),
     ],
   }));
@@ -83,6 +100,12 @@ export function keyboardView(h: KeyboardHandlers, enterLabel: string): View {
     height: 'fill',
     gap: 4,
     children: [
+      key(
+        layer === 'symbols' ? 'ABC' : '?123',
+        () => h.layer(layer === 'symbols' ? 'letters' : 'symbols'),
+        1.5,
+        layer === 'symbols' ? 'Letters' : 'Symbols',
+      ),
       key(',', () => h.type(',')),
       key('space', () => h.type(' '), 5, 'Space'),
       key('.', () => h.type('.')),
