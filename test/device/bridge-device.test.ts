@@ -83,4 +83,21 @@ describe('bridge device', () => {
     expect(late.receipt).toMatchObject({ delivery: 'unknown', status: 'unknown', error: { code: 'TIMEOUT' } });
     expect(late.ok ? '' : late.message).toMatch(/observe the screen before retrying/);
   });
+
+  it('two clients of one helper never share op_ids (each call dispatches once)', async () => {
+    rig = await bridgeRig();
+    const other = new BridgeDevice({
+      url: rig.server.url,
+      token: rig.server.token,
+      clock: rig.clock,
+      logger: Logger.silent(),
+    });
+    expect((await other.connect(Deadline.after(rig.clock, 5_000))).ok).toBe(true);
+    const before = rig.inputs.count;
+    const a = await rig.device.key('home', Deadline.after(rig.clock, 5_000));
+    const b = await other.key('home', Deadline.after(rig.clock, 5_000));
+    expect(a.device?.replayed).toBeFalsy();
+    expect(b.device?.replayed).toBeFalsy();
+    expect(rig.inputs.count).toBe(before + 2);
+  });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type Clock, Deadline } from '../../core/clock.js';
 import type { PxPoint } from '../../core/geometry.js';
 import type { Logger } from '../../core/logger.js';
@@ -64,7 +65,9 @@ export class BridgeDevice implements Device {
     this.client = new BridgeClient(opts);
     this.clock = opts.clock;
     this.logger = opts.logger;
-    this.prefix = opts.opPrefix ?? `pa${Math.floor(opts.clock.now() % 1e9).toString(36)}`;
+    // Random, not clock-based: two clients (or a resumed run) must never reuse an op_id, or the
+    // helper would answer with the stored receipt instead of dispatching.
+    this.prefix = opts.opPrefix ?? `pa${randomBytes(6).toString('hex')}`;
   }
 
   /** `hello`: negotiates capabilities. Fails with a message that says what to do. */
