@@ -111,6 +111,8 @@ export function actForIntent(intentLine: string, screen: ParsedScreen, history: 
     case 'toggle': {
       const el = findElement(screen, a0, isToggle);
       if (!el) return searchMove(screen, history, a0);
+      if (a1 && el.state === a1)
+        return { thought: `"${a0}" is already ${a1}`, tool: 'wait', value: 0, expect: 'no_change', subgoal_done: true };
       return {
         thought: `switch "${a0}" ${a1}`,
         tool: 'tap',

@@ -1,0 +1,72 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runTask } from '../../regression-tasks/harness.js';
+import { referenceCatalog } from '../../regression-tasks/index.js';
+import { SET_01 } from '../../regression-tasks/tasks/set-01.js';
+import type { TaskDef } from '../../regression-tasks/types.js';
+import { maskSecrets, unmask } from '../../src/agent/secrets.js';
+import { PageMemory } from '../../src/planner/memory/page-memory.js';
+import { type ReferenceModel, startReferenceModel } from '../../src/planner/reference/server.js';
+
+let model: ReferenceModel;
+let runsDir: string;
+beforeAll(async () => {
+  model = await startReferenceModel({ catalog: referenceCatalog(), noise: 0, seed: 1, tokenizer: 'estimate' });
+  runsDir = await mkdtemp(path.join(tmpdir(), 'pa-cache-'));
+});
+afterAll(async () => {
+  await model.close();
+  await rm(runsDir, { recursive: true, force: true });
+});
+
+/** "Turn Wi-Fi off." always, with the starting state chosen by the test. */
+const wifiOff = (startsOn: boolean): TaskDef => ({
+  ...SET_01,
+  params: () => ({ state: 'off' }),
+  setup: (phone) => {
+    phone.world.settings.wifi = startsOn;
+  },
+});
+
+describe('page memory is a verified replay cache', () => {
+  it('replays without the LLM while expectations pass, and falls back the moment one fails', async () => {
+    const memory = new PageMemory();
+    const cold = await runTask(wifiOff(true), { seed: 1, modelUrl: model.url, memory, runsDir });
+    expect(cold.check.ok).toBe(true);
+    expect(cold.run.cacheHits).toBe(0);
+
+    const warm = await runTask(wifiOff(true), { seed: 1, modelUrl: model.url, memory, runsDir });
+    expect(warm.check.ok).toBe(true);
+    expect(warm.run.stepLog.filter((s) => s.source === 'cache' && s.ok)).toHaveLength(2);
+
+    // Make the remembered Wi-Fi tap stale: it now points at the Bluetooth switch, while its
+    // expectation still says "Wi-Fi off". The replay fails that check, the entry is evicted at once
+    // and the model decides the step again.
+    const data = memory.toJSON();
+    const entry = Object.values(data.entries).find((e) => e.decision.expect.kind === 'element_state');
+    const screen = JSON.parse(await readFile(path.join(cold.run.runDir, 'steps', '002.json'), 'utf8'))
+      .observation as string;
+    const bluetooth = /\[([0-9a-f]{8})\] toggle Switch "Bluetooth"/.exec(screen)?.[1];
+    expect(entry && bluetooth).toBeTruthy();
+    entry!.decision.action.target_id = bluetooth;
+    const stale = await runTask(wifiOff(true), { seed: 1, modelUrl: model.url, memory: new PageMemory(data), runsDir });
+    const failedReplay = stale.run.stepLog.find((s) => s.source === 'cache' && !s.ok);
+    expect(failedReplay, JSON.stringify(stale.run.stepLog, null, 1)).toBeDefined();
+    const next = stale.run.stepLog[stale.run.stepLog.indexOf(failedReplay!) + 1];
+    expect(next?.source).toBe('llm');
+    expect(next?.action).toMatch(/"Wi-Fi"/);
+    expect(stale.check).toEqual({ ok: true });
+  });
+});
+
+describe('secrets in the goal', () => {
+  it('are masked for everything but dispatch', () => {
+    const m = maskSecrets('Log into Acme as a@b.c with password Hunter-22.');
+    expect(m.goal).toBe('Log into Acme as a@b.c with password ⟨secret1⟩.');
+    expect(unmask('type ⟨secret1⟩', m.secrets)).toBe('type Hunter-22');
+    expect(maskSecrets('用a@b.c和密码Mm-12k登录Acme').goal).toBe('用a@b.c和密码⟨secret1⟩登录Acme');
+    expect(maskSecrets('Turn Wi-Fi off.').secrets.size).toBe(0);
+  });
+});
