@@ -40,6 +40,8 @@ describe('bridge device', () => {
   it('helper app gone (connection refused) → not_delivered, safe to retry', async () => {
     rig = await bridgeRig();
     await rig.server.close();
+    // Let the client's pool notice the closed keep-alive socket, so the next request is refused.
+    await new Promise((r) => setTimeout(r, 100));
     const r = await rig.device.tap({ x: 100, y: 100 }, { durationMs: 50 }, Deadline.after(rig.clock, 5_000));
     expect(r.ok).toBe(false);
     expect(r.receipt).toMatchObject({ delivery: 'not_delivered', status: 'not_started', backend: 'bridge' });
