@@ -1,5 +1,6 @@
 import type { CatalogEntry } from '../src/planner/reference/intents.js';
 import { CT_03 } from './tasks/ct-03.js';
+import { LAU_01 } from './tasks/lau-01.js';
 import { LOGIN_01 } from './tasks/login-01.js';
 import { LOGIN_03 } from './tasks/login-03.js';
 import { MSG_01, MSG_01_DENY } from './tasks/msg-01.js';
@@ -30,6 +31,7 @@ export const TASKS: readonly TaskDef[] = [
   CT_03,
   MSG_01,
   MSG_01_DENY,
+  LAU_01,
 ];
 
 /** What the reference model is "trained" on: instruction templates → intent templates. */
