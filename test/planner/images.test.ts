@@ -1,0 +1,123 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../src/core/clock.js';
+import { Logger } from '../../src/core/logger.js';
+import { createLlmClient } from '../../src/planner/llm/client.js';
+import { resolveLlmConfig } from '../../src/planner/llm/config.js';
+import { Planner } from '../../src/planner/planner.js';
+import { SETTINGS_IDS, SETTINGS_SCREEN } from './fixtures.js';
+
+/** A loopback endpoint that replies with the given act arguments in turn and records the requests. */
+async function endpoint(replies: Record<string, unknown>[]) {
+  const seen: { messages: { role: string; content: unknown }[] }[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      seen.push(JSON.parse(body));
+      const args = JSON.stringify(replies.shift() ?? {});
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          id: 'x',
+          object: 'chat.completion',
+          created: 0,
+          model: 'm',
+          choices: [
+            {
+              index: 0,
+              finish_reason: 'tool_calls',
+              message: {
+                role: 'assistant',
+                content: null,
+                tool_calls: [{ id: 'c', type: 'function', function: { name: 'act', arguments: args } }],
+              },
+            },
+          ],
+          usage: { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    seen,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+});
+
+const images = (m: { messages: { role: string; content: unknown }[] }) =>
+  m.messages
+    .flatMap((x) => (Array.isArray(x.content) ? x.content : []))
+    .filter((p) => (p as { type: string }).type === 'image_url');
+
+function planner(url: string, requests: unknown[]) {
+  const logger = new Logger('planner', { sink: () => {} });
+  const llm = createLlmClient({
+    config: resolveLlmConfig({ baseUrl: url, model: 'm' }, {}),
+    clock: new VirtualClock(),
+    logger,
+  });
+  return new Planner({
+    llm,
+    logger,
+    image: async (req) => {
+      requests.push(req);
+      return 'data:image/jpeg;base64,AAAA';
+    },
+  });
+}
+
+const base = {
+  goal: 'Turn Wi-Fi off.',
+  plan: [{ text: 'turn Wi-Fi off', done: false }],
+  current: 0,
+  screen: SETTINGS_SCREEN,
+  screenIsDelta: false,
+  aspect: 0.45,
+  history: [],
+  banned: [],
+  tools: ['tap', 'back', 'done', 'look'],
+  ids: SETTINGS_IDS,
+};
+const tap = { thought: 't', tool: 'tap', target_id: '1a2b3c4d', expect: 'element_state 1a2b3c4d off' };
+
+describe('screenshots go to the model only when needed', () => {
+  it('sends none on a normal page', async () => {
+    const e = await endpoint([tap]);
+    close = e.close;
+    const asked: unknown[] = [];
+    const r = await planner(e.url, asked).decide({ ...base, visualFirst: false });
+    expect(r.ok).toBe(true);
+    expect(images(e.seen[0]!)).toHaveLength(0);
+    expect(asked).toHaveLength(0);
+  });
+  it('sends the screen on a visual-first page', async () => {
+    const e = await endpoint([tap]);
+    close = e.close;
+    const asked: unknown[] = [];
+    await planner(e.url, asked).decide({ ...base, visualFirst: true });
+    expect(images(e.seen[0]!)).toHaveLength(1);
+    expect(asked).toEqual([{}]);
+  });
+  it('sends a crop around the target when the model asks to look', async () => {
+    const e = await endpoint([{ thought: 'zoom', tool: 'look', target_id: '77aa0011' }, tap]);
+    close = e.close;
+    const asked: unknown[] = [];
+    const r = await planner(e.url, asked).decide({ ...base, visualFirst: false });
+    expect(r.ok && r.step.decision.action.tool).toBe('tap');
+    expect(asked).toEqual([{ target_id: '77aa0011', point: undefined }]);
+    expect(images(e.seen[0]!)).toHaveLength(0);
+    expect(images(e.seen[1]!)).toHaveLength(1);
+    expect(r.usage.calls).toBe(2);
+  });
+});
