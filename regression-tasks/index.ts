@@ -1,4 +1,5 @@
 import type { CatalogEntry } from '../src/planner/reference/intents.js';
+import { CT_01 } from './tasks/ct-01.js';
 import { CT_03 } from './tasks/ct-03.js';
 import { LAU_01 } from './tasks/lau-01.js';
 import { LOGIN_01 } from './tasks/login-01.js';
@@ -28,6 +29,7 @@ export const TASKS: readonly TaskDef[] = [
   SHOP_01,
   SHOP_02,
   SHOP_05,
+  CT_01,
   CT_03,
   MSG_01,
   MSG_01_DENY,
