@@ -5,6 +5,7 @@ import { CallRecorder, type Device, type DeviceCall } from '../device/device.js'
 import type { ActionRequest, ControlInfo, WireSnapshot } from '../device/protocol/index.js';
 import { buildNativeRequest, checkControlRequest, isNativeTool } from './native-validate.js';
 import { LONG_PRESS_MS, type Pacer } from './pacing.js';
+import { scrollOnReads } from './scroll-reads.js';
 import { enterText, type TextResult } from './text-input.js';
 import { waitOnReads } from './wait-reads.js';
 
@@ -174,6 +175,8 @@ export async function dispatch(
       }
       if (req.action === 'wait_until' && !dev.capabilities().ops.has('wait_until'))
         return { call: await waitOnReads(dev, req, d) };
+      if (req.action === 'scroll_to' && !dev.capabilities().ops.has('scroll_to'))
+        return { call: await scrollOnReads(dev, ctx.pacer, req, d) };
       const call = await dev.native(req, d);
       return { call, value: call.device?.control ?? call.device?.members ?? call.device?.scroll_log };
     }

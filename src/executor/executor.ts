@@ -122,7 +122,9 @@ export class Executor {
         ),
       };
 
-    const d = Deadline.after(clock, this.deps.actionTimeoutMs ?? 15_000);
+    // Waits and scrolls carry their own budget (≤ 30 s); the action's deadline must cover it.
+    const own = typeof a.args?.timeout_ms === 'number' ? a.args.timeout_ms + 5_000 : 0;
+    const d = Deadline.after(clock, Math.max(this.deps.actionTimeoutMs ?? 15_000, Math.min(own, 35_000)));
     let reads = 0;
     const fail = (call: DeviceCall, extra: Partial<StepResult> = {}): StepResult => ({
       ok: false,

@@ -22,7 +22,7 @@ const NEEDS: Record<ToolName, DeviceOp[][]> = {
   control_action: [['control_action', 'read_control']],
   // Without the helper's native wait, the executor waits on plain reads.
   wait_until: [['wait_until'], ['snapshot']],
-  scroll_to: [['scroll_to']],
+  scroll_to: [['scroll_to'], ['snapshot', 'swipe']],
   pinch: [['pinch']],
   touch_gesture: [['touch_gesture']],
   action_sequence: [['action_sequence']],

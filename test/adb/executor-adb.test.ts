@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deadline } from '../../src/core/clock.js';
 import { offeredTools } from '../../src/executor/tools.js';
+import { sortedContacts } from '../../src/sim/apps/contacts-data.js';
 import { AGENT_IME } from '../../src/sim/index.js';
 import { decision, drive, el, makeExecutor, observe } from '../executor/helpers.js';
 import { dualRig } from './executor-rig.js';
@@ -21,7 +22,7 @@ describe('adb backend', () => {
     expect(caps.screen.width).toBe(1080);
     const tools = offeredTools(caps);
     expect(tools).toEqual(expect.arrayContaining(['tap', 'swipe', 'type', 'back', 'launch_app']));
-    for (const t of ['read_control', 'control_action', 'scroll_to', 'pinch', 'touch_gesture', 'action_sequence'])
+    for (const t of ['read_control', 'control_action', 'pinch', 'touch_gesture', 'action_sequence'])
       expect(tools).not.toContain(t);
     const ex = makeExecutor(rig.adb, rig.clock);
     const o = await observe(ex);
@@ -125,5 +126,58 @@ describe('adb backend', () => {
       o,
     );
     expect(tooLong.receipt.error?.code).toBe('INVALID_ARGUMENT');
+  });
+
+  it('scroll_to over swipes and reads: finds a contact below the fold; stops at the end of the list', async () => {
+    const ex = makeExecutor(rig.adb, rig.clock);
+    let o = await drive(ex, await observe(ex), [{ tool: 'launch_app', package: 'com.android.contacts' }]);
+    const allow = o.elements.find((e) => e.resourceId.endsWith('permission_allow_button'));
+    if (allow) o = await drive(ex, o, [{ tool: 'tap', target_id: allow.id }]);
+    const list = o.elements.find((e) => e.flags.scrollable);
+    expect(list?.resourceId).toBeTruthy();
+    const last = sortedContacts(rig.phone.world.contacts)[40]?.name ?? '';
+    expect(o.elements.some((e) => e.text === last || e.label === last)).toBe(false);
+    const container = { resource_id: list?.resourceId };
+    const found = await ex.run(
+      decision(
+        { tool: 'scroll_to', args: { container, target: { text: last }, max_scrolls: 20, timeout_ms: 30_000 } },
+        { kind: 'text_appears', text: last },
+      ),
+      o,
+    );
+    expect(found.receipt.error?.message ?? found.outcome?.reason ?? '').toBe('');
+    expect(found.ok).toBe(true);
+    expect(found.receipt.status).toBe('completed');
+    const o2 = found.post ?? (await observe(ex));
+    const limit = await ex.run(
+      decision(
+        { tool: 'scroll_to', args: { container, target: { text: 'Nobody Here 查无此人' }, max_scrolls: 3 } },
+        { kind: 'no_change' },
+      ),
+      o2,
+    );
+    expect(limit.receipt.error?.code).toBe('NOT_FOUND');
+    expect(limit.receipt.error?.message).toMatch(/3 scrolls/);
+    expect(limit.receipt.status).toBe('partial');
+    // A short list ends: no progress stops the search long before the scroll limit.
+    const s = await drive(ex, o2, [{ tool: 'launch_app', package: 'com.android.settings' }]);
+    const slist = s.elements.find((e) => e.flags.scrollable);
+    const none = await ex.run(
+      decision(
+        {
+          tool: 'scroll_to',
+          args: {
+            container: { resource_id: slist?.resourceId },
+            target: { text: 'Nobody Here 查无此人' },
+            max_scrolls: 20,
+            timeout_ms: 30_000,
+          },
+        },
+        { kind: 'no_change' },
+      ),
+      s,
+    );
+    expect(none.receipt.error?.code).toBe('NO_PROGRESS');
+    await ex.run(decision({ tool: 'home' }), s);
   });
 });

@@ -1,0 +1,114 @@
+import type { Deadline } from '../core/clock.js';
+import type { Selector } from '../core/types.js';
+import { CallRecorder, type Device, type DeviceCall } from '../device/device.js';
+import type { ScrollToRequest, WireNode, WireSnapshot } from '../device/protocol/index.js';
+import type { Pacer } from './pacing.js';
+import { nodeMatches } from './wait-reads.js';
+
+/**
+ * scroll_to with swipes and plain reads, for backends without the helper's native scroll (ADB):
+ * at most `max_scrolls` (≤ 20) swipes within `timeout_ms` (≤ 30 s) inside one unique scrollable
+ * container; stops when the target is visible inside it, when a swipe makes no progress (≥ 80 % of
+ * the visible items unchanged — the end of the list), on a failed swipe or an unreadable screen.
+ */
+
+const OVERLAP_END = 0.8;
+
+function inside(n: WireNode, c: WireNode): boolean {
+  const a = n.bounds;
+  const b = c.bounds;
+  return a.top >= b.top && a.bottom <= b.bottom && a.left >= b.left && a.right <= b.right && a.bottom > a.top;
+}
+
+function visibleKeys(snap: WireSnapshot, c: WireNode): Set<string> {
+  return new Set(
+    snap.nodes
+      .filter((n) => n.flags.visible && n !== c && inside(n, c) && (n.text || n.desc))
+      .map((n) => `${n.className}|${n.text}|${n.desc}`),
+  );
+}
+
+type Found =
+  | { ok: true; container: WireNode; target?: WireNode }
+  | { ok: false; code: 'NOT_FOUND' | 'AMBIGUOUS'; message: string };
+
+function locate(snap: WireSnapshot, req: ScrollToRequest): Found {
+  const cs = snap.nodes.filter((n) => n.flags.visible && nodeMatches(n, req.container as Selector));
+  if (cs.length === 0) return { ok: false, code: 'NOT_FOUND', message: 'no container matches the selector' };
+  if (cs.length > 1)
+    return { ok: false, code: 'AMBIGUOUS', message: `${cs.length} containers match; make the selector exact` };
+  const container = cs[0] as WireNode;
+  const target = snap.nodes.find(
+    (n) => n.flags.visible && nodeMatches(n, req.target as Selector) && inside(n, container),
+  );
+  return { ok: true, container, target };
+}
+
+export async function scrollOnReads(
+  device: Device,
+  pacer: Pacer,
+  req: ScrollToRequest,
+  d: Deadline,
+): Promise<DeviceCall> {
+  const backend = device.capabilities().backend === 'bridge' ? 'bridge' : 'adb';
+  const rec = new CallRecorder(d.clock, backend);
+  const w = d.child(req.timeout_ms);
+  let swipes = 0;
+  const end = (
+    code: 'NOT_FOUND' | 'AMBIGUOUS' | 'NO_PROGRESS' | 'TIMEOUT' | 'READ_FAILED' | 'UNAVAILABLE',
+    message: string,
+  ): DeviceCall =>
+    swipes === 0
+      ? rec.refused(code, message)
+      : {
+          ...rec.failed(code, `${message} (after ${swipes} scrolls)`, 'delivered'),
+          receipt: { ...rec.receipt('partial', 'delivered'), error: { code, message } },
+        };
+  let prev: Set<string> | undefined;
+  for (;;) {
+    if (w.remaining() <= 0) return end('TIMEOUT', `the target did not appear within ${req.timeout_ms} ms`);
+    const r = await device.snapshot({}, w);
+    if (!r.ok || r.snapshot.nodes.length === 0)
+      return end(
+        'READ_FAILED',
+        `the screen could not be read (${r.ok ? 'empty' : r.message}); observe before scrolling again`,
+      );
+    const f = locate(r.snapshot, req);
+    if (!f.ok) return end(f.code, f.message);
+    if (f.target)
+      return swipes === 0
+        ? { ok: true, receipt: { ...rec.receipt('observed', 'not_delivered'), method: backend } }
+        : rec.ok();
+    const keys = visibleKeys(r.snapshot, f.container);
+    if (prev) {
+      const same = [...keys].filter((k) => prev?.has(k)).length;
+      if (keys.size === 0 || same / keys.size >= OVERLAP_END)
+        return end('NO_PROGRESS', 'the list stopped moving (its end) and the target is not in it');
+    }
+    prev = keys;
+    if (swipes >= req.max_scrolls)
+      return end('NOT_FOUND', `the target did not appear within ${req.max_scrolls} scrolls`);
+    if (w.remaining() <= 0) return end('TIMEOUT', `the target did not appear within ${req.timeout_ms} ms`);
+    const b = f.container.bounds;
+    const x = Math.round((b.left + b.right) / 2);
+    const h = b.bottom - b.top;
+    const lo = Math.round(b.top + h * 0.8);
+    const hi = Math.round(b.top + h * 0.25);
+    const [from, to] =
+      req.direction === 'forward'
+        ? [
+            { x, y: lo },
+            { x, y: hi },
+          ]
+        : [
+            { x, y: hi },
+            { x, y: lo },
+          ];
+    const s = await device.swipe(pacer.curvedPath(from, to), { durationMs: pacer.swipeMs(from, to) }, w);
+    if (!s.ok) return swipes === 0 ? s : end('UNAVAILABLE', `a scroll failed: ${s.message}`);
+    swipes++;
+    rec.markDispatched();
+    // Let the list settle before judging progress (a fling still moving is not an end).
+    await w.sleep(Math.min(req.settle_ms, w.remaining()));
+  }
+}
