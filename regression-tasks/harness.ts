@@ -80,7 +80,7 @@ export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<Task
       seed: opts.seed,
       confirm: async (check) => {
         const answer = typeof task.confirm === 'function' ? task.confirm(check.summary) : (task.confirm ?? 'approve');
-        const v: ConfirmVerdict = answer === 'deny' ? 'denied' : 'approved';
+        const v: ConfirmVerdict = answer === 'deny' ? 'denied' : answer === 'defer' ? 'deferred' : 'approved';
         confirmations.push(v);
         return v;
       },

@@ -30,7 +30,7 @@ export interface TaskDef {
   check: (world: World, run: RunResult, params: Params, phone: VirtualPhone) => CheckResult | Promise<CheckResult>;
   guard?: GuardCode;
   /** How the harness answers a confirmation request, by its summary (default: approve all). */
-  confirm?: 'approve' | 'deny' | ((summary: string) => 'approve' | 'deny');
+  confirm?: 'approve' | 'deny' | 'defer' | ((summary: string) => 'approve' | 'deny' | 'defer');
   optimalSteps: number;
   /** Reference intents (templates with the same placeholders). */
   intents: string[];

@@ -70,3 +70,21 @@ describe('secrets in the goal', () => {
     expect(maskSecrets('Turn Wi-Fi off.').secrets.size).toBe(0);
   });
 });
+
+describe('a guarded action in a non-interactive run', () => {
+  it('pauses with the pending confirmation in the checkpoint and sends nothing', async () => {
+    const { MSG_01 } = await import('../../regression-tasks/tasks/msg-01.js');
+    const task: TaskDef = {
+      ...MSG_01,
+      confirm: 'defer',
+      check: (w, run) =>
+        w.sent.length === 0 && run.status === 'needs_confirmation' ? { ok: true } : { ok: false, reason: run.status },
+    };
+    const r = await runTask(task, { seed: 1, modelUrl: model.url, memory: new PageMemory(), runsDir });
+    expect(r.check).toEqual({ ok: true });
+    const cp = JSON.parse(await readFile(path.join(r.run.runDir, 'checkpoint.json'), 'utf8'));
+    expect(cp.status).toBe('needs_confirmation');
+    expect(cp.pendingConfirmation.summary).toMatch(/Send/);
+    expect(cp.pendingConfirmation.decision.action.tool).toBe('tap');
+  });
+});
