@@ -19,6 +19,7 @@ import { type Checkpoint, CheckpointStore } from '../store/checkpoint.js';
 import { newRunId, RunArchive } from '../store/run-archive.js';
 import type { AgentPorts, Perceived } from './ports.js';
 import { maskSecrets, unmask } from './secrets.js';
+import { GATE_WAIT, hashText, labelOf, replan } from './step-helpers.js';
 import type { AgentEvent, DecisionSource, RunResult, RunStatus, StepRecord } from './types.js';
 
 /**
@@ -50,18 +51,6 @@ const MAX_SETTLE = 6;
 const MAX_INVALID = 3;
 const REPLAN_AFTER_FAILURES = 4;
 const MAX_REPLANS = 2;
-
-function hashText(s: string): string {
-  let h = 2166136261;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
-  return (h >>> 0).toString(16);
-}
-
-function labelOf(obs: Observation, id?: string): string | undefined {
-  if (!id) return undefined;
-  const e = obs.elements.find((x) => x.id === id);
-  return e ? (e.label ?? (e.text || e.desc)) || undefined : undefined;
-}
 
 export async function runAgent(deps: AgentDeps, runOpts: RunOptions): Promise<RunResult> {
   const { ports, planner, memory, clock, logger } = deps;
@@ -216,14 +205,7 @@ export async function runAgent(deps: AgentDeps, runOpts: RunOptions): Promise<Ru
       result.ruleActions++;
     } else if (lastWait && lastWait.frame === frame && lastWait.count < 3) {
       // Frame gate: we were waiting and nothing changed — keep waiting without asking the model.
-      planned = {
-        decision: {
-          thought: 'screen unchanged; keep waiting',
-          action: { tool: 'wait', ms: 1000 },
-          expect: { kind: 'no_change' },
-        },
-        subgoalDone: false,
-      };
+      planned = GATE_WAIT;
       source = 'gate';
     } else {
       const hit = memory.lookup(opts.goal, subgoal, obs.pageHash);
@@ -400,22 +382,19 @@ export async function runAgent(deps: AgentDeps, runOpts: RunOptions): Promise<Ru
         replans++;
         failRun = 0;
         const tl = perf();
-        const p = await planner.makePlan({
-          goal: opts.goal,
-          screen: ports.compact(post.obs),
-          aspect: post.obs.screen.aspect,
-          previous: { plan, reason: `${REPLAN_AFTER_FAILURES} actions in a row failed` },
-        });
-        llmMs += perf() - tl;
-        stepUsage = addUsage(stepUsage, p.usage);
-        total = addUsage(total, p.usage);
-        const wasDone = new Set(plan.filter((s) => s.done).map((s) => s.text));
-        plan = p.plan.map((s) => ({ text: s.text, done: wasDone.has(s.text) }));
-        current = Math.max(
-          0,
-          plan.findIndex((s) => !s.done),
+        const r = await replan(
+          planner,
+          opts.goal,
+          plan,
+          ports.compact(post.obs),
+          post.obs.screen.aspect,
+          REPLAN_AFTER_FAILURES,
         );
-        if (plan.every((s) => s.done)) current = plan.length;
+        llmMs += perf() - tl;
+        stepUsage = addUsage(stepUsage, r.usage);
+        total = addUsage(total, r.usage);
+        plan = r.plan;
+        current = r.current;
       }
     }
     await save();

@@ -1,0 +1,50 @@
+import type { Observation } from '../core/types.js';
+import type { PlannedStep } from '../planner/act-tool.js';
+import type { LlmUsage } from '../planner/llm/client.js';
+import type { Planner } from '../planner/planner.js';
+import type { Subgoal } from '../planner/prompt/types.js';
+
+/** Small pieces of the loop, kept apart so loop.ts reads as the DESIGN §1 sequence. */
+
+/** The frame gate's decision: the screen has not changed while we wait, so wait again (no model call). */
+export const GATE_WAIT: PlannedStep = {
+  decision: {
+    thought: 'screen unchanged; keep waiting',
+    action: { tool: 'wait', ms: 1000 },
+    expect: { kind: 'no_change' },
+  },
+  subgoalDone: false,
+};
+
+export function hashText(s: string): string {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return (h >>> 0).toString(16);
+}
+
+export function labelOf(obs: Observation, id?: string): string | undefined {
+  if (!id) return undefined;
+  const e = obs.elements.find((x) => x.id === id);
+  return e ? (e.label ?? (e.text || e.desc)) || undefined : undefined;
+}
+
+/** Revise the plan after repeated failures; subgoals that were done and survive keep their mark. */
+export async function replan(
+  planner: Planner,
+  goal: string,
+  plan: Subgoal[],
+  screen: string,
+  aspect: number,
+  failures: number,
+): Promise<{ plan: Subgoal[]; current: number; usage: LlmUsage }> {
+  const p = await planner.makePlan({
+    goal,
+    screen,
+    aspect,
+    previous: { plan, reason: `${failures} actions in a row failed` },
+  });
+  const wasDone = new Set(plan.filter((s) => s.done).map((s) => s.text));
+  const next = p.plan.map((s) => ({ text: s.text, done: wasDone.has(s.text) }));
+  const open = next.findIndex((s) => !s.done);
+  return { plan: next, current: open < 0 ? next.length : open, usage: p.usage };
+}
