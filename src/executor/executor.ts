@@ -40,6 +40,8 @@ export interface ExecutorDeps {
   /** Seed of the pacing jitter (tests replay exactly). */
   seed?: number;
   perceive?: Perceiver;
+  /** How long a confirmation may take (ms, default 10 min); not part of the action's deadline. */
+  confirmTimeoutMs?: number;
   /** One deadline per action, covering re-check, dispatch and validation (ms). */
   actionTimeoutMs?: number;
   /** Post-action polling budget (ms, default 6 s) and period (~120 ms). */
@@ -124,7 +126,8 @@ export class Executor {
 
     // Waits and scrolls carry their own budget (≤ 30 s); the action's deadline must cover it.
     const own = typeof a.args?.timeout_ms === 'number' ? a.args.timeout_ms + 5_000 : 0;
-    const d = Deadline.after(clock, Math.max(this.deps.actionTimeoutMs ?? 15_000, Math.min(own, 35_000)));
+    const budget = Math.max(this.deps.actionTimeoutMs ?? 15_000, Math.min(own, 35_000));
+    let d = Deadline.after(clock, budget);
     let reads = 0;
     const fail = (call: DeviceCall, extra: Partial<StepResult> = {}): StepResult => ({
       ok: false,
@@ -150,6 +153,9 @@ export class Executor {
         kinds: guard.pii.join(','),
         text: redactTyped(a.text ?? '', !!aim.element?.flags.password),
       });
+    // A dry run reports what would be guarded, asks nobody and sends nothing that mutates.
+    if (this.deps.dryRun && guard.mutating)
+      return { ok: true, reads, guard, dryRun: true, receipt: this.none('not_started', undefined, undefined) };
     if (guard.needsConfirmation) {
       const label = aim.element
         ? `"${aim.element.label || aim.element.text || aim.element.desc || aim.element.role}"`
@@ -163,7 +169,9 @@ export class Executor {
         package: obs.app.package,
         pageHash: obs.pageHash,
       };
-      const answer = await this.deps.confirm.confirm(req, d);
+      // A person may take a while: the confirmation has its own deadline, the action a fresh one after it.
+      const answer = await this.deps.confirm.confirm(req, Deadline.after(clock, this.deps.confirmTimeoutMs ?? 600_000));
+      d = Deadline.after(clock, budget);
       logger
         .child('guardrail')
         .warn(`guarded ${req.categories.join('/')} action: ${answer.verdict}`, { by: answer.by, summary: req.summary });
@@ -187,8 +195,6 @@ export class Executor {
           ),
         };
     }
-    if (this.deps.dryRun && guard.mutating)
-      return { ok: true, reads, guard, dryRun: true, receipt: this.none('not_started', undefined, undefined) };
 
     // 3. Pace, then one fresh read right before injecting (pre evidence + re-check), then dispatch.
     const ownFresh = this.lastPost === obs && !obs.unstable;

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Deadline } from '../../src/core/clock.js';
 import { Logger } from '../../src/core/logger.js';
 import type { Device } from '../../src/device/device.js';
+import { InteractiveConfirmation } from '../../src/executor/guardrails/confirm.js';
 import { executeDecision } from '../../src/executor/inject.js';
 import { Pacer, seededRandom } from '../../src/executor/pacing.js';
 import { bridgeRig, decision, drive, el, makeExecutor, observe } from './helpers.js';
@@ -82,6 +83,35 @@ describe('executeDecision (for loops that guard and validate themselves)', () =>
     );
     expect(ok.receipt.delivery).toBe('delivered');
     expect(ok.pre?.keyboard.shown).toBe(true);
+  });
+});
+
+describe('per-app high-risk configuration', () => {
+  it('every mutating action in a high-risk app asks first; a slow answer does not eat the action deadline', async () => {
+    rig = await bridgeRig();
+    const r0 = rig;
+    const asked: string[] = [];
+    const confirm = new InteractiveConfirmation(async (q) => {
+      asked.push(q);
+      await r0.clock.sleep(20_000); // the person takes 20 s to answer
+      return 'y';
+    });
+    const ex = makeExecutor(rig.device, rig.clock, {
+      confirm,
+      guard: { apps: { 'com.android.settings': { all: 'account' } } },
+    });
+    const o = await drive(makeExecutor(rig.device, rig.clock), await observe(ex), [
+      { tool: 'launch_app', package: 'com.android.settings' },
+    ]);
+    const wifi = el(o, 'Wi-Fi');
+    const r = await ex.run(
+      decision({ tool: 'tap', target_id: wifi.id }, { kind: 'element_state', target_id: wifi.id, state: 'off' }),
+      o,
+    );
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatch(/com.android.settings is configured as high-risk/);
+    expect(r.ok).toBe(true);
+    expect(rig.phone.world.settings.wifi).toBe(false);
   });
 });
 

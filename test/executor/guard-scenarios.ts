@@ -66,6 +66,16 @@ export const GUARD_SCENARIOS: [string, (rig: GuardRig) => Promise<void>][] = [
       expect(byPoint.ok).toBe(false);
       expect(byPoint.receipt.error?.code).toBe('CANCELLED');
       expect(chan.asked.at(-1)?.categories).toContain('payment');
+      // A dry run reports the guard without asking anyone and sends nothing.
+      const asked = chan.asked.length;
+      const dry = await makeExecutor(rig.device, rig.clock, { confirm: chan, dryRun: true }).run(
+        decision({ tool: 'tap', target_id: pay.id }),
+        o,
+      );
+      expect(dry.dryRun).toBe(true);
+      expect(dry.guard?.categories).toEqual(['payment']);
+      expect(dry.receipt.delivery).toBe('not_delivered');
+      expect(chan.asked.length).toBe(asked);
       expect(rig.phone.world.events).toEqual([]);
       expect(rig.phone.world.payments).toEqual([]);
       expect((await observe(ex)).app.activity).toBe('.PaymentActivity');
