@@ -82,7 +82,7 @@ export class FailoverDevice implements Device {
   async snapshot(opts: { screenshot?: boolean }, d: Deadline): Promise<SnapshotResult> {
     await this.maybeReturn(d);
     if (!this.onFallback) {
-      const r = await this.o.primary.snapshot(opts, d);
+      const r = await this.o.primary.snapshot(opts, this.share(d));
       if (r.ok || !helperGone(r)) return r;
       this.switchTo('adb', r.message);
       this.lastProbe = this.o.clock.now();
@@ -91,45 +91,55 @@ export class FailoverDevice implements Device {
     return { ...f, failover: true };
   }
 
+  /** The helper's share of a deadline: a hung helper must leave time for the fallback. */
+  private share(d: Deadline): Deadline {
+    return d.child(Math.max(1_000, Math.floor(d.remaining() / 2)));
+  }
+
   /** Run on the helper; on "not answering" switch, and re-run on adb only if nothing was delivered. */
-  private async route(call: (dev: Device) => Promise<DeviceCall>, d: Deadline, replayable = true): Promise<DeviceCall> {
+  private async route(
+    call: (dev: Device, d: Deadline) => Promise<DeviceCall>,
+    d: Deadline,
+    replayable = true,
+  ): Promise<DeviceCall> {
     await this.maybeReturn(d);
     if (!this.onFallback) {
-      const r = await call(this.o.primary);
+      // Native calls (long waits, scrolls) keep the whole deadline: they are never replayed anyway.
+      const r = await call(this.o.primary, replayable ? this.share(d) : d);
       if (r.ok || !helperGone(r)) return r;
       this.switchTo('adb', r.message);
       this.lastProbe = this.o.clock.now();
       if ((r as Failed).receipt.delivery !== 'not_delivered' || !replayable) return r;
     }
-    return asFailover(await call(this.o.fallback));
+    return asFailover(await call(this.o.fallback, d));
   }
 
   tap(p: PxPoint, o: { durationMs: number }, d: Deadline): Promise<DeviceCall> {
-    return this.route((x) => x.tap(p, o, d), d);
+    return this.route((x, dl) => x.tap(p, o, dl), d);
   }
   longPress(p: PxPoint, o: { durationMs: number }, d: Deadline): Promise<DeviceCall> {
-    return this.route((x) => x.longPress(p, o, d), d);
+    return this.route((x, dl) => x.longPress(p, o, dl), d);
   }
   swipe(path: PxPoint[], o: { durationMs: number }, d: Deadline): Promise<DeviceCall> {
-    return this.route((x) => x.swipe(path, o, d), d);
+    return this.route((x, dl) => x.swipe(path, o, dl), d);
   }
   key(k: KeyName | 'delete' | 'search' | 'menu', d: Deadline): Promise<DeviceCall> {
-    return this.route((x) => x.key(k, d), d);
+    return this.route((x, dl) => x.key(k, dl), d);
   }
   setText(text: string, o: { selector?: ControlRequest['selector'] }, d: Deadline): Promise<DeviceCall> {
-    return this.route((x) => x.setText(text, o, d), d);
+    return this.route((x, dl) => x.setText(text, o, dl), d);
   }
   imeCommit(text: string, d: Deadline): Promise<DeviceCall> {
-    return this.route((x) => x.imeCommit(text, d), d);
+    return this.route((x, dl) => x.imeCommit(text, dl), d);
   }
   inputText(text: string, d: Deadline): Promise<DeviceCall> {
-    return this.route((x) => x.inputText(text, d), d);
+    return this.route((x, dl) => x.inputText(text, dl), d);
   }
   launchApp(t: { package?: string; label?: string; activity?: string }, d: Deadline): Promise<DeviceCall> {
-    return this.route((x) => x.launchApp(t, d), d);
+    return this.route((x, dl) => x.launchApp(t, dl), d);
   }
   native(req: ActionRequest, d: Deadline): Promise<DeviceCall> {
-    return this.route((x) => x.native(req, d), d, false);
+    return this.route((x, dl) => x.native(req, dl), d, false);
   }
   async close(): Promise<void> {
     await Promise.all([this.o.primary.close(), this.o.fallback.close()]);

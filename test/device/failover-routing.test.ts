@@ -57,4 +57,13 @@ describe('failover routing', () => {
     const s = await dev.snapshot({}, Deadline.after(clock, 5_000));
     expect(s.ok && s.failover).toBe(true);
   });
+
+  it('a hung helper times out (after its share of the deadline) and the read continues on the fallback', async () => {
+    const { clock, a, dev } = await pair();
+    a.phone.faults.helperUnresponsive = true;
+    const s = await dev.snapshot({}, Deadline.after(clock, 2_000));
+    expect(s.ok).toBe(true);
+    expect(s.ok && s.failover).toBe(true);
+    expect(dev.usingFallback).toBe(true);
+  });
 });
