@@ -1,11 +1,14 @@
 import type { CatalogEntry } from '../src/planner/reference/intents.js';
 import { CT_01 } from './tasks/ct-01.js';
 import { CT_03 } from './tasks/ct-03.js';
+import { CT_04 } from './tasks/ct-04.js';
 import { LAU_01 } from './tasks/lau-01.js';
 import { LOGIN_01 } from './tasks/login-01.js';
+import { LOGIN_02 } from './tasks/login-02.js';
 import { LOGIN_03 } from './tasks/login-03.js';
 import { MSG_01, MSG_01_DENY } from './tasks/msg-01.js';
 import { SET_01 } from './tasks/set-01.js';
+import { SET_02 } from './tasks/set-02.js';
 import { SET_03 } from './tasks/set-03.js';
 import { SET_05 } from './tasks/set-05.js';
 import { SET_06 } from './tasks/set-06.js';
@@ -19,18 +22,21 @@ import type { TaskDef } from './types.js';
 /** The task catalog (one definition per file under tasks/). */
 export const TASKS: readonly TaskDef[] = [
   SET_01,
+  SET_02,
   SET_03,
   SET_05,
   SET_06,
   SET_08,
   SET_09,
   LOGIN_01,
+  LOGIN_02,
   LOGIN_03,
   SHOP_01,
   SHOP_02,
   SHOP_05,
   CT_01,
   CT_03,
+  CT_04,
   MSG_01,
   MSG_01_DENY,
   LAU_01,
