@@ -3,6 +3,7 @@ import type { Logger } from '../core/logger.js';
 import type { Action, Element, Observation, Receipt } from '../core/types.js';
 import { CallRecorder, type Device, type DeviceCall } from '../device/device.js';
 import type { ActionRequest, ControlInfo, WireSnapshot } from '../device/protocol/index.js';
+import { readControlOnReads } from './control-reads.js';
 import { buildNativeRequest, checkControlRequest, isNativeTool } from './native-validate.js';
 import { LONG_PRESS_MS, type Pacer } from './pacing.js';
 import { scrollOnReads } from './scroll-reads.js';
@@ -175,6 +176,10 @@ export async function dispatch(
       }
       if (req.action === 'wait_until' && !dev.capabilities().ops.has('wait_until'))
         return { call: await waitOnReads(dev, req, d) };
+      if (req.action === 'read_control' && !dev.capabilities().ops.has('read_control')) {
+        const call = await readControlOnReads(dev, req, d);
+        return { call, value: call.device?.control };
+      }
       if (req.action === 'scroll_to' && !dev.capabilities().ops.has('scroll_to'))
         return { call: await scrollOnReads(dev, ctx.pacer, req, d) };
       const call = await dev.native(req, d);

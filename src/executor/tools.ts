@@ -18,7 +18,7 @@ const NEEDS: Record<ToolName, DeviceOp[][]> = {
   done: [[]],
   ask_user: [[]],
   infeasible: [[]],
-  read_control: [['read_control']],
+  read_control: [['read_control'], ['snapshot']],
   control_action: [['control_action', 'read_control']],
   // Without the helper's native wait, the executor waits on plain reads.
   wait_until: [['wait_until'], ['snapshot']],

@@ -22,8 +22,7 @@ describe('adb backend', () => {
     expect(caps.screen.width).toBe(1080);
     const tools = offeredTools(caps);
     expect(tools).toEqual(expect.arrayContaining(['tap', 'swipe', 'type', 'back', 'launch_app']));
-    for (const t of ['read_control', 'control_action', 'pinch', 'touch_gesture', 'action_sequence'])
-      expect(tools).not.toContain(t);
+    for (const t of ['control_action', 'pinch', 'touch_gesture', 'action_sequence']) expect(tools).not.toContain(t);
     const ex = makeExecutor(rig.adb, rig.clock);
     const o = await observe(ex);
     expect(o.app.package).toBe('com.android.launcher3');
@@ -179,5 +178,46 @@ describe('adb backend', () => {
     );
     expect(none.receipt.error?.code).toBe('NO_PROGRESS');
     await ex.run(decision({ tool: 'home' }), s);
+  });
+
+  it('read_control over a plain read reports state and range, and never offers native writes', async () => {
+    const ex = makeExecutor(rig.adb, rig.clock);
+    let o = await drive(ex, await observe(ex), [{ tool: 'launch_app', package: 'com.android.settings' }]);
+    // The list may still be scrolled down from an earlier test: scroll back to the top.
+    const list = o.elements.find((e) => e.flags.scrollable);
+    const back = await ex.run(
+      decision(
+        {
+          tool: 'scroll_to',
+          args: {
+            container: { resource_id: list?.resourceId },
+            target: { text: 'Wi-Fi' },
+            direction: 'backward',
+            timeout_ms: 30_000,
+          },
+        },
+        { kind: 'text_appears', text: 'Wi-Fi' },
+      ),
+      o,
+    );
+    expect(back.receipt.error).toBeUndefined();
+    o = back.post ?? (await observe(ex));
+    const wifi = el(o, 'Wi-Fi');
+    const r = await ex.run(decision({ tool: 'read_control', target_id: wifi.id }, { kind: 'no_change' }), o);
+    expect(r.receipt.status).toBe('observed');
+    const c = r.value as { flags: { checkable: boolean; checked: boolean }; actions: string[]; token: string };
+    expect(c.flags.checkable).toBe(true);
+    expect(c.flags.checked).toBe(rig.phone.world.settings.wifi);
+    expect(c.actions).toEqual([]);
+    expect(c.token).toMatch(/^[0-9a-f]{12}$/);
+    const amb = await ex.run(
+      decision(
+        { tool: 'read_control', args: { selector: { class_name: 'android.widget.Switch' } } },
+        { kind: 'no_change' },
+      ),
+      o,
+    );
+    expect(amb.receipt.error?.code).toBe('AMBIGUOUS');
+    await ex.run(decision({ tool: 'home' }), o);
   });
 });
