@@ -40,6 +40,8 @@ export interface ExecutorDeps {
   /** Seed of the pacing jitter (tests replay exactly). */
   seed?: number;
   perceive?: Perceiver;
+  /** Light mode: how old (ms) the executor's own post-action read may be to stand in for the re-check. */
+  freshForMs?: number;
   /** How long a confirmation may take (ms, default 10 min); not part of the action's deadline. */
   confirmTimeoutMs?: number;
   /** One deadline per action, covering re-check, dispatch and validation (ms). */
@@ -70,6 +72,8 @@ export class Executor {
   private readonly pacer: Pacer;
   private readonly perceive: Perceiver;
   private lastPost?: Observation;
+  /** When `lastPost` was read (this executor's clock). */
+  private lastPostAt = 0;
   private lastDispatchAt?: number;
   readonly mode: VerificationMode;
 
@@ -83,7 +87,10 @@ export class Executor {
   async observe(previous?: Observation, opts: { screenshot?: boolean; timeoutMs?: number } = {}) {
     const d = Deadline.after(this.deps.clock, opts.timeoutMs ?? 10_000);
     const r = await observeDevice(this.deps.device, this.perceive, previous, d, opts);
-    if (r.ok) this.lastPost = r.obs;
+    if (r.ok) {
+      this.lastPost = r.obs;
+      this.lastPostAt = this.deps.clock.now();
+    }
     return r;
   }
 
@@ -197,7 +204,10 @@ export class Executor {
     }
 
     // 3. Pace, then one fresh read right before injecting (pre evidence + re-check), then dispatch.
-    const ownFresh = this.lastPost === obs && !obs.unstable;
+    // Light mode skips the re-check only for this executor's own settled read, made moments ago (no
+    // decision time in between); an older observation — a model thought about it — is re-checked.
+    const ownFresh =
+      this.lastPost === obs && !obs.unstable && clock.now() - this.lastPostAt <= (this.deps.freshForMs ?? 1_000);
     await this.pace(d);
     const ctx = { device, logger, pacer: this.pacer, perceive: this.perceive };
     let inj: Awaited<ReturnType<typeof injectChecked>>;
@@ -245,7 +255,10 @@ export class Executor {
         value: out.value,
       };
     }
-    if (v.post) this.lastPost = v.post;
+    if (v.post) {
+      this.lastPost = v.post;
+      this.lastPostAt = clock.now();
+    }
     return { ok: v.outcome.ok, receipt, outcome: v.outcome, post: v.post, reads, guard, value: out.value };
   }
 

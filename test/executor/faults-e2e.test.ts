@@ -57,6 +57,22 @@ describe('pre-injection re-check', () => {
   });
 });
 
+describe('light verification', () => {
+  it('re-checks its own post-action read once time has passed (the model was thinking)', async () => {
+    rig = await bridgeRig();
+    const ex = makeExecutor(rig.device, rig.clock, { verification: 'light' });
+    const login = await drive(ex, await observe(ex), [{ tool: 'launch_app', package: 'com.acme.bank' }]);
+    // Meanwhile the person touches the e-mail field: the keyboard opens and pushes "Log in" up.
+    const email = el(login, 'Email · 邮箱').boundsPx;
+    await rig.phone.tap((email.left + email.right) / 2, (email.top + email.bottom) / 2, 50);
+    await rig.clock.sleep(2_000);
+    const before = rig.inputs.count;
+    const r = await ex.run(decision({ tool: 'tap', target_id: el(login, 'Log in · 登录').id }), login);
+    expect(r.receipt.error?.code).toBe('STALE');
+    expect(rig.inputs.count).toBe(before);
+  });
+});
+
 describe('executeDecision (for loops that guard and validate themselves)', () => {
   it('re-checks the target too: a button moved by the keyboard is STALE, not tapped', async () => {
     rig = await bridgeRig();
