@@ -1,5 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import type { AppContext } from '../src/sim/app.js';
+import type { App, AppContext, AppFactory, AppScreen } from '../src/sim/app.js';
 import type { View } from '../src/sim/kit/view.js';
 import { VirtualPhone } from '../src/sim/phone.js';
 
@@ -11,14 +11,14 @@ import { VirtualPhone } from '../src/sim/phone.js';
 
 const N = Number(process.env.BENCH_N ?? 100);
 
-function listApp(holder: { ctx?: AppContext }) {
-  return () => ({
+function listApp(holder: { ctx?: AppContext }): AppFactory {
+  return (): App => ({
     package: 'com.bench.list',
     label: 'Bench',
     iconColor: '#333333',
     glyph: 'B',
     activities: ['.Main'],
-    render: (_r: unknown, ctx: AppContext) => {
+    render: (_r: unknown, ctx: AppContext): AppScreen => {
       holder.ctx = ctx;
       const rows: View[] = Array.from({ length: 120 }, (_, i) => ({
         kind: 'row',
@@ -48,7 +48,7 @@ function listApp(holder: { ctx?: AppContext }) {
             { kind: 'list', id: 'menu', children: rows },
           ],
         },
-      } as const;
+      };
     },
   });
 }
