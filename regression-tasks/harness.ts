@@ -4,6 +4,7 @@ import type { ConfirmVerdict } from '../src/agent/ports.js';
 import type { RunResult } from '../src/agent/types.js';
 import { Deadline, VirtualClock } from '../src/core/clock.js';
 import { Logger } from '../src/core/logger.js';
+import { seededRandom } from '../src/core/random.js';
 import { BridgeDevice } from '../src/device/bridge/device.js';
 import { createLlmClient } from '../src/planner/llm/client.js';
 import { resolveLlmConfig } from '../src/planner/llm/config.js';
@@ -11,7 +12,6 @@ import type { PageMemory } from '../src/planner/memory/page-memory.js';
 import { Planner } from '../src/planner/planner.js';
 import { startBridgeServer } from '../src/sim/bridge/index.js';
 import { VirtualPhone } from '../src/sim/phone.js';
-import { seededRandom } from '../src/sim/world-seed.js';
 import { type CheckResult, fill, type Params, stepBudget, type TaskDef } from './types.js';
 
 /**

@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import { Deadline } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
+import { seededRandom } from '../core/random.js';
 import type { Action, Decision, Element, Observation, Selector } from '../core/types.js';
 import type { Device } from '../device/device.js';
 import { dispatch, prepareNative } from '../executor/dispatch.js';
@@ -9,7 +10,7 @@ import { PolicyConfirmation } from '../executor/guardrails/confirm.js';
 import { checkGuard, type GuardConfig } from '../executor/guardrails/guard.js';
 import { isNativeTool } from '../executor/native-validate.js';
 import { observeDevice } from '../executor/observe.js';
-import { Pacer, seededRandom } from '../executor/pacing.js';
+import { Pacer } from '../executor/pacing.js';
 import { aimAt } from '../executor/targets.js';
 import { offeredTools } from '../executor/tools.js';
 import { validate } from '../executor/validator.js';

@@ -1,5 +1,6 @@
 import { type Clock, Deadline } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
+import { seededRandom } from '../core/random.js';
 import { type Decision, DecisionSchema, type ErrorCode, type Observation, type Receipt } from '../core/types.js';
 import type { Device, DeviceCall } from '../device/device.js';
 import type { ActionRequest, WireSnapshot } from '../device/protocol/index.js';
@@ -10,7 +11,7 @@ import { redactTyped } from './guardrails/pii.js';
 import { injectChecked } from './inject.js';
 import { isNativeTool } from './native-validate.js';
 import { defaultPerceiver, observeDevice, type Perceiver } from './observe.js';
-import { Pacer, pollUntil, seededRandom } from './pacing.js';
+import { Pacer, pollUntil } from './pacing.js';
 import { aimAt, withNativeSelector } from './targets.js';
 import { isOffered } from './tools.js';
 import { type Outcome, pageSignature, snapshotLoading, validate } from './validator.js';

@@ -13,18 +13,6 @@ export const SWIPE_MIN_MS = 300;
 export const JITTER_MS = { min: 150, max: 400 } as const;
 export const POLL = { intervalMs: 120, timeoutMs: 6000 } as const;
 
-/** mulberry32: small, fast, seedable. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export class Pacer {
   constructor(private readonly random: () => number) {}
 

@@ -1,5 +1,5 @@
+import { SnapshotSchema, type WireSnapshot } from '../core/snapshot.js';
 import type { WindowInfo } from '../core/types.js';
-import { SnapshotSchema, type WireSnapshot } from '../device/protocol/wire.js';
 import { applyTransform, resolveSpace } from './space.js';
 import type { ParseResult, UiNode, UiTree } from './tree.js';
 import { LAYER } from './windows.js';

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
+import type { WireSnapshot } from '../core/snapshot.js';
 import type { Observation } from '../core/types.js';
-import type { WireSnapshot } from '../device/protocol/wire.js';
 import { type CompactOptions, compactView } from './compact.js';
 import { crossCheck } from './crosscheck.js';
 import { type Frame, prepareFrame } from './frame.js';

@@ -18,4 +18,4 @@ export { frameToSnapshot } from './render/tree.js';
 export { EMPTY_DUMP_ERROR, frameToXml } from './render/xml.js';
 export type * from './surface.js';
 export type * from './world.js';
-export { createWorld, seededRandom } from './world-seed.js';
+export { createWorld } from './world-seed.js';

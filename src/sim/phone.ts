@@ -1,4 +1,5 @@
 import { type Clock, VirtualClock } from '../core/clock.js';
+import { seededRandom } from '../core/random.js';
 import type { KeyName } from '../core/types.js';
 import type { WireScreen, WireSnapshot } from '../device/protocol/wire.js';
 import type { App, AppFactory, DialogSpec } from './app.js';
@@ -26,7 +27,7 @@ import type {
   Stroke,
 } from './surface.js';
 import type { World } from './world.js';
-import { createWorld, seededRandom } from './world-seed.js';
+import { createWorld } from './world-seed.js';
 
 /**
  * The virtual phone: apps with state, windows, layout, input, time and faults behind the

@@ -1,3 +1,4 @@
+import { seededRandom } from '../core/random.js';
 import type { App } from './app.js';
 import type { World } from './world.js';
 
@@ -5,18 +6,6 @@ import type { World } from './world.js';
  * A fresh world: phone defaults, then each app's own seeded part. Each app draws from its own
  * random stream (seed × package), so adding an app never changes another app's data.
  */
-
-/** mulberry32: small, fast, good enough for test data. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function hashString(s: string): number {
   let h = 2166136261;

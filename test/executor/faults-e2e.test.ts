@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Deadline } from '../../src/core/clock.js';
 import { Logger } from '../../src/core/logger.js';
+import { seededRandom } from '../../src/core/random.js';
 import type { Device } from '../../src/device/device.js';
 import { InteractiveConfirmation } from '../../src/executor/guardrails/confirm.js';
 import { executeDecision } from '../../src/executor/inject.js';
-import { Pacer, seededRandom } from '../../src/executor/pacing.js';
+import { Pacer } from '../../src/executor/pacing.js';
 import { bridgeRig, decision, drive, el, makeExecutor, observe } from './helpers.js';
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Deadline, VirtualClock } from '../../src/core/clock.js';
+import { seededRandom } from '../../src/core/random.js';
 import type { Action, Element, Observation } from '../../src/core/types.js';
 import {
   buildNativeRequest,
@@ -7,7 +8,7 @@ import {
   checkSelection,
   splitsSurrogate,
 } from '../../src/executor/native-validate.js';
-import { JITTER_MS, Pacer, pollUntil, SWIPE_MIN_MS, seededRandom, TAP_MS } from '../../src/executor/pacing.js';
+import { JITTER_MS, Pacer, pollUntil, SWIPE_MIN_MS, TAP_MS } from '../../src/executor/pacing.js';
 import { RecoveryLadder } from '../../src/executor/recovery.js';
 import { validate } from '../../src/executor/validator.js';
 

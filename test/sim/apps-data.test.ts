@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../src/core/random.js';
 import { acmeAccount, formatMoney, seedAcme } from '../../src/sim/apps/acme-data.js';
 import { browserData, normalizeUrl, PROMO_URL, pageLines, seedBrowser } from '../../src/sim/apps/browser-data.js';
 import { CONTACT_COUNT, normalizePhone, seedContacts, sortedContacts } from '../../src/sim/apps/contacts-data.js';
@@ -13,7 +14,7 @@ import {
 import { messagingData, seedMessages } from '../../src/sim/apps/messages-data.js';
 import { appFactories } from '../../src/sim/apps/registry.js';
 import type { World } from '../../src/sim/world.js';
-import { createWorld, seededRandom } from '../../src/sim/world-seed.js';
+import { createWorld } from '../../src/sim/world-seed.js';
 
 const seeded = seededRandom;
 const emptyWorld = (): World => createWorld(0, []);

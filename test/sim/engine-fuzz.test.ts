@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../src/core/random.js';
 import { VirtualPhone } from '../../src/sim/phone.js';
 import type { NodeAction } from '../../src/sim/surface.js';
-import { seededRandom } from '../../src/sim/world-seed.js';
 import { parseDump } from './engine-helpers.js';
 
 /**

@@ -24,18 +24,6 @@ export const NOISE_KINDS: readonly NoiseKind[] = [
   'early_done',
 ];
 
-/** mulberry32: small, fast, seedable. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export interface NoisyReply {
   /** The function-call arguments as text (possibly broken JSON). */
   text: string;

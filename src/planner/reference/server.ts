@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { seededRandom } from '../../core/random.js';
 import { type CatalogEntry, intentsForGoal } from './intents.js';
-import { applyNoise, type NoiseKind, seededRandom } from './noise.js';
+import { applyNoise, type NoiseKind } from './noise.js';
 import { type ActArgsOut, actForIntent } from './policy.js';
 import { decideWithPlan } from './recovery.js';
 import { extractHistory, extractLine, extractScreen } from './screen-parse.js';
