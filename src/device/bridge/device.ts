@@ -16,6 +16,7 @@ import {
   unsupported,
 } from '../device.js';
 import {
+  ACTION_NAMES,
   type ActionReceipt,
   ActionReceiptSchema,
   type ActionRequest,
@@ -30,22 +31,8 @@ import { BridgeClient, type BridgeClientOptions } from './client.js';
  * its own op_id, so a resent request can never dispatch twice. Capabilities come from `hello`.
  */
 
-const OPS: readonly DeviceOp[] = [
-  'tap',
-  'long_press',
-  'swipe',
-  'key',
-  'set_text',
-  'ime_commit',
-  'launch_app',
-  'read_control',
-  'control_action',
-  'wait_until',
-  'scroll_to',
-  'pinch',
-  'touch_gesture',
-  'action_sequence',
-];
+/** Every protocol action is a device op of the same name; `hello` says which ones this helper has. */
+const OPS: readonly DeviceOp[] = ACTION_NAMES;
 
 export interface BridgeDeviceOptions extends BridgeClientOptions {
   /** Prefix of op_ids, unique per agent process. */
