@@ -17,6 +17,7 @@ import { SET_09 } from './tasks/set-09.js';
 import { SHOP_01 } from './tasks/shop-01.js';
 import { SHOP_02 } from './tasks/shop-02.js';
 import { SHOP_05 } from './tasks/shop-05.js';
+import { WEB_02 } from './tasks/web-02.js';
 import type { TaskDef } from './types.js';
 
 /** The task catalog (one definition per file under tasks/). */
@@ -40,6 +41,7 @@ export const TASKS: readonly TaskDef[] = [
   MSG_01,
   MSG_01_DENY,
   LAU_01,
+  WEB_02,
 ];
 
 /** What the reference model is "trained" on: instruction templates → intent templates. */
