@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseAct } from '../../src/planner/act-tool.js';
 import { formatExpect, parseExpect } from '../../src/planner/expect-dsl.js';
-import { SETTINGS_IDS } from './fixtures.js';
+import { SETTINGS_IDS, SETTINGS_TOOLS } from './fixtures.js';
 
-const tools = [
-  'tap',
-  'type',
-  'swipe',
-  'back',
-  'launch_app',
-  'wait',
-  'done',
-  'ask_user',
-  'infeasible',
-  'control_action',
-] as const;
+const tools = SETTINGS_TOOLS;
 const ctx = { tools, ids: SETTINGS_IDS, subgoal: 'turn Wi-Fi off' };
 
 describe('expect DSL', () => {

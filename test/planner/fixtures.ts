@@ -60,3 +60,39 @@ export function observation(over: Partial<Observation>): Observation {
     ...over,
   };
 }
+
+/** The tools a bridge-connected phone offers the planner in these tests. */
+export const SETTINGS_TOOLS = [
+  'tap',
+  'type',
+  'swipe',
+  'back',
+  'launch_app',
+  'wait',
+  'done',
+  'ask_user',
+  'infeasible',
+  'control_action',
+] as const;
+
+/** An OpenAI chat.completion body whose single choice calls `fn` with `args` (raw JSON text). */
+export function toolCallCompletion(fn: string, args: string, promptTokens = 100) {
+  return {
+    id: 'x',
+    object: 'chat.completion',
+    created: 0,
+    model: 'm',
+    choices: [
+      {
+        index: 0,
+        finish_reason: 'tool_calls',
+        message: {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: fn, arguments: args } }],
+        },
+      },
+    ],
+    usage: { prompt_tokens: promptTokens, completion_tokens: 10, total_tokens: promptTokens + 10 },
+  };
+}

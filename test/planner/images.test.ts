@@ -6,7 +6,7 @@ import { Logger } from '../../src/core/logger.js';
 import { createLlmClient } from '../../src/planner/llm/client.js';
 import { resolveLlmConfig } from '../../src/planner/llm/config.js';
 import { Planner } from '../../src/planner/planner.js';
-import { SETTINGS_IDS, SETTINGS_SCREEN } from './fixtures.js';
+import { SETTINGS_IDS, SETTINGS_SCREEN, toolCallCompletion } from './fixtures.js';
 
 /** A loopback endpoint that replies with the given act arguments in turn and records the requests. */
 async function endpoint(replies: Record<string, unknown>[]) {
@@ -20,26 +20,7 @@ async function endpoint(replies: Record<string, unknown>[]) {
       seen.push(JSON.parse(body));
       const args = JSON.stringify(replies.shift() ?? {});
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          id: 'x',
-          object: 'chat.completion',
-          created: 0,
-          model: 'm',
-          choices: [
-            {
-              index: 0,
-              finish_reason: 'tool_calls',
-              message: {
-                role: 'assistant',
-                content: null,
-                tool_calls: [{ id: 'c', type: 'function', function: { name: 'act', arguments: args } }],
-              },
-            },
-          ],
-          usage: { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 },
-        }),
-      );
+      res.end(JSON.stringify(toolCallCompletion('act', args, 10)));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

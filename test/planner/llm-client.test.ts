@@ -6,6 +6,7 @@ import { ActionableError } from '../../src/core/errors.js';
 import { Logger } from '../../src/core/logger.js';
 import { createLlmClient } from '../../src/planner/llm/client.js';
 import { type LlmConfig, resolveLlmConfig } from '../../src/planner/llm/config.js';
+import { toolCallCompletion } from './fixtures.js';
 
 /** A scripted OpenAI-compatible endpoint on loopback: each request gets the next canned reply. */
 async function scripted(replies: { status: number; body: unknown }[]) {
@@ -27,27 +28,7 @@ async function scripted(replies: { status: number; body: unknown }[]) {
   return { url, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-const call = (args: string) => ({
-  status: 200,
-  body: {
-    id: 'x',
-    object: 'chat.completion',
-    created: 0,
-    model: 'm',
-    choices: [
-      {
-        index: 0,
-        finish_reason: 'tool_calls',
-        message: {
-          role: 'assistant',
-          content: null,
-          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: args } }],
-        },
-      },
-    ],
-    usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
-  },
-});
+const call = (args: string) => ({ status: 200, body: toolCallCompletion('f', args) });
 
 const fn = { name: 'f', description: 'test', parameters: { type: 'object', properties: { n: { type: 'number' } } } };
 const parse = (raw: unknown) =>

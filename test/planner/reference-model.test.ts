@@ -6,7 +6,7 @@ import { resolveLlmConfig } from '../../src/planner/llm/config.js';
 import { Planner } from '../../src/planner/planner.js';
 import { type CatalogEntry, intentsForGoal } from '../../src/planner/reference/intents.js';
 import { type ReferenceModel, startReferenceModel } from '../../src/planner/reference/server.js';
-import { SETTINGS_IDS, SETTINGS_SCREEN } from './fixtures.js';
+import { SETTINGS_IDS, SETTINGS_SCREEN, SETTINGS_TOOLS } from './fixtures.js';
 
 const catalog: CatalogEntry[] = [
   {
@@ -21,18 +21,7 @@ const catalog: CatalogEntry[] = [
   },
   { id: 'SET-05', instruction: 'Which Android version is this phone running? Number only.', intents: ['answer "14"'] },
 ];
-const tools = [
-  'tap',
-  'type',
-  'swipe',
-  'back',
-  'launch_app',
-  'wait',
-  'done',
-  'ask_user',
-  'infeasible',
-  'control_action',
-];
+const tools: string[] = [...SETTINGS_TOOLS];
 
 let model: ReferenceModel | undefined;
 afterEach(async () => {
