@@ -1,4 +1,5 @@
 import type { Rect } from '../core/geometry.js';
+import type { WireNode } from '../core/snapshot.js';
 import type { Range, WindowInfo } from '../core/types.js';
 
 /**
@@ -7,21 +8,8 @@ import type { Range, WindowInfo } from '../core/types.js';
  * pre-order, parents before children.
  */
 
-export interface NodeFlags {
-  clickable: boolean;
-  longClickable: boolean;
-  editable: boolean;
-  scrollable: boolean;
-  checkable: boolean;
-  checked: boolean;
-  enabled: boolean;
-  focusable: boolean;
-  focused: boolean;
-  selected: boolean;
-  password: boolean;
-  /** False when the source says the node is not visible to the user. */
-  visible: boolean;
-}
+/** Exactly the flags a helper snapshot carries (core/snapshot.ts). */
+export type NodeFlags = WireNode['flags'];
 
 export interface UiNode {
   /** Index in `UiTree.nodes` (pre-order). */

@@ -1,24 +1,13 @@
 import type { Rect } from '../../core/geometry.js';
+import type { WireNode } from '../../core/snapshot.js';
 import type { View } from '../kit/view.js';
 
 /**
  * One laid-out node: the single source from which the JSON tree, the XML dump, the screenshot and
  * hit testing are all produced, so the four can never describe different screens.
  */
-export interface NodeFlags {
-  clickable: boolean;
-  longClickable: boolean;
-  editable: boolean;
-  scrollable: boolean;
-  checkable: boolean;
-  checked: boolean;
-  enabled: boolean;
-  focusable: boolean;
-  focused: boolean;
-  selected: boolean;
-  password: boolean;
-  visible: boolean;
-}
+/** Exactly the flags a helper snapshot carries (core/snapshot.ts). */
+export type NodeFlags = WireNode['flags'];
 
 export interface LaidNode {
   /** The view this node was made from; undefined for synthetic nodes (window roots, spinners). */
