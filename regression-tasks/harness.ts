@@ -28,8 +28,6 @@ export interface TaskRunOptions {
   runsDir: string;
   logger?: Logger;
   screenshots?: boolean;
-  /** Use the executor's full pipeline (Executor.run) for dispatch. */
-  fullExecutor?: boolean;
   /** Real-time ms source for overhead measurement. */
   perf?: () => number;
 }
@@ -76,7 +74,6 @@ export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<Task
       clock,
       logger: logger.child('executor'),
       screenshots: opts.screenshots ?? false,
-      fullExecutor: opts.fullExecutor ?? process.env.PA_FULL_EXECUTOR !== '0',
       seed: opts.seed,
       confirm: async (check) => {
         const answer = typeof task.confirm === 'function' ? task.confirm(check.summary) : (task.confirm ?? 'approve');

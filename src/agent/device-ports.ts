@@ -1,16 +1,13 @@
 import type { Clock } from '../core/clock.js';
 import { Deadline } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
-import { seededRandom } from '../core/random.js';
 import type { Action, Decision, Element, Observation, Selector } from '../core/types.js';
 import type { Device } from '../device/device.js';
-import { dispatch, prepareNative } from '../executor/dispatch.js';
 import { Executor } from '../executor/executor.js';
 import { PolicyConfirmation } from '../executor/guardrails/confirm.js';
 import { checkGuard, type GuardConfig } from '../executor/guardrails/guard.js';
 import { isNativeTool } from '../executor/native-validate.js';
 import { observeDevice } from '../executor/observe.js';
-import { Pacer } from '../executor/pacing.js';
 import { aimAt } from '../executor/targets.js';
 import { offeredTools } from '../executor/tools.js';
 import { validate } from '../executor/validator.js';
@@ -34,11 +31,6 @@ export interface DevicePortsDeps {
   seed?: number;
   /** Per-call device deadline (ms). */
   callTimeoutMs?: number;
-  /**
-   * Dispatch through the executor's full pipeline (Executor.run: aim, guard, pacing, fresh re-read and
-   * re-check of the target, dispatch, text ladder, validation; the default) — false: aim + dispatch only.
-   */
-  fullExecutor?: boolean;
 }
 
 const LABEL = (e: Element) => e.label ?? (e.text || e.desc);
@@ -67,30 +59,26 @@ function summarize(action: Action, obs: Observation, target?: Element): string {
 
 export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
   const { device, clock, logger } = deps;
-  const pacer = new Pacer(seededRandom(deps.seed ?? 1));
   const registry = new VisualFirstRegistry();
   const timeout = deps.callTimeoutMs ?? 15_000;
   let lastShot: { png: Buffer; obs: Observation } | undefined;
   // The loop has already asked the person (or the policy) about guarded actions before execute().
-  const executor =
-    deps.fullExecutor !== false
-      ? new Executor({
-          device,
-          clock,
-          logger,
-          seed: deps.seed,
-          guard: deps.guardConfig,
-          confirm: new PolicyConfirmation({
-            payment: 'allow',
-            send: 'allow',
-            delete: 'allow',
-            account: 'allow',
-            ambiguous_target: 'allow',
-            personal_data: 'allow',
-          }),
-          perceive: (snap, shot, prev) => perceiveSnap(snap, shot?.png, prev),
-        })
-      : undefined;
+  const executor = new Executor({
+    device,
+    clock,
+    logger,
+    seed: deps.seed,
+    guard: deps.guardConfig,
+    confirm: new PolicyConfirmation({
+      payment: 'allow',
+      send: 'allow',
+      delete: 'allow',
+      account: 'allow',
+      ambiguous_target: 'allow',
+      personal_data: 'allow',
+    }),
+    perceive: (snap, shot, prev) => perceiveSnap(snap, shot?.png, prev),
+  });
 
   const perceiveSnap = async (
     snap: Parameters<typeof perceive>[0] extends infer T ? (T extends { wire: infer W } ? W : never) : never,
@@ -143,57 +131,14 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
 
     async execute(decision, obs) {
       const t = clock.now();
-      if (executor) {
-        const r = await executor.run(decision, obs);
-        const target = obs.elements.find((e) => e.id === decision.action.target_id);
-        const error = r.receipt.error ? `${r.receipt.error.code}: ${r.receipt.error.message}` : r.outcome?.reason;
-        return {
-          ok: r.ok,
-          error: r.ok ? undefined : (error ?? 'not validated'),
-          receipt: r.receipt,
-          target,
-          deviceMs: clock.now() - t,
-        };
-      }
-      const d = Deadline.after(clock, timeout);
-      const action = withNativeSelector(decision.action, obs);
-      const aim = aimAt(action, obs);
-      if (!aim.ok) {
-        const rec = { status: 'not_started', delivery: 'not_delivered', method: 'none' } as const;
-        return {
-          ok: false,
-          error: `${aim.code}: ${aim.message}`,
-          receipt: { ...rec, error: { code: aim.code, message: aim.message }, timings: { startedAt: t, endedAt: t } },
-          deviceMs: 0,
-        };
-      }
-      let native: Parameters<typeof dispatch>[3];
-      if (isNativeTool(action.tool)) {
-        const p = prepareNative(action, obs);
-        if (!p.ok) {
-          const call = p.call(d);
-          return { ok: false, error: call.ok ? undefined : call.message, receipt: call.receipt, deviceMs: 0 };
-        }
-        native = p.req;
-      }
-      const read = async (dl: Deadline) => {
-        const s = await device.snapshot({}, dl);
-        return s.ok ? s.snapshot : undefined;
-      };
-      const out = await dispatch(
-        { device, logger, pacer, obs, read },
-        action,
-        { element: aim.element, px: aim.px },
-        native,
-        d,
-      );
-      await clock.sleep(pacer.jitterMs());
-      const call = out.call;
+      const r = await executor.run(decision, obs);
+      const target = obs.elements.find((e) => e.id === decision.action.target_id);
+      const error = r.receipt.error ? `${r.receipt.error.code}: ${r.receipt.error.message}` : r.outcome?.reason;
       return {
-        ok: call.ok,
-        error: call.ok ? undefined : `${call.code}: ${call.message}`,
-        receipt: call.receipt,
-        target: aim.element,
+        ok: r.ok,
+        error: r.ok ? undefined : (error ?? 'not validated'),
+        receipt: r.receipt,
+        target,
         deviceMs: clock.now() - t,
       };
     },
