@@ -1,5 +1,6 @@
 import { bmvbhash } from 'blockhash-core';
 import sharp from 'sharp';
+import { boxDownscale, type Rgba } from './downscale.js';
 
 /**
  * The screenshot channel: decode, correct a capture that lacks the status bar, downscale to 720 on
@@ -23,12 +24,8 @@ export interface FrameOptions {
   offsetY?: number;
 }
 
-export interface RawImage {
-  data: Buffer;
-  width: number;
-  height: number;
-  channels: 4;
-}
+/** A decoded frame: RGBA bytes, row-major. */
+export type RawImage = Rgba;
 
 export interface Frame {
   /** 64 hex chars (256 bits). */
@@ -40,8 +37,8 @@ export interface Frame {
   offsetY: number;
   /** How offsetY was obtained. */
   offsetSource: 'none' | 'given' | 'detected';
-  /** Decode and downscale run as one libvips pass; the benchmark splits them apart. */
-  timings: { decodeResizeMs: number; hashMs: number };
+  /** Decode (libvips, PNG → RGBA) and the box downscale (JavaScript) are timed apart. */
+  timings: { decodeMs: number; downscaleMs: number; hashMs: number };
 }
 
 export function clampLongSide(n: number | undefined): number {
@@ -85,11 +82,10 @@ export async function prepareFrame(
   opts: FrameOptions = {},
 ): Promise<Frame> {
   const t0 = performance.now();
-  // The header alone gives the size; decoding and downscaling then run as one libvips pass.
-  const meta = await sharp(image).metadata();
-  const width = meta.width ?? 0;
-  const height = meta.height ?? 0;
-  if (width <= 0 || height <= 0) throw new Error('image has no size');
+  const decoded = await sharp(image).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { width, height } = decoded.info;
+  if (width <= 0 || height <= 0 || decoded.info.channels !== 4) throw new Error('image has no size');
+  const t1 = performance.now();
   let offsetY = 0;
   let offsetSource: Frame['offsetSource'] = 'none';
   if (opts.offsetY !== undefined && opts.offsetY > 0) {
@@ -107,79 +103,49 @@ export async function prepareFrame(
   const scale = Math.min(1, longSide / Math.max(width, fullH));
   const outW = Math.max(1, Math.round(width * scale));
   const bodyH = Math.max(1, Math.round(height * scale));
+  // The missing status-bar strip comes back as black rows so frame coordinates are full-screen ones.
   const padTop = Math.round(offsetY * scale);
-  let pipe = sharp(image).resize(outW, bodyH, { fit: 'fill', kernel: 'linear' });
-  // Restore the missing status-bar strip as black rows so frame coordinates are full-screen ones.
-  if (padTop > 0) pipe = pipe.extend({ top: padTop, background: { r: 0, g: 0, b: 0, alpha: 1 } });
-  const scaled = await pipe.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const t1 = performance.now();
-  const raw: RawImage = { data: scaled.data, width: scaled.info.width, height: scaled.info.height, channels: 4 };
-  const hash = await frameHash(raw);
+  const scaled = await boxDownscale({ data: decoded.data, width, height, channels: 4 }, outW, bodyH, padTop);
   const t2 = performance.now();
+  const hash = await frameHash(scaled);
+  const t3 = performance.now();
   return {
     hash,
-    scaled: raw,
+    scaled,
     source: { width, height },
     offsetY,
     offsetSource,
-    timings: { decodeResizeMs: t1 - t0, hashMs: t2 - t1 },
+    timings: { decodeMs: t1 - t0, downscaleMs: t2 - t1, hashMs: t3 - t2 },
   };
 }
 
 /**
  * blockhash (16×16 blocks, 256 bits) of a frame. The frame is box-averaged into a 64×64 thumbnail
- * first (one pass in JavaScript): blockhash then takes its exact even-block path, whose block means
- * are those of the 720 px frame, at a fraction of the cost of its fractional-block path.
+ * first: blockhash then takes its exact even-block path, whose block means are those of the
+ * 720 px frame, at a fraction of the cost of its fractional-block path.
  */
 export async function frameHash(frame: RawImage): Promise<string> {
   // 4×4 thumbnail pixels per block: block sums keep sub-level precision, and the arrays stay small.
-  return bmvbhash(thumbnail(frame, HASH_BITS * 4), HASH_BITS);
+  return bmvbhash(await thumbnail(frame, HASH_BITS * 4), HASH_BITS);
 }
 
-function thumbnail(frame: RawImage, side: number): { width: number; height: number; data: Uint8Array } {
+async function thumbnail(frame: RawImage, side: number): Promise<RawImage> {
   const { width: w, height: h, data } = frame;
+  if (w >= side && h >= side) return boxDownscale(frame, side, side);
+  // Smaller than the thumbnail: nearest-neighbour upsampling keeps every block filled.
   const out = new Uint8Array(side * side * 4);
-  if (w < side || h < side) {
-    // Smaller than the thumbnail: nearest-neighbour upsampling keeps every block filled.
-    for (let ty = 0; ty < side; ty++) {
-      const sy = Math.min(h - 1, Math.floor((ty * h) / side));
-      for (let tx = 0; tx < side; tx++) {
-        const si = (sy * w + Math.min(w - 1, Math.floor((tx * w) / side))) * 4;
-        const ti = (ty * side + tx) * 4;
-        out[ti] = data[si];
-        out[ti + 1] = data[si + 1];
-        out[ti + 2] = data[si + 2];
-        out[ti + 3] = 255;
-      }
-    }
-    return { width: side, height: side, data: out };
-  }
-  const sums = new Float64Array(side * side * 3);
-  const counts = new Uint32Array(side * side);
-  const colOf = new Uint16Array(w);
-  for (let x = 0; x < w; x++) colOf[x] = Math.floor((x * side) / w);
-  for (let y = 0; y < h; y++) {
-    const rowBase = Math.floor((y * side) / h) * side;
-    let si = y * w * 4;
-    for (let x = 0; x < w; x++, si += 4) {
-      const cell = rowBase + colOf[x];
-      const ci = cell * 3;
-      sums[ci] += data[si];
-      sums[ci + 1] += data[si + 1];
-      sums[ci + 2] += data[si + 2];
-      counts[cell]++;
+  for (let ty = 0; ty < side; ty++) {
+    const sy = Math.min(h - 1, Math.floor((ty * h) / side));
+    for (let tx = 0; tx < side; tx++) {
+      const si = (sy * w + Math.min(w - 1, Math.floor((tx * w) / side))) * 4;
+      const ti = (ty * side + tx) * 4;
+      out[ti] = data[si];
+      out[ti + 1] = data[si + 1];
+      out[ti + 2] = data[si + 2];
+      out[ti + 3] = 255;
     }
   }
-  for (let cell = 0; cell < side * side; cell++) {
-    const n = counts[cell] || 1;
-    const ci = cell * 3;
-    const ti = cell * 4;
-    out[ti] = Math.round(sums[ci] / n);
-    out[ti + 1] = Math.round(sums[ci + 1] / n);
-    out[ti + 2] = Math.round(sums[ci + 2] / n);
-    out[ti + 3] = 255;
-  }
-  return { width: side, height: side, data: out };
+  return { width: side, height: side, data: out, channels: 4 };
 }
 
 /** Encode a frame for the LLM or the run archive. */

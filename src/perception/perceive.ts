@@ -52,8 +52,10 @@ export interface PerceiveTimings {
   compactMs: number;
   /** Wall clock of the whole call (the frame overlaps the tree work). */
   totalMs: number;
-  /** Screenshot decode + downscale (one libvips pass). */
-  decodeResizeMs?: number;
+  /** Screenshot decode (libvips, PNG → RGBA). */
+  decodeMs?: number;
+  /** Box downscale to the frame's long side. */
+  downscaleMs?: number;
   hashMs?: number;
 }
 
@@ -93,7 +95,7 @@ export async function perceive(input: SnapshotInput, opts: PerceiveOptions = {})
   const tree = parsed.tree;
   const t1 = performance.now();
 
-  // The image work runs on libvips' threads while the tree is turned into elements here.
+  // The PNG decode runs on libvips' threads while the tree is turned into elements here.
   let framePromise: Promise<Frame | Error> | undefined;
   if (screenshot) {
     const shot = screenshot;
@@ -156,7 +158,8 @@ export async function perceive(input: SnapshotInput, opts: PerceiveOptions = {})
       elementsMs: tElements - t2,
       totalMs: t5 - t0,
       compactMs: t5 - t4,
-      decodeResizeMs: frame?.timings.decodeResizeMs,
+      decodeMs: frame?.timings.decodeMs,
+      downscaleMs: frame?.timings.downscaleMs,
       hashMs: frame?.timings.hashMs,
     },
   };
