@@ -11,6 +11,11 @@ import { boxDownscale, type Rgba } from './downscale.js';
  * worked: validation uses the tree (page hash, element state, expected text) for that.
  */
 
+// libvips' operation cache keeps recent decodes (up to 50 MB) in case the same input comes back.
+// Every screenshot is a new buffer, so it never hits; it only holds memory, and fresh memory is
+// what costs here: faulting in an 18 MB decode took ~55 ms on the benchmark VM, reusing it ~1 ms.
+sharp.cache(false);
+
 export const DEFAULT_LONG_SIDE = 720;
 /** Bits of the 256-bit hash (16×16 blocks). */
 export const HASH_BITS = 16;
