@@ -15,6 +15,8 @@ export type Params = Record<string, string>;
 export interface CheckResult {
   ok: boolean;
   reason?: string;
+  /** Sub-goal credit 0..1 for composite tasks (AndroidLab-style); default 1 when ok, else 0. */
+  score?: number;
 }
 
 export interface TaskDef {
@@ -32,6 +34,11 @@ export interface TaskDef {
   /** How the harness answers a confirmation request, by its summary (default: approve all). */
   confirm?: 'approve' | 'deny' | 'defer' | ((summary: string) => 'approve' | 'deny' | 'defer');
   optimalSteps: number;
+  /**
+   * Top-level World keys this task may change (AndroidWorld-style integrity check). When given, the
+   * suite fails a run that changes any other key (`launched`, `toggles`, `events` are always allowed).
+   */
+  mayChange?: string[];
   /** Reference intents (templates with the same placeholders). */
   intents: string[];
 }
