@@ -29,6 +29,9 @@ export function createWorld(seed: number, apps: App[] = []): World {
     account: { balance: '0.00' },
     launched: {},
     updateStarted: false,
+    alarms: [],
+    timer: { durationSec: 0, running: false },
+    calendar: [],
     files: new Map([['/sdcard/Download/readme.txt', Buffer.from('Welcome to the virtual phone.\n')]]),
     events: [],
   };

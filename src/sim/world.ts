@@ -59,6 +59,31 @@ export interface Order {
   at: number;
 }
 
+/** A Clock alarm. `days` holds weekdays 0=Sun..6=Sat; empty means it rings once. */
+export interface Alarm {
+  id: number;
+  hour: number;
+  minute: number;
+  label: string;
+  days: number[];
+  enabled: boolean;
+}
+
+/** Clock's timer: the duration set up (h/m/s) and whether it was started. */
+export interface ClockTimer {
+  durationSec: number;
+  running: boolean;
+  startedAt?: number;
+}
+
+/** A Calendar event; `start` is epoch ms on the phone's clock (UTC, as the status bar shows). */
+export interface CalendarEvent {
+  id: number;
+  title: string;
+  start: number;
+  durationMin: number;
+}
+
 export interface World {
   settings: {
     wifi: boolean;
@@ -83,6 +108,9 @@ export interface World {
   launched: Record<string, boolean>;
   /** FoodShop's "update available" dialog: whether the update was started. */
   updateStarted: boolean;
+  alarms: Alarm[];
+  timer: ClockTimer;
+  calendar: CalendarEvent[];
   /** Files on the sdcard, path → contents. */
   files: Map<string, Buffer>;
   /** Ordered log of irreversible events. */
