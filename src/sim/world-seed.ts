@@ -32,7 +32,9 @@ export function createWorld(seed: number, apps: App[] = []): World {
     alarms: [],
     timer: { durationSec: 0, running: false },
     calendar: [],
+    notes: [],
     files: new Map([['/sdcard/Download/readme.txt', Buffer.from('Welcome to the virtual phone.\n')]]),
+    fileTimes: new Map(),
     events: [],
   };
   for (const app of apps) app.seedWorld?.(world, seededRandom((seed ^ hashString(app.package)) >>> 0));

@@ -84,6 +84,14 @@ export interface CalendarEvent {
   durationMin: number;
 }
 
+/** A note in the Notes app; `at` is when it was last edited (epoch ms). */
+export interface Note {
+  id: number;
+  title: string;
+  body: string;
+  at: number;
+}
+
 export interface World {
   settings: {
     wifi: boolean;
@@ -111,8 +119,12 @@ export interface World {
   alarms: Alarm[];
   timer: ClockTimer;
   calendar: CalendarEvent[];
+  /** Notes app's notes, in creation order. */
+  notes: Note[];
   /** Files on the sdcard, path → contents. */
   files: Map<string, Buffer>;
+  /** Modified times (epoch ms) the Files app shows; a file written without one shows the seed time. */
+  fileTimes: Map<string, number>;
   /** Ordered log of irreversible events. */
   events: IrreversibleEvent[];
 }
