@@ -28,21 +28,16 @@ export function labelOf(obs: Observation, id?: string): string | undefined {
   return e ? (e.label ?? (e.text || e.desc)) || undefined : undefined;
 }
 
-/** Revise the plan after repeated failures; subgoals that were done and survive keep their mark. */
+/** Revise the plan (repeated failures, or a resume on another screen); subgoals that were done and survive keep their mark. */
 export async function replan(
   planner: Planner,
   goal: string,
   plan: Subgoal[],
   screen: string,
   aspect: number,
-  failures: number,
+  reason: string,
 ): Promise<{ plan: Subgoal[]; current: number; usage: LlmUsage }> {
-  const p = await planner.makePlan({
-    goal,
-    screen,
-    aspect,
-    previous: { plan, reason: `${failures} actions in a row failed` },
-  });
+  const p = await planner.makePlan({ goal, screen, aspect, previous: { plan, reason } });
   const wasDone = new Set(plan.filter((s) => s.done).map((s) => s.text));
   const next = p.plan.map((s) => ({ text: s.text, done: wasDone.has(s.text) }));
   const open = next.findIndex((s) => !s.done);

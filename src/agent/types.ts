@@ -56,5 +56,6 @@ export interface RunResult {
 
 export type AgentEvent =
   | { kind: 'plan'; subgoals: string[]; cached: boolean }
+  | { kind: 'resume'; fromStep: number; notes: string[]; subgoals: string[] }
   | { kind: 'step'; max: number; summary: StepSummary }
   | { kind: 'finish'; result: RunResult };

@@ -19,10 +19,23 @@ export const HistoryEntrySchema = z.object({
   note: z.string().optional(),
 });
 
+const UsageSchema = z.object({
+  calls: z.number(),
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  reasks: z.number(),
+  retries: z.number(),
+  ms: z.number(),
+});
+
 export const CheckpointSchema = z.object({
   version: z.literal(1),
   runId: z.string(),
+  /** The goal with credentials masked (`⟨secret1⟩`): a resume needs the original task text for them. */
   goal: z.string(),
+  dryRun: z.boolean().optional(),
+  /** How the run was started (device, model; never keys or tokens), so `resume` can reconnect. */
+  launch: z.record(z.string(), z.string()).optional(),
   status: z.enum(['running', 'done', 'failed', 'infeasible', 'ask_user', 'needs_confirmation', 'budget', 'dry_run']),
   subgoals: z.array(z.object({ text: z.string(), done: z.boolean() })),
   current: z.number(),
@@ -33,10 +46,25 @@ export const CheckpointSchema = z.object({
   history: z.array(HistoryEntrySchema),
   blacklist: z.record(z.string(), z.array(z.string())),
   /** An irreversible dispatch journaled before it happens; cleared by its validated result. */
-  intent: z.object({ step: z.number(), decision: DecisionSchema, pageHash: z.string() }).optional(),
-  pendingConfirmation: z
-    .object({ step: z.number(), decision: DecisionSchema, summary: z.string(), categories: z.array(z.string()) })
+  intent: z
+    .object({ step: z.number(), decision: DecisionSchema, pageHash: z.string(), summary: z.string().optional() })
     .optional(),
+  pendingConfirmation: z
+    .object({
+      step: z.number(),
+      decision: DecisionSchema,
+      summary: z.string(),
+      categories: z.array(z.string()),
+      pageHash: z.string().optional(),
+    })
+    .optional(),
+  /** Totals so far, carried across resumes. */
+  usage: UsageSchema.optional(),
+  counters: z
+    .object({ cacheHits: z.number(), ruleActions: z.number(), denials: z.number(), confirmations: z.number() })
+    .optional(),
+  /** When the run was resumed (clock ms), in order. */
+  resumes: z.array(z.number()).optional(),
   answer: z.string().optional(),
   reason: z.string().optional(),
   updatedAt: z.number(),
