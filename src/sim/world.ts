@@ -92,6 +92,17 @@ export interface Note {
   at: number;
 }
 
+/** The Maps app's view (src/sim/apps/maps*.ts): what a check reads to see what the map shows. */
+export interface MapState {
+  center: { lat: number; lon: number };
+  /** Web-Mercator zoom level (2..19; +1 = twice the scale). */
+  zoom: number;
+  /** The place picked from search, if any. */
+  selected?: string;
+  /** A frozen map (fault injection): gestures reach it and change nothing. */
+  locked: boolean;
+}
+
 export interface World {
   settings: {
     wifi: boolean;
@@ -125,6 +136,8 @@ export interface World {
   files: Map<string, Buffer>;
   /** Modified times (epoch ms) the Files app shows; a file written without one shows the seed time. */
   fileTimes: Map<string, number>;
+  /** The Maps app's view; set when Maps seeds its part of the world. */
+  maps?: MapState;
   /** Ordered log of irreversible events. */
   events: IrreversibleEvent[];
 }
