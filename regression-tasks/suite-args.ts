@@ -1,0 +1,121 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ActionableError } from '../src/core/errors.js';
+import { resolveLlmConfig } from '../src/planner/llm/config.js';
+import type { Prices } from './metrics.js';
+import type { SuiteModel } from './suite-runner.js';
+import type { TaskDef } from './types.js';
+
+/** `npm run suite -- …` flags → suite options, or a usage error (exit 2) that says what to pass. */
+
+export const SUITE_USAGE = `usage: npm run suite -- [--model reference|NAME] [--base-url URL] [--preset NAME] [--noise N]
+       [--seeds 3] [--tasks ID,ID] [--tags t,t] [--out DIR] [--price-in USD] [--price-out USD]
+  --model reference   the built-in reference model on loopback (--noise 0..1 perturbs it)
+  --model NAME        a real model; endpoint from --base-url/--preset or OPENAI_BASE_URL (key: OPENAI_API_KEY)
+  --tags              runs tasks having any of the tags
+  --price-in/-out     USD per 1M prompt/completion tokens, to report cost
+Writes <out>/suite.json and <out>/suite.md (default out: runs/suite-<timestamp>).`;
+
+export interface SuiteArgs {
+  model: SuiteModel;
+  seeds: number;
+  tasks: TaskDef[];
+  outDir: string;
+  prices?: Prices;
+}
+
+export type ParsedArgs = { ok: true; args: SuiteArgs } | { ok: false; message: string; help?: boolean };
+
+function positive(name: string, v: string | undefined, fallback: number, integer: boolean): number | string {
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0 || (integer && (!Number.isInteger(n) || n < 1)))
+    return `--${name} must be a ${integer ? 'positive integer' : 'non-negative number'}, got "${v}"`;
+  return n;
+}
+
+export function parseSuiteArgs(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+  catalog: readonly TaskDef[],
+  now: Date = new Date(),
+): ParsedArgs {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        model: { type: 'string' },
+        'base-url': { type: 'string' },
+        preset: { type: 'string' },
+        noise: { type: 'string' },
+        seeds: { type: 'string' },
+        tasks: { type: 'string' },
+        tags: { type: 'string' },
+        out: { type: 'string' },
+        'price-in': { type: 'string' },
+        'price-out': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (e) {
+    return { ok: false, message: (e as Error).message };
+  }
+  if (values.help) return { ok: false, message: '', help: true };
+  const str = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
+
+  const seeds = positive('seeds', str('seeds'), 3, true);
+  if (typeof seeds === 'string') return { ok: false, message: seeds };
+  const noise = positive('noise', str('noise'), 0, false);
+  if (typeof noise === 'string') return { ok: false, message: noise };
+  if (noise > 1) return { ok: false, message: `--noise must be between 0 and 1, got ${noise}` };
+  const priceIn = positive('price-in', str('price-in'), Number.NaN, false);
+  const priceOut = positive('price-out', str('price-out'), Number.NaN, false);
+  if (typeof priceIn === 'string') return { ok: false, message: priceIn };
+  if (typeof priceOut === 'string') return { ok: false, message: priceOut };
+  if (Number.isNaN(priceIn) !== Number.isNaN(priceOut))
+    return { ok: false, message: '--price-in and --price-out go together' };
+  const prices = Number.isNaN(priceIn) ? undefined : { inPerM: priceIn, outPerM: priceOut };
+
+  let tasks = [...catalog];
+  const ids = str('tasks')
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (ids) {
+    const unknown = ids.filter((id) => !catalog.some((t) => t.id === id));
+    if (unknown.length)
+      return {
+        ok: false,
+        message: `unknown task(s) ${unknown.join(', ')}; known: ${catalog.map((t) => t.id).join(', ')}`,
+      };
+    tasks = tasks.filter((t) => ids.includes(t.id));
+  }
+  const tags = str('tags')
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (tags) tasks = tasks.filter((t) => t.tags.some((g) => tags.includes(g)));
+  if (tasks.length === 0) return { ok: false, message: 'no task matches --tasks/--tags' };
+
+  let model: SuiteModel;
+  if (str('model') === 'reference') model = { kind: 'reference', noise };
+  else {
+    if (str('noise') !== undefined) return { ok: false, message: '--noise applies only to --model reference' };
+    try {
+      const config = resolveLlmConfig({ model: str('model'), baseUrl: str('base-url'), preset: str('preset') }, env);
+      model = { kind: 'llm', config };
+    } catch (e) {
+      if (e instanceof ActionableError) return { ok: false, message: e.message };
+      throw e;
+    }
+  }
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+  const outDir = path.resolve(str('out') ?? path.join('runs', `suite-${stamp}`));
+  return { ok: true, args: { model, seeds, tasks, outDir, prices } };
+}

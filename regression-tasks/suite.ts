@@ -1,0 +1,31 @@
+import { TASKS } from './index.js';
+import { parseSuiteArgs, SUITE_USAGE } from './suite-args.js';
+import { renderSuiteMarkdown } from './suite-report.js';
+import { runSuite } from './suite-runner.js';
+
+/**
+ * `npm run suite -- [flags]`: scores the agent on the regression tasks and prints the Markdown
+ * summary. Exit 0 when the suite ran (scores are data, not a failure), 2 on usage errors.
+ */
+async function main(argv: readonly string[]): Promise<number> {
+  const parsed = parseSuiteArgs(argv, process.env, TASKS);
+  if (!parsed.ok) {
+    if (parsed.help) {
+      process.stdout.write(`${SUITE_USAGE}\n`);
+      return 0;
+    }
+    process.stderr.write(`suite: ${parsed.message}\n${SUITE_USAGE}\n`);
+    return 2;
+  }
+  const { args } = parsed;
+  const report = await runSuite({
+    ...args,
+    catalogTasks: TASKS,
+    progress: (line) => process.stderr.write(`${line}\n`),
+  });
+  process.stdout.write(`${renderSuiteMarkdown(report)}\n`);
+  process.stdout.write(`wrote ${args.outDir}/suite.json and suite.md\n`);
+  return 0;
+}
+
+process.exitCode = await main(process.argv.slice(2));
