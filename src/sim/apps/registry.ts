@@ -3,6 +3,7 @@ import { createAcmeApp } from './acme.js';
 import { createBrowserApp } from './browser.js';
 import { createContactsApp } from './contacts.js';
 import { createFoodShopApp } from './foodshop.js';
+import { createMapsApp } from './maps.js';
 import { createMessagesApp } from './messages.js';
 import { createSettingsApp } from './settings.js';
 
@@ -18,4 +19,5 @@ export const appFactories: AppFactory[] = [
   createContactsApp,
   createMessagesApp,
   createSettingsApp,
+  createMapsApp,
 ];

@@ -187,6 +187,13 @@ function dragStroke(host: InputHost, s: Stroke): InputResult {
     engine.setShade(true);
     return { ok: true, detail: 'shade opened' };
   }
+  const canvas = path.find((n) => n.view?.kind === 'canvas' && n.view.onDrag);
+  if (canvas?.view?.kind === 'canvas' && canvas.view.onDrag && canvas.view.enabled !== false) {
+    const f = canvas.full;
+    canvas.view.onDrag(dx, dy, { width: f.right - f.left, height: f.bottom - f.top });
+    engine.changed();
+    return { ok: true, detail: `canvas dragged ${dx},${dy}px` };
+  }
   const seek = path.find((n) => n.view?.kind === 'seekbar');
   if (seek?.view?.kind === 'seekbar' && seek.view.enabled !== false && Math.abs(dx) >= Math.abs(dy)) {
     seek.view.onChange(seekValue(seek, last.x));
@@ -227,9 +234,17 @@ function pinch(host: InputHost, a: Stroke, b: Stroke): InputResult {
   const mid = { x: (a0.x + b0.x) / 2, y: (a0.y + b0.y) / 2 };
   const w = windowAt(frame, mid);
   if (!w) return { ok: true, detail: 'swallowed' };
-  const web = pathAt(w.root, mid)
-    .reverse()
-    .find((n) => n.view?.kind === 'webview');
+  const under = pathAt(w.root, mid).reverse();
+  const canvas = under.find((n) => n.view?.kind === 'canvas' && n.view.onPinch);
+  if (canvas?.view?.kind === 'canvas' && canvas.view.onPinch) {
+    if (canvas.view.enabled === false) return { ok: true, detail: 'canvas disabled' };
+    const f = canvas.full;
+    const size = { width: f.right - f.left, height: f.bottom - f.top };
+    canvas.view.onPinch(d1 / d0, { x: mid.x - f.left, y: mid.y - f.top }, size);
+    host.engine.changed();
+    return { ok: true, detail: `canvas pinch ${(d1 / d0).toFixed(2)}` };
+  }
+  const web = under.find((n) => n.view?.kind === 'webview');
   if (!web?.stateKey) return { ok: true, detail: 'nothing to zoom' };
   const st = host.engine.ui.web.get(web.stateKey) ?? { scale: 1, scrollY: 0 };
   const scale = Math.min(5, Math.max(0.5, st.scale * (d1 / d0)));

@@ -40,7 +40,10 @@ const DEFAULT_DP: Partial<Record<View['kind'], number>> = {
 export const TEXT_SP = { small: 12, body: 14, large: 18, title: 22 } as const;
 
 export function isFill(v: View): boolean {
-  return v.height === 'fill' || (v.height === undefined && (v.kind === 'list' || v.kind === 'webview'));
+  return (
+    v.height === 'fill' ||
+    (v.height === undefined && (v.kind === 'list' || v.kind === 'webview' || v.kind === 'canvas'))
+  );
 }
 
 /** Rough glyph width: CJK and emoji take a full em, Latin about half. */
@@ -229,6 +232,11 @@ export function place(v: View, r: Rect, clip: Rect, index: number, env: LayoutEn
       flags.scrollable = true;
       break;
     }
+    case 'canvas':
+      // A map-like surface: focusable and clickable (taps and gestures land on it), nothing inside.
+      flags.focusable = true;
+      flags.clickable = v.onTap !== undefined || v.onPinch !== undefined;
+      break;
   }
   if (flags.clickable) flags.focusable = true;
   node.actions = actionsOf(node, v);

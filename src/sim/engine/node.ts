@@ -50,6 +50,7 @@ export const CLASS_BY_KIND: Record<View['kind'], string> = {
   seekbar: 'android.widget.SeekBar',
   image: 'android.widget.ImageView',
   webview: 'android.webkit.WebView',
+  canvas: 'android.view.View',
 };
 
 export function emptyFlags(): NodeFlags {

@@ -110,7 +110,30 @@ export interface WebViewView extends Base {
   lines: { text: string; size?: number; color?: string }[];
 }
 
+/** One shape of a canvas, in the canvas's own pixels (0,0 = its top-left corner). */
+export type CanvasShape =
+  | { kind: 'rect'; x: number; y: number; w: number; h: number; fill: string; radius?: number }
+  | { kind: 'circle'; cx: number; cy: number; r: number; fill: string; stroke?: string }
+  | { kind: 'line'; points: [number, number][]; stroke: string; width: number }
+  | { kind: 'text'; x: number; y: number; text: string; size: number; color: string; bold?: boolean };
+
+/**
+ * A custom-drawn surface (a map, a chart, a game): its content exists only in the screenshot; the
+ * tree holds the one container node (give it a `desc`). Two-finger pinches and one-finger drags on
+ * it reach the app, which keeps what they change (zoom, pan) in its own state.
+ */
+export interface CanvasView extends Base {
+  kind: 'canvas';
+  /** Shapes to draw, given the canvas's size in pixels. */
+  paint: (width: number, height: number) => CanvasShape[];
+  /** `scale` = end / start finger distance; `focus` = the fingers' start midpoint in canvas px. */
+  onPinch?: (scale: number, focus: { x: number; y: number }, size: { width: number; height: number }) => void;
+  /** The content follows a finger by (dx, dy) canvas px. */
+  onDrag?: (dx: number, dy: number, size: { width: number; height: number }) => void;
+}
+
 export type View =
+  | CanvasView
   | ColumnView
   | RowView
   | ListView

@@ -4,6 +4,7 @@ import type { Frame } from '../engine/frame.js';
 import { fontPx, lineHeight, TEXT_SP, textWidthPx, wrapText } from '../engine/layout.js';
 import type { LaidNode } from '../engine/node.js';
 import { dpToPx } from '../engine/screen.js';
+import type { CanvasShape } from '../kit/view.js';
 
 /**
  * A frame drawn as SVG (sharp turns it into the PNG screenshot). Drawn from the same laid-out nodes
@@ -257,6 +258,9 @@ function drawNode(g: Svg, n: LaidNode, win: WindowType): void {
         });
         break;
       }
+      case 'canvas':
+        g.clip(n.bounds, () => drawCanvas(g, r, v.paint(r.right - r.left, r.bottom - r.top)));
+        break;
       case 'list':
         break;
     }
@@ -268,6 +272,39 @@ function drawNode(g: Svg, n: LaidNode, win: WindowType): void {
     };
     if (v?.kind === 'list') g.clip(n.bounds, kids);
     else kids();
+  }
+}
+
+/** A canvas's shapes, offset to its box (see CanvasShape: canvas pixels). */
+function drawCanvas(g: Svg, r: Rect, shapes: CanvasShape[]): void {
+  const x0 = r.left;
+  const y0 = r.top;
+  const n = (v: number) => Math.round(v * 10) / 10;
+  for (const s of shapes) {
+    switch (s.kind) {
+      case 'rect':
+        g.rect(
+          { left: n(x0 + s.x), top: n(y0 + s.y), right: n(x0 + s.x + s.w), bottom: n(y0 + s.y + s.h) },
+          s.fill,
+          s.radius ?? 0,
+        );
+        break;
+      case 'circle': {
+        const stroke = s.stroke ? ` stroke="${s.stroke}" stroke-width="${g.dp(2)}"` : '';
+        g.parts.push(`<circle cx="${n(x0 + s.cx)}" cy="${n(y0 + s.cy)}" r="${n(s.r)}" fill="${s.fill}"${stroke}/>`);
+        break;
+      }
+      case 'line': {
+        const pts = s.points.map(([x, y]) => `${n(x0 + x)},${n(y0 + y)}`).join(' ');
+        g.parts.push(
+          `<polyline points="${pts}" fill="none" stroke="${s.stroke}" stroke-width="${n(s.width)}" stroke-linecap="round"/>`,
+        );
+        break;
+      }
+      case 'text':
+        g.text(x0 + s.x, y0 + s.y, s.text, Math.round(s.size), s.color, { bold: s.bold });
+        break;
+    }
   }
 }
 
