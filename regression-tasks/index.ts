@@ -7,9 +7,12 @@ import { LOGIN_01 } from './tasks/login-01.js';
 import { LOGIN_02 } from './tasks/login-02.js';
 import { LOGIN_03 } from './tasks/login-03.js';
 import { MSG_01, MSG_01_DENY } from './tasks/msg-01.js';
+import { MSG_03 } from './tasks/msg-03.js';
+import { MSG_04 } from './tasks/msg-04.js';
 import { SET_01 } from './tasks/set-01.js';
 import { SET_02 } from './tasks/set-02.js';
 import { SET_03 } from './tasks/set-03.js';
+import { SET_04 } from './tasks/set-04.js';
 import { SET_05 } from './tasks/set-05.js';
 import { SET_06 } from './tasks/set-06.js';
 import { SET_08 } from './tasks/set-08.js';
@@ -25,6 +28,7 @@ export const TASKS: readonly TaskDef[] = [
   SET_01,
   SET_02,
   SET_03,
+  SET_04,
   SET_05,
   SET_06,
   SET_08,
@@ -40,6 +44,8 @@ export const TASKS: readonly TaskDef[] = [
   CT_04,
   MSG_01,
   MSG_01_DENY,
+  MSG_03,
+  MSG_04,
   LAU_01,
   WEB_02,
 ];

@@ -17,7 +17,8 @@ type WorldWithMessaging = World & { messaging?: MessagingData };
 /** Seeded times sit before the virtual clock's default start (1_700_000_000_000). */
 const BASE = 1_700_000_000_000;
 const MINUTE = 60_000;
-const SENDERS = ['AcmeBank', 'FoodShop', 'CloudID', 'PayQuick', 'MetroCard'];
+/** Senders of one-time codes (tasks pick one to ask about). */
+export const OTP_SENDERS = ['AcmeBank', 'FoodShop', 'CloudID', 'PayQuick', 'MetroCard'] as const;
 
 export function messagingData(world: World): MessagingData {
   const w = world as WorldWithMessaging;
@@ -38,10 +39,12 @@ function otpText(sender: string, value: string, zh: boolean): string {
     : `[${sender}] Your verification code is ${value}. It expires in 5 minutes. Do not share it.`;
 }
 
-export function seedMessages(world: World, random: () => number): void {
+/** `otpSender` fixes who sent the two codes (a task names the sender in its instruction). */
+export function seedMessages(world: World, random: () => number, opts: { otpSender?: string } = {}): void {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
-  const sender = pick(SENDERS);
-  const other = pick(SENDERS.filter((s) => s !== sender));
+  const drawn = pick(OTP_SENDERS);
+  const sender = opts.otpSender ?? drawn;
+  const other = pick(OTP_SENDERS.filter((s) => s !== sender));
   const older = code(random);
   let latest = code(random);
   while (latest === older) latest = code(random);

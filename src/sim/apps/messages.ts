@@ -3,6 +3,7 @@ import type { View } from '../kit/view.js';
 import { type Contact, recordEvent, type Thread } from '../world.js';
 import { contactByName, contactByPhone, normalizePhone } from './contacts-data.js';
 import { lastAt, seedMessages } from './messages-data.js';
+import { copyCodeChip } from './messages-otp.js';
 
 /**
  * Messages: a thread list (newest first), a thread view with a reply box, and a compose screen
@@ -119,6 +120,7 @@ export function createMessagesApp(): App {
         { kind: 'text', text: timeLabel(m.at), size: 'small', color: '#777777' },
       ],
     }));
+    const chip = copyCodeChip(ctx, thread);
     const sendReply = (): void => {
       if (!reply.trim()) return;
       send(ctx, thread.peer, reply);
@@ -134,6 +136,7 @@ export function createMessagesApp(): App {
         children: [
           { kind: 'text', id: 'conversation_title', text: peerName(ctx, thread.peer), size: 'large', bold: true },
           { kind: 'list', id: 'messages', height: 'fill', gap: 8, children: bubbles },
+          ...(chip ? [chip] : []),
           {
             kind: 'row',
             gap: 8,
