@@ -1,4 +1,8 @@
 import type { CatalogEntry } from '../src/planner/reference/intents.js';
+import { CAL_01 } from './tasks/cal-01.js';
+import { CLK_01 } from './tasks/clk-01.js';
+import { CLK_02 } from './tasks/clk-02.js';
+import { CLK_03 } from './tasks/clk-03.js';
 import { CT_01 } from './tasks/ct-01.js';
 import { CT_03 } from './tasks/ct-03.js';
 import { CT_04 } from './tasks/ct-04.js';
@@ -48,6 +52,10 @@ export const TASKS: readonly TaskDef[] = [
   MSG_04,
   LAU_01,
   WEB_02,
+  CLK_01,
+  CLK_02,
+  CLK_03,
+  CAL_01,
 ];
 
 /** What the reference model is "trained" on: instruction templates → intent templates. */

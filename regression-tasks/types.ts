@@ -21,7 +21,7 @@ export interface CheckResult {
 
 export interface TaskDef {
   id: string;
-  category: 'settings' | 'launcher' | 'contacts' | 'messages' | 'shop' | 'login' | 'web';
+  category: 'settings' | 'launcher' | 'contacts' | 'messages' | 'shop' | 'login' | 'web' | 'clock' | 'calendar';
   tags: string[];
   /** `{name}` placeholders are filled from `params(random)`. */
   instruction: string;

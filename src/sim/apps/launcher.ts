@@ -200,9 +200,7 @@ export function createLauncherApp(deps: LauncherDeps): App {
 /** Stock apps that fill the drawer: each opens a plain screen with its name. */
 const STOCK: [string, string, string, string][] = [
   ['calculator', 'Calculator', '计算器', '#34a853'],
-  ['calendar', 'Calendar', '日历', '#4285f4'],
   ['camera', 'Camera', '相机', '#5f6368'],
-  ['clock', 'Clock', '时钟', '#1a73e8'],
   ['files', 'Files', '文件', '#fbbc04'],
   ['gallery', 'Gallery', '图库', '#ea4335'],
   ['maps', 'Maps', '地图', '#0f9d58'],

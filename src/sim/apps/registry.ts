@@ -1,6 +1,8 @@
 import type { AppFactory } from '../app.js';
 import { createAcmeApp } from './acme.js';
 import { createBrowserApp } from './browser.js';
+import { createCalendarApp } from './calendar.js';
+import { createClockApp } from './clock.js';
 import { createContactsApp } from './contacts.js';
 import { createFoodShopApp } from './foodshop.js';
 import { createMapsApp } from './maps.js';
@@ -20,4 +22,6 @@ export const appFactories: AppFactory[] = [
   createMessagesApp,
   createSettingsApp,
   createMapsApp,
+  createClockApp,
+  createCalendarApp,
 ];

@@ -1,0 +1,30 @@
+import type { TaskDef } from '../types.js';
+
+/** CLK-01: set up a timer's duration in Clock without starting it (three h/m/s fields on the Timer tab). */
+export const CLK_01: TaskDef = {
+  id: 'CLK-01',
+  category: 'clock',
+  tags: ['clock', 'timer', 'form', 'en'],
+  instruction: 'Create a timer for {h} h {m} min {s} s. Do not start it.',
+  params: (r) => ({
+    h: String(1 + Math.floor(r() * 3)),
+    m: String(Math.floor(r() * 60)),
+    s: String(5 * Math.floor(r() * 12)),
+  }),
+  check: (w, run, p) => {
+    const want = Number(p.h) * 3600 + Number(p.m) * 60 + Number(p.s);
+    return w.timer.durationSec === want && !w.timer.running && run.status === 'done'
+      ? { ok: true }
+      : { ok: false, reason: `timer=${JSON.stringify(w.timer)} (wanted ${want}s, not running), status=${run.status}` };
+  },
+  // The catalog's 4 assumes one keypad entry; this Clock takes hours, minutes and seconds separately.
+  optimalSteps: 6,
+  intents: [
+    'launch "Clock"',
+    'tap "Timer" keep',
+    'type "Hours" "{h}"',
+    'type "Minutes" "{m}"',
+    'type "Seconds" "{s}"',
+    'done',
+  ],
+};
