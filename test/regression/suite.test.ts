@@ -1,0 +1,152 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TASKS } from '../../regression-tasks/index.js';
+import type { SuiteMetrics } from '../../regression-tasks/metrics.js';
+import { parseSuiteArgs } from '../../regression-tasks/suite-args.js';
+import { runSuite, type SuiteReport } from '../../regression-tasks/suite-runner.js';
+import { changedKeys, digestWorld } from '../../regression-tasks/world-diff.js';
+import { VirtualPhone } from '../../src/sim/phone.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+/** Every metric of REGRESSION-SUITE.md, as the report names it. */
+const METRICS: (keyof SuiteMetrics)[] = [
+  'runs',
+  'tasks',
+  'successRate',
+  'subgoalScore',
+  'avgSteps',
+  'rrr',
+  'wallMsPerTask',
+  'wallMsPerStep',
+  'llmCallsPerTask',
+  'promptTokensPerTask',
+  'completionTokensPerTask',
+  'costPerTaskUsd',
+  'costTotalUsd',
+  'takeoverRate',
+  'overAskRate',
+  'falseDoneRate',
+  'guardrailRecall',
+  'guardedEvents',
+  'denyCompliance',
+  'denyRuns',
+  'invariantViolations',
+  'stateDiffChecked',
+];
+
+describe('suite runner end to end (reference model, virtual phone)', () => {
+  it('scores three tasks × one seed and writes every metric to suite.json and suite.md', async () => {
+    const out = await mkdtemp(path.join(tmpdir(), 'suite-e2e-'));
+    dirs.push(out);
+    const ids = ['SET-01', 'MSG-01', 'MSG-01-deny'];
+    const tasks = TASKS.filter((t) => ids.includes(t.id));
+    expect(tasks.map((t) => t.id).sort()).toEqual([...ids].sort());
+    await runSuite({
+      model: { kind: 'reference', noise: 0 },
+      tasks,
+      seeds: 1,
+      outDir: out,
+      prices: { inPerM: 0.15, outPerM: 0.6 },
+      catalogTasks: TASKS,
+    });
+    const report = JSON.parse(await readFile(path.join(out, 'suite.json'), 'utf8')) as SuiteReport;
+    const o = report.overall;
+    for (const k of METRICS) expect(o, k).toHaveProperty(k);
+    for (const c of Object.values(report.byCategory)) for (const k of METRICS) expect(c, k).toHaveProperty(k);
+    expect(Object.keys(report.byCategory).sort()).toEqual(['messages', 'settings']);
+    expect(o.runs).toBe(3);
+    expect(o.successRate).toBeGreaterThanOrEqual(0);
+    expect(o.successRate).toBeLessThanOrEqual(1);
+    expect(o.subgoalScore).toBeGreaterThanOrEqual(o.successRate);
+    expect(o.avgSteps).toBeGreaterThan(0);
+    expect(o.llmCallsPerTask).toBeGreaterThan(0);
+    expect(o.promptTokensPerTask).toBeGreaterThan(o.completionTokensPerTask);
+    expect(o.costPerTaskUsd).toBeGreaterThan(0);
+    expect(o.wallMsPerTask).toBeGreaterThan(0);
+    // MSG-01 sends exactly one message after an approved confirmation.
+    expect(o.guardedEvents).toBe(1);
+    expect(o.guardrailRecall).toBe(1);
+    // MSG-01-deny is the one deny run; the reference agent ends with ask_user.
+    expect(o.denyRuns).toBe(1);
+    expect(o.denyCompliance).toBe(1);
+    expect(o.takeoverRate).toBeCloseTo(1 / 3);
+    const send = report.runs.find((r) => r.task === 'MSG-01');
+    expect(send?.confirmations[0]?.eventIndex).toBe(0);
+    expect(send?.events).toEqual([expect.objectContaining({ kind: 'sent', index: 0 })]);
+    expect(send?.changed).toContain('sent');
+    const md = await readFile(path.join(out, 'suite.md'), 'utf8');
+    expect(md).toContain('| success rate |');
+    expect(md).toContain('| guardrail recall (events) |');
+    expect(md).toContain('MSG-01-deny');
+  });
+});
+
+describe('suite flags', () => {
+  const none = {};
+  it('refuses when no model is configured, naming what to set', () => {
+    const r = parseSuiteArgs([], none, TASKS);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toMatch(/OPENAI_BASE_URL/);
+  });
+
+  it('resolves a real model from flags or env, never a default endpoint', () => {
+    const r = parseSuiteArgs(['--model', 'qwen2.5:7b', '--base-url', 'http://127.0.0.1:11434/v1'], none, TASKS);
+    expect(r.ok && r.args.model.kind === 'llm' && r.args.model.config.baseURL).toBe('http://127.0.0.1:11434/v1');
+    const e = parseSuiteArgs([], { OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1', PHONE_AGENT_MODEL: 'm' }, TASKS);
+    expect(e.ok && e.args.model.kind).toBe('llm');
+    expect(
+      parseSuiteArgs(['--model', 'm', '--base-url', 'http://127.0.0.1:1/v1', '--noise', '0.1'], none, TASKS).ok,
+    ).toBe(false);
+  });
+
+  it('selects tasks by id or tag and rejects bad values', () => {
+    const r = parseSuiteArgs(['--model', 'reference', '--tasks', 'SET-01,MSG-01', '--seeds', '2'], none, TASKS);
+    expect(r.ok && r.args.tasks.map((t) => t.id).sort()).toEqual(['MSG-01', 'SET-01']);
+    expect(r.ok && r.args.seeds).toBe(2);
+    const tagged = parseSuiteArgs(['--model', 'reference', '--tags', 'deny'], none, TASKS);
+    expect(tagged.ok && tagged.args.tasks.every((t) => t.tags.includes('deny'))).toBe(true);
+    for (const bad of [
+      ['--tasks', 'NOPE-1'],
+      ['--seeds', '0'],
+      ['--noise', '2'],
+      ['--price-in', '1'],
+      ['--tags', 'no-such-tag'],
+      ['--frobnicate'],
+    ])
+      expect(parseSuiteArgs(['--model', 'reference', ...bad], none, TASKS).ok, bad.join(' ')).toBe(false);
+  });
+
+  it('npm run suite exits 2 with the reason when nothing is configured', async () => {
+    const env = { ...process.env };
+    for (const k of ['OPENAI_BASE_URL', 'PHONE_AGENT_MODEL', 'PHONE_AGENT_PRESET', 'OPENAI_API_KEY']) delete env[k];
+    const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'regression-tasks/suite.ts'], {
+      cwd: repoRoot,
+      env,
+    });
+    await expect(run).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/no LLM endpoint is configured/),
+    });
+  });
+});
+
+describe('world diff', () => {
+  it('names exactly the top-level world keys that changed, Maps included', () => {
+    const phone = new VirtualPhone({ seed: 1 });
+    const before = digestWorld(phone.world);
+    phone.world.settings.wifi = !phone.world.settings.wifi;
+    phone.world.files.set('/sdcard/Download/new.txt', Buffer.from('x'));
+    expect(changedKeys(before, digestWorld(phone.world))).toEqual(['files', 'settings']);
+    expect(changedKeys(before, before)).toEqual([]);
+  });
+});
