@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { modelSeed, runTask, type TaskRunResult } from '../regression-tasks/harness.js';
 import { referenceCatalog, TASKS } from '../regression-tasks/index.js';
+import { mean, median, taskMacro } from '../regression-tasks/metrics.js';
 import { PageMemory } from '../src/planner/memory/page-memory.js';
 import { startReferenceModel } from '../src/planner/reference/server.js';
 
@@ -19,13 +20,6 @@ import { startReferenceModel } from '../src/planner/reference/server.js';
 const SEEDS = Number(process.env.BENCH_SEEDS ?? 3);
 const NOISE = [0, 0.1, 0.2, 0.3];
 
-function median(xs: number[]): number {
-  if (xs.length === 0) return 0;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
-}
-const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 interface NoiseRow {
@@ -83,14 +77,18 @@ async function main(): Promise<void> {
       }
       results.push(...perTask);
     }
-    const byTask = new Map<string, TaskRunResult[]>();
-    for (const r of results) byTask.set(r.task, [...(byTask.get(r.task) ?? []), r]);
     const statuses: Record<string, number> = {};
     for (const r of results) statuses[r.run.status] = (statuses[r.run.status] ?? 0) + 1;
     rows.push({
       noise,
       runs: results.length,
-      successRate: mean([...byTask.values()].map((rs) => mean(rs.map((r) => (r.check.ok ? 1 : 0))))),
+      // Mean over seeds per task, then over tasks (the suite's rule).
+      successRate:
+        taskMacro(
+          results,
+          (r) => r.task,
+          (r) => (r.check.ok ? 1 : 0),
+        ) ?? 0,
       falseDoneRate: mean(results.map((r) => (r.falseDone ? 1 : 0))),
       meanSteps: mean(results.map((r) => r.run.steps)),
       llmCallsPerTask: mean(results.map((r) => r.run.llm.calls)),
