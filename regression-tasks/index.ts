@@ -6,6 +6,8 @@ import { CLK_03 } from './tasks/clk-03.js';
 import { CT_01 } from './tasks/ct-01.js';
 import { CT_03 } from './tasks/ct-03.js';
 import { CT_04 } from './tasks/ct-04.js';
+import { FILE_01 } from './tasks/file-01.js';
+import { FILE_02 } from './tasks/file-02.js';
 import { LAU_01 } from './tasks/lau-01.js';
 import { LOGIN_01 } from './tasks/login-01.js';
 import { LOGIN_02 } from './tasks/login-02.js';
@@ -13,6 +15,7 @@ import { LOGIN_03 } from './tasks/login-03.js';
 import { MSG_01, MSG_01_DENY } from './tasks/msg-01.js';
 import { MSG_03 } from './tasks/msg-03.js';
 import { MSG_04 } from './tasks/msg-04.js';
+import { NOTE_01 } from './tasks/note-01.js';
 import { SET_01 } from './tasks/set-01.js';
 import { SET_02 } from './tasks/set-02.js';
 import { SET_03 } from './tasks/set-03.js';
@@ -52,6 +55,9 @@ export const TASKS: readonly TaskDef[] = [
   MSG_04,
   LAU_01,
   WEB_02,
+  FILE_01,
+  FILE_02,
+  NOTE_01,
   CLK_01,
   CLK_02,
   CLK_03,

@@ -21,7 +21,19 @@ export interface CheckResult {
 
 export interface TaskDef {
   id: string;
-  category: 'settings' | 'launcher' | 'contacts' | 'messages' | 'shop' | 'login' | 'web' | 'clock' | 'calendar';
+  category:
+    | 'settings'
+    | 'launcher'
+    | 'contacts'
+    | 'messages'
+    | 'shop'
+    | 'login'
+    | 'web'
+    | 'clock'
+    | 'calendar'
+    | 'files'
+    | 'notes'
+    | 'cross-app';
   tags: string[];
   /** `{name}` placeholders are filled from `params(random)`. */
   instruction: string;

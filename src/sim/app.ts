@@ -61,7 +61,8 @@ export interface AppContext {
   closeDialog(): void;
   toast(text: string): void;
   notify(b: Banner): void;
-  launch(pkg: string): void;
+  /** Start an app; with `activity` + `params` it opens that screen, as an explicit intent with extras does (a share). */
+  launch(pkg: string, activity?: string, params?: Record<string, unknown>): void;
   /** Re-render after a state change made outside an input handler (timers). */
   invalidate(): void;
   /** Run `fn` after `ms` on the phone's clock (content that appears late, loading that ends). */

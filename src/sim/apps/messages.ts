@@ -23,6 +23,8 @@ export function createMessagesApp(): App {
   let body = '';
   let reply = '';
   let error = '';
+  /** Share intents already taken into the compose draft (each screen's params object, once). */
+  const shares = new WeakSet<object>();
 
   const peerName = (ctx: AppContext, peer: string): string => contactByPhone(ctx.world, peer)?.name ?? peer;
 
@@ -178,7 +180,14 @@ export function createMessagesApp(): App {
       .slice(0, 5);
   };
 
-  const composeScreen = (ctx: AppContext): AppScreen => {
+  const composeScreen = (ctx: AppContext, route: Route): AppScreen => {
+    // ACTION_SEND from another app (Notes → Share → Messages): its text becomes the draft body.
+    if (typeof route.params.text === 'string' && !shares.has(route.params)) {
+      shares.add(route.params);
+      to = '';
+      body = route.params.text;
+      error = '';
+    }
     const typed = to.trim();
     const exact = contactByName(ctx.world, typed);
     const suggestions = exact ? [] : suggestContacts(ctx, typed);
@@ -261,7 +270,7 @@ export function createMessagesApp(): App {
     },
     render(route, ctx) {
       if (route.activity === '.ConversationActivity') return threadScreen(ctx, route);
-      if (route.activity === '.ComposeActivity') return composeScreen(ctx);
+      if (route.activity === '.ComposeActivity') return composeScreen(ctx, route);
       return listScreen(ctx);
     },
   };

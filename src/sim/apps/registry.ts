@@ -4,9 +4,11 @@ import { createBrowserApp } from './browser.js';
 import { createCalendarApp } from './calendar.js';
 import { createClockApp } from './clock.js';
 import { createContactsApp } from './contacts.js';
+import { createFilesApp } from './files.js';
 import { createFoodShopApp } from './foodshop.js';
 import { createMapsApp } from './maps.js';
 import { createMessagesApp } from './messages.js';
+import { createNotesApp } from './notes.js';
 import { createSettingsApp } from './settings.js';
 
 /**
@@ -21,6 +23,8 @@ export const appFactories: AppFactory[] = [
   createContactsApp,
   createMessagesApp,
   createSettingsApp,
+  createFilesApp,
+  createNotesApp,
   createMapsApp,
   createClockApp,
   createCalendarApp,

@@ -126,8 +126,8 @@ export class Engine {
       closeDialog: () => this.closeDialog(pkg),
       toast: (text) => this.toast(text, pkg),
       notify: (b) => this.notify(b),
-      launch: (p) => {
-        this.launch(p);
+      launch: (p, activity, params) => {
+        this.launch(p, activity, params);
       },
       invalidate: () => this.changed(),
       later: (ms, fn) => this.later(ms, fn, pkg),
@@ -156,7 +156,7 @@ export class Engine {
   }
 
   /** Start or resume an app; returns its package, or undefined when no app matches. */
-  launch(query: string, activity?: string): string | undefined {
+  launch(query: string, activity?: string, params?: Record<string, unknown>): string | undefined {
     const app = this.findApp(query);
     if (!app) return undefined;
     if (app.package === LAUNCHER) {
@@ -167,7 +167,7 @@ export class Engine {
     const wanted = activity && app.activities.includes(activity) ? activity : undefined;
     const top = running?.[running.length - 1];
     // Starting the app already in front, without a new activity, changes nothing on screen.
-    if (this.foreground === app.package && (!wanted || top?.route.activity === wanted)) return app.package;
+    if (this.foreground === app.package && !params && (!wanted || top?.route.activity === wanted)) return app.package;
     this.beginTransition();
     this.hideKeyboard(true);
     this.shadeOpen = false;
@@ -177,9 +177,9 @@ export class Engine {
     const task = this.tasks.get(pkg);
     const act = activity && app.activities.includes(activity) ? activity : undefined;
     if (task) {
-      if (act && task[task.length - 1].route.activity !== act) task.push(this.entry(act));
+      if (act && (params || task[task.length - 1].route.activity !== act)) task.push(this.entry(act, params));
     } else {
-      this.tasks.set(pkg, [this.entry(act ?? app.activities[0])]);
+      this.tasks.set(pkg, [this.entry(act ?? app.activities[0], act ? params : undefined)]);
       app.onLaunch?.(this.ctx(pkg));
       this.world.launched[pkg] = true;
     }
