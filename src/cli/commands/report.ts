@@ -1,0 +1,77 @@
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { ActionableError } from '../../core/errors.js';
+import { writeReport } from '../../report/index.js';
+
+/**
+ * `phone-agent report <run>`: a run folder (or a run id under --runs-dir) as one HTML page —
+ * timeline, screenshots with the touch drawn, decisions, expectations and outcomes (DESIGN §6).
+ */
+
+export interface ReportFlags {
+  runsDir: string;
+  out?: string;
+  inline?: boolean;
+}
+
+/** A path to a folder wins; otherwise the argument is a run id under `runsDir`. */
+export async function resolveRunDir(run: string, runsDir: string): Promise<string> {
+  const isDir = async (p: string) => (await stat(p).catch(() => undefined))?.isDirectory() ?? false;
+  if (await isDir(run)) return path.resolve(run);
+  const byId = path.resolve(runsDir, run);
+  if (await isDir(byId)) return byId;
+  const known = await latestRuns(path.resolve(runsDir), 5);
+  throw new ActionableError(
+    'NO_RUN',
+    `no run folder at ${path.resolve(run)} nor ${byId}`,
+    known.length
+      ? `pass a run folder or one of the latest run ids in ${path.resolve(runsDir)}: ${known.join(', ')}`
+      : `pass the run folder \`phone-agent run\` printed, or set --runs-dir to where the runs are`,
+  );
+}
+
+/** Run folders (those with a checkpoint) under `runsDir`, most recently updated first. */
+async function latestRuns(runsDir: string, max: number): Promise<string[]> {
+  const names = await readdir(runsDir).catch(() => [] as string[]);
+  const runs = await Promise.all(
+    names.map(async (name) => ({
+      name,
+      st: await stat(path.join(runsDir, name, 'checkpoint.json')).catch(() => undefined),
+    })),
+  );
+  return runs
+    .flatMap((r) => (r.st ? [{ name: r.name, at: r.st.mtimeMs }] : []))
+    .sort((a, b) => b.at - a.at)
+    .slice(0, max)
+    .map((r) => r.name);
+}
+
+/** Writes the report and prints its path; returns the exit code. */
+export async function reportCommand(run: string, flags: ReportFlags): Promise<number> {
+  const dir = await resolveRunDir(run, flags.runsDir);
+  const r = await writeReport(dir, { out: flags.out, inline: !!flags.inline, now: Date.now() });
+  process.stdout.write(`${r.path}\n`);
+  return 0;
+}
+
+export function register(program: Command): void {
+  program
+    .command('report')
+    .description('Render a run folder as one HTML page (timeline, screenshots with the touch drawn, outcomes)')
+    .argument('<run>', 'a run folder (runs/<id>) or a run id')
+    .option('--runs-dir <dir>', 'where run ids are looked up', 'runs')
+    .option('--out <file>', 'where to write the page (default: <run>/report.html)')
+    .option('--inline', 'embed the screenshots as data URLs (one file to share)')
+    .action(async (run: string, flags: ReportFlags) => {
+      try {
+        process.exitCode = await reportCommand(run, flags);
+      } catch (e) {
+        if (e instanceof ActionableError) {
+          process.stderr.write(`phone-agent report: ${e.message}\n`);
+          process.exit(2);
+        }
+        throw e;
+      }
+    });
+}

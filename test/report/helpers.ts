@@ -1,0 +1,77 @@
+import { cp, readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { runCommand } from '../../src/cli/commands/run.js';
+import type { StepFile } from '../../src/report/index.js';
+
+/** Runs `phone-agent run … --json` through its command function on the virtual phone; returns the result. */
+export async function cliRun(
+  goal: string,
+  dir: string,
+  extra: { yes?: boolean; maxSteps?: string } = {},
+): Promise<{ status: string; runDir: string; steps: number }> {
+  const writes: string[] = [];
+  const orig = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((s: string) => {
+    writes.push(String(s));
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    await runCommand(goal, {
+      device: 'sim',
+      model: 'reference',
+      yes: extra.yes ?? true,
+      json: true,
+      runsDir: path.join(dir, 'runs'),
+      memory: path.join(dir, 'memory.json'),
+      maxSteps: extra.maxSteps ?? '12',
+      seed: '1',
+      locale: 'en',
+      adbHost: '127.0.0.1',
+      adbPort: '5037',
+    });
+  } finally {
+    process.stdout.write = orig;
+  }
+  return JSON.parse(writes.join(''));
+}
+
+/** Captures stdout of an async call. */
+export async function captureStdout<T>(fn: () => Promise<T>): Promise<{ value: T; out: string }> {
+  const writes: string[] = [];
+  const orig = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((s: string) => {
+    writes.push(String(s));
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    const value = await fn();
+    return { value, out: writes.join('') };
+  } finally {
+    process.stdout.write = orig;
+  }
+}
+
+export async function readSteps(runDir: string): Promise<StepFile[]> {
+  const names = (await readdir(path.join(runDir, 'steps'))).filter((n) => n.endsWith('.json')).sort();
+  return Promise.all(names.map(async (n) => JSON.parse(await readFile(path.join(runDir, 'steps', n), 'utf8'))));
+}
+
+export async function copyRun(src: string, dst: string): Promise<string> {
+  await cp(src, dst, { recursive: true });
+  return dst;
+}
+
+/** The `<article>` of step `n` in a report. */
+export function articleOf(html: string, n: number): string {
+  const start = html.indexOf(`<article id="step-${n}"`);
+  if (start < 0) throw new Error(`no article for step ${n}`);
+  return html.slice(start, html.indexOf('</article>', start) + '</article>'.length);
+}
+
+/** The element centre `[id] … x,y` in a compact observation (the test's own reading of it). */
+export function centreIn(observation: string, id: string): { x: number; y: number } {
+  const line = observation.split('\n').find((l) => l.startsWith(`[${id}]`));
+  const m = line?.match(/ (\d+),(\d+)$/);
+  if (!m) throw new Error(`no element ${id} in the observation`);
+  return { x: Number(m[1]), y: Number(m[2]) };
+}

@@ -1,0 +1,100 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runTask } from '../../regression-tasks/harness.js';
+import { referenceCatalog } from '../../regression-tasks/index.js';
+import { LOGIN_01 } from '../../regression-tasks/tasks/login-01.js';
+import type { TaskDef } from '../../regression-tasks/types.js';
+import { PageMemory } from '../../src/planner/memory/page-memory.js';
+import { type ReferenceModel, startReferenceModel } from '../../src/planner/reference/server.js';
+import { escapeHtml, loadRun, renderReport, writeReport } from '../../src/report/index.js';
+import { setAcmeAccount } from '../../src/sim/apps/acme-data.js';
+import { articleOf, copyRun, readSteps } from './helpers.js';
+
+/** Login runs on the virtual phone (virtual clock): the password never reaches the page. */
+
+let model: ReferenceModel;
+let dir: string;
+beforeAll(async () => {
+  model = await startReferenceModel({ catalog: referenceCatalog(), noise: 0, seed: 1, tokenizer: 'estimate' });
+  dir = await mkdtemp(path.join(tmpdir(), 'pa-report-login-'));
+});
+afterAll(async () => {
+  await model.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const run = (task: TaskDef) =>
+  runTask(task, { seed: 3, modelUrl: model.url, memory: new PageMemory(), runsDir: dir, screenshots: true });
+
+describe('report of login runs', () => {
+  it('a successful login shows every step and never the password', async () => {
+    const r = await run(LOGIN_01);
+    expect(r.check).toEqual({ ok: true });
+    const pw = r.params.pw!;
+    expect(pw.length).toBeGreaterThan(5);
+    const { path: out } = await writeReport(r.run.runDir);
+    const page = await readFile(out, 'utf8');
+    expect(page).not.toContain(pw);
+    const steps = await readSteps(r.run.runDir);
+    const typed = steps.filter((s) => s.decision?.action.tool === 'type');
+    expect(typed.length).toBeGreaterThanOrEqual(2);
+    // The e-mail is ordinary text and is shown; the password step says it is hidden.
+    expect(page).toContain(escapeHtml(r.params.email!));
+    const pwStep = typed.find(
+      (s) => s.observation.includes(`[${s.decision!.action.target_id}]`) && /password/i.test(s.action),
+    );
+    expect(articleOf(page, pwStep!.step)).toContain('into a password field (not shown)');
+    expect(page).toContain('<span class="badge st-done">done</span>');
+  });
+
+  it('a password typed without a placeholder is redacted everywhere on the page', async () => {
+    const r = await run(LOGIN_01);
+    const copy = await copyRun(r.run.runDir, path.join(dir, 'leaky'));
+    const steps = await readSteps(copy);
+    const pwStep = steps.find(
+      (s) =>
+        s.decision?.action.tool === 'type' &&
+        /\[password\]/.test(
+          s.observation.split('\n').find((l) => l.startsWith(`[${s.decision!.action.target_id}]`)) ?? '',
+        ),
+    );
+    expect(pwStep).toBeDefined();
+    // As an older agent or a model that spelled the password out would have archived it.
+    const leaked = {
+      ...pwStep!,
+      decision: {
+        ...pwStep!.decision!,
+        thought: 'type Hunter-2468 into it',
+        action: { ...pwStep!.decision!.action, text: 'Hunter-2468' },
+      },
+    };
+    const file = path.join(copy, 'steps', `${String(pwStep!.step).padStart(3, '0')}.json`);
+    await import('node:fs/promises').then((fs) => fs.writeFile(file, JSON.stringify(leaked)));
+    const page = renderReport(await loadRun(copy));
+    expect(page).not.toContain('Hunter-2468');
+    expect(articleOf(page, pwStep!.step)).toContain('type ••• into it');
+  });
+
+  it('a login with the wrong password marks its failed steps', async () => {
+    const wrong: TaskDef = {
+      ...LOGIN_01,
+      setup: (phone, p) => setAcmeAccount(phone.world, { email: p.email ?? '', password: 'not-the-one' }),
+    };
+    const r = await run(wrong);
+    expect(r.run.status).not.toBe('done');
+    const page = renderReport(await loadRun(r.run.runDir));
+    const steps = await readSteps(r.run.runDir);
+    const failed = steps.filter((s) => !s.ok);
+    expect(failed.length).toBeGreaterThan(0);
+    for (const s of steps) {
+      const art = articleOf(page, s.step);
+      expect(art.startsWith(`<article id="step-${s.step}" class="step ${s.ok ? 'ok' : 'failed'}`)).toBe(true);
+      expect(art).toContain(s.ok ? '<span class="badge ok">ok</span>' : '<span class="badge failed">failed</span>');
+      if (!s.ok && s.note) expect(art).toContain(escapeHtml(s.note));
+    }
+    expect(page).toContain(`<dt>failed steps</dt><dd>${failed.length}</dd>`);
+    expect(page).not.toContain(r.params.pw!);
+  });
+});
