@@ -5,7 +5,15 @@ import { PageMemory } from '../src/planner/memory/page-memory.js';
 import { startReferenceModel } from '../src/planner/reference/server.js';
 import { modelSeed, runTask, type TaskRunResult } from './harness.js';
 import { referenceCatalog } from './index.js';
-import { type JudgedRun, type Prices, type RunRecord, type SuiteMetrics, scoreSuite, taskMacro } from './metrics.js';
+import {
+  type JudgedRun,
+  judgeRun,
+  type Prices,
+  type RunRecord,
+  type SuiteMetrics,
+  scoreSuite,
+  taskMacro,
+} from './metrics.js';
 import { renderSuiteMarkdown } from './suite-report.js';
 import type { TaskDef } from './types.js';
 
@@ -157,7 +165,10 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteReport> {
     for (let seed = 1; seed <= opts.seeds; seed++) {
       const rec = await runOne(task, seed, opts, runsDir);
       records.push(rec);
-      opts.progress?.(`${task.id}#${seed}: ${rec.status} ${rec.check.ok ? 'ok' : 'FAIL'} (${rec.steps} steps)`);
+      const v = judgeRun(rec);
+      opts.progress?.(
+        `${task.id}#${seed}: ${rec.status} ${v.ok ? 'ok' : 'FAIL'} (${rec.steps} steps)${v.overAsk ? ` over-asking: ${rec.confirmations.map((c) => c.summary).join('; ')}` : ''}`,
+      );
     }
   const scores = scoreSuite(records, opts.prices);
   const report: SuiteReport = {
