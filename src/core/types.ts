@@ -176,6 +176,8 @@ export const ExpectSchema = z.object({
     'keyboard_shown',
     'app_foreground',
     'no_change',
+    // The screenshot changed (blockhash distance): the one signal a canvas (a map) gives.
+    'frame_changes',
   ]),
   target_id: z.string().optional(),
   text: z.string().optional(),

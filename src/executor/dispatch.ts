@@ -6,6 +6,7 @@ import type { ActionRequest, ControlInfo, WireSnapshot } from '../device/protoco
 import { readControlOnReads } from './control-reads.js';
 import { buildNativeRequest, checkControlRequest, isNativeTool } from './native-validate.js';
 import { LONG_PRESS_MS, type Pacer } from './pacing.js';
+import { pinchArgs } from './pinch.js';
 import { scrollOnReads } from './scroll-reads.js';
 import { enterText, type TextResult } from './text-input.js';
 import { waitOnReads } from './wait-reads.js';
@@ -37,7 +38,10 @@ export function prepareNative(
 ): { ok: true; req: ActionRequest } | { ok: false; call: (clock: Deadline) => DeviceCall } {
   if (!isNativeTool(a.tool))
     return { ok: false, call: (d) => refuse(d, 'INVALID_ARGUMENT', `${a.tool} is not a native tool`) };
-  const r = buildNativeRequest(a.tool, a.args, { width: obs.screen.w, height: obs.screen.h });
+  // The planner's pinch names a scale and a target; the protocol wants finger distances.
+  const p = a.tool === 'pinch' ? pinchArgs(a, obs) : { ok: true as const, args: a.args };
+  if (!p.ok) return { ok: false, call: (d) => refuse(d, 'INVALID_ARGUMENT', p.message) };
+  const r = buildNativeRequest(a.tool, p.args, { width: obs.screen.w, height: obs.screen.h });
   if (!r.ok) {
     const { code, message } = r;
     return { ok: false, call: (d) => refuse(d, code, message) };

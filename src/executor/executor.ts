@@ -12,6 +12,7 @@ import { injectChecked } from './inject.js';
 import { isNativeTool } from './native-validate.js';
 import { defaultPerceiver, observeDevice, type Perceiver } from './observe.js';
 import { Pacer, pollUntil } from './pacing.js';
+import { needsFrames } from './pinch.js';
 import { aimAt, withNativeSelector } from './targets.js';
 import { isOffered } from './tools.js';
 import { type Outcome, pageSignature, snapshotLoading, validate } from './validator.js';
@@ -214,8 +215,9 @@ export class Executor {
     let inj: Awaited<ReturnType<typeof injectChecked>>;
     try {
       inj = await injectChecked(ctx, a, obs, aim, native, d, {
-        preRead: this.mode === 'full',
+        preRead: this.mode === 'full' || needsFrames(parsed.data.expect.kind),
         recheck: this.mode === 'full' || !ownFresh,
+        frames: needsFrames(parsed.data.expect.kind),
       });
     } finally {
       this.lastDispatchAt = clock.now();
@@ -306,7 +308,9 @@ export class Executor {
     const r = await pollUntil<true>(
       async () => {
         reads++;
-        const o = await observeDevice(this.deps.device, this.perceive, post ?? pre, d);
+        const o = await observeDevice(this.deps.device, this.perceive, post ?? pre, d, {
+          screenshot: needsFrames(decision.expect.kind),
+        });
         if (!o.ok) return { done: false, error: o.message };
         post = o.obs;
         outcome = validate(decision.expect, pre, o.obs, decision.action, target);

@@ -36,7 +36,8 @@ export async function injectChecked(
   aim: Extract<Aim, { ok: true }>,
   native: ActionRequest | undefined,
   d: Deadline,
-  opts: { preRead: boolean; recheck: boolean },
+  /** `frames`: capture the screenshot too (an expectation only pixels can confirm). */
+  opts: { preRead: boolean; recheck: boolean; frames?: boolean },
 ): Promise<Injected> {
   let reads = 0;
   let pre = obs;
@@ -46,7 +47,7 @@ export async function injectChecked(
   const recheck = opts.recheck && !!aim.element && TOUCHES.has(a.tool);
   if (opts.preRead || recheck) {
     reads++;
-    const p = await observeDevice(ctx.device, ctx.perceive, obs, d);
+    const p = await observeDevice(ctx.device, ctx.perceive, obs, d, { screenshot: opts.frames });
     if (!p.ok)
       return {
         ok: false,

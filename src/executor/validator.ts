@@ -1,4 +1,5 @@
 import type { Action, Element, Expect, Observation } from '../core/types.js';
+import { frameChanged } from './pinch.js';
 
 /**
  * The validator (DESIGN §5): `expect` is checked against the page before and after the action with
@@ -133,6 +134,13 @@ export function validate(
     }
     case 'keyboard_shown':
       return post.keyboard.shown ? { ok: true, signals, unchanged } : fail('the keyboard is not shown');
+    case 'frame_changes': {
+      // A canvas (a map) has no tree to show a change: the screenshot is the evidence.
+      const moved = frameChanged(pre, post);
+      if (moved === undefined) return fail('frame_changes needs a screenshot before and after the action');
+      if (!moved) return fail('the screenshot did not change: the view ignored the gesture');
+      return { ok: true, signals: [...signals, 'frame_changed'], unchanged };
+    }
     case 'app_foreground':
       return post.app.package === expect.package
         ? { ok: true, signals: [...signals, 'app_foreground'], unchanged }

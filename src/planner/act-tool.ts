@@ -30,6 +30,7 @@ export function actArgsSchema(tools: readonly PlannerTool[]) {
     direction: z.enum(['up', 'down', 'left', 'right']).optional(),
     package: z.string().optional(),
     value: z.number().optional(),
+    scale: z.number().optional(),
     op: z.string().optional(),
     expect: z.string().optional(),
     subgoal_done: z.boolean().optional(),
@@ -52,6 +53,19 @@ export interface ActContext {
   subgoal?: string;
   /** Signatures banned on this page (actionSignature): choosing one again is re-asked. */
   banned?: ReadonlySet<string>;
+}
+
+/** How far one pinch may zoom: beyond 4× the fingers would not fit on the screen. */
+export const PINCH_SCALE = { min: 0.25, max: 4 } as const;
+
+/** A pinch needs where (target_id or point) and how much (`scale`, >1 zooms in); `value` is accepted as the scale. */
+function checkPinch(a: { target_id?: string; point?: unknown; scale?: number; value?: number }): string | undefined {
+  if (!a.target_id && !a.point) return 'pinch needs target_id (the map or image to zoom) or a point as its centre';
+  const s = a.scale ?? a.value;
+  if (s === undefined) return `pinch needs scale (${PINCH_SCALE.min}..${PINCH_SCALE.max}; >1 zooms in, <1 zooms out)`;
+  if (!Number.isFinite(s) || s < PINCH_SCALE.min || s > PINCH_SCALE.max || s === 1)
+    return `pinch scale ${s} is out of range: use ${PINCH_SCALE.min}..${PINCH_SCALE.max}, not 1 (>1 zooms in, <1 zooms out); pinch again for more`;
+  return undefined;
 }
 
 /** Drop the `null`s strict-mode providers send for absent optional fields. */
@@ -95,6 +109,10 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
   if (NEEDS_ID.has(tool) && !a.target_id) return { ok: false, error: `${tool} needs target_id` };
   if (tool === 'type' && a.text === undefined) return { ok: false, error: 'type needs text' };
   if (tool === 'launch_app' && !a.package) return { ok: false, error: 'launch_app needs package' };
+  if (tool === 'pinch') {
+    const err = checkPinch(a);
+    if (err) return { ok: false, error: err };
+  }
   if (tool === 'infeasible' && !a.text) return { ok: false, error: 'infeasible needs the reason in text' };
   if (tool === 'ask_user' && !a.text) return { ok: false, error: 'ask_user needs the question in text' };
 
@@ -121,6 +139,8 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
   else if (tool === 'ask_user') action.question = a.text;
   else if (a.text !== undefined) action.text = a.text;
   if (a.op) action.args = { action: a.op, ...(a.value !== undefined ? { value: a.value } : {}) };
+  // The executor turns scale + centre into the protocol's finger distances (executor/pinch.ts).
+  if (tool === 'pinch') action.args = { scale: a.scale ?? a.value };
   if (ctx.banned?.has(actionSignature(action)))
     return {
       ok: false,

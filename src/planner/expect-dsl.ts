@@ -6,7 +6,7 @@ import type { Expect } from '../core/types.js';
  */
 
 export const EXPECT_HELP =
-  'expect (one line): page_changes | element_gone <id> | text_appears <text> | element_state <id> <on|off|focused|value=N|text=S> | keyboard_shown | app_foreground <pkg> | no_change';
+  'expect (one line): page_changes | element_gone <id> | text_appears <text> | element_state <id> <on|off|focused|value=N|text=S> | keyboard_shown | app_foreground <pkg> | frame_changes (screenshot only: maps, canvases) | no_change';
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -21,6 +21,7 @@ export function parseExpect(line: string): ParseResult<Expect> {
     case 'page_changes':
     case 'keyboard_shown':
     case 'no_change':
+    case 'frame_changes':
       return { ok: true, value: { kind } };
     case 'element_gone': {
       if (!rest) return { ok: false, error: 'expect element_gone needs an element id' };

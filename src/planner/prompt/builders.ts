@@ -24,7 +24,7 @@ export const TOOL_HELP: Record<string, string> = {
   infeasible: 'infeasible(text=reason)',
   control_action: 'control_action(target_id, op=set_progress|click|…, value?)',
   scroll_to: 'scroll_to(text)',
-  pinch: 'pinch(target_id|point, value=scale)',
+  pinch: 'pinch(target_id|point, scale=0.25..4, >1 zooms in)',
   look: 'look(target_id|point?) screenshot, zoomed on a target',
 };
 
