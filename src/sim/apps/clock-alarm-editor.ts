@@ -64,7 +64,7 @@ export function createAlarmEditor(): AlarmEditor {
     className: 'android.widget.ToggleButton',
     id: `day_button_${day}`,
     text: dayShort(ctx, day),
-    desc: dayLong(day),
+    desc: dayLong(ctx, day),
     checked: d.days.includes(day),
     height: 48,
     onToggle: (on) => {
@@ -135,7 +135,14 @@ export function createAlarmEditor(): AlarmEditor {
           },
         },
         { kind: 'text', id: 'repeat_title', text: ct(ctx, 'repeat'), size: 'small', color: '#5f6368' },
-        { kind: 'row', id: 'repeat_days', gap: 2, children: WEEK_ORDER.map((day) => dayToggle(ctx, day)) },
+        // Two rows of day toggles: seven in one row leave no room for a label beside each box.
+        { kind: 'row', id: 'repeat_days', gap: 4, children: WEEK_ORDER.slice(0, 4).map((day) => dayToggle(ctx, day)) },
+        {
+          kind: 'row',
+          id: 'repeat_days_weekend',
+          gap: 4,
+          children: [...WEEK_ORDER.slice(4).map((day) => dayToggle(ctx, day)), { kind: 'column', children: [] }],
+        },
         {
           kind: 'switch',
           id: 'onoff',

@@ -55,7 +55,10 @@ const DAY_SHORT = [
   ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'],
   ['周日', '周一', '周二', '周三', '周四', '周五', '周六'],
 ] as const;
-const DAY_LONG = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
+const DAY_LONG = [
+  ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'],
+  ['星期日', '星期一', '星期二', '星期三', '星期四', '星期五', '星期六'],
+] as const;
 
 /** The editor's toggle order: Monday first, as the week starts in most of the world. */
 export const WEEK_ORDER = [1, 2, 3, 4, 5, 6, 0] as const;
@@ -64,8 +67,8 @@ export function dayShort(ctx: AppContext, d: number): string {
   return DAY_SHORT[ctx.locale === 'zh' ? 1 : 0][d] ?? '';
 }
 
-export function dayLong(d: number): string {
-  return DAY_LONG[d] ?? '';
+export function dayLong(ctx: AppContext, d: number): string {
+  return DAY_LONG[ctx.locale === 'zh' ? 1 : 0][d] ?? '';
 }
 
 export function pad2(n: number): string {

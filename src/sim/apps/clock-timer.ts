@@ -5,7 +5,7 @@ import { CLOCK_PACKAGE, ct, hms } from './clock-text.js';
 /**
  * Clock's Timer tab. Set-up shows three number fields (hours, minutes, seconds) that take keyboard
  * input, as Samsung's and tablet clocks do; every edit updates `world.timer.durationSec`, so the set
- * duration is observable before Start. Start runs it on the phone's clock (a notification when it
+ * duration is observable before Start. A digit keypad, as on a Pixel, fills the same fields. Start runs it on the phone's clock (a notification when it
  * ends); Pause/Reset return to set-up.
  */
 
@@ -31,7 +31,8 @@ export function createTimerTab(): TimerTab {
   let generation = 0;
 
   const sync = (ctx: AppContext): void => {
-    ctx.world.timer.durationSec = num(draft.h, 99) * 3600 + num(draft.m, 59) * 60 + num(draft.s, 59);
+    // As on Android, 90 min or 75 s are accepted as typed and count as 1 h 30 min or 1 min 15 s.
+    ctx.world.timer.durationSec = num(draft.h, 99) * 3600 + num(draft.m, 99) * 60 + num(draft.s, 99);
   };
 
   const field = (ctx: AppContext, key: keyof TimerDraft, id: string, hint: 'hours' | 'minutes' | 'seconds'): View => ({
@@ -44,6 +45,40 @@ export function createTimerTab(): TimerTab {
       sync(ctx);
     },
   });
+
+  /**
+   * The Pixel timer's keypad: digits enter from the right into hhmmss ("1","3","0" → 00:01:30), ⌫
+   * drops the last one. It writes the same fields the keyboard does.
+   */
+  const keyIn = (ctx: AppContext, key: string): void => {
+    let digits = `${num(draft.h, 99).toString().padStart(2, '0')}${num(draft.m, 99).toString().padStart(2, '0')}${num(draft.s, 99).toString().padStart(2, '0')}`;
+    if (key === 'del') digits = `0${digits.slice(0, 5)}`;
+    else {
+      for (const c of key) if (digits.startsWith('0')) digits = `${digits.slice(1)}${c}`;
+    }
+    const part = (i: number) => String(Number(digits.slice(i, i + 2)));
+    draft = { h: part(0), m: part(2), s: part(4) };
+    sync(ctx);
+  };
+
+  const keypad = (ctx: AppContext): View[] =>
+    [
+      ['1', '2', '3'],
+      ['4', '5', '6'],
+      ['7', '8', '9'],
+      ['00', '0', 'del'],
+    ].map((keys) => ({
+      kind: 'row' as const,
+      gap: 8,
+      children: keys.map((k) => ({
+        kind: 'button' as const,
+        id: k === 'del' ? 'timer_delete' : `timer_key_${k}`,
+        text: k === 'del' ? '⌫' : k,
+        desc: k === 'del' ? 'Delete' : undefined,
+        style: 'flat' as const,
+        onTap: () => keyIn(ctx, k),
+      })),
+    }));
 
   const start = (ctx: AppContext): void => {
     const t = ctx.world.timer;
@@ -125,6 +160,7 @@ export function createTimerTab(): TimerTab {
             field(ctx, 's', 'timer_seconds', 'seconds'),
           ],
         },
+        ...keypad(ctx),
         { kind: 'column', children: [], height: 'fill' },
         {
           kind: 'button',

@@ -193,7 +193,11 @@ export function createClockApp(): App {
       root: {
         kind: 'column',
         children: [
-          { kind: 'text', id: 'action_bar_title', text: title, size: 'title', bold: true, height: 64 },
+          {
+            kind: 'column',
+            padding: 16,
+            children: [{ kind: 'text', id: 'action_bar_title', text: title, size: 'title', bold: true, height: 48 }],
+          },
           { kind: 'column', padding: 12, gap: 12, height: 'fill', children: body },
           tabs,
         ],
