@@ -1,3 +1,4 @@
+import { BASE_DIRS, normalizePath } from '../engine/services.js';
 import type { World } from '../world.js';
 import { hashString } from '../world-seed.js';
 
@@ -90,15 +91,14 @@ export interface FileEntry {
   at: number;
 }
 
-function normalize(path: string): string {
-  const p = `/${path.split('/').filter(Boolean).join('/')}`;
-  return p.startsWith('/storage/emulated/0') ? p.replace('/storage/emulated/0', '/sdcard') : p;
-}
-
 /** A folder's entries: subfolders (by name), then files (newest first, then by name). */
 export function listFolder(world: World, folder: string): FileEntry[] {
-  const prefix = `${normalize(folder)}/`;
+  const dir = normalizePath(folder);
+  const prefix = dir === '/' ? '/' : `${dir}/`;
   const dirs = new Set<string>();
+  // Standard folders exist even when empty, as `adb shell ls` shows them.
+  for (const d of BASE_DIRS)
+    if (d.startsWith(prefix) && d !== dir) dirs.add(d.slice(prefix.length).split('/')[0] ?? '');
   const files: FileEntry[] = [];
   for (const [path, data] of world.files) {
     if (!path.startsWith(prefix)) continue;
@@ -107,6 +107,7 @@ export function listFolder(world: World, folder: string): FileEntry[] {
     if (slash >= 0) dirs.add(rest.slice(0, slash));
     else files.push({ path, name: rest, dir: false, size: data.length, at: world.fileTimes.get(path) ?? SEED_TIME });
   }
+  dirs.delete('');
   const folders: FileEntry[] = [...dirs]
     .sort((a, b) => a.localeCompare(b))
     .map((name) => ({ path: `${prefix}${name}`, name, dir: true, size: 0, at: SEED_TIME }));

@@ -9,7 +9,8 @@ export const LATIN_IME = 'com.android.inputmethod.latin/.LatinIME';
 export const AGENT_IME = 'com.phoneagent.ime/.AgentIme';
 
 const WRITABLE = ['/sdcard/', '/data/local/tmp/'];
-const BASE_DIRS = [
+/** Directories that exist on every phone even when empty (the Files app lists them too). */
+export const BASE_DIRS = [
   '/',
   '/sdcard',
   '/sdcard/Download',
