@@ -1,8 +1,10 @@
 import type { Clock } from '../core/clock.js';
 import { Deadline } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
-import type { Action, Decision, Element, Observation, Selector } from '../core/types.js';
+import type { Action, Decision, Element, Expect, Observation, Selector } from '../core/types.js';
 import type { Device } from '../device/device.js';
+import { applyAudit, auditAction } from '../executor/action-audit.js';
+import { CompletionTracker } from '../executor/completion.js';
 import { Executor } from '../executor/executor.js';
 import { PolicyConfirmation } from '../executor/guardrails/confirm.js';
 import { checkGuard, type GuardConfig } from '../executor/guardrails/guard.js';
@@ -12,7 +14,7 @@ import { aimAt } from '../executor/targets.js';
 import { offeredTools } from '../executor/tools.js';
 import { validate } from '../executor/validator.js';
 import { compactView, perceive, VisualFirstRegistry } from '../perception/index.js';
-import type { AgentPorts, ConfirmVerdict, GuardCheck, Perceived } from './ports.js';
+import type { AgentPorts, ConfirmVerdict, GuardCheck, Perceived, Validated } from './ports.js';
 
 /**
  * AgentPorts over a real Device: perception turns snapshots into observations, the executor aims,
@@ -57,11 +59,38 @@ function summarize(action: Action, obs: Observation, target?: Element): string {
   return `${action.tool}${what} in ${obs.app.package || 'the current app'}`;
 }
 
+/** The validator's verdict on `expect`, where "gone" must mean gone and not merely moved. */
+function expectationCheck(
+  expect: Expect,
+  pre: Observation,
+  post: Observation,
+  decision: Decision,
+  target: Element | undefined,
+): Validated {
+  const out = validate(expect, pre, post, decision.action, target);
+  // Ids include bounds, so a control pushed up by the keyboard gets a new id: "gone" must mean
+  // gone, not moved. Same actionable label, class and resource id still on screen → not gone.
+  if (out.ok && expect.kind === 'element_gone') {
+    const was = pre.elements.find((e) => e.id === expect.target_id);
+    const moved =
+      was &&
+      LABEL(was) &&
+      post.elements.find(
+        (e) => e.actionable && LABEL(e) === LABEL(was) && e.role === was.role && e.resourceId === was.resourceId,
+      );
+    if (moved)
+      return { ok: false, signals: out.signals, reason: `"${LABEL(was)}" is still on the page (it only moved)` };
+  }
+  return { ok: out.ok, signals: out.signals, reason: out.reason };
+}
+
 export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
   const { device, clock, logger } = deps;
   const registry = new VisualFirstRegistry();
   const timeout = deps.callTimeoutMs ?? 15_000;
   let lastShot: { png: Buffer; obs: Observation } | undefined;
+  // What the run has seen and what its actions changed unasked: evidence for the completion check.
+  const completion = new CompletionTracker();
   // The loop has already asked the person (or the policy) about guarded actions before execute().
   const executor = new Executor({
     device,
@@ -104,6 +133,7 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
       );
       if (!r.ok) throw new Error(`could not observe the phone (${r.code}): ${r.message}`);
       if (r.screenshot) lastShot = { png: r.screenshot.png, obs: r.obs };
+      completion.observe(r.obs);
       return { obs: r.obs, png: r.screenshot?.png, deviceMs: clock.now() - t };
     },
 
@@ -132,8 +162,26 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
     async execute(decision, obs) {
       const t = clock.now();
       const r = await executor.run(decision, obs);
-      const target = obs.elements.find((e) => e.id === decision.action.target_id);
-      const error = r.receipt.error ? `${r.receipt.error.code}: ${r.receipt.error.message}` : r.outcome?.reason;
+      // The element really acted on: the id's element, or what a point hit.
+      const aim = aimAt(withNativeSelector(decision.action, obs), obs);
+      const target = aim.ok ? aim.element : undefined;
+      let error = r.receipt.error ? `${r.receipt.error.code}: ${r.receipt.error.message}` : r.outcome?.reason;
+      if (!r.ok) {
+        // Delivered but not validated: whatever it changed on the page is reported with its undo.
+        const audit =
+          r.outcome && r.post
+            ? auditAction({
+                expect: decision.expect,
+                pre: obs,
+                post: r.post,
+                action: decision.action,
+                acted: target,
+                expectationHeld: false,
+              })
+            : undefined;
+        if (audit?.addendum) error = `${error ?? 'not validated'}; ${audit.addendum}`;
+        completion.record({ ok: false, reason: error }, r.post, audit?.changes ?? []);
+      }
       return {
         ok: r.ok,
         error: r.ok ? undefined : (error ?? 'not validated'),
@@ -144,23 +192,26 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
     },
 
     validate(expect, pre, post, decision, target) {
-      const out = validate(expect, pre, post, decision.action, target);
-      // Ids include bounds, so a control pushed up by the keyboard gets a new id: "gone" must mean
-      // gone, not moved. Same actionable label, class and resource id still on screen → not gone.
-      if (out.ok && expect.kind === 'element_gone') {
-        const was = pre.elements.find((e) => e.id === expect.target_id);
-        const moved =
-          was &&
-          LABEL(was) &&
-          post.elements.find(
-            (e) => e.actionable && LABEL(e) === LABEL(was) && e.role === was.role && e.resourceId === was.resourceId,
-          );
-        if (moved)
-          return { ok: false, signals: out.signals, reason: `"${LABEL(was)}" is still on the page (it only moved)` };
-      }
+      const checked = expectationCheck(expect, pre, post, decision, target);
+      // The expectation can hold by accident (the wrong page also removes the intended element) and
+      // a failed action can still have changed things: the audit decides both.
+      const audit = auditAction({
+        expect,
+        pre,
+        post,
+        action: decision.action,
+        acted: target,
+        expectationHeld: checked.ok,
+      });
+      const out = applyAudit(checked, audit);
+      completion.record(out, post, audit.changes);
       return out;
     },
 
+    checkFinish(decision, obs) {
+      const v = completion.check(decision.action, obs);
+      return v.ok ? { ok: true, signals: [] } : { ok: false, signals: ['finish_rejected'], reason: v.reason };
+    },
     async image(obs, req) {
       // Screenshots go to the model downscaled (and cropped around a target when it asks to zoom).
       const shot = lastShot && lastShot.obs.seq === obs.seq ? lastShot.png : undefined;

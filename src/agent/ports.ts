@@ -50,6 +50,12 @@ export interface AgentPorts {
   confirm(check: GuardCheck, obs: Observation): Promise<ConfirmVerdict>;
   execute(decision: Decision, obs: Observation): Promise<Executed>;
   validate(expect: Expect, pre: Observation, post: Observation, decision: Decision, target?: Element): Validated;
+  /**
+   * The completion check for a terminal decision (`done`, `ask_user`): whether what the run saw
+   * supports ending now (no unintended change left undone, the last action did not fail, an answer
+   * was on screen). A failed verdict is fed back to the planner instead of finishing.
+   */
+  checkFinish?(decision: Decision, obs: Observation): Validated;
   /** A data: URL of the screen (cropped around a target), for visual-first pages and `look`. */
   image?(obs: Observation, req: { target_id?: string; point?: { x: number; y: number } }): Promise<string | undefined>;
 }

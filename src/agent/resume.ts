@@ -9,7 +9,7 @@ import { RunArchive } from '../store/run-archive.js';
 import { drive } from './loop.js';
 import { maskSecrets } from './secrets.js';
 import { type AgentDeps, emptyResult, memoryParts, observeStable, type Session } from './session.js';
-import { replan } from './step-helpers.js';
+import { replan, screenState } from './step-helpers.js';
 import type { RunResult } from './types.js';
 
 /**
@@ -76,6 +76,7 @@ export async function resumeAgent(deps: AgentDeps, o: ResumeOptions): Promise<Ru
     ...memoryParts(),
     history: History.from(c.history),
     blacklist: Blacklist.fromJSON(c.blacklist),
+    alreadyDone: new Set(c.irreversibleDone ?? []),
   };
   const notes = reconcileIntent(s, c, first);
   let llmMs = 0;
@@ -111,6 +112,7 @@ export async function resumeAgent(deps: AgentDeps, o: ResumeOptions): Promise<Ru
     history: s.history.all().slice(-20),
     blacklist: s.blacklist.toJSON(),
     usage: s.total,
+    irreversibleDone: s.alreadyDone.size ? [...s.alreadyDone] : undefined,
     resumes: [...(c.resumes ?? []), deps.clock.now()],
     updatedAt: deps.clock.now(),
   });
@@ -149,7 +151,11 @@ function reconcileIntent(s: Session, c: Checkpoint, first: number): string[] {
   const what = intent.summary ?? `${action.tool}${action.target_id ? ` [${action.target_id}]` : ''}`;
   const obs = s.cur.obs;
   const targetThere = !action.target_id || obs.elements.some((e) => e.id === action.target_id);
-  if (obs.pageHash === intent.pageHash && targetThere) {
+  // The same page is not enough (a chat keeps its Send button after sending): its content must be
+  // unchanged too. When in doubt, it counts as done: a missed send can be redone, a double one cannot.
+  const unchanged =
+    obs.pageHash === intent.pageHash && (intent.state === undefined || intent.state === screenState(obs));
+  if (unchanged && targetThere) {
     s.history.add({
       step: intent.step,
       action: what,
@@ -160,6 +166,11 @@ function reconcileIntent(s: Session, c: Checkpoint, first: number): string[] {
     return [`"${what}" was interrupted before it took effect (the screen is unchanged): it will be confirmed again`];
   }
   s.blacklist.ban(intent.pageHash, actionSignature(action));
+  s.alreadyDone.add(what);
+  if (intent.subgoalDone && intent.subgoal !== undefined && s.plan[intent.subgoal]) {
+    s.plan[intent.subgoal]!.done = true;
+    while (s.plan[s.current]?.done) s.current++;
+  }
   s.history.add({
     step: intent.step,
     action: what,

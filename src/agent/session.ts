@@ -59,6 +59,8 @@ export interface Session {
   failRun: number;
   replans: number;
   lastWait?: { frame: string; count: number };
+  /** Guarded actions (by summary) that took effect before an interruption: refused if asked again. */
+  alreadyDone: Set<string>;
   /** Cache entries replayed in this run: a second replay of the same page means a cycle. */
   replayed: Set<string>;
   /** The latest stable observation and its capture. */
@@ -112,8 +114,12 @@ export function live(s: Session, d: Decision): Decision {
 }
 
 /** Fresh in-memory helpers for a session (the checkpoint restores their contents on resume). */
-export function memoryParts(): Pick<Session, 'history' | 'blacklist' | 'breaker' | 'interrupts' | 'replayed'> {
+export function memoryParts(): Pick<
+  Session,
+  'history' | 'blacklist' | 'breaker' | 'interrupts' | 'replayed' | 'alreadyDone'
+> {
   return {
+    alreadyDone: new Set<string>(),
     history: new History(5),
     blacklist: new Blacklist(),
     breaker: new LoopBreaker(),

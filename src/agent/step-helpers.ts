@@ -22,6 +22,18 @@ export function hashText(s: string): string {
   return (h >>> 0).toString(16);
 }
 
+/**
+ * What is on the screen beyond its structure: every element with its text and state, and the
+ * non-actionable texts. Two observations with the same page hash but different state keys differ
+ * in content (a field emptied, a bubble added, a switch flipped).
+ */
+export function screenState(obs: Observation): string {
+  const parts = obs.elements.map(
+    (e) => `${e.id}:${e.text}:${+e.flags.checked}${+e.flags.selected}${+e.flags.enabled}:${e.range?.current ?? ''}`,
+  );
+  return hashText(`${parts.join('|')}#${obs.texts.join('|')}`);
+}
+
 export function labelOf(obs: Observation, id?: string): string | undefined {
   if (!id) return undefined;
   const e = obs.elements.find((x) => x.id === id);

@@ -7,7 +7,7 @@ import { addUsage, emptyUsage } from '../planner/llm/client.js';
 import { actionSignature, describeAction } from '../planner/memory/signature.js';
 import { plannerTools } from '../planner/prompt/builders.js';
 import { counters, finish, live, observeStable, type Session } from './session.js';
-import { GATE_WAIT, hashText, labelOf, replan } from './step-helpers.js';
+import { GATE_WAIT, hashText, labelOf, replan, screenState } from './step-helpers.js';
 import type { DecisionSource, RunResult, StepRecord } from './types.js';
 
 /**
@@ -201,6 +201,14 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
     await save();
     return finish(s, 'dry_run', { reason: record.note });
   }
+  if (guard.needsConfirmation && s.alreadyDone.has(guard.summary)) {
+    // It happened before an interruption (DESIGN §6): no confirmation policy may repeat it.
+    s.blacklist.ban(obs.pageHash, sig);
+    failed(`"${guard.summary}" already took effect before the run was interrupted; not repeated`, 'already done');
+    s.hint = `"${guard.summary}" was already done before the interruption. Do not repeat it; check the result on screen and finish.`;
+    await save();
+    return undefined;
+  }
   if (guard.needsConfirmation) {
     const verdict = await ports.confirm(guard, obs);
     record.guard = { categories: guard.categories, reasons: guard.reasons, verdict };
@@ -230,7 +238,15 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
     // Journal the irreversible intent before dispatch (DESIGN §6); a resume checks it on screen.
     await s.checkpoint.save({
       pendingConfirmation: undefined,
-      intent: { step, decision, pageHash: obs.pageHash, summary: guard.summary },
+      intent: {
+        step,
+        decision,
+        pageHash: obs.pageHash,
+        state: screenState(obs),
+        summary: guard.summary,
+        subgoal: s.current,
+        subgoalDone: planned.subgoalDone,
+      },
     });
   }
 

@@ -47,7 +47,17 @@ export const CheckpointSchema = z.object({
   blacklist: z.record(z.string(), z.array(z.string())),
   /** An irreversible dispatch journaled before it happens; cleared by its validated result. */
   intent: z
-    .object({ step: z.number(), decision: DecisionSchema, pageHash: z.string(), summary: z.string().optional() })
+    .object({
+      step: z.number(),
+      decision: DecisionSchema,
+      pageHash: z.string(),
+      /** Content of the screen it was aimed at (page hash + texts and states), to judge it on resume. */
+      state: z.string().optional(),
+      summary: z.string().optional(),
+      /** The subgoal it served, and whether it completes that subgoal. */
+      subgoal: z.number().optional(),
+      subgoalDone: z.boolean().optional(),
+    })
     .optional(),
   pendingConfirmation: z
     .object({
@@ -63,6 +73,8 @@ export const CheckpointSchema = z.object({
   counters: z
     .object({ cacheHits: z.number(), ruleActions: z.number(), denials: z.number(), confirmations: z.number() })
     .optional(),
+  /** Guarded actions (by summary) that took effect without a recorded result: never repeated in this run. */
+  irreversibleDone: z.array(z.string()).optional(),
   /** When the run was resumed (clock ms), in order. */
   resumes: z.array(z.number()).optional(),
   answer: z.string().optional(),

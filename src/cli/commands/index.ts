@@ -2,10 +2,11 @@ import type { Command } from 'commander';
 import { register as observe } from './observe.js';
 import { register as referenceModel } from './reference-model.js';
 import { register as report } from './report.js';
+import { register as resume } from './resume.js';
 import { register as run } from './run.js';
 import { register as sim } from './sim.js';
 
 /** Each subcommand lives in its own file and registers itself here (one import line each). */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [sim, observe, run, report, referenceModel];
+export const commands: RegisterCommand[] = [sim, observe, run, resume, report, referenceModel];

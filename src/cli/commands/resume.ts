@@ -1,0 +1,77 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { resumeAgent } from '../../agent/resume.js';
+import { ActionableError } from '../../core/errors.js';
+import { CheckpointStore } from '../../store/checkpoint.js';
+import { type AgentFlags, composeAgent, EXIT, EXIT_USAGE, printResult } from '../compose.js';
+import { agentOptions, exitWith } from './run.js';
+
+/**
+ * `phone-agent resume <run>`: continue a run that was killed, paused for a confirmation, handed
+ * to the user, or out of steps — on the device and model it was started with unless told otherwise.
+ */
+
+interface ResumeFlags extends Partial<AgentFlags> {
+  runsDir: string;
+  memory: string;
+  task?: string;
+  moreSteps?: string;
+}
+
+const DEFAULTS = { device: 'sim', seed: '1', locale: 'en', adbHost: '127.0.0.1', adbPort: '5037' };
+
+/** A run folder path, or a run id under --runs-dir. */
+export async function findRunDir(run: string, runsDir: string): Promise<string> {
+  for (const dir of [path.resolve(run), path.resolve(runsDir, run)]) {
+    const s = await stat(path.join(dir, 'checkpoint.json')).catch(() => undefined);
+    if (s?.isFile()) return dir;
+  }
+  throw new ActionableError(
+    'NO_RUN',
+    `no run folder with a checkpoint.json at ${path.resolve(run)} or ${path.resolve(runsDir, run)}`,
+    'pass the folder `phone-agent run` printed, or a run id with --runs-dir',
+  );
+}
+
+export async function resumeCommand(run: string, flags: ResumeFlags): Promise<number> {
+  const more = flags.moreSteps === undefined ? 0 : Number(flags.moreSteps);
+  if (!Number.isInteger(more) || more < 0)
+    throw new ActionableError('USAGE', '--more-steps must be a whole number ≥ 0', 'e.g. --more-steps 10');
+  const runDir = await findRunDir(run, flags.runsDir);
+  const launch = (await CheckpointStore.load(runDir)).data.launch ?? {};
+  // Explicit flags win; otherwise the run's own launch record; otherwise the defaults.
+  const explicit = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
+  const merged = { ...DEFAULTS, ...launch, ...explicit } as AgentFlags;
+  if (merged.device === 'sim' && !flags.json)
+    process.stderr.write(
+      'note: the built-in virtual phone starts afresh in this process; state from the interrupted process is gone\n',
+    );
+  const agent = await composeAgent(merged);
+  try {
+    const result = await resumeAgent(agent.deps, { runDir, goal: flags.task, extraSteps: more });
+    await agent.saveMemory();
+    printResult(result, !!flags.json);
+    return EXIT[result.status];
+  } finally {
+    await agent.close();
+  }
+}
+
+export function register(program: Command): void {
+  agentOptions(
+    program
+      .command('resume')
+      .description('Continue an interrupted, paused or out-of-steps run from its checkpoint')
+      .argument('<run>', 'the run folder (runs/<id>) or a run id')
+      .option('--task <text>', 'the original task text (needed only when it held a password)')
+      .option('--more-steps <n>', 'steps granted beyond the run’s budget'),
+    false,
+  ).action(async (run: string, flags: ResumeFlags) => {
+    if (flags.yes && flags.deny) {
+      process.stderr.write('phone-agent resume: --yes and --deny exclude each other\n');
+      process.exit(EXIT_USAGE);
+    }
+    await exitWith('resume', () => resumeCommand(run, flags));
+  });
+}

@@ -1,0 +1,237 @@
+import path from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createDevicePorts } from '../agent/device-ports.js';
+import type { AgentDeps } from '../agent/loop.js';
+import type { ConfirmVerdict, GuardCheck } from '../agent/ports.js';
+import type { AgentEvent, RunResult, RunStatus } from '../agent/types.js';
+import { Deadline, RealClock } from '../core/clock.js';
+import { ActionableError } from '../core/errors.js';
+import { Logger } from '../core/logger.js';
+import { AdbDevice } from '../device/adb/device.js';
+import { BridgeDevice } from '../device/bridge/device.js';
+import type { Device } from '../device/device.js';
+import { createLlmClient } from '../planner/llm/client.js';
+import { resolveLlmConfig } from '../planner/llm/config.js';
+import { PageMemory } from '../planner/memory/page-memory.js';
+import { Planner } from '../planner/planner.js';
+import type { CatalogEntry } from '../planner/reference/intents.js';
+import { startReferenceModel } from '../planner/reference/server.js';
+import { startBridgeServer } from '../sim/bridge/index.js';
+import { VirtualPhone } from '../sim/phone.js';
+import { loadPageMemory, savePageMemory } from '../store/page-memory-file.js';
+
+/**
+ * What `run` and `resume` share: connecting a device (the built-in virtual phone, a helper bridge
+ * URL, or an adb serial), starting the model, and building the agent's dependencies.
+ */
+
+/** Exit codes: scripts can tell "done" from "needs a person" from "cannot be done". */
+export const EXIT: Record<RunStatus, number> = {
+  done: 0,
+  dry_run: 0,
+  failed: 1,
+  budget: 1,
+  needs_confirmation: 3,
+  ask_user: 3,
+  infeasible: 4,
+};
+export const EXIT_USAGE = 2;
+
+export interface AgentFlags {
+  device: string;
+  /** Bridge token for `--device http://…` (else ANDROID_BRIDGE_TOKEN). */
+  token?: string;
+  model?: string;
+  baseUrl?: string;
+  preset?: string;
+  yes?: boolean;
+  deny?: boolean;
+  json?: boolean;
+  runsDir: string;
+  memory: string;
+  seed: string;
+  locale: string;
+  adbHost: string;
+  adbPort: string;
+  verbose?: boolean;
+}
+
+/** The flags worth keeping in the checkpoint so `resume` reconnects the same way (no secrets). */
+export function launchRecord(f: AgentFlags): Record<string, string> {
+  const out: Record<string, string> = { device: f.device, seed: f.seed, locale: f.locale };
+  for (const k of ['model', 'baseUrl', 'preset', 'adbHost', 'adbPort'] as const) {
+    const v = f[k];
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The built-in tasks' reference intents live with the regression tasks (source checkout only). */
+async function builtinCatalog(): Promise<CatalogEntry[]> {
+  const file = path.join(repoRoot, 'regression-tasks', 'index.ts');
+  try {
+    const mod = (await import(pathToFileURL(file).href)) as { referenceCatalog: () => CatalogEntry[] };
+    return mod.referenceCatalog();
+  } catch (e) {
+    throw new ActionableError(
+      'NO_CATALOG',
+      `the reference model needs the task catalog at ${file} (${(e as Error).message})`,
+      'run from a source checkout with `npm run phone-agent -- run …`, or configure a real model (OPENAI_BASE_URL, PHONE_AGENT_MODEL)',
+    );
+  }
+}
+
+function confirmer(flags: AgentFlags, interactive: boolean): (c: GuardCheck) => Promise<ConfirmVerdict> {
+  if (flags.yes) return async () => 'approved';
+  if (flags.deny) return async () => 'denied';
+  if (!interactive) return async () => 'deferred';
+  return async (c) => {
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      const a = await rl.question(
+        `\nConfirm ${c.categories.join('/')}: ${c.summary}\n  because ${c.reasons.join('; ')}\n  Proceed? [y/N] `,
+      );
+      return /^(y|yes|是|确认)$/i.test(a.trim()) ? 'approved' : 'denied';
+    } finally {
+      rl.close();
+    }
+  };
+}
+
+function progress(json: boolean, tty: boolean): (e: AgentEvent) => void {
+  if (json) return () => {};
+  const out = (s: string) => process.stderr.write(s);
+  return (e) => {
+    if (e.kind === 'plan') out(`plan${e.cached ? ' (from memory)' : ''}: ${e.subgoals.join(' → ')}\n`);
+    else if (e.kind === 'resume') {
+      out(`resuming at step ${e.fromStep}; plan: ${e.subgoals.join(' → ')}\n`);
+      for (const n of e.notes) out(`  ${n}\n`);
+    } else if (e.kind === 'step') {
+      const s = e.summary;
+      const line = `step ${s.step}/${e.max} · ${s.subgoal || '-'} · ${s.action || '(none)'} → ${s.ok ? 'ok' : 'failed'}${s.source === 'llm' ? '' : ` [${s.source}]`}${s.note ? ` (${s.note})` : ''}`;
+      out(tty ? `\x1b[2K\r${s.ok ? '\x1b[32m✓\x1b[0m' : '\x1b[31m✗\x1b[0m'} ${line}\n` : `${line}\n`);
+    }
+  };
+}
+
+async function connectBridge(url: string, token: string, clock: RealClock, logger: Logger): Promise<BridgeDevice> {
+  const bridge = new BridgeDevice({ url, token, clock, logger: logger.child('device') });
+  const c = await bridge.connect(Deadline.after(clock, 10_000));
+  if (!c.ok)
+    throw new ActionableError(
+      'DEVICE',
+      `the helper bridge at ${url} did not answer: ${c.message}`,
+      'check that the helper (or `phone-agent sim`) is running and the token is right',
+    );
+  return bridge;
+}
+
+async function connectDevice(flags: AgentFlags, clock: RealClock, logger: Logger) {
+  const closers: (() => Promise<void>)[] = [];
+  let device: Device;
+  if (flags.device === 'sim') {
+    const phone = new VirtualPhone({ clock, seed: Number(flags.seed), locale: flags.locale === 'zh' ? 'zh' : 'en' });
+    const server = await startBridgeServer({ phone, logger: logger.child('bridge') });
+    closers.push(() => server.close());
+    device = await connectBridge(server.url, server.token, clock, logger);
+  } else if (/^https?:\/\//.test(flags.device)) {
+    const token = flags.token ?? process.env.ANDROID_BRIDGE_TOKEN;
+    if (!token)
+      throw new ActionableError(
+        'USAGE',
+        `--device ${flags.device} is a helper bridge, which needs its token`,
+        'pass --token T or set ANDROID_BRIDGE_TOKEN',
+      );
+    device = await connectBridge(flags.device, token, clock, logger);
+  } else {
+    const adb = new AdbDevice({
+      serial: flags.device,
+      host: flags.adbHost,
+      port: Number(flags.adbPort),
+      clock,
+      logger: logger.child('device'),
+    });
+    const c = await adb.connect(Deadline.after(clock, 15_000));
+    if (!c.ok)
+      throw new ActionableError(
+        'DEVICE',
+        `cannot reach ${flags.device} over adb: ${c.message}`,
+        'check `adb devices`, or use --device sim',
+      );
+    device = adb;
+  }
+  closers.push(() => device.close());
+  return { device, close: async () => void (await Promise.all(closers.reverse().map((c) => c()))) };
+}
+
+export interface Composed {
+  deps: AgentDeps;
+  /** Persist what the run learned (page memory) — call after the run. */
+  saveMemory: () => Promise<void>;
+  close: () => Promise<void>;
+}
+
+/** Model + device + ports + planner, ready for runAgent / resumeAgent. */
+export async function composeAgent(flags: AgentFlags): Promise<Composed> {
+  const clock = new RealClock();
+  const logger = new Logger('agent', { level: flags.verbose ? 'info' : 'warn' });
+  const interactive = !!process.stdin.isTTY && !flags.json;
+  const closers: (() => Promise<void>)[] = [];
+  const close = async () => {
+    for (const c of closers.reverse()) await c().catch(() => {});
+  };
+  try {
+    let baseUrl = flags.baseUrl;
+    let model = flags.model;
+    if (flags.model === 'reference') {
+      const ref = await startReferenceModel({ catalog: await builtinCatalog(), noise: 0 });
+      closers.push(() => ref.close());
+      baseUrl = ref.url;
+      model = 'reference';
+    }
+    // Throws an ActionableError naming OPENAI_BASE_URL / PHONE_AGENT_MODEL when nothing is configured.
+    const config = resolveLlmConfig({ baseUrl, model, preset: flags.preset }, process.env);
+    const { device, close: closeDevice } = await connectDevice(flags, clock, logger);
+    closers.push(closeDevice);
+    const memoryFile = path.resolve(flags.memory);
+    const memory = new PageMemory(await loadPageMemory(memoryFile));
+    const ports = createDevicePorts({
+      device,
+      clock,
+      logger: logger.child('executor'),
+      screenshots: true,
+      confirm: confirmer(flags, interactive),
+    });
+    const planner = new Planner({
+      llm: createLlmClient({ config, clock, logger: logger.child('llm') }),
+      logger: logger.child('planner'),
+    });
+    const deps: AgentDeps = {
+      ports,
+      planner,
+      memory,
+      clock,
+      logger,
+      onEvent: progress(!!flags.json, !!process.stderr.isTTY),
+    };
+    return { deps, saveMemory: () => savePageMemory(memoryFile, memory.toJSON()), close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+
+export function printResult(result: RunResult, json: boolean): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return;
+  }
+  const what = result.answer ? `answer: ${result.answer}` : (result.reason ?? '');
+  process.stdout.write(
+    `${result.status}${what ? ` — ${what}` : ''}\n${result.steps} steps, ${result.llm.calls} LLM calls, ${result.llm.promptTokens} prompt tokens` +
+      `${result.cacheHits ? `, ${result.cacheHits} replayed from memory` : ''}\nrun folder: ${result.runDir}\n`,
+  );
+}
