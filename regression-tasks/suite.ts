@@ -1,7 +1,6 @@
 import { TASKS } from './index.js';
 import { parseSuiteArgs, SUITE_USAGE } from './suite-args.js';
 import { renderSuiteMarkdown } from './suite-report.js';
-import { runSuite } from './suite-runner.js';
 
 /**
  * `npm run suite -- [flags]`: scores the agent on the regression tasks and prints the Markdown
@@ -18,6 +17,8 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const { args } = parsed;
+  // Loaded only now, so a usage error answers without starting the agent's whole stack.
+  const { runSuite } = await import('./suite-runner.js');
   const report = await runSuite({
     ...args,
     catalogTasks: TASKS,

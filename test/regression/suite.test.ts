@@ -5,11 +5,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TASKS } from '../../regression-tasks/index.js';
+import { referenceCatalog, TASKS } from '../../regression-tasks/index.js';
 import type { SuiteMetrics } from '../../regression-tasks/metrics.js';
 import { parseSuiteArgs } from '../../regression-tasks/suite-args.js';
 import { runSuite, type SuiteReport } from '../../regression-tasks/suite-runner.js';
 import { changedKeys, digestWorld } from '../../regression-tasks/world-diff.js';
+import { startReferenceModel } from '../../src/planner/reference/server.js';
 import { VirtualPhone } from '../../src/sim/phone.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -45,7 +46,9 @@ const METRICS: (keyof SuiteMetrics)[] = [
 ];
 
 describe('suite runner end to end (reference model, virtual phone)', () => {
-  it('scores three tasks × one seed and writes every metric to suite.json and suite.md', async () => {
+  it('scores three tasks × one seed and writes every metric to suite.json and suite.md', {
+    timeout: 90_000,
+  }, async () => {
     const out = await mkdtemp(path.join(tmpdir(), 'suite-e2e-'));
     dirs.push(out);
     const ids = ['SET-01', 'MSG-01', 'MSG-01-deny'];
@@ -91,6 +94,29 @@ describe('suite runner end to end (reference model, virtual phone)', () => {
   });
 });
 
+describe('suite runner with a configured (OpenAI-compatible) model', () => {
+  it('drives the agent through resolveLlmConfig at the given base URL', { timeout: 90_000 }, async () => {
+    const server = await startReferenceModel({ catalog: referenceCatalog(TASKS), tokenizer: 'estimate' });
+    const out = await mkdtemp(path.join(tmpdir(), 'suite-llm-'));
+    dirs.push(out);
+    try {
+      const parsed = parseSuiteArgs(
+        ['--model', 'some-model', '--base-url', server.url, '--tasks', 'SET-01', '--seeds', '1', '--out', out],
+        {},
+        TASKS,
+      );
+      if (!parsed.ok) throw new Error(parsed.message);
+      const report = await runSuite(parsed.args);
+      expect(report.model).toEqual({ kind: 'llm', model: 'some-model', baseURL: server.url });
+      expect(report.overall.runs).toBe(1);
+      expect(server.stats().requests).toBe(report.overall.llmCallsPerTask);
+      expect(report.overall.llmCallsPerTask).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('suite flags', () => {
   const none = {};
   it('refuses when no model is configured, naming what to set', () => {
@@ -126,7 +152,7 @@ describe('suite flags', () => {
       expect(parseSuiteArgs(['--model', 'reference', ...bad], none, TASKS).ok, bad.join(' ')).toBe(false);
   });
 
-  it('npm run suite exits 2 with the reason when nothing is configured', async () => {
+  it('npm run suite exits 2 with the reason when nothing is configured', { timeout: 90_000 }, async () => {
     const env = { ...process.env };
     for (const k of ['OPENAI_BASE_URL', 'PHONE_AGENT_MODEL', 'PHONE_AGENT_PRESET', 'OPENAI_API_KEY']) delete env[k];
     const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'regression-tasks/suite.ts'], {
