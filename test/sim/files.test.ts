@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/sim/adbd/shell/commands/index.js';
+import { captureCommandLine } from '../../src/sim/adbd/shell/interpreter.js';
 import {
   DOWNLOAD_NAMES,
   DOWNLOADS,
@@ -138,6 +140,30 @@ describe('Files', () => {
     expect(othersIntact(phone, [a, b])).toBe(true);
     expect(phone.world.events.filter((e) => e.kind === 'deleted')).toHaveLength(1);
     expect(await visibleFiles(phone)).toEqual([c]);
+  });
+
+  it('agrees with `adb shell`: ls after a delete in the app, and an rm over the shell leaves the list', async () => {
+    const phone = await openDownloads();
+    const sh = async (line: string) =>
+      (await captureCommandLine(line, { phone, commands: COMMANDS })).stdout?.toString() ?? '';
+    const listed = async () => (await sh(`ls ${DOWNLOADS}`)).split('\n').filter(Boolean);
+    expect((await listed()).sort()).toEqual(
+      listFolder(phone.world, DOWNLOADS)
+        .map((e) => e.name)
+        .sort(),
+    );
+    await setText(phone, { id: 'search' }, 'minutes.pdf');
+    await tapOn(phone, { id: 'file_name', text: 'minutes.pdf' });
+    await tapOn(phone, { id: 'delete' });
+    await tapOn(phone, { id: 'confirm_delete' });
+    expect(await listed()).not.toContain('minutes.pdf');
+    expect(await listed()).toHaveLength(DOWNLOAD_NAMES.length);
+
+    await setText(phone, { id: 'search' }, 'minutes_2023');
+    expect(await visibleFiles(phone)).toEqual(['minutes_2023.pdf']);
+    await sh(`rm '${DOWNLOADS}/minutes_2023.pdf'`);
+    await settle(phone);
+    expect(await visibleFiles(phone)).toEqual([]);
   });
 
   it('Internal storage browses folders of the same map', async () => {

@@ -112,12 +112,16 @@ export class SystemServices {
     }
     if (this.isDir(p)) throw new Error(`${path}: Is a directory`);
     this.world.files.set(p, Buffer.from(data));
+    // Apps that show files (Files) redraw, as a MediaStore content observer makes them.
+    this.changed();
   }
 
   removeFile(path: string): boolean {
     const p = normalizePath(path);
     if (!WRITABLE.some((w) => p.startsWith(w))) return false;
-    return this.world.files.delete(p);
+    const removed = this.world.files.delete(p);
+    if (removed) this.changed();
+    return removed;
   }
 
   isDir(path: string): boolean {
