@@ -16,21 +16,23 @@ import { articleOf, copyRun, readSteps } from './helpers.js';
 
 let model: ReferenceModel;
 let dir: string;
+let login: Awaited<ReturnType<typeof runTask>>;
 beforeAll(async () => {
   model = await startReferenceModel({ catalog: referenceCatalog(), noise: 0, seed: 1, tokenizer: 'estimate' });
   dir = await mkdtemp(path.join(tmpdir(), 'pa-report-login-'));
-});
+  login = await run(LOGIN_01);
+}, 60_000);
 afterAll(async () => {
   await model.close();
   await rm(dir, { recursive: true, force: true });
 });
 
-const run = (task: TaskDef) =>
-  runTask(task, { seed: 3, modelUrl: model.url, memory: new PageMemory(), runsDir: dir, screenshots: true });
+const run = (task: TaskDef, screenshots = true) =>
+  runTask(task, { seed: 3, modelUrl: model.url, memory: new PageMemory(), runsDir: dir, screenshots });
 
 describe('report of login runs', () => {
   it('a successful login shows every step and never the password', async () => {
-    const r = await run(LOGIN_01);
+    const r = login;
     expect(r.check).toEqual({ ok: true });
     const pw = r.params.pw!;
     expect(pw.length).toBeGreaterThan(5);
@@ -38,6 +40,7 @@ describe('report of login runs', () => {
     const page = await readFile(out, 'utf8');
     expect(page).not.toContain(pw);
     const steps = await readSteps(r.run.runDir);
+    for (const s of steps) expect(articleOf(page, s.step)).toContain(escapeHtml(s.action));
     const typed = steps.filter((s) => s.decision?.action.tool === 'type');
     expect(typed.length).toBeGreaterThanOrEqual(2);
     // The e-mail is ordinary text and is shown; the password step says it is hidden.
@@ -50,7 +53,7 @@ describe('report of login runs', () => {
   });
 
   it('a password typed without a placeholder is redacted everywhere on the page', async () => {
-    const r = await run(LOGIN_01);
+    const r = login;
     const copy = await copyRun(r.run.runDir, path.join(dir, 'leaky'));
     const steps = await readSteps(copy);
     const pwStep = steps.find(
@@ -82,7 +85,8 @@ describe('report of login runs', () => {
       ...LOGIN_01,
       setup: (phone, p) => setAcmeAccount(phone.world, { email: p.email ?? '', password: 'not-the-one' }),
     };
-    const r = await run(wrong);
+    // Without screenshots: this test is about the timeline's marks, and rendering them costs time.
+    const r = await run(wrong, false);
     expect(r.run.status).not.toBe('done');
     const page = renderReport(await loadRun(r.run.runDir));
     const steps = await readSteps(r.run.runDir);
