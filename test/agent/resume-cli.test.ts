@@ -1,0 +1,104 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RealClock } from '../../src/core/clock.js';
+import { type BridgeServer, startBridgeServer } from '../../src/sim/bridge/index.js';
+import { VirtualPhone } from '../../src/sim/phone.js';
+
+/**
+ * The real thing: `phone-agent run` in its own process drives a phone served over the helper
+ * bridge, is killed with SIGKILL the moment the message leaves, and `phone-agent resume` in a new
+ * process finishes the run without sending it again.
+ */
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const TOKEN = 'resume-cli-token';
+
+let dir: string;
+let phone: VirtualPhone;
+let server: BridgeServer;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'pa-resume-cli-'));
+  phone = new VirtualPhone({ clock: new RealClock(), seed: 1 });
+  server = await startBridgeServer({ phone, token: TOKEN });
+});
+afterAll(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function cli(args: string[], env: Record<string, string> = {}): ChildProcess & { done: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    cwd: repo,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  let err = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
+  const done = new Promise<number | null>((ok) =>
+    child.once('exit', (code) => {
+      if (code !== 0 && code !== null) process.stderr.write(err);
+      ok(code);
+    }),
+  );
+  return Object.assign(child, { done });
+}
+
+describe('phone-agent resume across processes', () => {
+  it('a run killed right after it sent finishes on resume and sends nothing twice', async () => {
+    const runsDir = path.join(dir, 'runs');
+    const common = ['--runs-dir', runsDir, '--memory', path.join(dir, 'memory.json'), '--json'];
+    const run = cli([
+      'run',
+      'Text 15551234567: "On my way".',
+      '--device',
+      server.url,
+      '--token',
+      TOKEN,
+      '--model',
+      'reference',
+      '--yes',
+      ...common,
+    ]);
+    // Kill the agent the moment the message is out: before it can record what it did.
+    const killed = await new Promise<boolean>((ok) => {
+      const poll = setInterval(() => {
+        if (phone.world.sent.length > 0) {
+          clearInterval(poll);
+          ok(run.kill('SIGKILL'));
+        }
+      }, 2);
+      void run.done.then(() => {
+        clearInterval(poll);
+        ok(false);
+      });
+    });
+    expect(killed).toBe(true);
+    await run.done;
+    expect(phone.world.sent).toHaveLength(1);
+    const [runId] = await readdir(runsDir);
+    const runDir = path.join(runsDir, runId!);
+    const cpText = await readFile(path.join(runDir, 'checkpoint.json'), 'utf8');
+    const cp = JSON.parse(cpText);
+    expect(cp.status).toBe('running');
+    expect(cp.launch).toMatchObject({ device: server.url, model: 'reference' });
+    expect(cpText).not.toContain(TOKEN);
+
+    // A new process: device and model come from the checkpoint, the token from the environment.
+    const resume = cli(['resume', runDir, '--yes', ...common], { ANDROID_BRIDGE_TOKEN: TOKEN });
+    let out = '';
+    resume.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    expect(await resume.done).toBe(0);
+    expect(JSON.parse(out).status).toBe('done');
+    expect(phone.world.sent).toHaveLength(1);
+    expect(phone.world.events.filter((e) => e.kind === 'sent')).toHaveLength(1);
+    // Two agent processes on real time: generous, because CI machines are shared.
+  }, 240_000);
+});
