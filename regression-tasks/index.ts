@@ -12,6 +12,7 @@ import { LAU_01 } from './tasks/lau-01.js';
 import { LOGIN_01 } from './tasks/login-01.js';
 import { LOGIN_02 } from './tasks/login-02.js';
 import { LOGIN_03 } from './tasks/login-03.js';
+import { MAP_01 } from './tasks/map-01.js';
 import { MSG_01, MSG_01_DENY } from './tasks/msg-01.js';
 import { MSG_03 } from './tasks/msg-03.js';
 import { MSG_04 } from './tasks/msg-04.js';
@@ -55,6 +56,7 @@ export const TASKS: readonly TaskDef[] = [
   MSG_04,
   LAU_01,
   WEB_02,
+  MAP_01,
   FILE_01,
   FILE_02,
   NOTE_01,

@@ -33,7 +33,8 @@ export interface TaskDef {
     | 'calendar'
     | 'files'
     | 'notes'
-    | 'cross-app';
+    | 'cross-app'
+    | 'maps';
   tags: string[];
   /** `{name}` placeholders are filled from `params(random)`. */
   instruction: string;

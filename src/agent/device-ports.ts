@@ -10,6 +10,7 @@ import { PolicyConfirmation } from '../executor/guardrails/confirm.js';
 import { checkGuard, type GuardConfig } from '../executor/guardrails/guard.js';
 import { isNativeTool } from '../executor/native-validate.js';
 import { observeDevice } from '../executor/observe.js';
+import { type FrameEvidence, frameEvidence, withFrameEvidence } from '../executor/pinch.js';
 import { aimAt } from '../executor/targets.js';
 import { offeredTools } from '../executor/tools.js';
 import { validate } from '../executor/validator.js';
@@ -89,6 +90,7 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
   const registry = new VisualFirstRegistry();
   const timeout = deps.callTimeoutMs ?? 15_000;
   let lastShot: { png: Buffer; obs: Observation } | undefined;
+  let lastFrames: FrameEvidence | undefined;
   // What the run has seen and what its actions changed unasked: evidence for the completion check.
   const completion = new CompletionTracker();
   // The loop has already asked the person (or the policy) about guarded actions before execute().
@@ -162,6 +164,7 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
     async execute(decision, obs) {
       const t = clock.now();
       const r = await executor.run(decision, obs);
+      lastFrames = frameEvidence(r.receipt, r.post);
       // The element really acted on: the id's element, or what a point hit.
       const aim = aimAt(withNativeSelector(decision.action, obs), obs);
       const target = aim.ok ? aim.element : undefined;
@@ -191,7 +194,9 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
       };
     },
 
-    validate(expect, pre, post, decision, target) {
+    validate(expect, pre0, post0, decision, target) {
+      // A frame expectation (a pinched map) is checked on the frames the executor captured.
+      const { pre, post } = withFrameEvidence(expect, pre0, post0, lastFrames);
       const checked = expectationCheck(expect, pre, post, decision, target);
       // The expectation can hold by accident (the wrong page also removes the intended element) and
       // a failed action can still have changed things: the audit decides both.

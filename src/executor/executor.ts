@@ -240,8 +240,8 @@ export class Executor {
     reads += v.reads;
     const receipt: Receipt = {
       ...out.call.receipt,
-      pre: { pageHash: pre.pageHash, seq: pre.seq },
-      post: v.post ? { pageHash: v.post.pageHash, seq: v.post.seq } : undefined,
+      pre: { pageHash: pre.pageHash, seq: pre.seq, frameHash: pre.frameHash },
+      post: v.post ? { pageHash: v.post.pageHash, seq: v.post.seq, frameHash: v.post.frameHash } : undefined,
     };
     if (!v.outcome) {
       return {

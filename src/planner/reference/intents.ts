@@ -1,8 +1,9 @@
 /**
  * Reference intents: the steps a task's author would take, written as short lines that double as the
  * reference model's subgoals (`launch "Settings"`, `toggle "Wi-Fi" off`, `type "Email" "a@b.c"`,
- * `slide "Brightness" 40`, `answer "14"`, `done`, `ask_user "…"`, `infeasible "…"`, `back`,
- * `swipe up`). A catalog maps instruction templates (`Turn Wi-Fi {state}.`) to intent templates.
+ * `slide "Brightness" 40`, `pinch "Map" 2.5` (scale > 1 zooms in), `answer "14"`, `done`,
+ * `ask_user "…"`, `infeasible "…"`, `back`, `swipe up`). A catalog maps instruction templates
+ * (`Turn Wi-Fi {state}.`) to intent templates.
  */
 
 export interface Intent {

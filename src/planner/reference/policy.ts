@@ -153,6 +153,20 @@ export function actForIntent(intentLine: string, screen: ParsedScreen, history: 
         subgoal_done: true,
       };
     }
+    case 'pinch': {
+      // A map or image: its change shows only in the screenshot, so that is what to expect.
+      const el = findElement(screen, a0);
+      if (!el) return searchMove(screen, history, a0);
+      const scale = Number(a1) || 2;
+      return {
+        thought: `pinch "${a0}" by ${scale}`,
+        tool: 'pinch',
+        target_id: el.id,
+        scale,
+        expect: 'frame_changes',
+        subgoal_done: true,
+      };
+    }
     case 'read': {
       const value = readValue(screen, a0);
       if (!value) return searchMove(screen, history, a0);
