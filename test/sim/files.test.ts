@@ -109,6 +109,23 @@ describe('Files', () => {
     expect(await visibleFiles(phone)).toEqual([]);
   });
 
+  it("a row's ⋮ menu offers Open and Delete; Delete still asks first", async () => {
+    const phone = await openDownloads();
+    await setText(phone, { id: 'search' }, 'ticket_scan');
+    await tapOn(phone, { id: 'more_options', desc: 'More options' });
+    expect(findIn(await phone.readTree(), { text: 'ticket_scan.pdf' })).toBeDefined();
+    await tapOn(phone, { id: 'menu_delete' });
+    expect(findIn(await phone.readTree(), { text: 'Delete 1 item?' })).toBeDefined();
+    expect(phone.readFile(`${DOWNLOADS}/ticket_scan.pdf`)).toBeDefined();
+    await tapOn(phone, { id: 'confirm_delete' });
+    expect(phone.readFile(`${DOWNLOADS}/ticket_scan.pdf`)).toBeUndefined();
+    expect(phone.world.events).toHaveLength(1);
+    await setText(phone, { id: 'search' }, 'ticket_final.pdf');
+    await tapOn(phone, { id: 'more_options' });
+    await tapOn(phone, { id: 'menu_open' });
+    expect((await find(phone, { id: 'file_title' })).node.text).toBe('ticket_final.pdf');
+  });
+
   it('long-press selects; a second tap adds; "Delete 2 items?" removes both; back leaves selection mode', async () => {
     const phone = await openDownloads();
     await setText(phone, { id: 'search' }, 'budget_2024');

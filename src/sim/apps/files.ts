@@ -26,6 +26,8 @@ const T = {
   modified: ['Modified', '修改时间'],
   location: ['Location', '位置'],
   clear: ['Clear selection', '取消选择'],
+  more: ['More options', '更多选项'],
+  open: ['Open', '打开'],
   gone: ['This file no longer exists', '此文件已不存在'],
 } as const;
 
@@ -92,6 +94,33 @@ export function createFilesApp(): App {
             ctx.toast(zh ? `已删除 ${gone.length} 项` : `${gone.length} item${gone.length === 1 ? '' : 's'} deleted`);
           },
         },
+      ],
+    });
+  };
+
+  /** A row's overflow menu (a bottom sheet on a phone): Open, Delete. */
+  const rowMenu = (ctx: AppContext, path: string): void => {
+    ctx.showDialog({
+      kind: 'app',
+      title: path.split('/').pop() ?? path,
+      buttons: [
+        {
+          text: tr(ctx, 'open'),
+          id: 'menu_open',
+          onTap: () => {
+            ctx.closeDialog();
+            ctx.navigate('.FileViewerActivity', { path });
+          },
+        },
+        {
+          text: tr(ctx, 'delete'),
+          id: 'menu_delete',
+          onTap: () => {
+            ctx.closeDialog();
+            confirmDelete(ctx, [path], () => {});
+          },
+        },
+        { text: tr(ctx, 'cancel'), id: 'cancel', onTap: () => ctx.closeDialog() },
       ],
     });
   };
@@ -163,6 +192,16 @@ export function createFilesApp(): App {
     ];
     if (selecting && !f.dir)
       children.push({ kind: 'checkbox', id: 'select', text: '', checked: selected.has(f.path), onToggle: toggle });
+    else if (!f.dir)
+      children.push({
+        kind: 'button',
+        id: 'more_options',
+        text: '⋮',
+        desc: tr(ctx, 'more'),
+        style: 'flat',
+        weight: 0.6,
+        onTap: () => rowMenu(ctx, f.path),
+      });
     return {
       kind: 'row',
       id: f.dir ? 'folder_row' : 'file_row',
