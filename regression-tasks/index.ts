@@ -27,7 +27,10 @@ import { SET_08 } from './tasks/set-08.js';
 import { SET_09 } from './tasks/set-09.js';
 import { SHOP_01 } from './tasks/shop-01.js';
 import { SHOP_02 } from './tasks/shop-02.js';
+import { SHOP_03 } from './tasks/shop-03.js';
+import { SHOP_04 } from './tasks/shop-04.js';
 import { SHOP_05 } from './tasks/shop-05.js';
+import { SHOP_06 } from './tasks/shop-06.js';
 import { WEB_02 } from './tasks/web-02.js';
 import type { TaskDef } from './types.js';
 
@@ -46,7 +49,10 @@ export const TASKS: readonly TaskDef[] = [
   LOGIN_03,
   SHOP_01,
   SHOP_02,
+  SHOP_03,
+  SHOP_04,
   SHOP_05,
+  SHOP_06,
   CT_01,
   CT_03,
   CT_04,

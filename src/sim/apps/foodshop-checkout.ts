@@ -1,7 +1,7 @@
 import type { AppContext, AppScreen } from '../app.js';
 import type { View } from '../kit/view.js';
 import { type CartLine, recordEvent } from '../world.js';
-import { foodShopData, SIZES } from './foodshop-menu.js';
+import { foodShopData, SIZES, WALLETS } from './foodshop-menu.js';
 
 /** FoodShop's cart, checkout and payment screens; paying is the app's irreversible act. */
 export const FOODSHOP_PACKAGE = 'com.foodshop';
@@ -116,7 +116,7 @@ export function checkoutScreen(ctx: AppContext): AppScreen {
         { kind: 'text', text: 'Deliver to · 配送地址', size: 'small', color: '#666666' },
         { kind: 'text', id: 'address', text: shop.address, size: 'body' },
         { kind: 'list', id: 'checkout_lines', gap: 6, height: 'fill', children: lines },
-        { kind: 'text', text: `Payment method · 支付方式: ${shop.card}`, size: 'body' },
+        { kind: 'text', text: `Payment method · 支付方式: ${shop.method}`, size: 'body' },
         { kind: 'text', id: 'total', text: `Total 合计 ¥${cartTotal(world.cart)}`, size: 'large', bold: true },
         {
           kind: 'button',
@@ -141,11 +141,33 @@ export function pay(ctx: AppContext): number | undefined {
   const lines = world.cart.map((l) => ({ ...l, options: [...l.options] }));
   world.orders.push({ id: orderId, lines, total, status: 'paid', at });
   recordEvent(world, { kind: 'ordered', app: FOODSHOP_PACKAGE, at, detail: { orderId, total, lines: lines.length } });
-  const method = foodShopData(world).card;
+  const { method } = foodShopData(world);
   world.payments.push({ orderId, amount: total, method, at });
   recordEvent(world, { kind: 'paid', app: FOODSHOP_PACKAGE, at, detail: { orderId, amount: total, method } });
   world.cart.splice(0, world.cart.length);
   return orderId;
+}
+
+/** The payment methods as radio buttons: the saved card and the wallets; one is selected. */
+function methodChoices(ctx: AppContext): View[] {
+  const shop = foodShopData(ctx.world);
+  const options = [
+    { id: 'method_card', text: `Saved card · 已保存的银行卡 ${shop.card}`, value: shop.card },
+    { id: 'method_wechat', text: WALLETS[0], value: WALLETS[0] },
+    { id: 'method_alipay', text: WALLETS[1], value: WALLETS[1] },
+  ];
+  return options.map(
+    (o): View => ({
+      kind: 'checkbox',
+      className: 'android.widget.RadioButton',
+      id: o.id,
+      text: o.text,
+      checked: shop.method === o.value,
+      onToggle: () => {
+        shop.method = o.value;
+      },
+    }),
+  );
 }
 
 export function paymentScreen(ctx: AppContext, onPaid: (orderId: number) => void): AppScreen {
@@ -162,7 +184,8 @@ export function paymentScreen(ctx: AppContext, onPaid: (orderId: number) => void
         header('Payment · 支付'),
         { kind: 'text', text: 'Amount due · 应付金额', size: 'body', color: '#666666' },
         { kind: 'text', id: 'amount', text: `¥${total}`, size: 'title', bold: true },
-        { kind: 'text', id: 'method', text: `Pay with · 支付方式: ${foodShopData(world).card}`, size: 'body' },
+        { kind: 'text', id: 'method', text: 'Pay with · 支付方式', size: 'body', bold: true },
+        ...methodChoices(ctx),
         { kind: 'column', children: [], height: 'fill' },
         {
           kind: 'button',

@@ -141,12 +141,19 @@ export interface FoodShopData {
   menu: MenuItem[];
   /** Task variant: the menu has no search box (SHOP-03). */
   searchEnabled: boolean;
+  /** Task variant: the menu has no category chips and no price sort (SHOP-03: scroll to find). */
+  filtersEnabled: boolean;
   /** The product page last opened (checkers: "screen == product/{dish}" with the activity). */
   productId?: string;
-  /** The saved card shown on checkout and payment. */
+  /** The saved card, one of the payment methods. */
   card: string;
+  /** The payment method selected on the payment page: the saved card or a wallet. */
+  method: string;
   address: string;
 }
+
+/** Wallets offered besides the saved card; the first is preselected (as Chinese checkouts do). */
+export const WALLETS = ['WeChat Pay · 微信支付', 'Alipay · 支付宝'] as const;
 
 type WorldWithFoodShop = World & { foodshop?: FoodShopData };
 
@@ -160,7 +167,7 @@ function seededFoodShop(random: () => number): FoodShopData {
   const menu = buildMenu(random);
   const card = `Visa •••• ${String(1000 + Math.floor(random() * 9000))}`;
   const address = `${1 + Math.floor(random() * 200)} Binhai Road · 滨海路${1 + Math.floor(random() * 200)}号`;
-  return { menu, searchEnabled: true, card, address };
+  return { menu, searchEnabled: true, filtersEnabled: true, card, method: WALLETS[0], address };
 }
 
 export function seedFoodShop(world: World, random: () => number): void {

@@ -1,6 +1,7 @@
 import type { App, AppContext, AppScreen, Route } from '../app.js';
 import type { View } from '../kit/view.js';
 import { cartScreen, checkoutScreen, FOODSHOP_PACKAGE, orderDoneScreen, paymentScreen } from './foodshop-checkout.js';
+import { filterBar, filterMenu, type MenuFilter } from './foodshop-filters.js';
 import {
   CATEGORIES,
   displayName,
@@ -32,6 +33,8 @@ interface ProductDraft {
   extraShot: boolean;
   sweetness: number;
   qty: number;
+  /** What the quantity field shows while it is being retyped (empty); otherwise it shows `qty`. */
+  qtyText?: string;
 }
 
 const CATEGORY_COLORS: Record<string, string> = {
@@ -45,6 +48,7 @@ const CATEGORY_COLORS: Record<string, string> = {
 
 export function createFoodShopApp(): App {
   let query = '';
+  let filter: MenuFilter = { byPrice: false };
   let draft: ProductDraft | undefined;
   /** The menu arrives from the "server" shortly after a cold start (content that appears late). */
   let menuReady = true;
@@ -81,7 +85,8 @@ export function createFoodShopApp(): App {
   const menuScreen = (ctx: AppContext): AppScreen => {
     const { world } = ctx;
     const shop = foodShopData(world);
-    const items = shop.searchEnabled ? searchMenu(shop.menu, query) : shop.menu;
+    const searched = shop.searchEnabled ? searchMenu(shop.menu, query) : shop.menu;
+    const items = shop.filtersEnabled ? filterMenu(searched, filter) : searched;
     const rows: View[] = [];
     if (shop.searchEnabled && query.trim()) {
       for (const item of items) rows.push(itemRow(ctx, item));
@@ -89,6 +94,7 @@ export function createFoodShopApp(): App {
         rows.push({ kind: 'text', id: 'no_results', text: 'No results · 没有找到', size: 'body' });
     } else {
       for (const cat of CATEGORIES) {
+        if (!items.some((i) => i.category === cat.id)) continue;
         rows.push({ kind: 'text', id: 'category', text: `${cat.en} · ${cat.zh}`, size: 'large', bold: true });
         for (const item of items.filter((i) => i.category === cat.id)) rows.push(itemRow(ctx, item));
       }
@@ -122,6 +128,12 @@ export function createFoodShopApp(): App {
         },
       });
     }
+    if (shop.filtersEnabled)
+      top.push(
+        ...filterBar(filter, (next) => {
+          filter = next;
+        }),
+      );
     return {
       activity: '.MenuActivity',
       title: 'FoodShop',
@@ -242,9 +254,21 @@ export function createFoodShopApp(): App {
                 style: 'secondary',
                 onTap: () => {
                   d.qty = Math.max(1, d.qty - 1);
+                  d.qtyText = undefined;
                 },
               },
-              { kind: 'text', id: 'qty', text: String(d.qty), size: 'large' },
+              {
+                // Editable like Taobao's or JD's stepper: digits only (a number pad), 1–99.
+                kind: 'edit',
+                id: 'qty',
+                value: d.qtyText ?? String(d.qty),
+                hint: 'Quantity · 数量',
+                onChange: (v) => {
+                  const digits = v.replace(/\D/g, '');
+                  d.qtyText = digits ? undefined : '';
+                  if (digits) d.qty = Math.min(99, Math.max(1, Number(digits)));
+                },
+              },
               {
                 kind: 'button',
                 id: 'qty_plus',
@@ -253,6 +277,7 @@ export function createFoodShopApp(): App {
                 style: 'secondary',
                 onTap: () => {
                   d.qty = Math.min(99, d.qty + 1);
+                  d.qtyText = undefined;
                 },
               },
             ],
@@ -310,6 +335,7 @@ export function createFoodShopApp(): App {
     seedWorld: seedFoodShop,
     onLaunch(ctx) {
       query = '';
+      filter = { byPrice: false };
       draft = undefined;
       menuReady = false;
       ctx.later(MENU_LOAD_MS, () => {
