@@ -101,4 +101,37 @@ describe('phone-agent resume across processes', () => {
     expect(phone.world.events.filter((e) => e.kind === 'sent')).toHaveLength(1);
     // Two agent processes on real time: generous, because CI machines are shared.
   }, 240_000);
+
+  it('Ctrl-C stops a run and says how to resume it; the checkpoint is there to resume from', async () => {
+    const runsDir = path.join(dir, 'runs-int');
+    const run = cli([
+      'run',
+      'Turn Bluetooth off',
+      '--device',
+      server.url,
+      '--token',
+      TOKEN,
+      '--model',
+      'reference',
+      '--runs-dir',
+      runsDir,
+      '--memory',
+      path.join(dir, 'memory-int.json'),
+    ]);
+    let err = '';
+    await new Promise<void>((ok) => {
+      run.stderr?.on('data', (d: Buffer) => {
+        err += d.toString();
+        if (/step 1\//.test(err)) ok();
+      });
+      void run.done.then(() => ok());
+    });
+    run.kill('SIGINT');
+    expect(await run.done).toBe(130);
+    const m = /interrupted — continue with: phone-agent resume (\S+)/.exec(err);
+    expect(m, err).not.toBeNull();
+    const cp = JSON.parse(await readFile(path.join(m![1]!, 'checkpoint.json'), 'utf8'));
+    expect(cp.step).toBeGreaterThanOrEqual(1);
+    expect(cp.status).toBe('running');
+  }, 120_000);
 });

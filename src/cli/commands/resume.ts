@@ -5,7 +5,7 @@ import { resumeAgent } from '../../agent/resume.js';
 import { ActionableError } from '../../core/errors.js';
 import { CheckpointStore } from '../../store/checkpoint.js';
 import { type AgentFlags, composeAgent, EXIT, EXIT_USAGE, printResult } from '../compose.js';
-import { agentOptions, exitWith } from './run.js';
+import { agentOptions, exitWith, onInterrupt } from './run.js';
 
 /**
  * `phone-agent resume <run>`: continue a run that was killed, paused for a confirmation, handed
@@ -48,12 +48,14 @@ export async function resumeCommand(run: string, flags: ResumeFlags): Promise<nu
       'note: the built-in virtual phone starts afresh in this process; state from the interrupted process is gone\n',
     );
   const agent = await composeAgent(merged);
+  const stop = onInterrupt(runDir);
   try {
     const result = await resumeAgent(agent.deps, { runDir, goal: flags.task, extraSteps: more });
     await agent.saveMemory();
     printResult(result, !!flags.json);
     return EXIT[result.status];
   } finally {
+    stop();
     await agent.close();
   }
 }

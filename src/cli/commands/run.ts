@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { runAgent } from '../../agent/loop.js';
 import { ActionableError } from '../../core/errors.js';
+import { newRunId } from '../../store/run-archive.js';
 import { type AgentFlags, composeAgent, EXIT, EXIT_USAGE, launchRecord, printResult } from '../compose.js';
 
 /**
@@ -26,11 +27,15 @@ export async function runCommand(task: string, flags: RunFlags): Promise<number>
       'e.g. phone-agent run "Turn Wi-Fi off"',
     );
   const agent = await composeAgent(flags);
+  const runsDir = path.resolve(flags.runsDir);
+  const runId = newRunId(Date.now());
+  const stop = onInterrupt(path.join(runsDir, runId));
   try {
     const result = await runAgent(agent.deps, {
       goal: task,
       maxSteps,
-      runsDir: path.resolve(flags.runsDir),
+      runsDir,
+      runId,
       dryRun: flags.dryRun,
       launch: launchRecord(flags),
     });
@@ -38,15 +43,30 @@ export async function runCommand(task: string, flags: RunFlags): Promise<number>
     printResult(result, !!flags.json);
     return EXIT[result.status];
   } finally {
+    stop();
     await agent.close();
   }
+}
+
+/** Ctrl-C leaves a resumable checkpoint (saved after every step): say how to pick the run up. */
+export function onInterrupt(runDir: string): () => void {
+  const handler = () => {
+    process.stderr.write(`\ninterrupted — continue with: phone-agent resume ${runDir}\n`);
+    process.exit(130);
+  };
+  process.once('SIGINT', handler);
+  return () => process.off('SIGINT', handler);
 }
 
 /** Device, model and confirmation options shared by `run` and `resume`. */
 export function agentOptions(cmd: Command, defaults: boolean): Command {
   const d = (v: string) => (defaults ? v : undefined);
   return cmd
-    .option('--device <sim|URL|SERIAL>', 'sim (built-in virtual phone), a helper bridge URL, or an adb serial', d('sim'))
+    .option(
+      '--device <sim|URL|SERIAL>',
+      'sim (built-in virtual phone), a helper bridge URL, or an adb serial',
+      d('sim'),
+    )
     .option('--token <token>', 'helper bridge token for --device http://… (env ANDROID_BRIDGE_TOKEN)')
     .option('--model <name>', 'model name, or "reference" for the built-in reference model (env PHONE_AGENT_MODEL)')
     .option('--base-url <url>', 'OpenAI-compatible endpoint (env OPENAI_BASE_URL)')
