@@ -154,6 +154,15 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
 
   // 2. Terminal outcomes.
   if (TERMINAL_TOOLS.has(action.tool)) {
+    // A claim of completion is checked against the screen and what the run has done (executor).
+    const claim = ports.checkFinish?.(decision, obs);
+    if (claim && !claim.ok) {
+      record.signals = claim.signals;
+      failed(claim.reason ?? 'not finished');
+      s.hint = claim.reason;
+      await save();
+      return undefined;
+    }
     record.ok = true;
     await save();
     if (action.tool === 'done') return finish(s, 'done', { answer: action.answer });
@@ -276,8 +285,11 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
       : undefined;
 
   if (outcome.ok) {
+    // A step right after a failure that does not complete the subgoal (an undo, a back out of a
+    // wrong page) answers that failure, not the page: replayed on a later visit it does harm.
+    const corrective = s.failRun > 0 && !planned.subgoalDone;
     s.failRun = 0;
-    if (source !== 'rule' && source !== 'gate' && action.tool !== 'wait')
+    if (!corrective && source !== 'rule' && source !== 'gate' && action.tool !== 'wait')
       memory.remember(s.goal, subgoal, obs.pageHash, decision, planned.subgoalDone);
     if (planned.subgoalDone && s.plan[s.current]) {
       s.plan[s.current]!.done = true;
