@@ -18,7 +18,7 @@ export const SET_04: TaskDef = {
     const btOff = !w.settings.bluetooth;
     const score = (dark ? 0.5 : 0) + (btOff ? 0.5 : 0);
     return dark && btOff && run.status === 'done'
-      ? { ok: true, score: 1 }
+      ? { ok: true }
       : { ok: false, score, reason: `darkMode=${dark}, bluetooth=${!btOff}, status=${run.status}` };
   },
   mayChange: ['settings'],

@@ -68,7 +68,7 @@ describe('SET-04 (half credit each)', () => {
     s.darkMode = true;
     expect(await verdict(t, phone, p, run('done'))).toMatchObject({ ok: false, score: 0.5 });
     s.bluetooth = false;
-    expect(await verdict(t, phone, p, run('done'))).toMatchObject({ ok: true, score: 1 });
+    expect(await verdict(t, phone, p, run('done'))).toEqual({ ok: true });
     expect((await verdict(t, phone, p, run('failed'))).ok).toBe(false);
     s.darkMode = false;
     expect(await verdict(t, phone, p, run('done'))).toMatchObject({ ok: false, score: 0.5 });
