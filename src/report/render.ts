@@ -118,12 +118,16 @@ function renderHeader(model: RunModel, text: Text): string {
       out.push(
         `<p class="notice">The run was interrupted after step ${cp.step} — resume with <code>phone-agent resume ${text.t(model.dir)}</code></p>`,
       );
+    if (cp.status === 'budget')
+      out.push(
+        `<p class="notice">Out of steps after ${cp.step} — continue with <code>phone-agent resume ${text.t(model.dir)} --more-steps N</code></p>`,
+      );
     if (cp.pendingConfirmation) {
       const p = cp.pendingConfirmation;
       out.push(
         `<p class="notice">Waiting for confirmation at step ${p.step}: <strong>${text.t(p.summary)}</strong>` +
           (p.categories.length ? ` (${p.categories.map((c) => text.t(c)).join(', ')})` : '') +
-          ` — resume with <code>phone-agent resume ${text.t(model.dir)}</code> once a person has decided.</p>`,
+          ` — approve with <code>phone-agent resume ${text.t(model.dir)} --yes</code> or refuse with <code>--deny</code>.</p>`,
       );
     }
     if (cp.intent)
@@ -153,6 +157,16 @@ function renderHeader(model: RunModel, text: Text): string {
       return `<li${cls ? ` class="${cls}"` : ''}>${mark}${text.t(s.text)}</li>`;
     });
     out.push(`<h2>Plan</h2><ol class="plan">${items.join('')}</ol>`);
+  }
+  const banned = Object.entries(cp?.blacklist ?? {}).filter(([, v]) => v.length);
+  if (banned.length) {
+    const rows = banned.map(
+      ([page, sigs]) =>
+        `<li><code>${text.t(page)}</code>: ${sigs.map((g) => `<code>${text.t(g)}</code>`).join(', ')}</li>`,
+    );
+    out.push(
+      `<details><summary>actions banned by page (${banned.length} page${banned.length === 1 ? '' : 's'})</summary><ul>${rows.join('')}</ul></details>`,
+    );
   }
   out.push('</header>');
   return out.join('\n');

@@ -112,5 +112,6 @@ describe('report of runs that fail or stop', () => {
     expect(page).toContain(escapeHtml(cp.pendingConfirmation.summary));
     const art = articleOf(page, cp.pendingConfirmation.step);
     expect(art).toContain('<dt>guard</dt><dd><strong>deferred</strong>');
+    expect(page).toContain(`approve with <code>phone-agent resume ${r.runDir} --yes</code>`);
   });
 });

@@ -99,6 +99,12 @@ describe('report of login runs', () => {
       if (!s.ok && s.note) expect(art).toContain(escapeHtml(s.note));
     }
     expect(page).toContain(`<dt>failed steps</dt><dd>${failed.length}</dd>`);
+    if (r.run.status === 'budget') expect(page).toContain('--more-steps N');
+    const cp = JSON.parse(await readFile(path.join(r.run.runDir, 'checkpoint.json'), 'utf8'));
+    const banned = Object.values(cp.blacklist as Record<string, string[]>).flat();
+    expect(banned.length, 'the failing Log in tap is banned on its page').toBeGreaterThan(0);
+    expect(page).toContain('actions banned by page');
+    for (const sig of banned) expect(page).toContain(`<code>${escapeHtml(sig)}</code>`);
     expect(page).not.toContain(r.params.pw!);
   });
 });

@@ -16,6 +16,7 @@ import { articleOf, captureStdout, copyRun, readSteps } from './helpers.js';
 
 let dir: string;
 let runDir: string;
+let swipeRunDir: string;
 let n = 0;
 const fresh = () => copyRun(runDir, path.join(dir, `copy-${++n}`));
 const editJson = async (file: string, edit: (v: Record<string, unknown>) => void) => {
@@ -38,12 +39,49 @@ beforeAll(async () => {
     });
     expect(r.run.status).toBe('done');
     runDir = r.run.runDir;
+    const lau = TASKS.find((t) => t.id === 'LAU-01')!;
+    const s = await runTask(lau, {
+      seed: 1,
+      modelUrl: model.url,
+      memory: new PageMemory(),
+      runsDir: dir,
+      screenshots: true,
+    });
+    expect(s.run.status).toBe('done');
+    swipeRunDir = s.run.runDir;
   } finally {
     await model.close();
   }
 }, 60_000);
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
+});
+
+describe('gestures', () => {
+  it('draws a swipe as an arrow from where the finger went down, along its direction', async () => {
+    const steps = await readSteps(swipeRunDir);
+    const swipe = steps.find((s) => s.decision?.action.tool === 'swipe');
+    expect(swipe?.decision?.action.direction).toBe('left');
+    const page = renderReport(await loadRun(swipeRunDir));
+    const art = articleOf(page, swipe!.step);
+    const m = art.match(
+      /<line class="mark swipe" x1="([\d.]+)%" y1="([\d.]+)%" x2="([\d.]+)%" y2="([\d.]+)%" marker-end="url\(#arrow-(\d+)\)"/,
+    );
+    expect(m, art).not.toBeNull();
+    const [x1, y1, x2, y2] = m!.slice(1, 5).map(Number);
+    expect(art).toContain(`<marker id="arrow-${swipe!.step}"`);
+    // Leftward, horizontal, about 30 % of the screen wide, starting at the injected pixel.
+    expect(x1! - x2!).toBeGreaterThan(25);
+    expect(Math.abs(y1! - y2!)).toBeLessThan(1);
+    const px = swipe!.receipt!.injectedPx!;
+    const [w, h] = swipe!.observation
+      .match(/(\d+)x(\d+) \(/)!
+      .slice(1)
+      .map(Number);
+    expect(Math.abs(x1! - (px.x / w!) * 100)).toBeLessThan(1);
+    expect(Math.abs(y1! - (px.y / h!) * 100)).toBeLessThan(1);
+    expect(art).toContain('the arrow is the swipe');
+  });
 });
 
 describe('escaping', () => {
