@@ -69,6 +69,27 @@ describe('Calendar', () => {
     expect(findIn(await phone.readTree(), { id: 'event_title' })).toBeUndefined();
   });
 
+  it('an event opens its details; Delete asks first, Cancel keeps it, Delete removes it and records it', async () => {
+    const phone = await openCalendar();
+    phone.world.calendar.push({ id: 7, title: 'Standup', start: NOW - 10 * 3_600_000, durationMin: 15 });
+    await tapOn(phone, { id: 'action_today' });
+    await tapOn(phone, { id: 'event_title', text: 'Standup' });
+    expect(phone.foreground().activity).toBe('.EventInfoActivity');
+    expect((await find(phone, { id: 'event_time' })).node.text).toBe('10:00 – 10:15 · 15 minutes');
+    await tapOn(phone, { id: 'delete' });
+    expect((await find(phone, { text: 'Delete this event?' })).node).toBeDefined();
+    await tapOn(phone, { text: 'Cancel' });
+    expect(phone.world.calendar).toHaveLength(1);
+    await tapOn(phone, { id: 'delete' });
+    await tapOn(phone, { text: 'Delete', id: 'button1' });
+    expect(phone.world.calendar).toEqual([]);
+    expect(phone.world.events.map((e) => [e.kind, e.app, e.detail.title])).toEqual([
+      ['deleted', CALENDAR_PACKAGE, 'Standup'],
+    ]);
+    expect(phone.foreground().activity).toBe('.AllInOneActivity');
+    expect((await find(phone, { id: 'empty' })).node.text).toBe('No events');
+  });
+
   it('a bad start time or date shows an error and stores nothing; Cancel discards', async () => {
     const phone = await openCalendar();
     await tapOn(phone, { id: 'floating_action_button' });

@@ -21,6 +21,7 @@ export const CAL_T = {
   save: ['Save', '保存'],
   cancel: ['Cancel', '取消'],
   delete: ['Delete', '删除'],
+  deleteAsk: ['Delete this event?', '要删除此活动吗？'],
   badTitle: ['Add a title', '请输入标题'],
   badDate: ['Enter the date as YYYY-MM-DD', '请按 YYYY-MM-DD 输入日期'],
   badTime: ['Enter the start time as HH:MM (24-hour)', '请按 HH:MM（24小时制）输入开始时间'],

@@ -1,6 +1,6 @@
-import type { App, AppContext, AppScreen } from '../app.js';
+import type { App, AppContext, AppScreen, Route } from '../app.js';
 import type { View } from '../kit/view.js';
-import type { CalendarEvent } from '../world.js';
+import { type CalendarEvent, recordEvent } from '../world.js';
 import { createEventForm, EVENT_EDITOR } from './calendar-form.js';
 import { CALENDAR_PACKAGE, calT, DAY_MS, dayHeader, dayStart, durationLabel } from './calendar-text.js';
 
@@ -8,9 +8,12 @@ import { CALENDAR_PACKAGE, calT, DAY_MS, dayHeader, dayStart, durationLabel } fr
  * Calendar (com.android.calendar): a day view that opens on today, with previous/next-day arrows,
  * a Today button, the day's events and a "New event" button that opens the form (calendar-form.ts)
  * pre-filled with the day being viewed — so "tomorrow" is one tap on Next day, as on a phone.
+ * Tapping an event shows its details; Delete asks first and records a 'deleted' event.
  */
 
 export { CALENDAR_PACKAGE };
+
+const EVENT_INFO = '.EventInfoActivity';
 
 function timeOf(at: number): string {
   return new Date(at).toISOString().slice(11, 16);
@@ -26,6 +29,7 @@ export function createCalendarApp(): App {
     id: 'event_item',
     padding: 12,
     background: '#e8f0fe',
+    onTap: () => ctx.navigate(EVENT_INFO, { eventId: e.id }),
     children: [
       { kind: 'text', id: 'event_title', text: e.title, bold: true },
       {
@@ -108,19 +112,67 @@ export function createCalendarApp(): App {
     };
   };
 
+  const infoScreen = (ctx: AppContext, route: Route): AppScreen => {
+    const e = ctx.world.calendar.find((x) => x.id === Number(route.params.eventId));
+    if (!e) return dayView(ctx);
+    const remove = (): void => {
+      ctx.world.calendar = ctx.world.calendar.filter((x) => x.id !== e.id);
+      recordEvent(ctx.world, {
+        kind: 'deleted',
+        app: CALENDAR_PACKAGE,
+        at: ctx.clock.now(),
+        detail: { event: e.id, title: e.title },
+      });
+      ctx.closeDialog();
+      ctx.back();
+    };
+    return {
+      activity: EVENT_INFO,
+      title: e.title,
+      root: {
+        kind: 'column',
+        padding: 16,
+        gap: 12,
+        children: [
+          { kind: 'text', id: 'title', text: e.title, size: 'title', bold: true },
+          { kind: 'text', id: 'when_date', text: dayHeader(ctx, dayStart(e.start)) },
+          { ...eventRow(ctx, e), onTap: undefined },
+          { kind: 'column', children: [], height: 'fill' },
+          {
+            kind: 'button',
+            id: 'delete',
+            text: calT(ctx, 'delete'),
+            style: 'danger',
+            onTap: () =>
+              ctx.showDialog({
+                kind: 'app',
+                title: calT(ctx, 'deleteAsk'),
+                buttons: [
+                  { text: calT(ctx, 'cancel'), id: 'button2', onTap: () => ctx.closeDialog() },
+                  { text: calT(ctx, 'delete'), id: 'button1', onTap: remove },
+                ],
+              }),
+          },
+        ],
+      },
+    };
+  };
+
   return {
     package: CALENDAR_PACKAGE,
     label: 'Calendar',
     labelZh: '日历',
     iconColor: '#4285f4',
     glyph: '31',
-    activities: ['.AllInOneActivity', EVENT_EDITOR],
+    activities: ['.AllInOneActivity', EVENT_EDITOR, EVENT_INFO],
     onLaunch() {
       offset = 0;
       form.reset();
     },
     render(route, ctx) {
-      return route.activity === EVENT_EDITOR ? form.render(ctx) : dayView(ctx);
+      if (route.activity === EVENT_EDITOR) return form.render(ctx);
+      if (route.activity === EVENT_INFO) return infoScreen(ctx, route);
+      return dayView(ctx);
     },
   };
 }
