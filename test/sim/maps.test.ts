@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { MAP_01 } from '../../regression-tasks/tasks/map-01.js';
+import type { RunResult } from '../../src/agent/types.js';
 import { hammingDistance, prepareFrame, SAME_FRAME_MAX_DISTANCE } from '../../src/perception/frame.js';
+import { emptyUsage } from '../../src/planner/llm/client.js';
 import { distanceM, PLACES, toMerc, worldPx } from '../../src/sim/apps/maps-data.js';
 import { VirtualPhone } from '../../src/sim/phone.js';
 import type { Stroke } from '../../src/sim/surface.js';
@@ -148,5 +151,43 @@ describe('Maps app', () => {
     expect(phone.world.maps!.zoom).toBe(10);
     expect((await phone.screenshot()).png.equals(png0)).toBe(true);
     expect(hammingDistance(h0, await frameHash(phone))).toBe(0);
+  });
+});
+
+describe('MAP-01 check', () => {
+  const done: RunResult = {
+    runId: 'r',
+    runDir: '',
+    goal: '',
+    status: 'done',
+    steps: 7,
+    llm: emptyUsage(),
+    cacheHits: 0,
+    ruleActions: 0,
+    denials: 0,
+    confirmations: 0,
+    stepLog: [],
+  };
+  const params = { place: 'Colosseum', z: '15' };
+
+  it('accepts the place at the zoom asked for, rejects too little zoom, the wrong place, or no done', async () => {
+    const { phone } = await openMaps();
+    const s = phone.world.maps!;
+    const colosseum = PLACES.find((p) => p.name === 'Colosseum')!;
+    const check = () => MAP_01.check(phone.world, done, params, phone);
+    s.center = { lat: colosseum.lat, lon: colosseum.lon };
+    s.zoom = 15.9;
+    expect(await check()).toEqual({ ok: true });
+    s.zoom = 14.6;
+    expect((await check()).ok).toBe(false);
+    s.zoom = 16;
+    const bigBen = PLACES.find((p) => p.name === 'Big Ben')!;
+    s.center = { lat: bigBen.lat, lon: bigBen.lon };
+    expect((await check()).ok).toBe(false);
+    // A pan of about a kilometre away from the place is not "showing" it centred.
+    s.center = { lat: colosseum.lat + 0.01, lon: colosseum.lon };
+    expect((await check()).ok).toBe(false);
+    s.center = { lat: colosseum.lat, lon: colosseum.lon };
+    expect((await MAP_01.check(phone.world, { ...done, status: 'failed' }, params, phone)).ok).toBe(false);
   });
 });
