@@ -32,6 +32,7 @@ import { SHOP_04 } from './tasks/shop-04.js';
 import { SHOP_05 } from './tasks/shop-05.js';
 import { SHOP_06 } from './tasks/shop-06.js';
 import { WEB_02 } from './tasks/web-02.js';
+import { XAPP_02 } from './tasks/xapp-02.js';
 import type { TaskDef } from './types.js';
 
 /** The task catalog (one definition per file under tasks/). */
@@ -66,6 +67,7 @@ export const TASKS: readonly TaskDef[] = [
   FILE_01,
   FILE_02,
   NOTE_01,
+  XAPP_02,
   CLK_01,
   CLK_02,
   CLK_03,
