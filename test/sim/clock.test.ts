@@ -141,6 +141,24 @@ describe('Clock timer', () => {
     expect(phone.world.timer.running).toBe(false);
   });
 
+  it('after a force stop the set-up fields show the duration kept in the world', async () => {
+    const phone = await openClock();
+    await tapOn(phone, { id: 'tab_menu_timer' });
+    await setText(phone, { id: 'timer_minutes' }, '90');
+    expect(phone.world.timer.durationSec).toBe(5400);
+    expect((await phone.forceStop(CLOCK_PACKAGE)).ok).toBe(true);
+    expect((await phone.launch(CLOCK_PACKAGE)).ok).toBe(true);
+    await settle(phone);
+    await tapOn(phone, { id: 'tab_menu_timer' });
+    const snap = await phone.readTree();
+    expect(['timer_hours', 'timer_minutes', 'timer_seconds'].map((id) => findIn(snap, { id })?.text)).toEqual([
+      '1',
+      '30',
+      '0',
+    ]);
+    expect(findIn(snap, { id: 'timer_setup_time' })?.text).toBe('01:30:00');
+  });
+
   it('Pause keeps the time left as the new set-up', async () => {
     const phone = await openClock();
     await tapOn(phone, { id: 'tab_menu_timer' });

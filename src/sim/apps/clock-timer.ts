@@ -26,22 +26,31 @@ export interface TimerTab {
 }
 
 export function createTimerTab(): TimerTab {
-  let draft: TimerDraft = { h: '', m: '', s: '' };
+  /** Undefined after a cold launch: the fields then show the duration kept in the world. */
+  let draft: TimerDraft | undefined;
   /** Bumped on every start so an old run's "time's up" never fires for a newer one. */
   let generation = 0;
 
+  const current = (ctx: AppContext): TimerDraft => {
+    if (draft) return draft;
+    const sec = ctx.world.timer.durationSec;
+    if (sec <= 0) return { h: '', m: '', s: '' };
+    return { h: String(Math.floor(sec / 3600)), m: String(Math.floor((sec % 3600) / 60)), s: String(sec % 60) };
+  };
+
   const sync = (ctx: AppContext): void => {
     // As on Android, 90 min or 75 s are accepted as typed and count as 1 h 30 min or 1 min 15 s.
-    ctx.world.timer.durationSec = num(draft.h, 99) * 3600 + num(draft.m, 99) * 60 + num(draft.s, 99);
+    const d = current(ctx);
+    ctx.world.timer.durationSec = num(d.h, 99) * 3600 + num(d.m, 99) * 60 + num(d.s, 99);
   };
 
   const field = (ctx: AppContext, key: keyof TimerDraft, id: string, hint: 'hours' | 'minutes' | 'seconds'): View => ({
     kind: 'edit',
     id,
-    value: draft[key],
+    value: current(ctx)[key],
     hint: ct(ctx, hint),
     onChange: (v) => {
-      draft = { ...draft, [key]: v };
+      draft = { ...current(ctx), [key]: v };
       sync(ctx);
     },
   });
@@ -51,7 +60,8 @@ export function createTimerTab(): TimerTab {
    * drops the last one. It writes the same fields the keyboard does.
    */
   const keyIn = (ctx: AppContext, key: string): void => {
-    let digits = `${num(draft.h, 99).toString().padStart(2, '0')}${num(draft.m, 99).toString().padStart(2, '0')}${num(draft.s, 99).toString().padStart(2, '0')}`;
+    const d = current(ctx);
+    let digits = [d.h, d.m, d.s].map((x) => String(num(x, 99)).padStart(2, '0')).join('');
     if (key === 'del') digits = `0${digits.slice(0, 5)}`;
     else {
       for (const c of key) if (digits.startsWith('0')) digits = `${digits.slice(1)}${c}`;
@@ -136,7 +146,7 @@ export function createTimerTab(): TimerTab {
 
   return {
     reset() {
-      draft = { h: '', m: '', s: '' };
+      draft = undefined;
     },
     render(ctx) {
       if (ctx.world.timer.running) return running(ctx);
