@@ -66,7 +66,7 @@ describe('Maps app', () => {
     const tree = await phone.readTree();
     const map = byId(tree, 'map');
     expect(map.desc).toBe('Map');
-    expect(map.className).toBe('android.view.View');
+    expect(map.className).toBe('android.view.TextureView');
     expect(tree.nodes.some((n) => n.parent === map.id)).toBe(false);
     expect(byId(tree, 'search').flags.editable).toBe(true);
     expect(phone.world.maps?.zoom).toBe(10);

@@ -74,6 +74,8 @@ export function createMapsApp(): App {
     const map: View = {
       kind: 'canvas',
       id: 'map',
+      // Map SDKs draw into a TextureView; perception treats that as a visual-first surface.
+      className: 'android.view.TextureView',
       desc: zh ? '地图' : 'Map',
       height: 'fill',
       paint: (w, h) => paintMap(s, w, h),
