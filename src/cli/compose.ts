@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createDevicePorts } from '../agent/device-ports.js';
 import type { AgentDeps } from '../agent/loop.js';
 import type { ConfirmVerdict, GuardCheck } from '../agent/ports.js';
@@ -15,11 +14,11 @@ import { createLlmClient } from '../planner/llm/client.js';
 import { resolveLlmConfig } from '../planner/llm/config.js';
 import { PageMemory } from '../planner/memory/page-memory.js';
 import { Planner } from '../planner/planner.js';
-import type { CatalogEntry } from '../planner/reference/intents.js';
 import { startReferenceModel } from '../planner/reference/server.js';
 import { startBridgeServer } from '../sim/bridge/index.js';
 import { VirtualPhone } from '../sim/phone.js';
 import { loadPageMemory, savePageMemory } from '../store/page-memory-file.js';
+import { loadCatalog } from './reference-catalog.js';
 
 /**
  * What `run` and `resume` share: connecting a device (the built-in virtual phone, a helper bridge
@@ -65,23 +64,6 @@ export function launchRecord(f: AgentFlags): Record<string, string> {
     if (v !== undefined) out[k] = v;
   }
   return out;
-}
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** The built-in tasks' reference intents live with the regression tasks (source checkout only). */
-async function builtinCatalog(): Promise<CatalogEntry[]> {
-  const file = path.join(repoRoot, 'regression-tasks', 'index.ts');
-  try {
-    const mod = (await import(pathToFileURL(file).href)) as { referenceCatalog: () => CatalogEntry[] };
-    return mod.referenceCatalog();
-  } catch (e) {
-    throw new ActionableError(
-      'NO_CATALOG',
-      `the reference model needs the task catalog at ${file} (${(e as Error).message})`,
-      'run from a source checkout with `npm run phone-agent -- run …`, or configure a real model (OPENAI_BASE_URL, PHONE_AGENT_MODEL)',
-    );
-  }
 }
 
 function confirmer(flags: AgentFlags, interactive: boolean): (c: GuardCheck) => Promise<ConfirmVerdict> {
@@ -187,7 +169,7 @@ export async function composeAgent(flags: AgentFlags): Promise<Composed> {
     let baseUrl = flags.baseUrl;
     let model = flags.model;
     if (flags.model === 'reference') {
-      const ref = await startReferenceModel({ catalog: await builtinCatalog(), noise: 0 });
+      const ref = await startReferenceModel({ catalog: await loadCatalog(), noise: 0 });
       closers.push(() => ref.close());
       baseUrl = ref.url;
       model = 'reference';
