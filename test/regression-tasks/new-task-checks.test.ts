@@ -5,7 +5,14 @@ import type { Params, TaskDef } from '../../regression-tasks/types.js';
 import type { RunResult, RunStatus } from '../../src/agent/types.js';
 import { emptyUsage } from '../../src/planner/llm/client.js';
 import { contactByName } from '../../src/sim/apps/contacts-data.js';
-import { cheapestIn, displayName, foodShopData, type MenuItem, WALLETS } from '../../src/sim/apps/foodshop-menu.js';
+import {
+  CATEGORIES,
+  cheapestIn,
+  displayName,
+  foodShopData,
+  type MenuItem,
+  WALLETS,
+} from '../../src/sim/apps/foodshop-menu.js';
 import { messagingData } from '../../src/sim/apps/messages-data.js';
 import { VirtualPhone } from '../../src/sim/index.js';
 import type { CartLine, World } from '../../src/sim/world.js';
@@ -139,8 +146,10 @@ describe('SHOP-04', () => {
     for (const seed of [1, 2, 3, 4, 5, 6]) {
       const { t, phone, p } = await prepared('SHOP-04', seed);
       const { menu } = foodShopData(phone.world);
-      const inCat = menu.filter((i) => i.category.startsWith(p.category?.slice(0, 3) ?? '?'));
-      const cheapest = cheapestIn(menu, inCat[0]?.category ?? 'coffee');
+      const cat = CATEGORIES.find((c) => c.en.toLowerCase() === p.category);
+      if (!cat) throw new Error(`unknown category ${p.category}`);
+      const inCat = menu.filter((i) => i.category === cat.id);
+      const cheapest = cheapestIn(menu, cat.id);
       expect(inCat[0]).not.toBe(cheapest);
       const second = [...inCat].sort((a, b) => a.price - b.price)[1] as MenuItem;
       for (const ok of [cheapest.en, cheapest.zh, `${displayName(cheapest)} ¥${cheapest.price}`])
