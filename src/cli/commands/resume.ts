@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { resumeAgent } from '../../agent/resume.js';
 import { ActionableError } from '../../core/errors.js';
 import { CheckpointStore } from '../../store/checkpoint.js';
-import { type AgentFlags, composeAgent, EXIT, EXIT_USAGE, printResult } from '../compose.js';
+import { type AgentFlags, composeAgent, EXIT, printResult } from '../compose.js';
 import { agentOptions, exitWith, onInterrupt } from './run.js';
 
 /**
@@ -69,11 +69,5 @@ export function register(program: Command): void {
       .option('--task <text>', 'the original task text (needed only when it held a password)')
       .option('--more-steps <n>', 'steps granted beyond the run’s budget'),
     false,
-  ).action(async (run: string, flags: ResumeFlags) => {
-    if (flags.yes && flags.deny) {
-      process.stderr.write('phone-agent resume: --yes and --deny exclude each other\n');
-      process.exit(EXIT_USAGE);
-    }
-    await exitWith('resume', () => resumeCommand(run, flags));
-  });
+  ).action((run: string, flags: ResumeFlags) => exitWith('resume', flags, () => resumeCommand(run, flags)));
 }

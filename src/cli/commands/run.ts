@@ -83,8 +83,19 @@ export function agentOptions(cmd: Command, defaults: boolean): Command {
     .option('--verbose', 'log every step to stderr');
 }
 
-/** Run a command body with the CLI's error convention: actionable errors exit 2 with their hint. */
-export async function exitWith(name: string, body: () => Promise<number>): Promise<void> {
+/**
+ * Run a command body with the CLI's conventions: --yes and --deny exclude each other, and
+ * actionable errors exit 2 with their hint.
+ */
+export async function exitWith(
+  name: string,
+  flags: { yes?: boolean; deny?: boolean },
+  body: () => Promise<number>,
+): Promise<void> {
+  if (flags.yes && flags.deny) {
+    process.stderr.write(`phone-agent ${name}: --yes and --deny exclude each other\n`);
+    process.exit(EXIT_USAGE);
+  }
   try {
     process.exitCode = await body();
   } catch (e) {
@@ -105,11 +116,5 @@ export function register(program: Command): void {
       .option('--max-steps <n>', 'step budget', '30')
       .option('--dry-run', 'plan and decide, but dispatch nothing that changes the phone'),
     true,
-  ).action(async (task: string, flags: RunFlags) => {
-    if (flags.yes && flags.deny) {
-      process.stderr.write('phone-agent run: --yes and --deny exclude each other\n');
-      process.exit(EXIT_USAGE);
-    }
-    await exitWith('run', () => runCommand(task, flags));
-  });
+  ).action((task: string, flags: RunFlags) => exitWith('run', flags, () => runCommand(task, flags)));
 }
