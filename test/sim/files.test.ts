@@ -183,6 +183,22 @@ describe('Files', () => {
     expect(await visibleFiles(phone)).toEqual([]);
   });
 
+  it('in landscape the viewer scrolls its details and keeps Delete on screen', async () => {
+    const phone = new VirtualPhone({ seed: 5, screen: 'landscape' });
+    seedDownloads(phone.world);
+    await phone.launch(FILES);
+    await settle(phone);
+    await tapOn(phone, { id: 'downloads' });
+    await setText(phone, { id: 'search' }, 'contract.docx');
+    await tapOn(phone, { id: 'file_name', text: 'contract.docx' });
+    const snap = await phone.readTree();
+    const del = findIn(snap, { id: 'delete' });
+    expect(del).toBeDefined();
+    expect(del!.bounds.bottom).toBeLessThanOrEqual(snap.screen.height);
+    await tapOn(phone, { id: 'delete' });
+    expect(findIn(await phone.readTree(), { text: 'Delete 1 item?' })).toBeDefined();
+  });
+
   it('Internal storage browses folders of the same map', async () => {
     const phone = new VirtualPhone({ seed: 5 });
     phone.writeFile('/sdcard/Documents/plan.txt', Buffer.from('plan'));

@@ -116,6 +116,20 @@ describe('Notes', () => {
     expect((await phone.readTree()).foreground.activity).toBe('.NotesActivity');
   });
 
+  it('in landscape a note keeps Share, Edit and Delete on screen', async () => {
+    const phone = new VirtualPhone({ seed: 3, screen: 'landscape' });
+    await phone.launch(NOTES);
+    await settle(phone);
+    const first = sortedNotes(phone.world)[0]!;
+    await tapOn(phone, { id: 'note_title', text: first.title });
+    const snap = await phone.readTree();
+    for (const id of ['share', 'edit', 'delete']) {
+      const n = findIn(snap, { id });
+      expect(n, id).toBeDefined();
+      expect(n!.bounds.bottom).toBeLessThanOrEqual(snap.screen.height);
+    }
+  });
+
   it('speaks Chinese in the zh locale: 备忘录, 分享 → 信息', async () => {
     const phone = await openNotes('zh');
     const xml = await phone.dumpXml();

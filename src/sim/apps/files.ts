@@ -328,11 +328,23 @@ export function createFilesApp(): App {
         gap: 12,
         children: [
           { kind: 'text', id: 'file_title', text: name, size: 'large', bold: true },
-          { kind: 'image', id: 'preview', color: icon.color, glyph: icon.glyph, height: 200 },
-          detail('size', 'file_size', formatSize(data.length)),
-          detail('modified', 'file_date', formatDate(ctx.world.fileTimes.get(path) ?? SEED_TIME, ctx.locale === 'zh')),
-          detail('location', 'file_path', path),
-          { kind: 'column', children: [], height: 'fill' },
+          // Scrolls, so Delete stays on screen in landscape too.
+          {
+            kind: 'list',
+            id: 'details',
+            height: 'fill',
+            gap: 12,
+            children: [
+              { kind: 'image', id: 'preview', color: icon.color, glyph: icon.glyph, height: 200 },
+              detail('size', 'file_size', formatSize(data.length)),
+              detail(
+                'modified',
+                'file_date',
+                formatDate(ctx.world.fileTimes.get(path) ?? SEED_TIME, ctx.locale === 'zh'),
+              ),
+              detail('location', 'file_path', path),
+            ],
+          },
           {
             kind: 'button',
             id: 'delete',
