@@ -1,6 +1,7 @@
 export { type Gesture, gestureOf } from './gesture.js';
 export { loadRun } from './load.js';
-export { type RenderOptions, type RunTotals, renderReport, totalsOf } from './render.js';
+export { type RenderOptions, renderReport } from './render.js';
 export type { ReportStep, RunModel, Shot, StepFile } from './schema.js';
 export { escapeHtml } from './text.js';
+export { type RunTotals, totalsOf } from './totals.js';
 export { type WriteReportOptions, writeReport } from './write.js';

@@ -66,17 +66,33 @@ describe('report of a real run (Wi-Fi off on the virtual phone, reference model)
 
   it('has the header facts: goal, status, steps, LLM calls and tokens, plan with done marks', async () => {
     const steps = await readSteps(wifi.runDir);
-    const calls = steps.reduce((n, s) => n + s.llm.calls, 0);
-    const prompt = steps.reduce((n, s) => n + s.llm.promptTokens, 0);
+    const inSteps = steps.reduce((n, s) => n + s.llm.calls, 0);
+    const cp = JSON.parse(await readFile(path.join(wifi.runDir, 'checkpoint.json'), 'utf8'));
     expect(html).toContain('<h1>Turn Wi-Fi off</h1>');
     expect(html).toContain('<span class="badge st-done">done</span>');
     expect(html).toMatch(new RegExp(`<dt>steps</dt><dd>${steps.length} of 12</dd>`));
-    expect(html).toContain(`<dt>LLM calls (in steps)</dt><dd>${calls}</dd>`);
-    expect(html).toContain(`${prompt.toLocaleString('en-US')} prompt`);
-    const cp = JSON.parse(await readFile(path.join(wifi.runDir, 'checkpoint.json'), 'utf8'));
+    // The run's own totals include the planning call, which no step file holds.
+    expect(cp.usage.calls).toBeGreaterThan(inSteps);
+    expect(html).toContain(`<dt>LLM calls</dt><dd>${cp.usage.calls} (${inSteps} in steps, the rest planning)</dd>`);
+    expect(html).toContain(
+      `${cp.usage.promptTokens.toLocaleString('en-US')} prompt + ${cp.usage.completionTokens.toLocaleString('en-US')} completion`,
+    );
     const done = cp.subgoals.filter((s: { done: boolean }) => s.done);
     expect(done.length).toBeGreaterThan(0);
     for (const s of done) expect(html).toContain(`<li class="done">✓ ${escapeHtml(s.text)}</li>`);
+  });
+
+  it('sums the step files when the checkpoint carries no totals', async () => {
+    const model = await loadRun(wifi.runDir);
+    const steps = await readSteps(wifi.runDir);
+    const page = renderReport({
+      ...model,
+      checkpoint: { ...model.checkpoint!, usage: undefined, counters: undefined },
+    });
+    const calls = steps.reduce((n, s) => n + s.llm.calls, 0);
+    const prompt = steps.reduce((n, s) => n + s.llm.promptTokens, 0);
+    expect(page).toContain(`<dt>LLM calls (in steps)</dt><dd>${calls}</dd>`);
+    expect(page).toContain(`<dt>tokens</dt><dd>${prompt.toLocaleString('en-US')} prompt`);
   });
 
   it('is self-contained: no script, no external URL; --inline embeds the screenshots', async () => {

@@ -150,8 +150,12 @@ describe('damaged and unfinished run folders', () => {
       cp.status = 'running';
       cp.step = 2;
       cp.answer = undefined;
+      cp.resumes = [Date.UTC(2026, 0, 2, 3, 4, 5), Date.UTC(2026, 0, 2, 4, 0, 0)];
+      cp.launch = { device: 'sim', model: '<ref>' };
     });
     const page = renderReport(await loadRun(copy));
+    expect(page).toContain('<dt>resumed</dt><dd>2× (2026-01-02 03:04:05, 2026-01-02 04:00:00)</dd>');
+    expect(page).toContain('<dt>started with</dt><dd>device sim · model &#60;ref&#62;</dd>');
     expect(page).toContain('<span class="badge st-running">interrupted</span>');
     expect(page).toContain(`interrupted after step 2 — resume with <code>phone-agent resume ${copy}</code>`);
   });
