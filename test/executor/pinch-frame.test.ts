@@ -17,13 +17,13 @@ afterEach(async () => {
   rig = undefined;
 });
 
-async function onMap(locked = false) {
+async function onMap(locked = false, verification: 'full' | 'light' = 'full') {
   // A small screen: every verification read renders a screenshot here.
   rig = await bridgeRig({ seed: 3, screen: { width: 540, height: 1200, density: 210 } });
   await rig.phone.launch('com.example.maps');
   await rig.clock.sleep(500);
   if (locked && rig.phone.world.maps) rig.phone.world.maps.locked = true;
-  const ex = makeExecutor(rig.device, rig.clock, { poll: { timeoutMs: 1_500, intervalMs: 250 } });
+  const ex = makeExecutor(rig.device, rig.clock, { poll: { timeoutMs: 1_500, intervalMs: 250 }, verification });
   const obs = await observe(ex);
   return { rig, ex, obs, map: el(obs, 'Map') };
 }
@@ -55,6 +55,15 @@ describe('pinch with a frame_changes expectation', () => {
     expect(r.ok).toBe(false);
     expect(r.outcome?.reason).toMatch(/nothing on the page changed|screenshot did not change/);
     expect(rig.phone.world.maps?.zoom).toBe(10);
+  });
+
+  it('light verification also captures the frames a frame expectation needs', async () => {
+    const { rig, ex, obs, map } = await onMap(false, 'light');
+    const r = await ex.run(pinch(map.id, 2), obs);
+    expect(r.ok).toBe(true);
+    expect(r.receipt.pre?.frameHash).toEqual(expect.any(String));
+    expect(r.receipt.post?.frameHash).not.toBe(r.receipt.pre?.frameHash);
+    expect(rig.phone.world.maps?.zoom).toBeCloseTo(11, 1);
   });
 
   it('page_changes cannot confirm a pinch on a canvas: the tree is identical', async () => {
