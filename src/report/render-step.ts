@@ -103,7 +103,8 @@ function renderBody(n: number, r: StepFile, text: Text): string {
 function typedText(r: StepFile, text: Text): string | undefined {
   const a = r.decision?.action;
   if (a?.tool !== 'type' || a.text === undefined) return undefined;
-  if (targetIsPassword(r) || /⟨secret\d+⟩/.test(a.text)) return '<em>into a password field (not shown)</em>';
+  if (targetIsPassword(r)) return '<em>into a password field (not shown)</em>';
+  if (/⟨secret\d+⟩/.test(a.text)) return '<em>a credential (not shown)</em>';
   return `“${text.t(a.text)}”`;
 }
 
