@@ -90,9 +90,34 @@ function avoidBanned(a: ActArgsOut, ctx: PlanContext): ActArgsOut {
   };
 }
 
+/** `tap [id] expect …`, `control_action [id] set_progress N expect …`, `type [id] "text" expect …`. */
+const UNDO_STEP =
+  /^(tap|control_action|type) \[([0-9a-f]{4,8}(?:~\d+)?)\](?: set_progress (\d+))?(?: "([^"]*)")? expect (.+)$/;
+
+/**
+ * The last step failed and its note says what it changed by mistake and how to undo it
+ * (`undo: tap [id] expect …; …`): put the first such change back whose element is on screen.
+ */
+function undoMistake(ctx: PlanContext): ActArgsOut | undefined {
+  const last = ctx.history[ctx.history.length - 1];
+  const steps = last && !last.ok ? /undo: (.*)$/.exec(last.note ?? '')?.[1] : undefined;
+  for (const step of steps?.split('; ') ?? []) {
+    const m = UNDO_STEP.exec(step.trim());
+    if (!m || !ctx.screen.elements.some((e) => e.id === m[2])) continue;
+    const out: ActArgsOut = { thought: `undo what the last step changed by mistake: ${step}`, tool: m[1] ?? 'tap' };
+    out.target_id = m[2];
+    if (m[3] !== undefined) Object.assign(out, { op: 'set_progress', value: Number(m[3]) });
+    if (m[4] !== undefined) out.text = m[4];
+    out.expect = m[5];
+    out.subgoal_done = false;
+    return out;
+  }
+  return undefined;
+}
+
 export function decideWithPlan(ctx: PlanContext): ActArgsOut {
   const line = ctx.intents[ctx.current] ?? 'done';
-  let out = brokenEarlier(ctx) ?? actForIntent(line, ctx.screen, ctx.history);
+  let out = undoMistake(ctx) ?? brokenEarlier(ctx) ?? actForIntent(line, ctx.screen, ctx.history);
   if (out._search) out = earlierStep(ctx) ?? out;
   out = avoidBanned(out, ctx);
   const { _search: _, ...clean } = out;

@@ -83,13 +83,15 @@ export interface PromptStep {
   step: number;
   action: string;
   ok: boolean;
+  /** The step's note (why it failed), when the prompt shows one. */
+  note?: string;
 }
 
 export function extractHistory(prompt: string): PromptStep[] {
   const block = /Recent steps:\n([\s\S]*?)(?:\n\n|$)/.exec(prompt)?.[1] ?? '';
   return block
     .split('\n')
-    .map((l) => /^(\d+)\. (.*?) expect .* → (ok|FAILED)/.exec(l))
+    .map((l) => /^(\d+)\. (.*?) expect .* → (ok|FAILED)(?: \((.*)\))?$/.exec(l))
     .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ step: Number(m[1]), action: m[2] ?? '', ok: m[3] === 'ok' }));
+    .map((m) => ({ step: Number(m[1]), action: m[2] ?? '', ok: m[3] === 'ok', ...(m[4] ? { note: m[4] } : {}) }));
 }

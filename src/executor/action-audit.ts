@@ -1,0 +1,97 @@
+import type { Action, Element, Expect, Observation } from '../core/types.js';
+import { wrongLanding } from './landing.js';
+import {
+  actionableOwner,
+  describeChange,
+  labelOf,
+  type StateChange,
+  sameControl,
+  samePage,
+  stateChanges,
+  undoSteps,
+} from './side-effects.js';
+
+/**
+ * A second look at an action after the expectation check (DESIGN §5 "signals, not the model's
+ * word"): the expectation can hold by accident, and a failed action can still have changed
+ * things. Decided from the element really acted on (the id, or what a point hit) versus the
+ * element the expectation names:
+ * - a navigating tap on another element than the named one, whose new page is about the tapped
+ *   element, opened the wrong thing — even though "element_gone <named>" holds;
+ * - when the wrong element was acted on, or the expectation failed, every state change on the same
+ *   page other than the named element's (a ticked option, a bumped quantity) is reported with the
+ *   steps that undo it — and an expectation that held is overruled.
+ */
+
+export interface AuditInput {
+  expect: Expect;
+  pre: Observation;
+  post: Observation;
+  action: Action;
+  /** The element acted on, as grounded on `pre` (a point's hit included). */
+  acted?: Element;
+  /** Whether the expectation held. */
+  expectationHeld: boolean;
+}
+
+export interface Audit {
+  /** Set when an expectation that held must be overruled: the action did something else. */
+  fail?: string;
+  /** Sentence to append to the failure reason (changes made and how to undo them). */
+  addendum?: string;
+  /** Unintended changes on the page (for the completion check). */
+  changes: StateChange[];
+  /** Planner-form actions that undo them. */
+  undo: string[];
+}
+
+const NAMES_TARGET = new Set(['element_state', 'element_gone']);
+
+export function auditAction(i: AuditInput): Audit {
+  const { pre, post, expect } = i;
+  const acted = actionableOwner(i.acted, pre);
+  const namedId = NAMES_TARGET.has(expect.kind) ? expect.target_id : undefined;
+  const named = actionableOwner(namedId ? pre.elements.find((e) => e.id === namedId) : undefined, pre);
+  const mismatch = !!acted && !!named && !sameControl(acted, named);
+  const tapped = (e: Element) => `"${labelOf(e)}" [${e.id}]`;
+
+  if (mismatch && i.expectationHeld && acted && named && !samePage(pre, post)) {
+    const w = wrongLanding(post, acted, named);
+    if (w)
+      return {
+        fail: `the tap landed on ${tapped(acted)}, not on ${tapped(named)}: the page it opened is about "${w.shared.join(' ')}" — wrong page; go back`,
+        changes: [],
+        undo: [],
+      };
+  }
+  if (!mismatch && i.expectationHeld) return { changes: [], undo: [] };
+
+  // The named element's own change is the announced one — unless the expectation failed and it
+  // flipped: a switch has two states, so that flip went the wrong way.
+  const byId = new Map(pre.elements.map((e) => [e.id, e]));
+  const changes = stateChanges(pre, post).filter((c) => {
+    if (!named || !c.id || (!i.expectationHeld && c.kind === 'checked')) return true;
+    const e = byId.get(c.id);
+    return !e || !sameControl(e, named);
+  });
+  if (changes.length === 0) return { changes, undo: [] };
+  const undo = undoSteps(changes, acted, post);
+  const what = changes.map(describeChange).join(', ');
+  const undoText = undo.length ? `; undo: ${undo.join('; ')}` : '; check it and set it back';
+  const hit =
+    mismatch && acted && named ? `the action hit ${tapped(acted)} instead of ${tapped(named)} and ` : 'the action ';
+  const sentence = `${hit}changed ${what} unasked${undoText}`;
+  return i.expectationHeld ? { fail: sentence, changes, undo } : { addendum: sentence, changes, undo };
+}
+
+/** Merge an audit into a validator outcome (the shape the loop's ports use). */
+export function applyAudit<T extends { ok: boolean; signals: string[]; reason?: string }>(out: T, audit: Audit): T {
+  if (audit.fail) return { ...out, ok: false, signals: [...out.signals, 'audit_failed'], reason: audit.fail };
+  if (audit.addendum && !out.ok)
+    return {
+      ...out,
+      signals: [...out.signals, 'side_effects'],
+      reason: `${out.reason ?? 'failed'}; ${audit.addendum}`,
+    };
+  return out;
+}

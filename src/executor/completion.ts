@@ -1,0 +1,137 @@
+import type { Action, Observation } from '../core/types.js';
+import { keyTokens } from './landing.js';
+import { counterAfter, describeChange, mistakes, type StateChange } from './side-effects.js';
+
+/**
+ * The completion check: a model's "done" (or its hand-over at the end) is a claim, checked against
+ * what this run saw before it is believed —
+ * - an unintended change (a ticked option, a bumped quantity) that was reported and never seen
+ *   undone means the result is not what was asked;
+ * - "done" right after an action that failed its check claims what the screen did not confirm;
+ * - an answer must be something the phone showed: its numbers and most of its words appear in a
+ *   screen seen during the run (a made-up answer does not).
+ * A model that insists after `maxRejections` questions is believed (a check can be wrong too).
+ */
+
+export interface PendingChange {
+  change: StateChange;
+  package: string;
+  activity: string;
+}
+
+export type Verdict = { ok: true } | { ok: false; reason: string };
+
+const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
+
+/** Text of a screen for answer grounding: labels, descriptions, values, plain text. */
+function screenText(o: Observation): string[] {
+  return [
+    o.app.title,
+    ...o.elements.flatMap((e) => [e.text, e.desc, e.label ?? '', e.range ? String(e.range.current) : '']),
+    ...o.texts,
+  ].filter(Boolean);
+}
+
+/** Numbers and key words of an answer that a screen must show for it to be grounded. */
+export function answerGrounded(answer: string, seen: readonly string[]): boolean {
+  const a = norm(answer).replace(/^["'“”「]+|["'“”」.。!！]+$/g, '');
+  if (!a) return true;
+  const corpus = norm(seen.join('\n'));
+  if (corpus.includes(a)) return true;
+  const numbers = a.match(/\d+(?:[.,:]\d+)*/g) ?? [];
+  // Whole numbers only: "8" is not shown by "85%".
+  const shown = (n: string) => new RegExp(`(?<![\\d.,:])${n.replace(/[.]/g, '\\.')}(?![\\d]|[.,:]\\d)`).test(corpus);
+  if (!numbers.every(shown)) return false;
+  const words = [...keyTokens(a)];
+  if (words.length === 0) return numbers.length > 0;
+  const hits = words.filter((w) => corpus.includes(w)).length;
+  return hits * 2 >= words.length;
+}
+
+export class CompletionTracker {
+  private pending: PendingChange[] = [];
+  private lastFailure?: string;
+  private readonly seen: string[] = [];
+  private readonly seenSet = new Set<string>();
+  private rejections = 0;
+
+  constructor(
+    private readonly opts: {
+      maxRejections?: number;
+      /** How many distinct screen texts are kept for answer grounding. */
+      maxTexts?: number;
+    } = {},
+  ) {}
+
+  /** Every observation the run makes: texts for grounding; pending changes seen put back resolve. */
+  observe(o: Observation): void {
+    for (const t of screenText(o)) {
+      if (this.seenSet.has(t)) continue;
+      this.seenSet.add(t);
+      this.seen.push(t);
+    }
+    const max = this.opts.maxTexts ?? 4000;
+    while (this.seen.length > max) this.seenSet.delete(this.seen.shift() ?? '');
+    this.pending = this.pending.filter((p) => !putBack(p, o));
+  }
+
+  /** The outcome of one executed action (after the audit), with the changes it made unasked. */
+  record(outcome: { ok: boolean; reason?: string }, post: Observation | undefined, unintended: StateChange[]): void {
+    this.lastFailure = outcome.ok ? undefined : (outcome.reason ?? 'the last action failed');
+    // A field's old text is not kept (it may be typed text), so its undo cannot be seen: not tracked.
+    if (post)
+      for (const change of mistakes(unintended).filter((c) => c.kind !== 'field'))
+        this.pending.push({ change, package: post.app.package, activity: post.app.activity });
+    if (post) this.observe(post);
+  }
+
+  pendingChanges(): readonly PendingChange[] {
+    return this.pending;
+  }
+
+  /** Whether a terminal action may end the run now (`done` and `ask_user`; `infeasible` always may). */
+  check(action: Action, obs: Observation): Verdict {
+    this.observe(obs);
+    const v = this.verdict(action);
+    if (v.ok) return v;
+    if (this.rejections >= (this.opts.maxRejections ?? 2)) return { ok: true };
+    this.rejections++;
+    return v;
+  }
+
+  private verdict(action: Action): Verdict {
+    if (action.tool !== 'done' && action.tool !== 'ask_user') return { ok: true };
+    if (this.pending.length > 0) {
+      const what = this.pending.map((p) => describeChange(p.change)).join(', ');
+      return {
+        ok: false,
+        reason: `not finished: ${what} changed by mistake and never put back; undo it (or check it is right) before ending`,
+      };
+    }
+    if (action.tool !== 'done') return { ok: true };
+    if (this.lastFailure)
+      return {
+        ok: false,
+        reason: `the last action failed its check (${this.lastFailure}); confirm on the screen that the goal is reached before done`,
+      };
+    if (action.answer && !answerGrounded(action.answer, this.seen))
+      return {
+        ok: false,
+        reason: `the answer "${action.answer}" is not on any screen seen in this run; read it from the screen`,
+      };
+    return { ok: true };
+  }
+}
+
+/** A pending change is resolved when its page shows the element (or counter) back as it was. */
+function putBack(p: PendingChange, o: Observation): boolean {
+  if (o.app.package !== p.package || o.app.activity !== p.activity) return false;
+  const c = p.change;
+  if (c.kind === 'count' && !c.id) return counterAfter(o, c.label) === c.from;
+  const e = o.elements.find((x) => x.id === c.id);
+  if (!e) return false;
+  if (c.kind === 'checked') return (e.flags.checked ? 'on' : 'off') === c.from;
+  if (c.kind === 'value') return String(e.range?.current) === c.from;
+  if (c.kind === 'count') return e.text === c.from;
+  return false;
+}

@@ -1,0 +1,138 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDevicePorts } from '../../src/agent/device-ports.js';
+import type { AgentPorts } from '../../src/agent/ports.js';
+import { Logger } from '../../src/core/logger.js';
+import type { Decision, Observation } from '../../src/core/types.js';
+import { answerGrounded, CompletionTracker } from '../../src/executor/completion.js';
+import { mistakes, type StateChange } from '../../src/executor/side-effects.js';
+import { bridgeRig, decision, el } from './helpers.js';
+
+/**
+ * The completion check through the agent's device ports on the virtual phone: a mis-tap's change
+ * blocks "done" until it is seen put back, "done" right after a failed action is questioned, and an
+ * answer must have been on a screen. A model that insists is believed after two questions.
+ */
+
+let rig: Awaited<ReturnType<typeof bridgeRig>> | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+async function ports(): Promise<{ p: AgentPorts; obs: Observation }> {
+  rig = await bridgeRig({ seed: 1 });
+  const p = createDevicePorts({
+    device: rig.device,
+    clock: rig.clock,
+    logger: Logger.silent(),
+    confirm: async () => 'approved',
+    screenshots: false,
+  });
+  await rig.phone.launch('Settings');
+  rig.phone.world.settings.bluetooth = false;
+  return { p, obs: (await p.observe()).obs };
+}
+
+/** Execute, re-observe and validate, as the loop does. */
+async function step(p: AgentPorts, obs: Observation, d: Decision) {
+  const exec = await p.execute(d, obs);
+  const post = (await p.observe(obs)).obs;
+  const out = exec.ok
+    ? p.validate(d.expect, obs, post, d, exec.target)
+    : { ok: false, signals: [], reason: exec.error };
+  return { out, post };
+}
+
+const done = (answer?: string): Decision =>
+  decision({ tool: 'done', ...(answer ? { answer } : {}) }, { kind: 'no_change' });
+
+describe('completion check through the device ports', () => {
+  it('reports a mis-tap with its undo, refuses done until the change is put back, then accepts', async () => {
+    const { p, obs } = await ports();
+    const wifi = el(obs, 'Wi-Fi');
+    const bt = el(obs, 'Bluetooth');
+    const wrong = await step(
+      p,
+      obs,
+      decision({ tool: 'tap', target_id: bt.id }, { kind: 'element_state', target_id: wifi.id, state: 'off' }),
+    );
+    expect(wrong.out.ok).toBe(false);
+    expect(wrong.out.reason).toContain(`undo: tap [${bt.id}] expect element_state ${bt.id} off`);
+    const early = p.checkFinish?.(done(), wrong.post);
+    expect(early?.ok).toBe(false);
+    expect(early?.reason).toMatch(/"Bluetooth" off→on changed by mistake/);
+
+    const undo = await step(
+      p,
+      wrong.post,
+      decision({ tool: 'tap', target_id: bt.id }, { kind: 'element_state', target_id: bt.id, state: 'off' }),
+    );
+    expect(undo.out.ok).toBe(true);
+    const meant = await step(
+      p,
+      undo.post,
+      decision({ tool: 'tap', target_id: wifi.id }, { kind: 'element_state', target_id: wifi.id, state: 'off' }),
+    );
+    expect(meant.out.ok).toBe(true);
+    expect(p.checkFinish?.(done(), meant.post)).toMatchObject({ ok: true });
+    expect(rig!.phone.world.settings).toMatchObject({ wifi: false, bluetooth: false });
+  });
+
+  it('questions done right after a failed action and an answer no screen showed', async () => {
+    const { p, obs } = await ports();
+    const wifi = el(obs, 'Wi-Fi');
+    // A wait for text that never shows fails its check (and changes nothing).
+    const failed = await step(
+      p,
+      obs,
+      decision({ tool: 'wait', ms: 200 }, { kind: 'text_appears', text: 'Airplane mode is on' }),
+    );
+    expect(failed.out.ok).toBe(false);
+    expect(p.checkFinish?.(done(), failed.post)?.reason).toMatch(/last action failed its check/);
+
+    const fine = await step(
+      p,
+      failed.post,
+      decision(
+        { tool: 'tap', target_id: el(failed.post, 'Wi-Fi').id },
+        { kind: 'element_state', target_id: el(failed.post, 'Wi-Fi').id, state: wifi.flags.checked ? 'off' : 'on' },
+      ),
+    );
+    expect(fine.out.ok).toBe(true);
+    expect(p.checkFinish?.(done('Bluetooth'), fine.post)).toMatchObject({ ok: true });
+    expect(p.checkFinish?.(done('Pixel 9 Pro'), fine.post)?.reason).toMatch(/not on any screen/);
+  });
+});
+
+describe('CompletionTracker', () => {
+  it('believes a model that insists after two questions', () => {
+    const t = new CompletionTracker({ maxRejections: 2 });
+    t.record({ ok: false, reason: 'element x is not "on"' }, undefined, []);
+    const obs = { app: { package: 'p', activity: '.A', title: '' }, elements: [], texts: [] } as unknown as Observation;
+    const a = { tool: 'done' as const };
+    expect(t.check(a, obs).ok).toBe(false);
+    expect(t.check(a, obs).ok).toBe(false);
+    expect(t.check(a, obs).ok).toBe(true);
+    // infeasible is never held back.
+    expect(new CompletionTracker().check({ tool: 'infeasible', reason: 'x' }, obs).ok).toBe(true);
+  });
+
+  it('keeps only the option that came on by mistake in an exclusive group', () => {
+    const swap: StateChange[] = [
+      { kind: 'checked', id: 'm', label: 'Medium', from: 'on', to: 'off' },
+      { kind: 'checked', id: 'l', label: 'Large', from: 'off', to: 'on' },
+    ];
+    expect(mistakes(swap).map((c) => c.id)).toEqual(['l']);
+    const flips: StateChange[] = [{ kind: 'checked', id: 'x', label: 'Extra shot', from: 'on', to: 'off' }];
+    expect(mistakes(flips)).toEqual(flips);
+  });
+
+  it('grounds answers by their numbers and words', () => {
+    const seen = ['Model 型号', 'Pixel 7', 'Android version', '14', 'Battery 85%'];
+    expect(answerGrounded('Pixel 7', seen)).toBe(true);
+    expect(answerGrounded('pixel 7.', seen)).toBe(true);
+    expect(answerGrounded('The battery is at 85%', seen)).toBe(true);
+    expect(answerGrounded('Pixel 8', seen)).toBe(false);
+    expect(answerGrounded('Galaxy S23', seen)).toBe(false);
+  });
+});

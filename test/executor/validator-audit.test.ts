@@ -1,0 +1,170 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Decision, Observation } from '../../src/core/types.js';
+import { applyAudit, auditAction } from '../../src/executor/action-audit.js';
+import type { Executor } from '../../src/executor/executor.js';
+import { samePage, stateChanges } from '../../src/executor/side-effects.js';
+import { validate } from '../../src/executor/validator.js';
+import { bridgeRig, decision, el, makeExecutor, observe } from './helpers.js';
+
+/**
+ * The audit after the expectation check, on the virtual phone: a wrong switch or stepper touched
+ * while the expectation named another element, and a navigating tap that opened the wrong page
+ * while "element_gone <intended>" held by accident.
+ */
+
+let rig: Awaited<ReturnType<typeof bridgeRig>> | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+async function start(app: string): Promise<{ ex: Executor; obs: Observation }> {
+  rig = await bridgeRig({ seed: 1 });
+  const ex = makeExecutor(rig.device, rig.clock);
+  await rig.phone.launch(app);
+  return { ex, obs: await observe(ex) };
+}
+
+/** Run one decision and audit it the way the agent's validate port does. */
+async function act(ex: Executor, pre: Observation, d: Decision) {
+  const r = await ex.run(d, pre);
+  const post = r.post ?? (await observe(ex, pre));
+  const acted = pre.elements.find((e) => e.id === d.action.target_id);
+  const checked = validate(d.expect, pre, post, d.action, acted);
+  const audit = auditAction({
+    expect: d.expect,
+    pre,
+    post,
+    action: d.action,
+    acted,
+    expectationHeld: checked.ok,
+  });
+  return { checked, audit, post, outcome: applyAudit(checked, audit) };
+}
+
+describe('side effects of a wrong element', () => {
+  it('names the switch flipped by mistake and the tap that puts it back', async () => {
+    const { ex, obs } = await start('Settings');
+    rig!.phone.world.settings.bluetooth = false;
+    const pre = await observe(ex, obs);
+    const wifi = el(pre, 'Wi-Fi');
+    const bt = el(pre, 'Bluetooth');
+    // The model meant "Wi-Fi off" but grounded on Bluetooth.
+    const r = await act(
+      ex,
+      pre,
+      decision({ tool: 'tap', target_id: bt.id }, { kind: 'element_state', target_id: wifi.id, state: 'off' }),
+    );
+    expect(r.checked.ok).toBe(false);
+    expect(r.audit.changes).toEqual([expect.objectContaining({ kind: 'checked', id: bt.id, from: 'off', to: 'on' })]);
+    expect(r.audit.undo).toEqual([`tap [${bt.id}] expect element_state ${bt.id} off`]);
+    expect(r.outcome.reason).toContain('"Bluetooth" off→on');
+    expect(rig!.phone.world.settings.bluetooth).toBe(true);
+    // Following the undo puts the phone back as it was.
+    const u = await act(
+      ex,
+      r.post,
+      decision({ tool: 'tap', target_id: bt.id }, { kind: 'element_state', target_id: bt.id, state: 'off' }),
+    );
+    expect(u.outcome.ok).toBe(true);
+    expect(rig!.phone.world.settings.bluetooth).toBe(false);
+  });
+
+  it('overrules an expectation that held by accident while another switch flipped', async () => {
+    const { ex, obs } = await start('Settings');
+    const wifi = el(obs, 'Wi-Fi');
+    const bt = el(obs, 'Bluetooth');
+    expect(wifi.flags.checked).toBe(true);
+    // "Wi-Fi on" already holds, so only the audit notices the Bluetooth tap.
+    const r = await act(
+      ex,
+      obs,
+      decision({ tool: 'tap', target_id: bt.id }, { kind: 'element_state', target_id: wifi.id, state: 'on' }),
+    );
+    expect(r.checked.ok).toBe(true);
+    expect(r.outcome.ok).toBe(false);
+    expect(r.outcome.signals).toContain('audit_failed');
+    expect(r.outcome.reason).toMatch(/hit "Bluetooth".*instead of "Wi-Fi"/);
+  });
+
+  it('leaves the intended action alone', async () => {
+    const { ex, obs } = await start('Settings');
+    const wifi = el(obs, 'Wi-Fi');
+    const r = await act(
+      ex,
+      obs,
+      decision({ tool: 'tap', target_id: wifi.id }, { kind: 'element_state', target_id: wifi.id, state: 'off' }),
+    );
+    expect(r.outcome).toMatchObject({ ok: true });
+    expect(r.audit).toEqual({ changes: [], undo: [] });
+  });
+
+  it('names a quantity bumped by a stray "+" and presses "−" to undo it', async () => {
+    const { ex, obs } = await start('FoodShop');
+    let o = obs;
+    const later = await ex.run(decision({ tool: 'tap', target_id: el(o, 'Later · 稍后').id }), o);
+    o = later.post ?? (await observe(ex, o));
+    const item = o.elements.find((e) => e.resourceId.endsWith('menu_item'));
+    if (!item) throw new Error('no menu item');
+    const opened = await ex.run(decision({ tool: 'tap', target_id: item.id }), o);
+    o = opened.post ?? (await observe(ex, o));
+    const plus = el(o, '+');
+    const ice = o.elements.find((e) => /^Ice/.test(e.label ?? e.text));
+    if (!ice) throw new Error('no Ice switch');
+    const r = await act(
+      ex,
+      o,
+      decision({ tool: 'tap', target_id: plus.id }, { kind: 'element_state', target_id: ice.id, state: 'on' }),
+    );
+    expect(r.checked.ok).toBe(false);
+    const qty = r.audit.changes.find((c) => c.kind === 'count');
+    expect(qty).toMatchObject({ from: '1', to: '2' });
+    const minus = el(o, '−');
+    expect(r.audit.undo[0]).toMatch(new RegExp(`^tap \\[${minus.id}\\] expect `));
+    const u = await act(ex, r.post, decision({ tool: 'tap', target_id: minus.id }, { kind: 'page_changes' }));
+    // Against the page before the stray "+", the counter is the same again.
+    expect(samePage(o, u.post)).toBe(true);
+    expect(stateChanges(o, u.post).filter((c) => c.kind === 'count')).toEqual([]);
+  });
+});
+
+describe('where a navigating tap landed', () => {
+  it('fails a tap on "Help" whose expectation "Promo gone" held because the page went away', async () => {
+    const { ex, obs } = await start('Browser');
+    const help = el(obs, 'Help · 帮助 https://docs.example.com/help');
+    const promo = obs.elements.find((e) => (e.label ?? e.text).startsWith('Promo'));
+    if (!promo) throw new Error('no Promo bookmark');
+    const r = await act(
+      ex,
+      obs,
+      decision({ tool: 'tap', target_id: help.id }, { kind: 'element_gone', target_id: promo.id }),
+    );
+    expect(r.checked.ok).toBe(true);
+    expect(r.outcome.ok).toBe(false);
+    expect(r.outcome.reason).toMatch(/landed on "Help.*not on "Promo.*wrong page/);
+  });
+
+  it('accepts the tap on the intended bookmark, and a tap whose expectation names what was tapped', async () => {
+    const { ex, obs } = await start('Browser');
+    const promo = obs.elements.find((e) => (e.label ?? e.text).startsWith('Promo'));
+    if (!promo) throw new Error('no Promo bookmark');
+    const r = await act(
+      ex,
+      obs,
+      decision({ tool: 'tap', target_id: promo.id }, { kind: 'element_gone', target_id: promo.id }),
+    );
+    expect(r.outcome.ok).toBe(true);
+    await rig!.phone.launch('Browser');
+    await rig!.phone.key('back');
+    await rig!.phone.launch('Browser');
+    const again = await observe(ex, r.post);
+    const help = again.elements.find((e) => (e.label ?? e.text).startsWith('Help'));
+    if (!help) throw new Error(`no Help bookmark on ${again.app.activity}`);
+    const h = await act(
+      ex,
+      again,
+      decision({ tool: 'tap', target_id: help.id }, { kind: 'element_gone', target_id: help.id }),
+    );
+    expect(h.outcome.ok).toBe(true);
+  });
+});
