@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadRun } from './load.js';
 import { renderReport } from './render.js';
@@ -31,6 +31,7 @@ export async function writeReport(
     );
   }
   const html = renderReport(model, { imageSrc: (s) => images.get(s.rel) ?? s.rel, generatedAt: opts.now });
+  await mkdir(path.dirname(out), { recursive: true });
   await writeFile(out, html);
   return { path: out, bytes: Buffer.byteLength(html), steps: model.steps.length };
 }
