@@ -93,7 +93,9 @@ function renderBody(n: number, r: StepFile, text: Text): string {
   if (r.receipt) facts.push(['dispatch', dispatchOf(r, text)]);
   facts.push(['time', timeOf(r)]);
   if (r.llm.calls > 0) facts.push(['model', modelOf(r)]);
-  facts.push(['page', `<code>${text.t(r.pageHash)}</code>`]);
+  const after = r.receipt?.post?.pageHash;
+  const moved = typeof after === 'string' && after !== r.pageHash ? ` → <code>${text.t(after)}</code>` : '';
+  facts.push(['page', `<code>${text.t(r.pageHash)}</code>${moved}`]);
   const dl = `<dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`;
   const obs = `<details><summary>screen as the model saw it</summary><pre>${text.t(r.observation)}</pre></details>`;
   return head + action + thought + dl + obs;

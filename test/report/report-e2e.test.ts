@@ -49,6 +49,10 @@ describe('report of a real run (Wi-Fi off on the virtual phone, reference model)
     expect(m, art).not.toBeNull();
     expect(Math.abs(Number(m![1]) - want.x / 10)).toBeLessThan(1);
     expect(Math.abs(Number(m![2]) - want.y / 10)).toBeLessThan(1);
+    // The page hash before → after the tap (the switch state is part of the page).
+    const post = tap!.receipt?.post?.pageHash as string;
+    expect(post).not.toBe(tap!.pageHash);
+    expect(art).toContain(`<dt>page</dt><dd><code>${tap!.pageHash}</code> → <code>${post}</code></dd>`);
     // The launch step touches no point: no mark is drawn on it.
     const launch = steps.find((s) => s.decision?.action.tool === 'launch_app');
     expect(articleOf(html, launch!.step)).not.toContain('class="mark');
