@@ -215,7 +215,10 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
 
     checkFinish(decision, obs) {
       const v = completion.check(decision.action, obs);
-      return v.ok ? { ok: true, signals: [] } : { ok: false, signals: ['finish_rejected'], reason: v.reason };
+      if (v.ok) return { ok: true, signals: [] };
+      return v.handOver
+        ? { ok: false, signals: ['finish_handover'], reason: v.reason, handOver: true }
+        : { ok: false, signals: ['finish_rejected'], reason: v.reason };
     },
     async image(obs, req) {
       // Screenshots go to the model downscaled (and cropped around a target when it asks to zoom).

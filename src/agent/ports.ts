@@ -39,6 +39,8 @@ export interface Validated {
   ok: boolean;
   signals: string[];
   reason?: string;
+  /** checkFinish only: stop and hand over to a person (ask_user with `reason`) instead of re-asking. */
+  handOver?: boolean;
 }
 
 export interface AgentPorts {

@@ -65,6 +65,15 @@ export function auditAction(i: AuditInput): Audit {
       };
   }
   if (!mismatch && i.expectationHeld) return { changes: [], undo: [] };
+  // The wrong element took the phone elsewhere: whatever it does (save, send, add) may have happened.
+  if (mismatch && acted && named && !i.expectationHeld && !samePage(pre, post)) {
+    const where = post.app.title || `${post.app.package}${post.app.activity}`;
+    return {
+      addendum: `the action hit ${tapped(acted)} instead of ${tapped(named)} and left the page (now "${where}"): check what "${labelOf(acted)}" did before going on`,
+      changes: [],
+      undo: [],
+    };
+  }
 
   // The named element's own change is the announced one — unless the expectation failed and it
   // flipped: a switch has two states, so that flip went the wrong way.

@@ -19,7 +19,8 @@ export interface PendingChange {
   activity: string;
 }
 
-export type Verdict = { ok: true } | { ok: false; reason: string };
+/** `handOver`: the model insists on ending while a mistake is still on the phone — a person must look. */
+export type Verdict = { ok: true } | { ok: false; reason: string; handOver?: boolean };
 
 const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
 
@@ -94,7 +95,13 @@ export class CompletionTracker {
     this.observe(obs);
     const v = this.verdict(action);
     if (v.ok) return v;
-    if (this.rejections >= (this.opts.maxRejections ?? 2)) return { ok: true };
+    if (this.rejections >= (this.opts.maxRejections ?? 2)) {
+      // Weak evidence (a failed check, an unseen answer) yields to a model that insists; a change
+      // seen made by mistake and never put back does not: the run ends with a person, not "done".
+      return this.pending.length > 0
+        ? { ok: false, handOver: true, reason: `${v.reason}; handing over so a person can check` }
+        : { ok: true };
+    }
     this.rejections++;
     return v;
   }
@@ -133,5 +140,6 @@ function putBack(p: PendingChange, o: Observation): boolean {
   if (c.kind === 'checked') return (e.flags.checked ? 'on' : 'off') === c.from;
   if (c.kind === 'value') return String(e.range?.current) === c.from;
   if (c.kind === 'count') return e.text === c.from;
+  if (c.kind === 'badge') return e.text.includes(`(${c.from})`);
   return false;
 }

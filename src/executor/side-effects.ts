@@ -8,7 +8,8 @@ import type { Element, Observation } from '../core/types.js';
  */
 
 export interface StateChange {
-  kind: 'checked' | 'value' | 'field' | 'count';
+  /** `badge`: a count inside a control's label ("Cart (1)"), e.g. items added by a stray tap. */
+  kind: 'checked' | 'value' | 'field' | 'count' | 'badge';
   /** The element that changed (a counter has none: it is plain text). */
   id?: string;
   /** What a person would call it (a counter: the text before it, e.g. "Quantity"). */
@@ -19,6 +20,7 @@ export interface StateChange {
 
 const LABEL = (e: Element) => (e.label ?? (e.text || e.desc)) || e.resourceId.split('/').pop() || e.role;
 const COUNT = /^\d{1,4}$/;
+const BADGE = /\((\d{1,4})\)/;
 
 export function labelOf(e: Element): string {
   return LABEL(e);
@@ -85,6 +87,11 @@ export function stateChanges(pre: Observation, post: Observation): StateChange[]
       if (!a.flags.password && COUNT.test(a.text) && COUNT.test(b.text))
         out.push({ kind: 'count', id: a.id, label, from: a.text, to: b.text });
       else out.push({ kind: 'field', id: a.id, label, from: 'old text', to: 'new text' });
+    } else if (a.actionable && a.text !== b.text) {
+      const x = BADGE.exec(a.text);
+      const y = BADGE.exec(b.text);
+      if (x?.[1] && y?.[1] && a.text.replace(BADGE, '()') === b.text.replace(BADGE, '()'))
+        out.push({ kind: 'badge', id: a.id, label: a.text.replace(BADGE, '').trim(), from: x[1], to: y[1] });
     }
   }
   // Counters are plain text: matched by the unique label before them (a toast coming or going

@@ -113,6 +113,16 @@ describe('CompletionTracker', () => {
     expect(t.check(a, obs).ok).toBe(false);
     expect(t.check(a, obs).ok).toBe(false);
     expect(t.check(a, obs).ok).toBe(true);
+    // A mistake seen on the phone and never put back is not given up on: a person takes over.
+    const m = new CompletionTracker({ maxRejections: 1 });
+    const post = {
+      app: { package: 'p', activity: '.A', title: '' },
+      elements: [],
+      texts: [],
+    } as unknown as Observation;
+    m.record({ ok: false }, post, [{ kind: 'checked', id: 'x', label: 'Extra shot', from: 'off', to: 'on' }]);
+    expect(m.check(a, obs)).toMatchObject({ ok: false });
+    expect(m.check(a, obs)).toMatchObject({ ok: false, handOver: true });
     // infeasible is never held back.
     expect(new CompletionTracker().check({ tool: 'infeasible', reason: 'x' }, obs).ok).toBe(true);
   });

@@ -42,6 +42,18 @@ async function act(ex: Executor, pre: Observation, d: Decision) {
   return { checked, audit, post, outcome: applyAudit(checked, audit) };
 }
 
+/** FoodShop's product page for the first menu item (update dialog dismissed). */
+async function productPage(): Promise<{ ex: Executor; o: Observation }> {
+  const { ex, obs } = await start('FoodShop');
+  let o = obs;
+  const later = await ex.run(decision({ tool: 'tap', target_id: el(o, 'Later · 稍后').id }), o);
+  o = later.post ?? (await observe(ex, o));
+  const item = o.elements.find((e) => e.resourceId.endsWith('menu_item'));
+  if (!item) throw new Error('no menu item');
+  const opened = await ex.run(decision({ tool: 'tap', target_id: item.id }), o);
+  return { ex, o: opened.post ?? (await observe(ex, o)) };
+}
+
 describe('side effects of a wrong element', () => {
   it('names the switch flipped by mistake and the tap that puts it back', async () => {
     const { ex, obs } = await start('Settings');
@@ -100,14 +112,7 @@ describe('side effects of a wrong element', () => {
   });
 
   it('names a quantity bumped by a stray "+" and presses "−" to undo it', async () => {
-    const { ex, obs } = await start('FoodShop');
-    let o = obs;
-    const later = await ex.run(decision({ tool: 'tap', target_id: el(o, 'Later · 稍后').id }), o);
-    o = later.post ?? (await observe(ex, o));
-    const item = o.elements.find((e) => e.resourceId.endsWith('menu_item'));
-    if (!item) throw new Error('no menu item');
-    const opened = await ex.run(decision({ tool: 'tap', target_id: item.id }), o);
-    o = opened.post ?? (await observe(ex, o));
+    const { ex, o } = await productPage();
     const plus = el(o, '+');
     const ice = o.elements.find((e) => /^Ice/.test(e.label ?? e.text));
     if (!ice) throw new Error('no Ice switch');
@@ -125,6 +130,21 @@ describe('side effects of a wrong element', () => {
     // Against the page before the stray "+", the counter is the same again.
     expect(samePage(o, u.post)).toBe(true);
     expect(stateChanges(o, u.post).filter((c) => c.kind === 'count')).toEqual([]);
+  });
+  it('names a cart count raised by a stray "Add to cart"', async () => {
+    const { ex, o } = await productPage();
+    const add = o.elements.find((e) => /^Add to cart/.test(e.text));
+    const ice = o.elements.find((e) => /^Ice/.test(e.label ?? e.text));
+    if (!add || !ice) throw new Error('no Add to cart / Ice');
+    const r = await act(
+      ex,
+      o,
+      decision({ tool: 'tap', target_id: add.id }, { kind: 'element_state', target_id: ice.id, state: 'on' }),
+    );
+    expect(r.checked.ok).toBe(false);
+    expect(r.audit.changes).toContainEqual(expect.objectContaining({ kind: 'badge', from: '0', to: '1' }));
+    expect(r.outcome.reason).toMatch(/instead of "Ice.*changed .*0→1 unasked/);
+    expect(rig!.phone.world.cart).toHaveLength(1);
   });
 });
 
