@@ -35,6 +35,7 @@ article.step{display:grid;grid-template-columns:240px 1fr;gap:16px;padding:14px;
 article.step.failed{border-left-color:var(--fail);background:#fffafa}
 article.step.broken{border-left-color:#6e7781;background:var(--bg)}
 article.step.noshot{grid-template-columns:1fr}
+figure.shot{margin:0}
 .frame{position:relative;line-height:0;border:1px solid var(--line);border-radius:6px;overflow:hidden}
 .frame img{width:100%;height:auto;display:block}
 .frame svg{position:absolute;inset:0;width:100%;height:100%;overflow:visible}
