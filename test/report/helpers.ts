@@ -75,3 +75,21 @@ export function centreIn(observation: string, id: string): { x: number; y: numbe
   if (!m) throw new Error(`no element ${id} in the observation`);
   return { x: Number(m[1]), y: Number(m[2]) };
 }
+
+const VOID = new Set(['meta', 'img', 'br', 'hr', 'input', 'link', 'circle', 'line', 'path']);
+
+/** Tags closed out of order or left open (a cheap well-formedness check; the style block is skipped). */
+export function tagProblems(html: string): string[] {
+  const body = html.replace(/<style>[\s\S]*?<\/style>/, '');
+  const stack: string[] = [];
+  const problems: string[] = [];
+  for (const m of body.matchAll(/<(\/?)([a-zA-Z][a-zA-Z0-9]*)\b[^>]*?(\/?)>/g)) {
+    const [, close, name, selfClose] = m;
+    const tag = name!.toLowerCase();
+    if (VOID.has(tag) || selfClose || tag === 'html' || tag === 'head' || tag === 'body') continue;
+    if (!close) stack.push(tag);
+    else if (stack.at(-1) === tag) stack.pop();
+    else problems.push(`</${tag}> at ${m.index} closes <${stack.at(-1)}>`);
+  }
+  return [...problems, ...stack.map((t) => `<${t}> left open`)];
+}

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeHtml, loadRun, renderReport, writeReport } from '../../src/report/index.js';
-import { articleOf, centreIn, cliRun, readSteps } from './helpers.js';
+import { articleOf, centreIn, cliRun, readSteps, tagProblems } from './helpers.js';
 
 let dir: string;
 let wifi: { status: string; runDir: string; steps: number };
@@ -102,6 +102,7 @@ describe('report of a real run (Wi-Fi off on the virtual phone, reference model)
   it('is self-contained: no script, no external URL; --inline embeds the screenshots', async () => {
     expect(html).not.toMatch(/<script/i);
     expect(html).not.toMatch(/https?:\/\//);
+    expect(tagProblems(html)).toEqual([]);
     const out = path.join(dir, 'inline.html');
     const r = await writeReport(wifi.runDir, { out, inline: true });
     const inline = await readFile(out, 'utf8');

@@ -10,7 +10,7 @@ import { ActionableError } from '../../src/core/errors.js';
 import { PageMemory } from '../../src/planner/memory/page-memory.js';
 import { startReferenceModel } from '../../src/planner/reference/server.js';
 import { loadRun, renderReport } from '../../src/report/index.js';
-import { articleOf, captureStdout, copyRun, readSteps } from './helpers.js';
+import { articleOf, captureStdout, copyRun, readSteps, tagProblems } from './helpers.js';
 
 /** Hostile text, damaged folders, interrupted runs and the CLI, over copies of one real run. */
 
@@ -108,6 +108,7 @@ describe('escaping', () => {
     expect(page).toContain('&#60;/pre&#62;&#60;script&#62;alert(2)');
     expect(page).toContain('it&#39;s &#60;i&#62;fine&#60;/i&#62; &#38; &#34;done&#34;');
     expect(page).toContain('<title>Turn &#60;script&#62;');
+    expect(tagProblems(page)).toEqual([]);
   });
 });
 
@@ -130,6 +131,7 @@ describe('damaged and unfinished run folders', () => {
     expect(articleOf(page, 2)).toMatch(
       /class="step broken[\s\S]*steps\/002\.json: does not match the step record format \(ok: /,
     );
+    expect(tagProblems(page)).toEqual([]);
     expect(articleOf(page, last)).toContain(`steps/${String(last).padStart(3, '0')}.json is missing`);
     for (const s of steps.slice(2, -1))
       expect(articleOf(page, s.step)).toContain(`class="step ${s.ok ? 'ok' : 'failed'}`);
