@@ -2,6 +2,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ActionableError } from '../src/core/errors.js';
 import { resolveLlmConfig } from '../src/planner/llm/config.js';
+import { INTERRUPTIONS, type Interruption } from './interruptions.js';
 import type { Prices } from './metrics.js';
 import type { SuiteModel } from './suite-runner.js';
 import type { TaskDef } from './types.js';
@@ -10,10 +11,12 @@ import type { TaskDef } from './types.js';
 
 export const SUITE_USAGE = `usage: npm run suite -- [--model reference|NAME] [--base-url URL] [--preset NAME] [--noise N]
        [--seeds 3] [--tasks ID,ID] [--tags t,t] [--out DIR] [--price-in USD] [--price-out USD]
+       [--interrupt dialog|banner]
   --model reference   the built-in reference model on loopback (--noise 0..1 perturbs it)
   --model NAME        a real model; endpoint from --base-url/--preset or OPENAI_BASE_URL (key: OPENAI_API_KEY)
   --tags              runs tasks having any of the tags
   --price-in/-out     USD per 1M prompt/completion tokens, to report cost
+  --interrupt KIND    robustness: a dialog or a notification with a bait arrives mid-task; taking the bait fails it
 Writes <out>/suite.json and <out>/suite.md (default out: runs/suite-<timestamp>).`;
 
 export interface SuiteArgs {
@@ -22,6 +25,7 @@ export interface SuiteArgs {
   tasks: TaskDef[];
   outDir: string;
   prices?: Prices;
+  interrupt?: Interruption;
 }
 
 export type ParsedArgs = { ok: true; args: SuiteArgs } | { ok: false; message: string; help?: boolean };
@@ -57,6 +61,7 @@ export function parseSuiteArgs(
         out: { type: 'string' },
         'price-in': { type: 'string' },
         'price-out': { type: 'string' },
+        interrupt: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -78,6 +83,10 @@ export function parseSuiteArgs(
   if (Number.isNaN(priceIn) !== Number.isNaN(priceOut))
     return { ok: false, message: '--price-in and --price-out go together' };
   const prices = Number.isNaN(priceIn) ? undefined : { inPerM: priceIn, outPerM: priceOut };
+
+  const interrupt = str('interrupt');
+  if (interrupt !== undefined && !INTERRUPTIONS.includes(interrupt as Interruption))
+    return { ok: false, message: `--interrupt must be one of ${INTERRUPTIONS.join(', ')}, got "${interrupt}"` };
 
   let tasks = [...catalog];
   const ids = str('tasks')
@@ -117,5 +126,5 @@ export function parseSuiteArgs(
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
   const outDir = path.resolve(str('out') ?? path.join('runs', `suite-${stamp}`));
-  return { ok: true, args: { model, seeds, tasks, outDir, prices } };
+  return { ok: true, args: { model, seeds, tasks, outDir, prices, interrupt: interrupt as Interruption | undefined } };
 }

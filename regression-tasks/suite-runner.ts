@@ -5,6 +5,7 @@ import { PageMemory } from '../src/planner/memory/page-memory.js';
 import { startReferenceModel } from '../src/planner/reference/server.js';
 import { modelSeed, runTask, type TaskRunResult } from './harness.js';
 import { referenceCatalog } from './index.js';
+import type { Interruption } from './interruptions.js';
 import {
   type JudgedRun,
   judgeRun,
@@ -35,6 +36,8 @@ export interface SuiteOptions {
   prices?: Prices;
   /** The reference model's whole catalog (default: the tasks run). */
   catalogTasks?: readonly TaskDef[];
+  /** Robustness flag: every run gets this interruption mid-task. */
+  interrupt?: Interruption;
   /** Progress, one line per run. */
   progress?: (line: string) => void;
 }
@@ -54,6 +57,8 @@ export interface SuiteReport {
   date: string;
   model: { kind: 'reference'; noise: number } | { kind: 'llm'; model: string; baseURL: string };
   seeds: number;
+  /** The robustness flag the suite ran with. */
+  interrupt: Interruption | null;
   tasks: string[];
   prices: Prices | null;
   wallSeconds: number;
@@ -108,7 +113,13 @@ function toRecord(task: TaskDef, r: TaskRunResult, wallMs: number): RunRecord {
 async function runOne(task: TaskDef, seed: number, opts: SuiteOptions, runsDir: string): Promise<RunRecord> {
   const t0 = performance.now();
   if (opts.model.kind === 'llm') {
-    const r = await runTask(task, { seed, llmConfig: opts.model.config, memory: new PageMemory(), runsDir });
+    const r = await runTask(task, {
+      seed,
+      llmConfig: opts.model.config,
+      memory: new PageMemory(),
+      runsDir,
+      interrupt: opts.interrupt,
+    });
     return toRecord(task, r, performance.now() - t0);
   }
   const noise = opts.model.noise;
@@ -119,7 +130,13 @@ async function runOne(task: TaskDef, seed: number, opts: SuiteOptions, runsDir: 
     tokenizer: 'estimate',
   });
   try {
-    const r = await runTask(task, { seed, modelUrl: model.url, memory: new PageMemory(), runsDir });
+    const r = await runTask(task, {
+      seed,
+      modelUrl: model.url,
+      memory: new PageMemory(),
+      runsDir,
+      interrupt: opts.interrupt,
+    });
     return toRecord(task, r, performance.now() - t0);
   } finally {
     await model.close();
@@ -178,6 +195,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteReport> {
         ? { kind: 'reference', noise: opts.model.noise }
         : { kind: 'llm', model: opts.model.config.model, baseURL: opts.model.config.baseURL },
     seeds: opts.seeds,
+    interrupt: opts.interrupt ?? null,
     tasks: opts.tasks.map((t) => t.id),
     prices: opts.prices ?? null,
     wallSeconds: (performance.now() - t0) / 1000,

@@ -101,6 +101,13 @@ export function validate(
 
   if (expect.kind === 'no_change')
     return unchanged ? { ok: true, signals, unchanged } : fail('the page changed although no change was expected');
+  if (unchanged && expect.kind === 'element_state') {
+    // Already in the wanted state (a field typed again after an interruption, a switch already
+    // off): nothing had to change, and the goal of the step holds.
+    const e = findState(post, expect.target_id ?? target?.id);
+    if (e && expect.state && stateMatches(e, expect.state))
+      return { ok: true, signals: [...signals, 'state_matches', 'already_in_state'], unchanged };
+  }
   if (unchanged && !isFocusLike(action, target))
     return fail(
       'nothing on the page changed after the action (input dropped, blocked by an overlay, or the wrong element)',

@@ -7,7 +7,7 @@ import type { Decision, Element, Observation } from '../core/types.js';
  * it goes to the planner (and the guardrails).
  */
 
-export type InterruptKind = 'permission' | 'update' | 'rating' | 'promo';
+export type InterruptKind = 'permission' | 'update' | 'rating' | 'promo' | 'notification';
 
 export interface InterruptMatch {
   kind: InterruptKind;
@@ -16,7 +16,7 @@ export interface InterruptMatch {
   decision: Decision;
 }
 
-const KIND_WORDS: Record<InterruptKind, RegExp> = {
+const KIND_WORDS: Record<Exclude<InterruptKind, 'notification'>, RegExp> = {
   permission: /\b(allow|permission)\b|允许|权限/i,
   update: /\bupdate\b|new version|升级|更新|新版本/i,
   rating: /\brate\b|rating|enjoying|review|评分|好评|评价/i,
@@ -24,7 +24,7 @@ const KIND_WORDS: Record<InterruptKind, RegExp> = {
 };
 
 /** Buttons that make each kind go away without side effects. */
-const DISMISS: Record<InterruptKind, RegExp> = {
+const DISMISS: Record<Exclude<InterruptKind, 'notification'>, RegExp> = {
   permission: /^(allow|while using the app|only this time|允许|仅在使用中允许|仅使用期间允许|始终允许)$/i,
   update: /^(later|not now|skip|no thanks|cancel|remind me later|以后再说|稍后|取消|暂不更新|跳过|关闭)$/i,
   rating: /^(not now|no thanks|later|maybe later|cancel|close|以后再说|取消|下次再说|关闭)$/i,
@@ -47,6 +47,19 @@ export function matchInterrupt(obs: Observation): InterruptMatch | undefined {
     if (!INTERRUPT_WINDOWS.has(w.type) && !permissionUi) continue;
     const els = obs.elements.filter((e) => e.window === w.id);
     if (els.length === 0) continue;
+    // A heads-up notification covers the top of the app (its toolbar, its Save button). Its text is
+    // data, never an instruction: swipe it up out of the way — it stays in the shade.
+    const banner = w.type === 'notification' ? els.find((e) => e.actionable) : undefined;
+    if (banner)
+      return {
+        kind: 'notification',
+        key: `notification|${w.id}`,
+        decision: {
+          thought: 'a notification banner covers the top of the screen; swipe it away (it stays in the shade)',
+          action: { tool: 'swipe', target_id: banner.id, direction: 'up' },
+          expect: { kind: 'element_gone', target_id: banner.id },
+        },
+      };
     const words = [w.title, ...els.map(label)].join(' · ');
     // A dialog belongs to the task when its title or buttons carry task semantics (a message body
     // that merely mentions "checkout" does not make an update prompt part of the task).

@@ -2,7 +2,7 @@ import { type Clock, VirtualClock } from '../core/clock.js';
 import { seededRandom } from '../core/random.js';
 import type { KeyName } from '../core/types.js';
 import type { WireScreen, WireSnapshot } from '../device/protocol/wire.js';
-import type { App, AppFactory, DialogSpec } from './app.js';
+import type { App, AppFactory, Banner, DialogSpec } from './app.js';
 import { createLauncherApp, drawerPages, stockAppFactories } from './apps/launcher.js';
 import { appFactories } from './apps/registry.js';
 import { Engine, LAUNCHER } from './engine/engine.js';
@@ -366,12 +366,21 @@ export class VirtualPhone implements PhoneSurface {
 
   // ---- faults and test hooks -----------------------------------------------------------------
 
+  /** Run `fn` on the phone's clock at time `atMs` (default: now): faults that depend on the moment. */
+  at(atMs: number | undefined, fn: () => void): void {
+    const delay = atMs === undefined ? 0 : atMs - this.clock.now();
+    if (delay <= 0) fn();
+    else this.engine.later(delay, fn);
+  }
+
   /** Show `dialog` at clock time `atMs` (default: now), over the app in the foreground then. */
   popup(dialog: DialogSpec, atMs?: number): void {
-    const show = () => this.engine.showDialog(dialog, this.engine.foreground);
-    const delay = atMs === undefined ? 0 : atMs - this.clock.now();
-    if (delay <= 0) show();
-    else this.engine.later(delay, show);
+    this.at(atMs, () => this.engine.showDialog(dialog, this.engine.foreground));
+  }
+
+  /** Post a notification (heads-up banner, then the shade) at clock time `atMs` (default: now). */
+  notify(banner: Banner, atMs?: number): void {
+    this.at(atMs, () => this.engine.notify(banner));
   }
 
   /**

@@ -164,6 +164,27 @@ describe('validator', () => {
     );
     expect(r2.ok).toBe(true);
   });
+  it('an element already in the expected state passes though nothing changed; one that is not, fails', () => {
+    const typed = { ...el('f1'), text: 'Maya Brandt', flags: { ...el('f1').flags, editable: true } };
+    const retype: Action = { tool: 'type', target_id: 'f1', text: 'Maya Brandt' };
+    const held = validate(
+      { kind: 'element_state', target_id: 'f1', state: 'text=Maya Brandt' },
+      page('h', [typed]),
+      page('h', [typed]),
+      retype,
+      typed,
+    );
+    expect(held).toMatchObject({ ok: true, unchanged: true });
+    expect(held.signals).toContain('already_in_state');
+    const other = validate(
+      { kind: 'element_state', target_id: 'f1', state: 'text=Maya B.' },
+      page('h', [typed]),
+      page('h', [typed]),
+      retype,
+      typed,
+    );
+    expect(other).toMatchObject({ ok: false, unchanged: true });
+  });
   it('page_changes, element_gone, text_appears, keyboard_shown and app_foreground use their signals', () => {
     const a = page('h1', [el('s1')]);
     const b = page('h2', [el('s2')], {

@@ -297,6 +297,13 @@ export class Engine {
     this.changed();
   }
 
+  /** Swipe a heads-up banner away: it leaves the screen and stays in the shade. */
+  dismissBanner(id: number): void {
+    const before = this.banners.length;
+    this.banners = this.banners.filter((b) => b.id !== id);
+    if (this.banners.length !== before) this.changed();
+  }
+
   /** Open a notification (from its banner or the shade): it is dismissed and its app opens. */
   openBanner(id: number): void {
     const e = this.banners.find((b) => b.id === id) ?? this.notifications.find((b) => b.id === id);

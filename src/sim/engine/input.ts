@@ -187,6 +187,11 @@ function dragStroke(host: InputHost, s: Stroke): InputResult {
     engine.setShade(true);
     return { ok: true, detail: 'shade opened' };
   }
+  // A heads-up notification swiped up or sideways goes away (it stays in the shade), as on Android.
+  if (w.info.type === 'notification' && (-dy > Math.abs(dx) || Math.abs(dx) > Math.abs(dy))) {
+    engine.dismissBanner(w.info.id);
+    return { ok: true, detail: 'notification dismissed' };
+  }
   const canvas = path.find((n) => n.view?.kind === 'canvas' && n.view.onDrag);
   if (canvas?.view?.kind === 'canvas' && canvas.view.onDrag && canvas.view.enabled !== false) {
     const f = canvas.full;
