@@ -214,6 +214,7 @@ export function printResult(result: RunResult, json: boolean): void {
   const what = result.answer ? `answer: ${result.answer}` : (result.reason ?? '');
   process.stdout.write(
     `${result.status}${what ? ` — ${what}` : ''}\n${result.steps} steps, ${result.llm.calls} LLM calls, ${result.llm.promptTokens} prompt tokens` +
-      `${result.cacheHits ? `, ${result.cacheHits} replayed from memory` : ''}\nrun folder: ${result.runDir}\n`,
+      `${result.cacheHits ? `, ${result.cacheHits} replayed from memory` : ''}\nrun folder: ${result.runDir}\n` +
+      `trace: phone-agent report ${result.runDir}\n`,
   );
 }
