@@ -2,6 +2,7 @@ import type { Action, Element, Expect, Observation } from '../core/types.js';
 import { wrongLanding } from './landing.js';
 import {
   actionableOwner,
+  commitsSomething,
   describeChange,
   labelOf,
   type StateChange,
@@ -47,6 +48,14 @@ export interface Audit {
 
 const NAMES_TARGET = new Set(['element_state', 'element_gone']);
 
+const pressed = (e: Element): StateChange => ({
+  kind: 'pressed',
+  id: e.id,
+  label: labelOf(e),
+  from: '',
+  to: 'pressed',
+});
+
 export function auditAction(i: AuditInput): Audit {
   const { pre, post, expect } = i;
   const acted = actionableOwner(i.acted, pre);
@@ -70,7 +79,7 @@ export function auditAction(i: AuditInput): Audit {
     const where = post.app.title || `${post.app.package}${post.app.activity}`;
     return {
       addendum: `the action hit ${tapped(acted)} instead of ${tapped(named)} and left the page (now "${where}"): check what "${labelOf(acted)}" did before going on`,
-      changes: [],
+      changes: commitsSomething(acted) ? [pressed(acted)] : [],
       undo: [],
     };
   }
@@ -83,7 +92,13 @@ export function auditAction(i: AuditInput): Audit {
     const e = byId.get(c.id);
     return !e || !sameControl(e, named);
   });
-  if (changes.length === 0) return { changes, undo: [] };
+  if (changes.length === 0) {
+    // Nothing visible changed here, but a committing control hit by mistake acts elsewhere.
+    // (Only when the expectation failed: "tap OK, expect the dialog's title gone" is a normal pattern.)
+    if (!mismatch || !acted || !named || i.expectationHeld || !commitsSomething(acted)) return { changes, undo: [] };
+    const sentence = `the action hit ${tapped(acted)} instead of ${tapped(named)}: check what "${labelOf(acted)}" did`;
+    return { addendum: sentence, changes: [pressed(acted)], undo: [] };
+  }
   const undo = undoSteps(changes, acted, post);
   const what = changes.map(describeChange).join(', ');
   const undoText = undo.length ? `; undo: ${undo.join('; ')}` : '; check it and set it back';

@@ -112,7 +112,7 @@ export class CompletionTracker {
       const what = this.pending.map((p) => describeChange(p.change)).join(', ');
       return {
         ok: false,
-        reason: `not finished: ${what} changed by mistake and never put back; undo it (or check it is right) before ending`,
+        reason: `not finished: mistakes never put back: ${what}; undo them (or check the result) before ending`,
       };
     }
     if (action.tool !== 'done') return { ok: true };

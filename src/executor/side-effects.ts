@@ -9,7 +9,8 @@ import type { Element, Observation } from '../core/types.js';
 
 export interface StateChange {
   /** `badge`: a count inside a control's label ("Cart (1)"), e.g. items added by a stray tap. */
-  kind: 'checked' | 'value' | 'field' | 'count' | 'badge';
+  /** `pressed`: a committing control (Save, Send, Add…) pressed by mistake: its effect is not visible here. */
+  kind: 'checked' | 'value' | 'field' | 'count' | 'badge' | 'pressed';
   /** The element that changed (a counter has none: it is plain text). */
   id?: string;
   /** What a person would call it (a counter: the text before it, e.g. "Quantity"). */
@@ -197,7 +198,16 @@ export function mistakes(changes: StateChange[]): StateChange[] {
   return group ? changes.filter((c) => c.kind !== 'checked' || c.to === 'on') : changes;
 }
 
+/** Labels of controls that commit something (the effect lives elsewhere: an alarm list, a cart, a chat). */
+const COMMITS =
+  /^(save|send|submit|add|buy|pay|place|order|confirm|ok|done|apply|delete|remove|post|book|create|publish|保存|发送|提交|确认|确定|添加|加入|删除|支付|完成|下单)/i;
+
+export function commitsSomething(e: Element): boolean {
+  return COMMITS.test(LABEL(e).trim());
+}
+
 export function describeChange(c: StateChange): string {
+  if (c.kind === 'pressed') return `"${c.label}" pressed`;
   if (c.kind === 'field') return `the field "${c.label}" was edited`;
   const what = c.kind === 'count' && !c.id ? `the number after "${c.label}"` : `"${c.label}"`;
   return `${what} ${c.from}→${c.to}`;

@@ -60,7 +60,7 @@ describe('completion check through the device ports', () => {
     expect(wrong.out.reason).toContain(`undo: tap [${bt.id}] expect element_state ${bt.id} off`);
     const early = p.checkFinish?.(done(), wrong.post);
     expect(early?.ok).toBe(false);
-    expect(early?.reason).toMatch(/"Bluetooth" off→on changed by mistake/);
+    expect(early?.reason).toMatch(/mistakes never put back: "Bluetooth" off→on/);
 
     const undo = await step(
       p,

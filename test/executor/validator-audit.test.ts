@@ -148,6 +148,39 @@ describe('side effects of a wrong element', () => {
   });
 });
 
+describe('a committing control pressed by mistake', () => {
+  it('reports "Save" hit instead of a day toggle: it left the editor and its effect is elsewhere', async () => {
+    const { ex, obs } = await start('Clock');
+    const opened = await ex.run(decision({ tool: 'tap', target_id: el(obs, 'Add alarm').id }), obs);
+    let editor = opened.post ?? (await observe(ex, obs));
+    for (const [field, text] of [
+      ['Hour', '07'],
+      ['Minute', '30'],
+    ] as const) {
+      const t = await ex.run(
+        decision(
+          { tool: 'type', target_id: el(editor, field).id, text },
+          { kind: 'element_state', target_id: el(editor, field).id, state: `text=${text}` },
+        ),
+        editor,
+      );
+      editor = t.post ?? (await observe(ex, editor));
+    }
+    const fri = el(editor, 'Fri');
+    const save = el(editor, 'Save');
+    const before = rig!.phone.world.alarms.length;
+    const r = await act(
+      ex,
+      editor,
+      decision({ tool: 'tap', target_id: save.id }, { kind: 'element_state', target_id: fri.id, state: 'on' }),
+    );
+    expect(r.checked.ok).toBe(false);
+    expect(rig!.phone.world.alarms.length).toBe(before + 1);
+    expect(r.audit.changes).toEqual([expect.objectContaining({ kind: 'pressed', id: save.id, label: 'Save' })]);
+    expect(r.outcome.reason).toMatch(/hit "Save".*instead of "Fri".*left the page/);
+  });
+});
+
 describe('where a navigating tap landed', () => {
   it('fails a tap on "Help" whose expectation "Promo gone" held because the page went away', async () => {
     const { ex, obs } = await start('Browser');
