@@ -54,9 +54,10 @@ describe('page memory is a verified replay cache', () => {
     const stale = await runTask(wifiOff(true), { seed: 1, modelUrl: model.url, memory: new PageMemory(data), runsDir });
     const failedReplay = stale.run.stepLog.find((s) => s.source === 'cache' && !s.ok);
     expect(failedReplay, JSON.stringify(stale.run.stepLog, null, 1)).toBeDefined();
-    const next = stale.run.stepLog[stale.run.stepLog.indexOf(failedReplay!) + 1];
-    expect(next?.source).toBe('llm');
-    expect(next?.action).toMatch(/"Wi-Fi"/);
+    // The model decides from there: it may first undo the wrong toggle the replay caused, then Wi-Fi.
+    const after = stale.run.stepLog.slice(stale.run.stepLog.indexOf(failedReplay!) + 1);
+    expect(after[0]?.source).toBe('llm');
+    expect(after.find((st) => /"Wi-Fi"/.test(st.action))?.source).toBe('llm');
     expect(stale.check).toEqual({ ok: true });
   });
 });
