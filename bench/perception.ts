@@ -216,13 +216,19 @@ async function main(): Promise<void> {
   type Meta = { screens: string[]; nodesMedian: number; decodeShareP50: number; samples: number; freshMemory: Stat };
   const meta: Record<string, Meta> = {};
   const load0 = os.loadavg()[0];
+  const screensBy = new Map<string, Screen[]>();
+  for (const res of resolutions)
+    screensBy.set(res.label, await screensOf(new VirtualPhone({ screen: res.screen, seed: 3 })));
+  // Warm-up of both (JIT, allocator), then rounds that alternate the resolutions, so neither pays
+  // for the process's first big allocations or gets a quieter slice of a shared machine.
+  for (const screens of screensBy.values()) for (const s of screens) await measure(s);
+  const samplesBy = new Map<string, Clocked[]>(resolutions.map((r) => [r.label, []]));
+  for (let i = 0; i < ITER; i++)
+    for (const res of resolutions)
+      for (const s of screensBy.get(res.label) ?? []) samplesBy.get(res.label)?.push(await measure(s));
   for (const res of resolutions) {
-    const phone = new VirtualPhone({ screen: res.screen, seed: 3 });
-    const screens = await screensOf(phone);
-    // Warm-up: JIT and libvips caches.
-    for (const s of screens) await measure(s);
-    const samples: Clocked[] = [];
-    for (let i = 0; i < ITER; i++) for (const s of screens) samples.push(await measure(s));
+    const screens = screensBy.get(res.label) ?? [];
+    const samples = samplesBy.get(res.label) ?? [];
     const row: Record<string, Stat> = {};
     for (const st of stages) {
       const wall = samples.map((x) => x.wall[st]);
