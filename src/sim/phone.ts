@@ -377,7 +377,6 @@ export class VirtualPhone implements PhoneSurface {
   popup(dialog: DialogSpec, atMs?: number): void {
     this.at(atMs, () => this.engine.showDialog(dialog, this.engine.foreground));
   }
-
   /** Post a notification (heads-up banner, then the shade) at clock time `atMs` (default: now). */
   notify(banner: Banner, atMs?: number): void {
     this.at(atMs, () => this.engine.notify(banner));
