@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { instantiate } from '../../regression-tasks/harness.js';
 import { TASKS } from '../../regression-tasks/index.js';
 import type { Params, TaskDef } from '../../regression-tasks/types.js';
+import { emptyResult } from '../../src/agent/session.js';
 import type { RunResult, RunStatus } from '../../src/agent/types.js';
-import { emptyUsage } from '../../src/planner/llm/client.js';
 import { contactByName } from '../../src/sim/apps/contacts-data.js';
 import {
   CATEGORIES,
@@ -29,20 +29,7 @@ function task(id: string): TaskDef {
 }
 
 function run(status: RunStatus, answer?: string): RunResult {
-  return {
-    runId: 'r',
-    runDir: '',
-    goal: '',
-    status,
-    answer,
-    steps: 1,
-    llm: emptyUsage(),
-    cacheHits: 0,
-    ruleActions: 0,
-    denials: 0,
-    confirmations: 0,
-    stepLog: [],
-  };
+  return { ...emptyResult('r', '', ''), status, answer, steps: 1 };
 }
 
 async function prepared(id: string, seed = 3): Promise<{ t: TaskDef; phone: VirtualPhone; p: Params }> {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MAP_01 } from '../../regression-tasks/tasks/map-01.js';
+import { emptyResult } from '../../src/agent/session.js';
 import type { RunResult } from '../../src/agent/types.js';
 import { hammingDistance, prepareFrame, SAME_FRAME_MAX_DISTANCE } from '../../src/perception/frame.js';
-import { emptyUsage } from '../../src/planner/llm/client.js';
 import { distanceM, PLACES, toMerc, worldPx } from '../../src/sim/apps/maps-data.js';
 import { VirtualPhone } from '../../src/sim/phone.js';
 import type { Stroke } from '../../src/sim/surface.js';
@@ -155,19 +155,7 @@ describe('Maps app', () => {
 });
 
 describe('MAP-01 check', () => {
-  const done: RunResult = {
-    runId: 'r',
-    runDir: '',
-    goal: '',
-    status: 'done',
-    steps: 7,
-    llm: emptyUsage(),
-    cacheHits: 0,
-    ruleActions: 0,
-    denials: 0,
-    confirmations: 0,
-    stepLog: [],
-  };
+  const done: RunResult = { ...emptyResult('r', '', ''), status: 'done', steps: 7 };
   const params = { place: 'Colosseum', z: '15' };
 
   it('accepts the place at the zoom asked for, rejects too little zoom, the wrong place, or no done', async () => {

@@ -4,8 +4,8 @@ import type { Command } from 'commander';
 import { resumeAgent } from '../../agent/resume.js';
 import { ActionableError } from '../../core/errors.js';
 import { CheckpointStore } from '../../store/checkpoint.js';
-import { type AgentFlags, composeAgent, EXIT, printResult } from '../compose.js';
-import { agentOptions, exitWith, onInterrupt } from './run.js';
+import type { AgentFlags } from '../compose.js';
+import { agentOptions, drive, exitWith } from './run.js';
 
 /**
  * `phone-agent resume <run>`: continue a run that was killed, paused for a confirmation, handed
@@ -47,17 +47,7 @@ export async function resumeCommand(run: string, flags: ResumeFlags): Promise<nu
     process.stderr.write(
       'note: the built-in virtual phone starts afresh in this process; state from the interrupted process is gone\n',
     );
-  const agent = await composeAgent(merged);
-  const stop = onInterrupt(runDir);
-  try {
-    const result = await resumeAgent(agent.deps, { runDir, goal: flags.task, extraSteps: more });
-    await agent.saveMemory();
-    printResult(result, !!flags.json);
-    return EXIT[result.status];
-  } finally {
-    stop();
-    await agent.close();
-  }
+  return drive(merged, runDir, (deps) => resumeAgent(deps, { runDir, goal: flags.task, extraSteps: more }));
 }
 
 export function register(program: Command): void {

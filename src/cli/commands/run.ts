@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { runAgent } from '../../agent/loop.js';
+import { type AgentDeps, runAgent } from '../../agent/loop.js';
+import type { RunResult } from '../../agent/types.js';
 import { ActionableError } from '../../core/errors.js';
 import { newRunId } from '../../store/run-archive.js';
 import { type AgentFlags, composeAgent, EXIT, EXIT_USAGE, launchRecord, printResult } from '../compose.js';
@@ -26,36 +27,37 @@ export async function runCommand(task: string, flags: RunFlags): Promise<number>
       'run needs a task and a positive --max-steps',
       'e.g. phone-agent run "Turn Wi-Fi off"',
     );
-  const agent = await composeAgent(flags);
   const runsDir = path.resolve(flags.runsDir);
   const runId = newRunId(Date.now());
-  const stop = onInterrupt(path.join(runsDir, runId));
+  return drive(flags, path.join(runsDir, runId), (deps) =>
+    runAgent(deps, { goal: task, maxSteps, runsDir, runId, dryRun: flags.dryRun, launch: launchRecord(flags) }),
+  );
+}
+
+/**
+ * Compose the agent, run `body`, save what it learned and print the result. Ctrl-C leaves a
+ * resumable checkpoint (it is saved after every step), so it says how to pick the run up.
+ */
+export async function drive(
+  flags: AgentFlags,
+  runDir: string,
+  body: (deps: AgentDeps) => Promise<RunResult>,
+): Promise<number> {
+  const agent = await composeAgent(flags);
+  const interrupted = () => {
+    process.stderr.write(`\ninterrupted — continue with: phone-agent resume ${runDir}\n`);
+    process.exit(130);
+  };
+  process.once('SIGINT', interrupted);
   try {
-    const result = await runAgent(agent.deps, {
-      goal: task,
-      maxSteps,
-      runsDir,
-      runId,
-      dryRun: flags.dryRun,
-      launch: launchRecord(flags),
-    });
+    const result = await body(agent.deps);
     await agent.saveMemory();
     printResult(result, !!flags.json);
     return EXIT[result.status];
   } finally {
-    stop();
+    process.off('SIGINT', interrupted);
     await agent.close();
   }
-}
-
-/** Ctrl-C leaves a resumable checkpoint (saved after every step): say how to pick the run up. */
-export function onInterrupt(runDir: string): () => void {
-  const handler = () => {
-    process.stderr.write(`\ninterrupted — continue with: phone-agent resume ${runDir}\n`);
-    process.exit(130);
-  };
-  process.once('SIGINT', handler);
-  return () => process.off('SIGINT', handler);
 }
 
 /** Device, model and confirmation options shared by `run` and `resume`. */
