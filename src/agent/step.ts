@@ -158,6 +158,12 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
     const claim = ports.checkFinish?.(decision, obs);
     if (claim && !claim.ok) {
       record.signals = claim.signals;
+      if (claim.handOver) {
+        // A mistake seen on the phone that the model will not put back: a person decides, never "done".
+        record.note = claim.reason;
+        await save();
+        return finish(s, 'ask_user', { reason: claim.reason });
+      }
       failed(claim.reason ?? 'not finished');
       s.hint = claim.reason;
       await save();
