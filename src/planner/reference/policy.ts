@@ -48,9 +48,11 @@ function flipped(state: string | undefined): string {
 
 /** When the intent's target is not on screen: scroll the list (a few times), then go back. */
 function searchMove(screen: ParsedScreen, history: PromptStep[], what: string): ActArgsOut {
-  // The last action failed and the target is gone: it probably led somewhere else — go back.
+  // The last action failed and the target is gone: it probably led somewhere else — go back. A step
+  // that dispatched nothing (an invalid reply, a rejected done) led nowhere.
   const last = history[history.length - 1];
-  if (last && !last.ok && !last.action.startsWith('back') && !last.action.startsWith('swipe'))
+  const dispatched = last && !/^(\(|back|swipe|done|ask_user|infeasible)/.test(last.action);
+  if (last && !last.ok && dispatched)
     return {
       thought: `"${what}" is not here after a failed step; go back`,
       tool: 'back',
