@@ -4,6 +4,7 @@ import { type AgentDeps, runAgent } from '../../agent/loop.js';
 import type { RunResult } from '../../agent/types.js';
 import { ActionableError } from '../../core/errors.js';
 import { newRunId } from '../../store/run-archive.js';
+import { lockRun } from '../../store/run-lock.js';
 import { type AgentFlags, composeAgent, EXIT, EXIT_USAGE, launchRecord, printResult } from '../compose.js';
 
 /**
@@ -43,7 +44,11 @@ export async function drive(
   runDir: string,
   body: (deps: AgentDeps) => Promise<RunResult>,
 ): Promise<number> {
-  const agent = await composeAgent(flags);
+  const unlock = await lockRun(runDir);
+  const agent = await composeAgent(flags).catch(async (e: unknown) => {
+    await unlock();
+    throw e;
+  });
   const interrupted = () => {
     process.stderr.write(`\ninterrupted — continue with: phone-agent resume ${runDir}\n`);
     process.exit(130);
@@ -57,6 +62,7 @@ export async function drive(
   } finally {
     process.off('SIGINT', interrupted);
     await agent.close();
+    await unlock();
   }
 }
 
