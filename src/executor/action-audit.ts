@@ -74,6 +74,22 @@ export function auditAction(i: AuditInput): Audit {
       };
   }
   if (!mismatch && i.expectationHeld) return { changes: [], undo: [] };
+  // A field focused by mistake: the keyboard now covers half the page (and its ids moved).
+  if (
+    mismatch &&
+    acted?.flags.editable &&
+    named &&
+    !i.expectationHeld &&
+    post.keyboard.shown &&
+    !pre.keyboard.shown &&
+    post.app.package === pre.app.package &&
+    post.app.activity === pre.app.activity
+  )
+    return {
+      addendum: `the action hit the field ${tapped(acted)} instead of ${tapped(named)} and opened the keyboard; undo: back expect page_changes`,
+      changes: [],
+      undo: ['back expect page_changes'],
+    };
   // The wrong element took the phone elsewhere: whatever it does (save, send, add) may have happened.
   if (mismatch && acted && named && !i.expectationHeld && !samePage(pre, post)) {
     const where = post.app.title || `${post.app.package}${post.app.activity}`;

@@ -131,6 +131,24 @@ describe('side effects of a wrong element', () => {
     expect(samePage(o, u.post)).toBe(true);
     expect(stateChanges(o, u.post).filter((c) => c.kind === 'count')).toEqual([]);
   });
+  it('names a field focused by mistake and undoes it with back', async () => {
+    const { ex, o } = await productPage();
+    const qty = o.elements.find((e) => e.flags.editable);
+    const shot = o.elements.find((e) => /^Extra shot/.test(e.label ?? e.text));
+    if (!qty || !shot) throw new Error('no quantity field / Extra shot');
+    const r = await act(
+      ex,
+      o,
+      decision({ tool: 'tap', target_id: qty.id }, { kind: 'element_state', target_id: shot.id, state: 'on' }),
+    );
+    expect(r.post.keyboard.shown).toBe(true);
+    expect(r.outcome.ok).toBe(false);
+    expect(r.audit.undo).toEqual(['back expect page_changes']);
+    const b = await act(ex, r.post, decision({ tool: 'back' }, { kind: 'page_changes' }));
+    expect(b.post.keyboard.shown).toBe(false);
+    expect(b.post.elements.some((e) => e.id === shot.id)).toBe(true);
+  });
+
   it('names a cart count raised by a stray "Add to cart"', async () => {
     const { ex, o } = await productPage();
     const add = o.elements.find((e) => /^Add to cart/.test(e.text));

@@ -60,6 +60,11 @@ describe('reference model: undo hints', () => {
     expect(decideWithPlan(ctx(noUndo))).toMatchObject({ tool: 'tap', target_id: '8f15a8f4', subgoal_done: true });
   });
 
+  it('closes a keyboard opened by mistake with back', () => {
+    const p = prompt('x; the action hit the field … and opened the keyboard; undo: back expect page_changes');
+    expect(decideWithPlan(ctx(p))).toMatchObject({ tool: 'back', expect: 'page_changes', subgoal_done: false });
+  });
+
   it('skips undo steps whose element is not on screen and sets a slider back by value', () => {
     const p = prompt(
       'x; undo: tap [deadbeef] expect element_state deadbeef off; control_action [96e5d23e] set_progress 50 expect element_state 96e5d23e value=50',

@@ -102,6 +102,14 @@ function undoMistake(ctx: PlanContext): ActArgsOut | undefined {
   const last = ctx.history[ctx.history.length - 1];
   const steps = last && !last.ok ? /undo: (.*)$/.exec(last.note ?? '')?.[1] : undefined;
   for (const step of steps?.split('; ') ?? []) {
+    const b = /^back expect (.+)$/.exec(step.trim());
+    if (b)
+      return {
+        thought: 'undo: close what the last step opened by mistake',
+        tool: 'back',
+        expect: b[1],
+        subgoal_done: false,
+      };
     const m = UNDO_STEP.exec(step.trim());
     if (!m || !ctx.screen.elements.some((e) => e.id === m[2])) continue;
     const out: ActArgsOut = { thought: `undo what the last step changed by mistake: ${step}`, tool: m[1] ?? 'tap' };
