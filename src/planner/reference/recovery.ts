@@ -24,11 +24,25 @@ function redo(args: ActArgsOut): ActArgsOut {
   return { ...args, subgoal_done: false, thought: `redo an earlier step: ${args.thought}` };
 }
 
-/** An earlier type/toggle step whose effect is visibly wrong on this screen. */
+/**
+ * An earlier type/toggle step whose effect is visibly wrong on this screen. Steps a later one
+ * superseded are not checked: the same verb on the same label again (a second search, another
+ * item's size), or, for typing, a later button tap that submitted it (Send empties the box).
+ */
 function brokenEarlier(ctx: PlanContext): ActArgsOut | undefined {
+  const seen = new Set<string>();
+  let submitted = false;
   for (let i = ctx.current - 1; i >= 0; i--) {
     const it = parseIntent(ctx.intents[i] ?? '');
     const [label = '', want = ''] = it.args;
+    const key = `${it.verb}|${label}`;
+    const superseded = seen.has(key) || (it.verb === 'type' && submitted);
+    seen.add(key);
+    if (it.verb === 'tap') {
+      const el = findElement(ctx.screen, label, undefined, isField);
+      if (!el || !isToggle(el)) submitted = true;
+    }
+    if (superseded) continue;
     if (it.verb === 'type') {
       const el = findElement(ctx.screen, label, isField);
       if (!el || !isField(el) || /\[password\]/.test(el.raw) || want.startsWith('⟨secret')) continue;
