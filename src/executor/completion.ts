@@ -33,18 +33,33 @@ function screenText(o: Observation): string[] {
   ].filter(Boolean);
 }
 
-/** Numbers and key words of an answer that a screen must show for it to be grounded. */
+const NUMBER = /\d+(?:[.,:]\d+)*/g;
+/** "08:45" and "8:45" are the same number on a screen; "1,200" keeps its shape. */
+const normNumber = (n: string) => n.replace(/(^|[.,:])0+(?=\d)/g, '$1');
+/** Words that say "finished" rather than report something read off the screen. */
+const GENERIC = /^(done|ok|okay|finished|completed?|success(ful)?|all set|完成|好了|已完成)$/i;
+
+/**
+ * Whether an answer is something the run's screens showed: every number in it was shown (as a
+ * whole number: "8" is not shown by "85%"), and a short wordy answer ("Pixel 7", "Bluetooth") has
+ * most of its words on a screen. Longer prose is judged by its numbers only: a summary of what was
+ * done is not read off a screen.
+ */
 export function answerGrounded(answer: string, seen: readonly string[]): boolean {
   const a = norm(answer).replace(/^["'“”「]+|["'“”」.。!！]+$/g, '');
-  if (!a) return true;
+  if (!a || GENERIC.test(a)) return true;
   const corpus = norm(seen.join('\n'));
   if (corpus.includes(a)) return true;
-  const numbers = a.match(/\d+(?:[.,:]\d+)*/g) ?? [];
-  // Whole numbers only: "8" is not shown by "85%".
-  const shown = (n: string) => new RegExp(`(?<![\\d.,:])${n.replace(/[.]/g, '\\.')}(?![\\d]|[.,:]\\d)`).test(corpus);
-  if (!numbers.every(shown)) return false;
+  const shownNumbers = new Set<string>();
+  for (const m of corpus.match(NUMBER) ?? []) {
+    shownNumbers.add(normNumber(m));
+    for (const part of m.split(/[.,:]/)) shownNumbers.add(normNumber(part));
+  }
+  const numbers = a.match(NUMBER) ?? [];
+  if (!numbers.every((n) => shownNumbers.has(normNumber(n)))) return false;
+  if (numbers.length > 0 || a.split(/\s+/).length > 3) return true;
   const words = [...keyTokens(a)];
-  if (words.length === 0) return numbers.length > 0;
+  if (words.length === 0) return true;
   const hits = words.filter((w) => corpus.includes(w)).length;
   return hits * 2 >= words.length;
 }

@@ -144,5 +144,10 @@ describe('CompletionTracker', () => {
     expect(answerGrounded('The battery is at 85%', seen)).toBe(true);
     expect(answerGrounded('Pixel 8', seen)).toBe(false);
     expect(answerGrounded('Galaxy S23', seen)).toBe(false);
+    // Leading zeros do not matter; a summary is judged by its numbers; "Done" claims nothing.
+    expect(answerGrounded('Alarm set for 8:45', ['08:45', 'Gym'])).toBe(true);
+    expect(answerGrounded('Alarm set for 9:45', ['08:45', 'Gym'])).toBe(false);
+    expect(answerGrounded('Turned Wi-Fi off as you asked', seen)).toBe(true);
+    expect(answerGrounded('Done', seen)).toBe(true);
   });
 });
