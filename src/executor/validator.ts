@@ -32,7 +32,26 @@ export function pageSignature(o: Observation): string {
 export function pageUnchanged(pre: Observation, post: Observation): boolean {
   if (pre.frameHash && post.frameHash && pre.frameHash !== post.frameHash && pre.screenshot && post.screenshot)
     return false;
-  return pageSignature(pre) === pageSignature(post);
+  return pageSignature(pre) === pageSignature(post) || onlyToastsChanged(pre, post, 'gone');
+}
+
+/** The page's own elements: a toast's text is not part of the page. */
+function pageElements(o: Observation): Element[] {
+  const toasts = new Set(o.windows.filter((w) => w.type === 'toast').map((w) => w.id));
+  return o.elements.filter((e) => !toasts.has(e.window));
+}
+
+/**
+ * Nothing but toasts changed between two reads of the same screen. A toast fading out is time
+ * passing, never the action's effect (`gone`); one popping up is an effect, but not a new page (`any`).
+ */
+export function onlyToastsChanged(pre: Observation, post: Observation, which: 'gone' | 'any'): boolean {
+  if (pre.app.package !== post.app.package || pre.app.activity !== post.app.activity) return false;
+  if (pre.keyboard.shown !== post.keyboard.shown) return false;
+  const key = (o: Observation) => pageElements(o).map(stateKey).sort().join(',');
+  if (key(pre) !== key(post)) return false;
+  const appeared = post.elements.length - pageElements(post).length;
+  return which === 'any' || appeared === 0;
 }
 
 const LOADING = /^(Loading…?|Loading\.\.\.|加载中…?|正在加载…?)$/i;
@@ -115,6 +134,7 @@ export function validate(
 
   switch (expect.kind) {
     case 'page_changes':
+      if (onlyToastsChanged(pre, post, 'any')) return fail('only a toast came or went; the page itself did not change');
       if (pre.pageHash !== post.pageHash || pre.app.package !== post.app.package)
         return { ok: true, signals, unchanged };
       if (signals.includes('loading')) return { ok: true, signals, unchanged };

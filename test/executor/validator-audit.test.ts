@@ -166,6 +166,31 @@ describe('side effects of a wrong element', () => {
   });
 });
 
+describe('toasts are not page changes', () => {
+  it('does not count a toast fading out as the page changing', async () => {
+    const { ex, o } = await productPage();
+    const add = o.elements.find((e) => /^Add to cart/.test(e.text));
+    if (!add) throw new Error('no Add to cart');
+    // Adding to the cart is a change (the cart count), with a toast on top.
+    const added = await act(ex, o, decision({ tool: 'tap', target_id: add.id }, { kind: 'page_changes' }));
+    expect(added.outcome.ok).toBe(true);
+    expect(added.post.windows.some((w) => w.type === 'toast')).toBe(true);
+    await rig!.clock.sleep(6_000);
+    const later = await observe(ex, added.post);
+    expect(later.windows.some((w) => w.type === 'toast')).toBe(false);
+    expect(later.pageHash).not.toBe(added.post.pageHash);
+    // A tap that did nothing while the toast faded: neither "a new page" nor "something changed".
+    const slider = el(later, 'Sweetness');
+    const noop = decision({ tool: 'tap', target_id: slider.id }, { kind: 'page_changes' });
+    const v = validate(noop.expect, added.post, later, noop.action, slider);
+    expect(v.ok).toBe(false);
+    expect(v.reason).toMatch(/only a toast|nothing on the page changed/);
+    expect(
+      validate({ kind: 'element_gone', target_id: slider.id }, added.post, later, noop.action, slider).reason,
+    ).toMatch(/nothing on the page changed/);
+  });
+});
+
 describe('a committing control pressed by mistake', () => {
   it('reports "Save" hit instead of a day toggle: it left the editor and its effect is elsewhere', async () => {
     const { ex, obs } = await start('Clock');
