@@ -21,7 +21,10 @@ import {
  *   element, opened the wrong thing — even though "element_gone <named>" holds;
  * - when the wrong element was acted on, or the expectation failed, every state change on the same
  *   page other than the named element's (a ticked option, a bumped quantity) is reported with the
- *   steps that undo it — and an expectation that held is overruled.
+ *   steps that undo it — and an expectation that held is overruled;
+ * - a field focused by mistake (keyboard up) is undone with back; a wrong element that left the
+ *   page, or a committing control (Save, Add…) hit by mistake, is reported, and the latter kept as
+ *   a `pressed` mistake for the completion check (its effect is elsewhere, so it is never "undone").
  */
 
 export interface AuditInput {
