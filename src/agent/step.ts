@@ -147,6 +147,7 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
   record.decision = decision;
   record.action = describeAction(action, labelOf(obs, action.target_id));
   record.expect = formatExpect(decision.expect);
+  const breakerKey = `${obs.pageHash}:${hashText(record.observation)}`;
   const failed = (note: string, historyNote = note) => {
     record.note = note;
     s.history.add({ step, action: record.action, expect: record.expect ?? '-', ok: false, note: historyNote });
@@ -179,7 +180,7 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
   // 3. Loop breaker: the same action on the same page three times is not tried a fourth.
   if (source === 'llm') {
     // Keyed by the page *state* (values, toggles) so retyping a corrected field is not a loop.
-    const verdict = s.breaker.check(`${obs.pageHash}:${hashText(record.observation)}`, sig);
+    const verdict = s.breaker.check(breakerKey, sig);
     if (verdict.kind === 'hand_over') {
       record.note = verdict.reason;
       await save();
@@ -291,6 +292,10 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
       : undefined;
 
   if (outcome.ok) {
+    // Verified although the tree's state stayed put (a map zoomed by pinch): progress, not a loop.
+    // (Not a wait or a no-change step: those verify by nothing moving.)
+    const invisible = decision.expect.kind !== 'no_change' && ports.compact(post.obs) === record.observation;
+    if (source === 'llm' && invisible) s.breaker.progressed(breakerKey, sig);
     // A step right after a failure that does not complete the subgoal (an undo, a back out of a
     // wrong page) answers that failure, not the page: replayed on a later visit it does harm.
     const corrective = s.failRun > 0 && !planned.subgoalDone;

@@ -108,8 +108,14 @@ export async function dispatch(
       return { call: await dev.longPress(target.px, { durationMs: Math.max(LONG_PRESS_MS, a.ms ?? 0) }, d) };
     case 'swipe': {
       const from = target.px ?? { x: Math.round(screen.w / 2), y: Math.round(screen.h / 2) };
-      const dx = { left: -0.3, right: 0.3, up: 0, down: 0 }[a.direction ?? 'up'] * screen.w;
-      const dy = { left: 0, right: 0, up: -0.3, down: 0.3 }[a.direction ?? 'up'] * screen.h;
+      // A third of the screen, but never longer than 80% of the target: a swipe on a small element
+      // (a notification banner, a carousel) must start on it, not in whatever lies below.
+      const box = target.element?.boundsPx;
+      const span = (full: number, size: number | undefined) => Math.min(0.3 * full, size ? 0.8 * size : full);
+      const spanX = span(screen.w, box && box.right - box.left);
+      const spanY = span(screen.h, box && box.bottom - box.top);
+      const dx = { left: -spanX, right: spanX, up: 0, down: 0 }[a.direction ?? 'up'];
+      const dy = { left: 0, right: 0, up: -spanY, down: spanY }[a.direction ?? 'up'];
       const clamp = (v: number, max: number) => Math.min(max - 2, Math.max(1, Math.round(v)));
       const start = { x: clamp(from.x - dx / 2, screen.w), y: clamp(from.y - dy / 2, screen.h) };
       const end = { x: clamp(from.x + dx / 2, screen.w), y: clamp(from.y + dy / 2, screen.h) };

@@ -84,6 +84,10 @@ export function isFocusLike(action: Action, target?: Element): boolean {
   return action.tool === 'tap' && !!target?.flags.editable;
 }
 
+function coveringWindows(o: Observation) {
+  return o.windows.filter((w) => ['dialog', 'system', 'notification', 'overlay'].includes(w.type));
+}
+
 function findState(o: Observation, id: string | undefined): Element | undefined {
   return id ? o.elements.find((e) => e.id === id) : undefined;
 }
@@ -166,6 +170,13 @@ export function validate(
       const moved = frameChanged(pre, post);
       if (moved === undefined) return fail('frame_changes needs a screenshot before and after the action');
       if (!moved) return fail('the screenshot did not change: the view ignored the gesture');
+      // A dialog or banner that came up meanwhile changes the picture by itself, and may have taken
+      // the gesture: the frame is then no evidence that the view moved.
+      const popped = coveringWindows(post).filter((w) => !coveringWindows(pre).some((p) => p.id === w.id));
+      if (popped.length)
+        return fail(
+          `a ${popped[0]?.type} ("${popped[0]?.title}") appeared over the screen: the changed frame proves nothing; deal with it and repeat the gesture`,
+        );
       return { ok: true, signals: [...signals, 'frame_changed'], unchanged };
     }
     case 'app_foreground':

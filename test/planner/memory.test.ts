@@ -18,6 +18,18 @@ const dialogWindow = (id: number, title: string, pkg = 'com.foodshop') => ({
 });
 
 describe('blacklist and loop breaker', () => {
+  it('an action that worked without moving the page state (a pinch on a map) is progress, not a loop', () => {
+    const stuck = new LoopBreaker();
+    expect(
+      [stuck.check('p', 'pinch'), stuck.check('p', 'pinch'), stuck.check('p', 'pinch')].map((v) => v.kind),
+    ).toEqual(['ok', 'ok', 'change_strategy']);
+    const zooming = new LoopBreaker();
+    for (let i = 0; i < 5; i++) {
+      expect(zooming.check('p', 'pinch').kind).toBe('ok');
+      zooming.progressed('p', 'pinch');
+    }
+  });
+
   it('bans an action after two failures on the same page only', () => {
     const b = new Blacklist();
     expect(b.recordFailure('p1', 'tap [1a2b3c4d]')).toBe(false);

@@ -1,11 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTask } from '../../regression-tasks/harness.js';
-import { referenceCatalog } from '../../regression-tasks/index.js';
+import { referenceCatalog, TASKS } from '../../regression-tasks/index.js';
 import { BAIT_KEYS, baitTaken, scheduleInterruption } from '../../regression-tasks/interruptions.js';
-import { CT_01 } from '../../regression-tasks/tasks/ct-01.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { matchInterrupt } from '../../src/planner/interrupts.js';
 import { PageMemory } from '../../src/planner/memory/page-memory.js';
@@ -92,8 +91,17 @@ describe('interruptions', () => {
     expect(baitTaken(phone, 'banner')).toMatch(/followed the injected banner/);
   });
 
-  it.each(['dialog', 'banner'] as const)('CT-01 still passes when a %s interrupts it', async (kind) => {
-    const r = await runTask(CT_01, {
+  it.each([
+    ['CT-01', 'dialog'],
+    ['CT-01', 'banner'],
+    // The banner sits over Settings' first rows, and a swipe longer than the banner scrolled them away.
+    ['SET-04', 'banner'],
+    // A dialog popping up changes the frame a pinch is judged by: no evidence that the map zoomed.
+    ['MAP-01', 'dialog'],
+  ] as const)('%s still passes when a %s interrupts it', async (id, kind) => {
+    const task = TASKS.find((t) => t.id === id);
+    if (!task) throw new Error(`no task ${id}`);
+    const r = await runTask(task, {
       seed: 1,
       modelUrl: model.url,
       memory: new PageMemory(),
@@ -101,7 +109,13 @@ describe('interruptions', () => {
       interrupt: kind,
     });
     expect(r.check).toEqual({ ok: true });
-    // The interruption really came, and was handled by rule.
-    expect(r.run.stepLog.some((s) => s.source === 'rule' && /Not now|swipe/.test(s.action))).toBe(true);
+    // The interruption really came while the agent worked (on a screen it observed, or in a note).
+    const steps = await readdir(path.join(r.run.runDir, 'steps'));
+    const seen = await Promise.all(
+      steps.map(async (f) =>
+        /Enjoying the app\?|Security notice/.test(await readFile(path.join(r.run.runDir, 'steps', f), 'utf8')),
+      ),
+    );
+    expect(seen.some(Boolean)).toBe(true);
   });
 });

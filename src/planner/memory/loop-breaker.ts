@@ -34,4 +34,12 @@ export class LoopBreaker {
       hint: `"${signature}" was tried ${this.limit}× on this screen without progress; it is banned here — try a different approach (another element, scroll, back, or re-plan)`,
     };
   }
+
+  /**
+   * The action worked although the page state it is keyed by did not move (a pinch on a map shows
+   * only in pixels): that was progress, not a circle, so its count starts again.
+   */
+  progressed(pageHash: string, signature: string): void {
+    this.counts.delete(`${pageHash}|${signature}`);
+  }
 }
