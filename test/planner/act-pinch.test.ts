@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { VirtualClock } from '../../src/core/clock.js';
@@ -10,7 +8,7 @@ import { createLlmClient } from '../../src/planner/llm/client.js';
 import { resolveLlmConfig } from '../../src/planner/llm/config.js';
 import { Planner } from '../../src/planner/planner.js';
 import { systemPrompt } from '../../src/planner/prompt/builders.js';
-import { SETTINGS_IDS, SETTINGS_SCREEN, toolCallCompletion } from './fixtures.js';
+import { SETTINGS_IDS, SETTINGS_SCREEN, scriptedEndpoint } from './fixtures.js';
 
 /** The planner's pinch: a scale around a target or point, checked before anything is sent. */
 
@@ -66,28 +64,6 @@ describe('pinch in the act schema', () => {
   });
 });
 
-/** A loopback OpenAI-compatible endpoint replying with the given act arguments in turn. */
-async function endpoint(replies: Record<string, unknown>[]) {
-  const seen: { messages: { role: string; content: unknown }[] }[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => {
-      body += c;
-    });
-    req.on('end', () => {
-      seen.push(JSON.parse(body));
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(toolCallCompletion('act', JSON.stringify(replies.shift() ?? {}), 10)));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    seen,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
-
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
   await close?.();
@@ -96,7 +72,7 @@ afterEach(async () => {
 
 describe('an invalid pinch is re-asked', () => {
   it('feeds the scale error back to the model and takes its corrected call', async () => {
-    const e = await endpoint([pinch({ scale: 8 }), pinch({ scale: 4 })]);
+    const e = await scriptedEndpoint([pinch({ scale: 8 }), pinch({ scale: 4 })]);
     close = e.close;
     const logger = new Logger('planner', { sink: () => {} });
     const llm = createLlmClient({

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Element, Observation } from '../../src/core/types.js';
 
 /** A Settings-like screen in the DESIGN §3 compact format, and the matching observation ids. */
@@ -94,5 +96,27 @@ export function toolCallCompletion(fn: string, args: string, promptTokens = 100)
       },
     ],
     usage: { prompt_tokens: promptTokens, completion_tokens: 10, total_tokens: promptTokens + 10 },
+  };
+}
+
+/** A loopback OpenAI-compatible endpoint replying with the given act arguments in turn; records the requests. */
+export async function scriptedEndpoint(replies: Record<string, unknown>[]) {
+  const seen: { messages: { role: string; content: unknown }[] }[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      seen.push(JSON.parse(body));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(toolCallCompletion('act', JSON.stringify(replies.shift() ?? {}), 10)));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    seen,
+    close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

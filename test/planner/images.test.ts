@@ -1,35 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/core/clock.js';
 import { Logger } from '../../src/core/logger.js';
 import { createLlmClient } from '../../src/planner/llm/client.js';
 import { resolveLlmConfig } from '../../src/planner/llm/config.js';
 import { Planner } from '../../src/planner/planner.js';
-import { SETTINGS_IDS, SETTINGS_SCREEN, toolCallCompletion } from './fixtures.js';
-
-/** A loopback endpoint that replies with the given act arguments in turn and records the requests. */
-async function endpoint(replies: Record<string, unknown>[]) {
-  const seen: { messages: { role: string; content: unknown }[] }[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => {
-      body += c;
-    });
-    req.on('end', () => {
-      seen.push(JSON.parse(body));
-      const args = JSON.stringify(replies.shift() ?? {});
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(toolCallCompletion('act', args, 10)));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    seen,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
+import { SETTINGS_IDS, SETTINGS_SCREEN, scriptedEndpoint } from './fixtures.js';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -74,7 +49,7 @@ const tap = { thought: 't', tool: 'tap', target_id: '1a2b3c4d', expect: 'element
 
 describe('screenshots go to the model only when needed', () => {
   it('sends none on a normal page', async () => {
-    const e = await endpoint([tap]);
+    const e = await scriptedEndpoint([tap]);
     close = e.close;
     const asked: unknown[] = [];
     const r = await planner(e.url, asked).decide({ ...base, visualFirst: false });
@@ -83,7 +58,7 @@ describe('screenshots go to the model only when needed', () => {
     expect(asked).toHaveLength(0);
   });
   it('sends the screen on a visual-first page', async () => {
-    const e = await endpoint([tap]);
+    const e = await scriptedEndpoint([tap]);
     close = e.close;
     const asked: unknown[] = [];
     await planner(e.url, asked).decide({ ...base, visualFirst: true });
@@ -91,7 +66,7 @@ describe('screenshots go to the model only when needed', () => {
     expect(asked).toEqual([{}]);
   });
   it('sends a crop around the target when the model asks to look', async () => {
-    const e = await endpoint([{ thought: 'zoom', tool: 'look', target_id: '77aa0011' }, tap]);
+    const e = await scriptedEndpoint([{ thought: 'zoom', tool: 'look', target_id: '77aa0011' }, tap]);
     close = e.close;
     const asked: unknown[] = [];
     const r = await planner(e.url, asked).decide({ ...base, visualFirst: false });
