@@ -140,6 +140,7 @@ export async function finish(
       s.plan.map((p) => p.text),
     );
   Object.assign(s.result, { status, llm: s.total, ...extra });
+  if (s.cur.png) await s.archive.writeFinal(s.cur.png);
   await s.checkpoint.save({
     status,
     answer: extra.answer,

@@ -44,6 +44,7 @@ export async function loadRun(dir: string): Promise<RunModel> {
   // Steps the checkpoint counts but whose files are gone are shown too: a gap is information.
   const last = Math.max(0, model.checkpoint?.step ?? 0, ...numbers);
   for (let n = 1; n <= last; n++) model.steps.push(await loadStep(abs, n, new Set(names)));
+  if (names.includes('final.png')) model.final = await readShot(abs, 'steps/final.png');
   return model;
 }
 

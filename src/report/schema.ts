@@ -64,4 +64,6 @@ export interface RunModel {
   checkpoint?: Checkpoint;
   checkpointError?: string;
   steps: ReportStep[];
+  /** `steps/final.png`: the screen the run ended on, when it was captured. */
+  final?: Shot;
 }

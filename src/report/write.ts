@@ -23,11 +23,11 @@ export async function writeReport(
   const model = await loadRun(runDir);
   const out = path.resolve(opts.out ?? path.join(model.dir, 'report.html'));
   const images = new Map<string, string>();
-  for (const s of model.steps) {
-    if (!s.shot) continue;
+  for (const shot of [...model.steps.map((s) => s.shot), model.final]) {
+    if (!shot) continue;
     images.set(
-      s.shot.rel,
-      opts.inline ? await dataUrl(path.join(model.dir, s.shot.rel)) : relativeHref(out, model.dir, s.shot),
+      shot.rel,
+      opts.inline ? await dataUrl(path.join(model.dir, shot.rel)) : relativeHref(out, model.dir, shot),
     );
   }
   const html = renderReport(model, { imageSrc: (s) => images.get(s.rel) ?? s.rel, generatedAt: opts.now });

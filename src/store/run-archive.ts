@@ -34,6 +34,13 @@ export class RunArchive {
     return String(n).padStart(3, '0');
   }
 
+  /** The screen the run ended on (`steps/final.png`): each step's picture is the screen before it. */
+  async writeFinal(png: Buffer): Promise<string> {
+    const file = path.join(this.stepsDir, 'final.png');
+    await writeFile(file, png);
+    return file;
+  }
+
   async writeStep(n: number, record: unknown, png?: Buffer): Promise<{ json: string; png?: string }> {
     const base = path.join(this.stepsDir, this.stepName(n));
     await writeFile(`${base}.json`, `${JSON.stringify(record, null, 2)}\n`);

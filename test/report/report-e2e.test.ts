@@ -25,6 +25,13 @@ describe('report of a real run (Wi-Fi off on the virtual phone, reference model)
     expect(wifi.steps).toBeGreaterThanOrEqual(3);
   });
 
+  it('ends with the screen the run finished on (each step shows the screen before it)', async () => {
+    expect(existsSync(path.join(wifi.runDir, 'steps', 'final.png'))).toBe(true);
+    const final = html.slice(html.indexOf('<section id="final">'));
+    expect(final).toMatch(/<h2>Final screen<\/h2>/);
+    expect(final).toMatch(/<img src="steps\/final\.png"/);
+  });
+
   it('shows every step action in order, one article per step file', async () => {
     const steps = await readSteps(wifi.runDir);
     expect(steps.length).toBe(wifi.steps);
@@ -63,7 +70,7 @@ describe('report of a real run (Wi-Fi off on the virtual phone, reference model)
     const pngs = (await readdir(path.join(wifi.runDir, 'steps'))).filter((n) => n.endsWith('.png'));
     expect(srcs.length).toBe(pngs.length);
     for (const s of srcs) {
-      expect(s).toMatch(/^steps\/\d{3}\.png$/);
+      expect(s).toMatch(/^steps\/(\d{3}|final)\.png$/);
       expect((await stat(path.join(wifi.runDir, s))).size).toBeGreaterThan(1000);
     }
   });
@@ -107,7 +114,8 @@ describe('report of a real run (Wi-Fi off on the virtual phone, reference model)
     const r = await writeReport(wifi.runDir, { out, inline: true });
     const inline = await readFile(out, 'utf8');
     expect(r.bytes).toBe(Buffer.byteLength(inline));
-    expect(inline.match(/<img src="data:image\/png;base64,/g)?.length).toBe(wifi.steps);
+    // One per step, and the final screen.
+    expect(inline.match(/<img src="data:image\/png;base64,/g)?.length).toBe(wifi.steps + 1);
     expect(inline).not.toContain('src="steps/');
   });
 
@@ -116,7 +124,7 @@ describe('report of a real run (Wi-Fi off on the virtual phone, reference model)
     await writeReport(wifi.runDir, { out });
     const page = await readFile(out, 'utf8');
     const srcs = [...page.matchAll(/<img src="([^"]+)"/g)].map((m) => decodeURIComponent(m[1]!));
-    expect(srcs.length).toBe(wifi.steps);
+    expect(srcs.length).toBe(wifi.steps + 1);
     for (const s of srcs) expect(existsSync(path.resolve(path.dirname(out), s))).toBe(true);
   });
 });
