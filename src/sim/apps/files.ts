@@ -296,21 +296,17 @@ export function createFilesApp(): App {
     const path = String(route.params.path ?? '');
     const data = ctx.world.files.get(path);
     const name = path.split('/').pop() ?? path;
-    if (!data) {
-      return {
-        activity: '.FileViewerActivity',
-        title: name,
-        root: {
-          kind: 'column',
-          padding: 16,
-          gap: 12,
-          children: [
-            { kind: 'text', id: 'file_title', text: name, size: 'large', bold: true },
-            { kind: 'text', id: 'gone', text: tr(ctx, 'gone'), size: 'body' },
-          ],
-        },
-      };
-    }
+    const page = (body: View[]): AppScreen => ({
+      activity: '.FileViewerActivity',
+      title: name,
+      root: {
+        kind: 'column',
+        padding: 16,
+        gap: 12,
+        children: [{ kind: 'text', id: 'file_title', text: name, size: 'large', bold: true }, ...body],
+      },
+    });
+    if (!data) return page([{ kind: 'text', id: 'gone', text: tr(ctx, 'gone'), size: 'body' }]);
     const icon = glyph(name);
     const detail = (label: keyof typeof T, id: string, value: string): View => ({
       kind: 'column',
@@ -319,42 +315,28 @@ export function createFilesApp(): App {
         { kind: 'text', id, text: value, size: 'body' },
       ],
     });
-    return {
-      activity: '.FileViewerActivity',
-      title: name,
-      root: {
-        kind: 'column',
-        padding: 16,
+    return page([
+      // Scrolls, so Delete stays on screen in landscape too.
+      {
+        kind: 'list',
+        id: 'details',
+        height: 'fill',
         gap: 12,
         children: [
-          { kind: 'text', id: 'file_title', text: name, size: 'large', bold: true },
-          // Scrolls, so Delete stays on screen in landscape too.
-          {
-            kind: 'list',
-            id: 'details',
-            height: 'fill',
-            gap: 12,
-            children: [
-              { kind: 'image', id: 'preview', color: icon.color, glyph: icon.glyph, height: 200 },
-              detail('size', 'file_size', formatSize(data.length)),
-              detail(
-                'modified',
-                'file_date',
-                formatDate(ctx.world.fileTimes.get(path) ?? SEED_TIME, ctx.locale === 'zh'),
-              ),
-              detail('location', 'file_path', path),
-            ],
-          },
-          {
-            kind: 'button',
-            id: 'delete',
-            text: tr(ctx, 'delete'),
-            style: 'danger',
-            onTap: () => confirmDelete(ctx, [path], () => ctx.back()),
-          },
+          { kind: 'image', id: 'preview', color: icon.color, glyph: icon.glyph, height: 200 },
+          detail('size', 'file_size', formatSize(data.length)),
+          detail('modified', 'file_date', formatDate(ctx.world.fileTimes.get(path) ?? SEED_TIME, ctx.locale === 'zh')),
+          detail('location', 'file_path', path),
         ],
       },
-    };
+      {
+        kind: 'button',
+        id: 'delete',
+        text: tr(ctx, 'delete'),
+        style: 'danger',
+        onTap: () => confirmDelete(ctx, [path], () => ctx.back()),
+      },
+    ]);
   };
 
   return {
