@@ -8,7 +8,7 @@ import { type Checkpoint, CheckpointStore } from '../store/checkpoint.js';
 import { RunArchive } from '../store/run-archive.js';
 import { drive } from './loop.js';
 import { maskSecrets } from './secrets.js';
-import { type AgentDeps, emptyResult, memoryParts, observeStable, type Session } from './session.js';
+import { type AgentDeps, compactOf, emptyResult, memoryParts, observeStable, type Session } from './session.js';
 import { replan, screenState } from './step-helpers.js';
 import type { RunResult } from './types.js';
 
@@ -87,7 +87,7 @@ export async function resumeAgent(deps: AgentDeps, o: ResumeOptions): Promise<Ru
       deps.planner,
       s.goal,
       s.plan,
-      deps.ports.compact(cur.obs),
+      compactOf(s, cur.obs),
       cur.obs.screen.aspect,
       'the run was interrupted and resumed on a different screen',
     );

@@ -65,6 +65,18 @@ export interface Session {
   replayed: Set<string>;
   /** The latest stable observation and its capture. */
   cur: Perceived;
+  /** Compact views already built, per observation (a post-action view serves the next step too). */
+  compacts: WeakMap<Observation, string>;
+}
+
+/** The compact view of `obs`, built once per observation. */
+export function compactOf(s: Session, obs: Observation): string {
+  let text = s.compacts.get(obs);
+  if (text === undefined) {
+    text = s.deps.ports.compact(obs);
+    s.compacts.set(obs, text);
+  }
+  return text;
 }
 
 const SETTLE_MS = 150;
@@ -116,9 +128,10 @@ export function live(s: Session, d: Decision): Decision {
 /** Fresh in-memory helpers for a session (the checkpoint restores their contents on resume). */
 export function memoryParts(): Pick<
   Session,
-  'history' | 'blacklist' | 'breaker' | 'interrupts' | 'replayed' | 'alreadyDone'
+  'history' | 'blacklist' | 'breaker' | 'interrupts' | 'replayed' | 'alreadyDone' | 'compacts'
 > {
   return {
+    compacts: new WeakMap(),
     alreadyDone: new Set<string>(),
     history: new History(5),
     blacklist: new Blacklist(),

@@ -6,7 +6,7 @@ import { matchInterrupt } from '../planner/interrupts.js';
 import { addUsage, emptyUsage } from '../planner/llm/client.js';
 import { actionSignature, describeAction } from '../planner/memory/signature.js';
 import { plannerTools } from '../planner/prompt/builders.js';
-import { counters, finish, live, observeStable, type Session } from './session.js';
+import { compactOf, counters, finish, live, observeStable, type Session } from './session.js';
 import { GATE_WAIT, hashText, labelOf, replan, screenState } from './step-helpers.js';
 import type { DecisionSource, RunResult, StepRecord } from './types.js';
 
@@ -45,7 +45,7 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
     llm: stepUsage,
     timings: { totalMs: 0, llmMs: 0, deviceMs: 0, overheadMs: 0 },
     pageHash: obs.pageHash,
-    observation: ports.compact(obs),
+    observation: compactOf(s, obs),
   };
   const pngBefore = s.cur.png;
 
@@ -288,13 +288,13 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
   });
   s.lastWait =
     action.tool === 'wait'
-      ? { frame: post.obs.frameHash ?? ports.compact(post.obs), count: (s.lastWait?.count ?? 0) + 1 }
+      ? { frame: post.obs.frameHash ?? compactOf(s, post.obs), count: (s.lastWait?.count ?? 0) + 1 }
       : undefined;
 
   if (outcome.ok) {
     // Verified although the tree's state stayed put (a map zoomed by pinch): progress, not a loop.
     // (Not a wait or a no-change step: those verify by nothing moving.)
-    const invisible = decision.expect.kind !== 'no_change' && ports.compact(post.obs) === record.observation;
+    const invisible = decision.expect.kind !== 'no_change' && compactOf(s, post.obs) === record.observation;
     if (source === 'llm' && invisible) s.breaker.progressed(breakerKey, sig);
     // A step right after a failure that does not complete the subgoal (an undo, a back out of a
     // wrong page) answers that failure, not the page: replayed on a later visit it does harm.
@@ -318,7 +318,7 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
         planner,
         s.goal,
         s.plan,
-        ports.compact(post.obs),
+        compactOf(s, post.obs),
         post.obs.screen.aspect,
         `${REPLAN_AFTER_FAILURES} actions in a row failed`,
       );
