@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { RealClock } from '../src/core/clock.js';
-import { startAdbDevice } from '../src/sim/adbd/index.js';
-import { startBridgeServer } from '../src/sim/bridge/index.js';
-import { VirtualPhone } from '../src/sim/phone.js';
+import { startAdbDevice } from '../src/testbed/sim/adbd/index.js';
+import { startBridgeServer } from '../src/testbed/sim/bridge/index.js';
+import { VirtualPhone } from '../src/testbed/sim/phone.js';
 import { PrivateAdbServer } from '../test/adb/support/adb-server.js';
 import { Adb } from '../test/adb/support/adbkit.js';
 

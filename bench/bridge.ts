@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { startBridgeServer } from '../src/sim/bridge/index.js';
-import { VirtualPhone } from '../src/sim/phone.js';
+import { startBridgeServer } from '../src/testbed/sim/bridge/index.js';
+import { VirtualPhone } from '../src/testbed/sim/phone.js';
 
 /**
  * Round-trip cost of the helper protocol over loopback HTTP against the virtual phone (virtual clock,

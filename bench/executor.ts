@@ -18,9 +18,9 @@ import { BridgeDevice } from '../src/device/bridge/device.js';
 import type { Device } from '../src/device/device.js';
 import { Executor, type VerificationMode } from '../src/executor/executor.js';
 import { PolicyConfirmation } from '../src/executor/guardrails/confirm.js';
-import { startAdbDevice } from '../src/sim/adbd/index.js';
-import { startBridgeServer } from '../src/sim/bridge/index.js';
-import { VirtualPhone } from '../src/sim/index.js';
+import { startAdbDevice } from '../src/testbed/sim/adbd/index.js';
+import { startBridgeServer } from '../src/testbed/sim/bridge/index.js';
+import { VirtualPhone } from '../src/testbed/sim/index.js';
 import { PrivateAdbServer } from '../test/adb/support/adb-server.js';
 
 const LATENCY = { treeRead: 150, uiautomatorDump: 1500, helperInput: 50, shellInput: 200, screenshot: 0 };

@@ -5,7 +5,7 @@ import { modelSeed, runTask, type TaskRunResult } from '../regression-tasks/harn
 import { referenceCatalog, TASKS } from '../regression-tasks/index.js';
 import { mean, median, taskMacro } from '../regression-tasks/metrics.js';
 import { PageMemory } from '../src/planner/memory/page-memory.js';
-import { startReferenceModel } from '../src/planner/reference/server.js';
+import { startReferenceModel } from '../src/testbed/reference-model/server.js';
 
 /**
  * `npm run bench:loop`: the whole loop (virtual phone → bridge → perception → planner → reference

@@ -12,7 +12,7 @@ import { observeTree } from '../src/perception/observe-tree.js';
 import { wireToTree } from '../src/perception/parse-wire.js';
 import { parseUiautomatorXml } from '../src/perception/parse-xml.js';
 import { perceive } from '../src/perception/perceive.js';
-import { VirtualPhone } from '../src/sim/index.js';
+import { VirtualPhone } from '../src/testbed/sim/index.js';
 
 /**
  * `npm run bench:perception`: snapshot → Observation on virtual-phone screens at 1080×2400 and

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import type { App, AppContext, AppFactory, AppScreen } from '../src/sim/app.js';
-import type { View } from '../src/sim/kit/view.js';
-import { VirtualPhone } from '../src/sim/phone.js';
+import type { App, AppContext, AppFactory, AppScreen } from '../src/testbed/sim/app.js';
+import type { View } from '../src/testbed/sim/kit/view.js';
+import { VirtualPhone } from '../src/testbed/sim/phone.js';
 
 /**
  * Cost of the virtual phone's own work (no HTTP): a fresh layout + tree read of a 120-row list

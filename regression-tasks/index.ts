@@ -1,4 +1,4 @@
-import type { CatalogEntry } from '../src/planner/reference/intents.js';
+import type { CatalogEntry } from '../src/testbed/reference-model/intents.js';
 import { CAL_01 } from './tasks/cal-01.js';
 import { CLK_01 } from './tasks/clk-01.js';
 import { CLK_02 } from './tasks/clk-02.js';

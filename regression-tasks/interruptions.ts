@@ -1,4 +1,4 @@
-import type { VirtualPhone } from '../src/sim/phone.js';
+import type { VirtualPhone } from '../src/testbed/sim/phone.js';
 
 /**
  * The suite's robustness flag (REGRESSION-SUITE.md: "any task can take an injected interruption"):

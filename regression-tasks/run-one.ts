@@ -1,5 +1,5 @@
 import { PageMemory } from '../src/planner/memory/page-memory.js';
-import { startReferenceModel } from '../src/planner/reference/server.js';
+import { startReferenceModel } from '../src/testbed/reference-model/server.js';
 import { modelSeed, runTask } from './harness.js';
 import { referenceCatalog, TASKS } from './index.js';
 

@@ -1,5 +1,5 @@
-import type { VirtualPhone } from '../src/sim/phone.js';
-import type { CartLine } from '../src/sim/world.js';
+import type { VirtualPhone } from '../src/testbed/sim/phone.js';
+import type { CartLine } from '../src/testbed/sim/world.js';
 import type { CheckResult } from './types.js';
 
 /** FoodShop: the cart holds exactly the expected line and the phone shows the payment page, unpaid. */

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LlmConfig } from '../src/planner/llm/config.js';
 import { PageMemory } from '../src/planner/memory/page-memory.js';
-import { startReferenceModel } from '../src/planner/reference/server.js';
+import { startReferenceModel } from '../src/testbed/reference-model/server.js';
 import { modelSeed, runTask, type TaskRunResult } from './harness.js';
 import { referenceCatalog } from './index.js';
 import type { Interruption } from './interruptions.js';

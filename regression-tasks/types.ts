@@ -1,6 +1,6 @@
 import type { RunResult } from '../src/agent/types.js';
-import type { VirtualPhone } from '../src/sim/phone.js';
-import type { World } from '../src/sim/world.js';
+import type { VirtualPhone } from '../src/testbed/sim/phone.js';
+import type { World } from '../src/testbed/sim/world.js';
 
 /**
  * One regression task (REGRESSION-SUITE.md): an instruction template with seeded parameters, a

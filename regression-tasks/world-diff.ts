@@ -1,4 +1,4 @@
-import type { World } from '../src/sim/world.js';
+import type { World } from '../src/testbed/sim/world.js';
 
 /**
  * Which top-level parts of the virtual phone's world a run changed (AndroidWorld's integrity check:

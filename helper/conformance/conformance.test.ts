@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBridgeServer } from '../../src/sim/bridge/index.js';
-import { VirtualPhone, type VirtualPhoneDeps } from '../../src/sim/phone.js';
+import { startBridgeServer } from '../../src/testbed/sim/bridge/index.js';
+import { VirtualPhone, type VirtualPhoneDeps } from '../../src/testbed/sim/phone.js';
 import { CONFORMANCE_CHECKS, type ConformanceResult, runConformance } from './index.js';
 
 // The black-box suite against the virtual phone's bridge over real HTTP on loopback. The whole suite

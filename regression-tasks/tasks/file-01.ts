@@ -1,5 +1,5 @@
-import { DOWNLOAD_NAMES, DOWNLOADS, seedDownloads, seededContent } from '../../src/sim/apps/files-data.js';
-import type { World } from '../../src/sim/world.js';
+import { DOWNLOAD_NAMES, DOWNLOADS, seedDownloads, seededContent } from '../../src/testbed/sim/apps/files-data.js';
+import type { World } from '../../src/testbed/sim/world.js';
 import type { CheckResult, TaskDef } from '../types.js';
 
 /** English names only: the instruction is English, and Chinese names are FILE-02's. */

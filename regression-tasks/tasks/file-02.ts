@@ -1,4 +1,4 @@
-import { DOWNLOADS, seedDownloads } from '../../src/sim/apps/files-data.js';
+import { DOWNLOADS, seedDownloads } from '../../src/testbed/sim/apps/files-data.js';
 import type { TaskDef } from '../types.js';
 import { downloadsIntact } from './file-01.js';
 

@@ -1,4 +1,4 @@
-import { setAcmeAccount } from '../../src/sim/apps/acme-data.js';
+import { setAcmeAccount } from '../../src/testbed/sim/apps/acme-data.js';
 import { leaksIn } from '../secrets.js';
 import type { TaskDef } from '../types.js';
 

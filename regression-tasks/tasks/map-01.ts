@@ -1,4 +1,4 @@
-import { distanceM, PLACES } from '../../src/sim/apps/maps-data.js';
+import { distanceM, PLACES } from '../../src/testbed/sim/apps/maps-data.js';
 import type { TaskDef } from '../types.js';
 
 /** How far from the place the map's centre may end (the search centres on it; pinching keeps it). */

@@ -1,5 +1,5 @@
 import { seededRandom } from '../../src/core/random.js';
-import { messagingData, OTP_SENDERS, seedMessages } from '../../src/sim/apps/messages-data.js';
+import { messagingData, OTP_SENDERS, seedMessages } from '../../src/testbed/sim/apps/messages-data.js';
 import type { TaskDef } from '../types.js';
 
 /**

@@ -1,4 +1,4 @@
-import { contactByName } from '../../src/sim/apps/contacts-data.js';
+import { contactByName } from '../../src/testbed/sim/apps/contacts-data.js';
 import type { TaskDef } from '../types.js';
 
 const BODY = '我今晚回家吃饭';

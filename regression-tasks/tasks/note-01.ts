@@ -1,4 +1,4 @@
-import { NOTE_TITLES, noteByTitle } from '../../src/sim/apps/notes-data.js';
+import { NOTE_TITLES, noteByTitle } from '../../src/testbed/sim/apps/notes-data.js';
 import type { TaskDef } from '../types.js';
 
 const NUMBER = (r: () => number) => `1555${Math.floor(r() * 9_000_000 + 1_000_000)}`;

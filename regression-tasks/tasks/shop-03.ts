@@ -1,4 +1,4 @@
-import { foodShopData } from '../../src/sim/apps/foodshop-menu.js';
+import { foodShopData } from '../../src/testbed/sim/apps/foodshop-menu.js';
 import type { TaskDef } from '../types.js';
 
 /** Bakery items (the menu's last category) whose name no other item's name starts with. */

@@ -1,4 +1,4 @@
-import { CATEGORIES, cheapestIn, displayName, foodShopData } from '../../src/sim/apps/foodshop-menu.js';
+import { CATEGORIES, cheapestIn, displayName, foodShopData } from '../../src/testbed/sim/apps/foodshop-menu.js';
 import type { TaskDef } from '../types.js';
 
 /** Categories whose name reads as a noun in the question ("Which tea …"). */

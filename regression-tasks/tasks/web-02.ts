@@ -1,4 +1,4 @@
-import { PROMO_URL } from '../../src/sim/apps/browser-data.js';
+import { PROMO_URL } from '../../src/testbed/sim/apps/browser-data.js';
 import type { TaskDef } from '../types.js';
 
 /**

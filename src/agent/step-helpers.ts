@@ -16,11 +16,9 @@ export const GATE_WAIT: PlannedStep = {
   subgoalDone: false,
 };
 
-export function hashText(s: string): string {
-  let h = 2166136261;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
-  return (h >>> 0).toString(16);
-}
+import { fnvHex as hashText } from '../core/hash.js';
+
+export { hashText };
 
 /**
  * What is on the screen beyond its structure: every element with its text and state, and the

@@ -14,10 +14,10 @@ import { createLlmClient } from '../planner/llm/client.js';
 import { resolveLlmConfig } from '../planner/llm/config.js';
 import { PageMemory } from '../planner/memory/page-memory.js';
 import { Planner } from '../planner/planner.js';
-import { startReferenceModel } from '../planner/reference/server.js';
-import { startBridgeServer } from '../sim/bridge/index.js';
-import { VirtualPhone } from '../sim/phone.js';
 import { loadPageMemory, savePageMemory } from '../store/page-memory-file.js';
+import { startReferenceModel } from '../testbed/reference-model/server.js';
+import { startBridgeServer } from '../testbed/sim/bridge/index.js';
+import { VirtualPhone } from '../testbed/sim/phone.js';
 import { loadCatalog } from './reference-catalog.js';
 
 /**

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { ActionableError } from '../core/errors.js';
-import type { CatalogEntry } from '../planner/reference/intents.js';
+import type { CatalogEntry } from '../testbed/reference-model/intents.js';
 
 /**
  * The reference model's task catalog: a JSON file of {id, instruction, intents}, or a task folder

@@ -2,9 +2,9 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdbDevice, startAdbDevice } from '../../src/sim/adbd/index.js';
-import { type BridgeServer, startBridgeServer } from '../../src/sim/bridge/index.js';
-import { VirtualPhone } from '../../src/sim/index.js';
+import { type AdbDevice, startAdbDevice } from '../../src/testbed/sim/adbd/index.js';
+import { type BridgeServer, startBridgeServer } from '../../src/testbed/sim/bridge/index.js';
+import { VirtualPhone } from '../../src/testbed/sim/index.js';
 import { freePort, PrivateAdbServer } from './support/adb-server.js';
 import { centre, findNode, settle } from './support/phone.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdbDevice, startAdbDevice } from '../../src/sim/adbd/index.js';
-import { type BridgeServer, startBridgeServer } from '../../src/sim/bridge/index.js';
-import { VirtualPhone } from '../../src/sim/index.js';
+import { type AdbDevice, startAdbDevice } from '../../src/testbed/sim/adbd/index.js';
+import { type BridgeServer, startBridgeServer } from '../../src/testbed/sim/bridge/index.js';
+import { VirtualPhone } from '../../src/testbed/sim/index.js';
 import { freePort, PrivateAdbServer } from './support/adb-server.js';
 import { Adb } from './support/adbkit.js';
 import { centre, findNode, settle } from './support/phone.js';

@@ -6,8 +6,8 @@ import { logger } from '@appium/support';
 import { ADB } from 'appium-adb';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdbDevice, startAdbDevice } from '../../src/sim/adbd/index.js';
-import { VirtualPhone } from '../../src/sim/index.js';
+import { type AdbDevice, startAdbDevice } from '../../src/testbed/sim/adbd/index.js';
+import { VirtualPhone } from '../../src/testbed/sim/index.js';
 import { PrivateAdbServer } from './support/adb-server.js';
 import { centre, findNode, settle } from './support/phone.js';
 

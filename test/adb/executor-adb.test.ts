@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deadline } from '../../src/core/clock.js';
 import { offeredTools } from '../../src/executor/tools.js';
-import { sortedContacts } from '../../src/sim/apps/contacts-data.js';
-import { AGENT_IME } from '../../src/sim/index.js';
+import { sortedContacts } from '../../src/testbed/sim/apps/contacts-data.js';
+import { AGENT_IME } from '../../src/testbed/sim/index.js';
 import { decision, drive, el, makeExecutor, observe } from '../executor/helpers.js';
 import { dualRig } from './executor-rig.js';
 

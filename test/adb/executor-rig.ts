@@ -2,9 +2,9 @@ import { Deadline, VirtualClock } from '../../src/core/clock.js';
 import { Logger } from '../../src/core/logger.js';
 import { AdbDevice } from '../../src/device/adb/device.js';
 import { BridgeDevice } from '../../src/device/bridge/device.js';
-import { startAdbDevice } from '../../src/sim/adbd/index.js';
-import { startBridgeServer } from '../../src/sim/bridge/index.js';
-import { AGENT_IME, VirtualPhone, type VirtualPhoneDeps } from '../../src/sim/index.js';
+import { startAdbDevice } from '../../src/testbed/sim/adbd/index.js';
+import { startBridgeServer } from '../../src/testbed/sim/bridge/index.js';
+import { AGENT_IME, VirtualPhone, type VirtualPhoneDeps } from '../../src/testbed/sim/index.js';
 import { PrivateAdbServer } from './support/adb-server.js';
 
 /**

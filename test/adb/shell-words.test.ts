@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../src/sim/adbd/shell/commands/index.js';
-import { captureCommandLine } from '../../src/sim/adbd/shell/interpreter.js';
-import { parseCommandLine } from '../../src/sim/adbd/shell/words.js';
-import { VirtualPhone } from '../../src/sim/index.js';
+import { COMMANDS } from '../../src/testbed/sim/adbd/shell/commands/index.js';
+import { captureCommandLine } from '../../src/testbed/sim/adbd/shell/interpreter.js';
+import { parseCommandLine } from '../../src/testbed/sim/adbd/shell/words.js';
+import { VirtualPhone } from '../../src/testbed/sim/index.js';
 import { centre, findNode, settle } from './support/phone.js';
 
 function argvs(line: string): string[][] {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Logger } from '../../src/core/logger.js';
-import { type AdbDevice, startAdbDevice } from '../../src/sim/adbd/index.js';
+import { type AdbDevice, startAdbDevice } from '../../src/testbed/sim/adbd/index.js';
 import {
   A_CLSE,
   A_CNXN,
@@ -10,9 +10,9 @@ import {
   type AdbMessage,
   checksum,
   encodeMessage,
-} from '../../src/sim/adbd/protocol.js';
-import { serviceResolver } from '../../src/sim/adbd/services/index.js';
-import { VirtualPhone } from '../../src/sim/index.js';
+} from '../../src/testbed/sim/adbd/protocol.js';
+import { serviceResolver } from '../../src/testbed/sim/adbd/services/index.js';
+import { VirtualPhone } from '../../src/testbed/sim/index.js';
 import { RawPeer } from './support/raw-peer.js';
 
 /**

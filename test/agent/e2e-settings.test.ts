@@ -6,7 +6,7 @@ import { runTask } from '../../regression-tasks/harness.js';
 import { referenceCatalog } from '../../regression-tasks/index.js';
 import { SET_01 } from '../../regression-tasks/tasks/set-01.js';
 import { PageMemory } from '../../src/planner/memory/page-memory.js';
-import { type ReferenceModel, startReferenceModel } from '../../src/planner/reference/server.js';
+import { type ReferenceModel, startReferenceModel } from '../../src/testbed/reference-model/server.js';
 
 let model: ReferenceModel;
 let runsDir: string;

@@ -8,7 +8,7 @@ import { SET_01 } from '../../regression-tasks/tasks/set-01.js';
 import type { TaskDef } from '../../regression-tasks/types.js';
 import { maskSecrets, unmask } from '../../src/agent/secrets.js';
 import { PageMemory } from '../../src/planner/memory/page-memory.js';
-import { type ReferenceModel, startReferenceModel } from '../../src/planner/reference/server.js';
+import { type ReferenceModel, startReferenceModel } from '../../src/testbed/reference-model/server.js';
 
 let model: ReferenceModel;
 let runsDir: string;

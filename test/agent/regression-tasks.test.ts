@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTask } from '../../regression-tasks/harness.js';
 import { referenceCatalog, TASKS } from '../../regression-tasks/index.js';
 import { PageMemory } from '../../src/planner/memory/page-memory.js';
-import { type ReferenceModel, startReferenceModel } from '../../src/planner/reference/server.js';
+import { type ReferenceModel, startReferenceModel } from '../../src/testbed/reference-model/server.js';
 
 let model: ReferenceModel;
 let runsDir: string;

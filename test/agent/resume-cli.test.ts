@@ -5,8 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RealClock } from '../../src/core/clock.js';
-import { type BridgeServer, startBridgeServer } from '../../src/sim/bridge/index.js';
-import { VirtualPhone } from '../../src/sim/phone.js';
+import { type BridgeServer, startBridgeServer } from '../../src/testbed/sim/bridge/index.js';
+import { VirtualPhone } from '../../src/testbed/sim/phone.js';
 
 /**
  * The real thing: `phone-agent run` in its own process drives a phone served over the helper

@@ -7,8 +7,8 @@ import { runAgent } from '../../src/agent/loop.js';
 import type { AgentPorts } from '../../src/agent/ports.js';
 import { resumeAgent } from '../../src/agent/resume.js';
 import { ActionableError } from '../../src/core/errors.js';
-import { type ReferenceModel, startReferenceModel } from '../../src/planner/reference/server.js';
-import { setAcmeAccount } from '../../src/sim/apps/acme-data.js';
+import { type ReferenceModel, startReferenceModel } from '../../src/testbed/reference-model/server.js';
+import { setAcmeAccount } from '../../src/testbed/sim/apps/acme-data.js';
 import { type Rig, startRig } from './support/agent-rig.js';
 
 const SEND = 'Text 15551234567: "On my way".';

@@ -2,8 +2,8 @@ import { expect } from 'vitest';
 import type { Clock } from '../../src/core/clock.js';
 import type { Device } from '../../src/device/device.js';
 import { PauseForConfirmation, PolicyConfirmation } from '../../src/executor/guardrails/confirm.js';
-import { acmeAccount } from '../../src/sim/apps/acme-data.js';
-import type { VirtualPhone } from '../../src/sim/index.js';
+import { acmeAccount } from '../../src/testbed/sim/apps/acme-data.js';
+import type { VirtualPhone } from '../../src/testbed/sim/index.js';
 import { decision, drive, el, makeExecutor, observe, ScriptedConfirmation } from './helpers.js';
 
 /**

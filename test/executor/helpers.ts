@@ -10,8 +10,8 @@ import {
   type ConfirmationRequest,
   PolicyConfirmation,
 } from '../../src/executor/guardrails/confirm.js';
-import { startBridgeServer } from '../../src/sim/bridge/index.js';
-import { VirtualPhone, type VirtualPhoneDeps } from '../../src/sim/index.js';
+import { startBridgeServer } from '../../src/testbed/sim/bridge/index.js';
+import { VirtualPhone, type VirtualPhoneDeps } from '../../src/testbed/sim/index.js';
 
 const INPUT_METHODS = new Set(['gesture', 'tap', 'swipe', 'key', 'inputText', 'imeCommit', 'nodeAction', 'launch']);
 

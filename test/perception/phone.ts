@@ -1,7 +1,7 @@
 import { rectCenter } from '../../src/core/geometry.js';
 import type { Element, Observation } from '../../src/core/types.js';
 import { type PerceiveOptions, type PerceiveResult, perceive } from '../../src/perception/perceive.js';
-import { VirtualPhone } from '../../src/sim/index.js';
+import { VirtualPhone } from '../../src/testbed/sim/index.js';
 
 /**
  * Drives the virtual phone through its public surface and perceives what it shows: the tree from

@@ -3,7 +3,7 @@ import { InvalidInputError } from '../../src/core/errors.js';
 import { ObservationSchema } from '../../src/core/types.js';
 import { perceive } from '../../src/perception/perceive.js';
 import { VisualFirstRegistry } from '../../src/perception/quality.js';
-import { EMPTY_DUMP_ERROR } from '../../src/sim/index.js';
+import { EMPTY_DUMP_ERROR } from '../../src/testbed/sim/index.js';
 import { look, newPhone, open } from './phone.js';
 
 describe('visual-first registry', () => {

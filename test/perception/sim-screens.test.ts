@@ -5,7 +5,7 @@ import { observeTree } from '../../src/perception/observe-tree.js';
 import { wireToTree } from '../../src/perception/parse-wire.js';
 import { VisualFirstRegistry } from '../../src/perception/quality.js';
 import { isActionable } from '../../src/perception/roles.js';
-import { VirtualPhone } from '../../src/sim/index.js';
+import { VirtualPhone } from '../../src/testbed/sim/index.js';
 import { byLabel, compactLines, look, lookXml, newPhone, open, tapElement } from './phone.js';
 
 /** The virtual phone's own screens, read over its two tree channels (helper JSON, uiautomator XML). */

@@ -4,7 +4,7 @@ import { TASKS } from '../../regression-tasks/index.js';
 import type { Params, TaskDef } from '../../regression-tasks/types.js';
 import { emptyResult } from '../../src/agent/session.js';
 import type { RunResult, RunStatus } from '../../src/agent/types.js';
-import { contactByName } from '../../src/sim/apps/contacts-data.js';
+import { contactByName } from '../../src/testbed/sim/apps/contacts-data.js';
 import {
   CATEGORIES,
   cheapestIn,
@@ -12,10 +12,10 @@ import {
   foodShopData,
   type MenuItem,
   WALLETS,
-} from '../../src/sim/apps/foodshop-menu.js';
-import { messagingData } from '../../src/sim/apps/messages-data.js';
-import { VirtualPhone } from '../../src/sim/index.js';
-import type { CartLine, World } from '../../src/sim/world.js';
+} from '../../src/testbed/sim/apps/foodshop-menu.js';
+import { messagingData } from '../../src/testbed/sim/apps/messages-data.js';
+import { VirtualPhone } from '../../src/testbed/sim/index.js';
+import type { CartLine, World } from '../../src/testbed/sim/world.js';
 
 /**
  * The checks of SET-04, MSG-03, MSG-04, SHOP-03, SHOP-04 and SHOP-06 can fail: each accepts the

@@ -8,8 +8,8 @@ import { BAIT_KEYS, baitTaken, scheduleInterruption } from '../../regression-tas
 import { VirtualClock } from '../../src/core/clock.js';
 import { matchInterrupt } from '../../src/planner/interrupts.js';
 import { PageMemory } from '../../src/planner/memory/page-memory.js';
-import { type ReferenceModel, startReferenceModel } from '../../src/planner/reference/server.js';
-import { VirtualPhone } from '../../src/sim/phone.js';
+import { type ReferenceModel, startReferenceModel } from '../../src/testbed/reference-model/server.js';
+import { VirtualPhone } from '../../src/testbed/sim/phone.js';
 import { element, observation } from '../planner/fixtures.js';
 
 let model: ReferenceModel;

@@ -10,8 +10,8 @@ import type { SuiteMetrics } from '../../regression-tasks/metrics.js';
 import { parseSuiteArgs } from '../../regression-tasks/suite-args.js';
 import { runSuite, type SuiteReport } from '../../regression-tasks/suite-runner.js';
 import { changedKeys, digestWorld } from '../../regression-tasks/world-diff.js';
-import { startReferenceModel } from '../../src/planner/reference/server.js';
-import { VirtualPhone } from '../../src/sim/phone.js';
+import { startReferenceModel } from '../../src/testbed/reference-model/server.js';
+import { VirtualPhone } from '../../src/testbed/sim/phone.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dirs: string[] = [];

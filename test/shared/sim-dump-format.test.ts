@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { VirtualPhone } from '../../src/sim/phone.js';
+import { VirtualPhone } from '../../src/testbed/sim/phone.js';
 
 /**
  * The virtual phone's uiautomator dump has the format of real ones: the same prologue, the same

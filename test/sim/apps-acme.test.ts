@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { acmeAccount, setAcmeAccount } from '../../src/sim/apps/acme-data.js';
-import { VirtualPhone } from '../../src/sim/index.js';
+import { acmeAccount, setAcmeAccount } from '../../src/testbed/sim/apps/acme-data.js';
+import { VirtualPhone } from '../../src/testbed/sim/index.js';
 import { centre, find, settle, tapOn } from './helpers.js';
 
 /** Acme login through the phone's real input surface: the keyboard moves the Login button. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { browserData } from '../../src/sim/apps/browser-data.js';
-import { frameToSvg, VirtualPhone } from '../../src/sim/index.js';
+import { browserData } from '../../src/testbed/sim/apps/browser-data.js';
+import { frameToSvg, VirtualPhone } from '../../src/testbed/sim/index.js';
 import { find, setText, settle, tapOn } from './helpers.js';
 
 /** Browser: the page exists only in pixels; the tree of the app window holds one WebView node. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CONTACT_COUNT, sortedContacts } from '../../src/sim/apps/contacts-data.js';
-import { VirtualPhone } from '../../src/sim/index.js';
+import { CONTACT_COUNT, sortedContacts } from '../../src/testbed/sim/apps/contacts-data.js';
+import { VirtualPhone } from '../../src/testbed/sim/index.js';
 import { find, findAllIn, findIn, scrollTo, setText, settle, tapOn } from './helpers.js';
 
 /** Contacts through the phone's input surface: runtime permission, the long list, add and delete. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/core/random.js';
-import { acmeAccount, formatMoney, seedAcme } from '../../src/sim/apps/acme-data.js';
-import { browserData, normalizeUrl, PROMO_URL, pageLines, seedBrowser } from '../../src/sim/apps/browser-data.js';
-import { CONTACT_COUNT, normalizePhone, seedContacts, sortedContacts } from '../../src/sim/apps/contacts-data.js';
+import { acmeAccount, formatMoney, seedAcme } from '../../src/testbed/sim/apps/acme-data.js';
+import { browserData, normalizeUrl, PROMO_URL, pageLines, seedBrowser } from '../../src/testbed/sim/apps/browser-data.js';
+import { CONTACT_COUNT, normalizePhone, seedContacts, sortedContacts } from '../../src/testbed/sim/apps/contacts-data.js';
 import {
   buildMenu,
   CATEGORIES,
@@ -10,11 +10,11 @@ import {
   foodShopData,
   searchMenu,
   unitPrice,
-} from '../../src/sim/apps/foodshop-menu.js';
-import { messagingData, seedMessages } from '../../src/sim/apps/messages-data.js';
-import { appFactories } from '../../src/sim/apps/registry.js';
-import type { World } from '../../src/sim/world.js';
-import { createWorld } from '../../src/sim/world-seed.js';
+} from '../../src/testbed/sim/apps/foodshop-menu.js';
+import { messagingData, seedMessages } from '../../src/testbed/sim/apps/messages-data.js';
+import { appFactories } from '../../src/testbed/sim/apps/registry.js';
+import type { World } from '../../src/testbed/sim/world.js';
+import { createWorld } from '../../src/testbed/sim/world-seed.js';
 
 const seeded = seededRandom;
 const emptyWorld = (): World => createWorld(0, []);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cheapestIn, displayName, foodShopData, WALLETS } from '../../src/sim/apps/foodshop-menu.js';
-import { VirtualPhone } from '../../src/sim/index.js';
+import { cheapestIn, displayName, foodShopData, WALLETS } from '../../src/testbed/sim/apps/foodshop-menu.js';
+import { VirtualPhone } from '../../src/testbed/sim/index.js';
 import { find, findAllIn, findIn, scrollTo, setText, settle, tapOn } from './helpers.js';
 
 /** FoodShop's category chips and price sort, the editable quantity, and the payment-method choice. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { foodShopData, unitPrice } from '../../src/sim/apps/foodshop-menu.js';
-import { VirtualPhone } from '../../src/sim/index.js';
+import { foodShopData, unitPrice } from '../../src/testbed/sim/apps/foodshop-menu.js';
+import { VirtualPhone } from '../../src/testbed/sim/index.js';
 import { find, findIn, scrollTo, setText, settle, tapOn } from './helpers.js';
 
 /** FoodShop end to end through taps, set_text and seek-bar progress: dialog → search → product → pay. */

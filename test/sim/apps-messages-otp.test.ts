@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/core/random.js';
-import { messagingData, seedMessages } from '../../src/sim/apps/messages-data.js';
-import { otpCodeIn } from '../../src/sim/apps/messages-otp.js';
-import { VirtualPhone } from '../../src/sim/index.js';
+import { messagingData, seedMessages } from '../../src/testbed/sim/apps/messages-data.js';
+import { otpCodeIn } from '../../src/testbed/sim/apps/messages-otp.js';
+import { VirtualPhone } from '../../src/testbed/sim/index.js';
 import { find, findAllIn, findIn, settle, tapOn } from './helpers.js';
 
 /** Messages' "Copy code" chip: only a thread whose newest message is an incoming code shows one. */

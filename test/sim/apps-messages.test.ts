@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { contactByName } from '../../src/sim/apps/contacts-data.js';
-import { messagingData } from '../../src/sim/apps/messages-data.js';
-import { VirtualPhone } from '../../src/sim/index.js';
+import { contactByName } from '../../src/testbed/sim/apps/contacts-data.js';
+import { messagingData } from '../../src/testbed/sim/apps/messages-data.js';
+import { VirtualPhone } from '../../src/testbed/sim/index.js';
 import { find, findAllIn, findIn, setText, settle, tapOn } from './helpers.js';
 
 /** Messages through the phone's input surface: compose, contact resolution, threads with OTP codes. */

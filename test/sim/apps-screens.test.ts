@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ScreenPreset, VirtualPhone } from '../../src/sim/index.js';
+import { type ScreenPreset, VirtualPhone } from '../../src/testbed/sim/index.js';
 import { settle } from './helpers.js';
 
 /** Every app lays out on every screen preset: its nodes stay on screen and its key control is visible. */

@@ -1,8 +1,8 @@
 import type { ActionRequestInput } from '../../src/device/protocol/actions.js';
 import type { ActionReceipt } from '../../src/device/protocol/receipt.js';
 import { SnapshotSchema, type WireSnapshot } from '../../src/device/protocol/wire.js';
-import { type BridgeServer, type BridgeServerOptions, startBridgeServer } from '../../src/sim/bridge/index.js';
-import { VirtualPhone, type VirtualPhoneDeps } from '../../src/sim/phone.js';
+import { type BridgeServer, type BridgeServerOptions, startBridgeServer } from '../../src/testbed/sim/bridge/index.js';
+import { VirtualPhone, type VirtualPhoneDeps } from '../../src/testbed/sim/phone.js';
 
 /** A virtual phone behind its bridge server, and a tiny HTTP client for the bridge tests. */
 export interface Harness {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ActionRequestSchema, LIMITS } from '../../src/device/protocol/actions.js';
 import { checkActionGeometry, pinchStrokes, toPx } from '../../src/device/protocol/gesture.js';
 import type { WireNode, WireSnapshot } from '../../src/device/protocol/wire.js';
-import { visibleArea } from '../../src/sim/bridge/selector.js';
+import { visibleArea } from '../../src/testbed/sim/bridge/selector.js';
 
 // Protocol limits that are enforced before any input, and the occlusion arithmetic on its own.
 const screen = { width: 1080, height: 2400 };

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/core/clock.js';
 import { Logger } from '../../src/core/logger.js';
-import { startBridgeServer } from '../../src/sim/bridge/index.js';
-import { VirtualPhone } from '../../src/sim/phone.js';
+import { startBridgeServer } from '../../src/testbed/sim/bridge/index.js';
+import { VirtualPhone } from '../../src/testbed/sim/phone.js';
 import { type Harness, startHarness } from './bridge-harness.js';
 
 // Server behaviour the black-box suite cannot see: faults, logging, interfaces, the input lock and

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/core/clock.js';
-import { CALENDAR_PACKAGE } from '../../src/sim/apps/calendar.js';
-import { VirtualPhone } from '../../src/sim/index.js';
+import { CALENDAR_PACKAGE } from '../../src/testbed/sim/apps/calendar.js';
+import { VirtualPhone } from '../../src/testbed/sim/index.js';
 import { find, findAllIn, findIn, setText, settle, tapOn } from './helpers.js';
 
 /** Calendar through the phone's input surface: the day view, "tomorrow", the new-event form, zh. */

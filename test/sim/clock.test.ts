@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/core/clock.js';
-import { CLOCK_PACKAGE } from '../../src/sim/apps/clock.js';
-import { VirtualPhone } from '../../src/sim/index.js';
+import { CLOCK_PACKAGE } from '../../src/testbed/sim/apps/clock.js';
+import { VirtualPhone } from '../../src/testbed/sim/index.js';
 import { find, findAllIn, findIn, setText, settle, tapOn } from './helpers.js';
 
 /** Clock through the phone's input surface: the alarm editor, the alarm list, the timer, zh. */

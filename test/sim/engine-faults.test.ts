@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VirtualPhone } from '../../src/sim/phone.js';
+import { VirtualPhone } from '../../src/testbed/sim/phone.js';
 import { byId, tapNode, testApp } from './engine-helpers.js';
 
 /** Faults switchable at run time: dropped input, slow reads, latencies on the phone's clock. */

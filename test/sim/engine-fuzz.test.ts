@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/core/random.js';
-import { VirtualPhone } from '../../src/sim/phone.js';
-import type { NodeAction } from '../../src/sim/surface.js';
+import { VirtualPhone } from '../../src/testbed/sim/phone.js';
+import type { NodeAction } from '../../src/testbed/sim/surface.js';
 import { parseDump } from './engine-helpers.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { View } from '../../src/sim/kit/view.js';
-import { VirtualPhone } from '../../src/sim/phone.js';
+import type { View } from '../../src/testbed/sim/kit/view.js';
+import { VirtualPhone } from '../../src/testbed/sim/phone.js';
 import { byId, byText, tapNode, testApp } from './engine-helpers.js';
 
 /** Swipes scroll by the dragged distance (≥300 ms) or fling about twice as far; pinch zooms a webview. */

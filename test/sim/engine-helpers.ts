@@ -1,6 +1,6 @@
 import type { WireNode, WireSnapshot } from '../../src/device/protocol/wire.js';
-import type { App, AppContext, AppFactory, AppScreen, Route } from '../../src/sim/app.js';
-import type { VirtualPhone } from '../../src/sim/phone.js';
+import type { App, AppContext, AppFactory, AppScreen, Route } from '../../src/testbed/sim/app.js';
+import type { VirtualPhone } from '../../src/testbed/sim/phone.js';
 
 /** Small helpers for the engine tests: a one-screen test app and node lookups on real tree reads. */
 

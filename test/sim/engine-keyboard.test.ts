@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { View } from '../../src/sim/kit/view.js';
-import { VirtualPhone } from '../../src/sim/phone.js';
+import type { View } from '../../src/testbed/sim/kit/view.js';
+import { VirtualPhone } from '../../src/testbed/sim/phone.js';
 import { byId, tapNode, testApp } from './engine-helpers.js';
 
 /** The keyboard opens on focus, the app window resizes, and what was low on the screen moves. */

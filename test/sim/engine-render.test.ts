@@ -2,8 +2,8 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { parseBounds } from '../../src/core/geometry.js';
 import type { WireSnapshot } from '../../src/device/protocol/wire.js';
-import type { AppContext } from '../../src/sim/app.js';
-import { VirtualPhone } from '../../src/sim/phone.js';
+import type { AppContext } from '../../src/testbed/sim/app.js';
+import { VirtualPhone } from '../../src/testbed/sim/phone.js';
 import { byId, parseDump, tapNode, testApp } from './engine-helpers.js';
 
 /** The JSON tree, the uiautomator XML and the PNG all come from one layout and agree. */

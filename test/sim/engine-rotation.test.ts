@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { VirtualPhone } from '../../src/sim/phone.js';
+import { VirtualPhone } from '../../src/testbed/sim/phone.js';
 import { byId } from './engine-helpers.js';
 
 /** Rotating at run time swaps the screen, lays every window out again, and the picture lags. */

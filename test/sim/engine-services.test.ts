@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VirtualPhone } from '../../src/sim/phone.js';
+import { VirtualPhone } from '../../src/testbed/sim/phone.js';
 
 /** System services as adb reaches them: files, settings, input methods, packages. */
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AppContext } from '../../src/sim/app.js';
-import { VirtualPhone } from '../../src/sim/phone.js';
+import type { AppContext } from '../../src/testbed/sim/app.js';
+import { VirtualPhone } from '../../src/testbed/sim/phone.js';
 import { byId, tapNode, testApp } from './engine-helpers.js';
 
 /** The quick-settings shade: pulled from the status bar, its tiles are Switches that change settings. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VirtualPhone } from '../../src/sim/phone.js';
+import { VirtualPhone } from '../../src/testbed/sim/phone.js';
 import { byId, tapNode, testApp } from './engine-helpers.js';
 
 /** Each text path: set_text (Unicode), IME commit (Unicode), `input text` (ASCII only), selections. */

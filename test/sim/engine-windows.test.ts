@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/core/clock.js';
-import type { AppContext } from '../../src/sim/app.js';
-import { VirtualPhone } from '../../src/sim/phone.js';
+import type { AppContext } from '../../src/testbed/sim/app.js';
+import { VirtualPhone } from '../../src/testbed/sim/phone.js';
 import { byId, byText, centre, tapNode, testApp } from './engine-helpers.js';
 
 /** Windows over the app: modal dialogs, the overlay fault, banners, toasts, transitions, late content. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../src/sim/adbd/shell/commands/index.js';
-import { captureCommandLine } from '../../src/sim/adbd/shell/interpreter.js';
+import { COMMANDS } from '../../src/testbed/sim/adbd/shell/commands/index.js';
+import { captureCommandLine } from '../../src/testbed/sim/adbd/shell/interpreter.js';
 import {
   DOWNLOAD_NAMES,
   DOWNLOADS,
@@ -9,8 +9,8 @@ import {
   listFolder,
   seedDownloads,
   seededContent,
-} from '../../src/sim/apps/files-data.js';
-import { VirtualPhone } from '../../src/sim/index.js';
+} from '../../src/testbed/sim/apps/files-data.js';
+import { VirtualPhone } from '../../src/testbed/sim/index.js';
 import { centre, find, findAllIn, findIn, scrollTo, setText, settle, tapOn } from './helpers.js';
 
 /** Files through the phone's input surface: Downloads over the sdcard map, search, view, delete. */

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { WireNode, WireSnapshot } from '../../src/device/protocol/wire.js';
-import type { InputResult, PhoneSurface } from '../../src/sim/surface.js';
+import type { InputResult, PhoneSurface } from '../../src/testbed/sim/surface.js';
 
 /**
  * Test helpers that use only the phone's public input surface: find a node in a real tree read,

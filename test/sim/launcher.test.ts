@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VirtualPhone } from '../../src/sim/phone.js';
+import { VirtualPhone } from '../../src/testbed/sim/phone.js';
 import { byId, byText, tapNode } from './engine-helpers.js';
 
 /** The launcher: home, a two-page app drawer, launching by icon, recents; labels by locale. */

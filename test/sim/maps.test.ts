@@ -3,9 +3,9 @@ import { MAP_01 } from '../../regression-tasks/tasks/map-01.js';
 import { emptyResult } from '../../src/agent/session.js';
 import type { RunResult } from '../../src/agent/types.js';
 import { hammingDistance, prepareFrame, SAME_FRAME_MAX_DISTANCE } from '../../src/perception/frame.js';
-import { distanceM, PLACES, toMerc, worldPx } from '../../src/sim/apps/maps-data.js';
-import { VirtualPhone } from '../../src/sim/phone.js';
-import type { Stroke } from '../../src/sim/surface.js';
+import { distanceM, PLACES, toMerc, worldPx } from '../../src/testbed/sim/apps/maps-data.js';
+import { VirtualPhone } from '../../src/testbed/sim/phone.js';
+import type { Stroke } from '../../src/testbed/sim/surface.js';
 import { byId, byText, tapNode } from './engine-helpers.js';
 
 /** Maps: a canvas-only map (one "Map" node) that pinch zooms around the fingers and drag pans. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { noteByTitle, sortedNotes } from '../../src/sim/apps/notes-data.js';
-import { VirtualPhone } from '../../src/sim/index.js';
+import { noteByTitle, sortedNotes } from '../../src/testbed/sim/apps/notes-data.js';
+import { VirtualPhone } from '../../src/testbed/sim/index.js';
 import { find, findAllIn, findIn, setText, settle, tapOn } from './helpers.js';
 
 /** Notes through the phone's input surface: list, full note, editor, delete, and Share → Messages. */

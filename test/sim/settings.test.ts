@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VirtualPhone } from '../../src/sim/phone.js';
+import { VirtualPhone } from '../../src/testbed/sim/phone.js';
 import { byId, byText, centre, tapNode } from './engine-helpers.js';
 
 /** Settings mutates the world; `settings get|put` and the UI show the same state. */

@@ -6,7 +6,7 @@ import { Logger } from '../../core/logger.js';
 import { AdbDevice } from '../../device/adb/device.js';
 import { encodeFrame } from '../../perception/frame.js';
 import { type PerceiveResult, perceive, type SnapshotInput } from '../../perception/perceive.js';
-import { VirtualPhone } from '../../sim/phone.js';
+import { VirtualPhone } from '../../testbed/sim/phone.js';
 
 /**
  * `phone-agent observe`: print what perception makes of a screen — a uiautomator dump file, the

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { startReferenceModel } from '../../planner/reference/server.js';
+import { startReferenceModel } from '../../testbed/reference-model/server.js';
 import { loadCatalog } from '../reference-catalog.js';
 
 /**

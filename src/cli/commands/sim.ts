@@ -4,9 +4,9 @@ import { type Clock, RealClock, VirtualClock } from '../../core/clock.js';
 import { ActionableError } from '../../core/errors.js';
 import { Logger } from '../../core/logger.js';
 import { HELPER_DEVICE_PORT } from '../../device/protocol/transport.js';
-import { startBridgeServer } from '../../sim/bridge/index.js';
-import type { ScreenOption } from '../../sim/engine/screen.js';
-import { VirtualPhone } from '../../sim/phone.js';
+import { startBridgeServer } from '../../testbed/sim/bridge/index.js';
+import type { ScreenOption } from '../../testbed/sim/engine/screen.js';
+import { VirtualPhone } from '../../testbed/sim/phone.js';
 
 /**
  * `phone-agent sim`: run the virtual phone as a device (the helper bridge over HTTP, optionally ADB
@@ -105,7 +105,7 @@ async function serve(o: SimOptions): Promise<void> {
   const out = [`bridge  ${bridge.url}`, `token   ${bridge.token}`];
   if (o.adbPort !== undefined) {
     // Loaded on demand: the ADB transport is a separate part of the virtual phone.
-    const { startAdbDevice } = await import('../../sim/adbd/index.js');
+    const { startAdbDevice } = await import('../../testbed/sim/adbd/index.js');
     const adb = await startAdbDevice({
       phone,
       port: int('adb-port', o.adbPort, 0, 65535),

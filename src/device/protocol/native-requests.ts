@@ -4,7 +4,7 @@ import { LIMITS, OpIdSchema as OpId } from './limits.js';
 
 /**
  * Requests of the native control actions (PROTOCOL.md §7): set_text, read_control, control_action,
- * wait_until and scroll_to. Selectors match exactly; see src/sim/bridge/selector.ts for resolution.
+ * wait_until and scroll_to. Selectors match exactly; see src/testbed/sim/bridge/selector.ts for resolution.
  */
 
 export const SetTextRequestSchema = z

@@ -1,3 +1,4 @@
+import { shortHash } from '../../core/hash.js';
 import type { Action } from '../../core/types.js';
 
 /** A stable short form of an action, used by the blacklist, the loop breaker and the history. */
@@ -11,12 +12,6 @@ export function actionSignature(a: Action): string {
   const typed = a.tool === 'type' && a.text !== undefined ? `~${shortHash(a.text)}` : undefined;
   const extra = [a.direction, a.package, a.args ? JSON.stringify(a.args) : undefined, typed].filter(Boolean).join(' ');
   return [a.tool, where, extra].filter(Boolean).join(' ');
-}
-
-export function shortHash(s: string): string {
-  let h = 2166136261;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
-  return ((h >>> 0) & 0xffff).toString(16).padStart(4, '0');
 }
 
 /** For prompts and logs: typed text is never shown (it may be a password). */

@@ -1,5 +1,5 @@
 import type { WireNode } from '../../../src/device/protocol/wire.js';
-import type { PhoneSurface } from '../../../src/sim/surface.js';
+import type { PhoneSurface } from '../../../src/testbed/sim/surface.js';
 
 /** Small helpers tests use to find things on the virtual phone's screen (read through its tree). */
 

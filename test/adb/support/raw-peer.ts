@@ -9,7 +9,7 @@ import {
   type AdbMessage,
   encodeMessage,
   MessageDecoder,
-} from '../../../src/sim/adbd/protocol.js';
+} from '../../../src/testbed/sim/adbd/protocol.js';
 
 /** A raw TCP peer speaking (or abusing) the transport, to check what closes and what survives. */
 export class RawPeer {

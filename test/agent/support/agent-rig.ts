@@ -8,8 +8,8 @@ import { createLlmClient } from '../../../src/planner/llm/client.js';
 import { resolveLlmConfig } from '../../../src/planner/llm/config.js';
 import { PageMemory } from '../../../src/planner/memory/page-memory.js';
 import { Planner } from '../../../src/planner/planner.js';
-import { type BridgeServer, startBridgeServer } from '../../../src/sim/bridge/index.js';
-import { VirtualPhone } from '../../../src/sim/phone.js';
+import { type BridgeServer, startBridgeServer } from '../../../src/testbed/sim/bridge/index.js';
+import { VirtualPhone } from '../../../src/testbed/sim/phone.js';
 
 /**
  * The agent as the CLI composes it, in process: a virtual phone behind its real bridge server, the

@@ -1,0 +1,147 @@
+import { shortHash } from '../../core/hash.js';
+import { parseIntent } from './intents.js';
+import { type ActArgsOut, actForIntent, fieldValue, findElement, isField, isToggle } from './policy.js';
+import type { ParsedScreen, PromptStep } from './screen-parse.js';
+
+/**
+ * What a careful model does beyond the current step: it checks that earlier steps still hold on
+ * the screen (a field with the wrong text, a switch in the wrong state), redoes an earlier step
+ * whose target is in front of it when the current one's is not (a mis-tap that went elsewhere),
+ * relaunches the app from the home screen, and never repeats an action banned on this page.
+ */
+
+export interface PlanContext {
+  intents: string[];
+  current: number;
+  screen: ParsedScreen;
+  history: PromptStep[];
+  banned: string[];
+  /** `package/activity` from the screen header. */
+  app: string;
+}
+
+function redo(args: ActArgsOut): ActArgsOut {
+  return { ...args, subgoal_done: false, thought: `redo an earlier step: ${args.thought}` };
+}
+
+/**
+ * An earlier type/toggle step whose effect is visibly wrong on this screen. Steps a later one
+ * superseded are not checked: the same verb on the same label again (a second search, another
+ * item's size), or, for typing, a later button tap that submitted it (Send empties the box).
+ */
+function brokenEarlier(ctx: PlanContext): ActArgsOut | undefined {
+  const seen = new Set<string>();
+  let submitted = false;
+  for (let i = ctx.current - 1; i >= 0; i--) {
+    const it = parseIntent(ctx.intents[i] ?? '');
+    const [label = '', want = ''] = it.args;
+    const key = `${it.verb}|${label}`;
+    const superseded = seen.has(key) || (it.verb === 'type' && submitted);
+    seen.add(key);
+    if (it.verb === 'tap') {
+      const el = findElement(ctx.screen, label, undefined, isField);
+      if (!el || !isToggle(el)) submitted = true;
+    }
+    if (superseded) continue;
+    if (it.verb === 'type') {
+      const el = findElement(ctx.screen, label, isField);
+      if (!el || !isField(el) || /\[password\]/.test(el.raw) || want.startsWith('⟨secret')) continue;
+      if (fieldValue(el) !== want) return redo(actForIntent(ctx.intents[i] ?? '', ctx.screen, ctx.history));
+    }
+    if (it.verb === 'tap') {
+      // A tapped option (size, radio) that a later mis-tap switched off again.
+      const el = findElement(ctx.screen, label, undefined, isField);
+      if (el && isToggle(el) && el.state === 'off')
+        return redo(actForIntent(ctx.intents[i] ?? '', ctx.screen, ctx.history));
+    }
+    if (it.verb === 'toggle') {
+      const el = findElement(ctx.screen, label, isToggle);
+      if (el && want && el.state && el.state !== want)
+        return redo(actForIntent(ctx.intents[i] ?? '', ctx.screen, ctx.history));
+    }
+  }
+  return undefined;
+}
+
+/** The current target is missing: an earlier tap whose target is here, or a relaunch from home. */
+function earlierStep(ctx: PlanContext): ActArgsOut | undefined {
+  const onHome = /launcher/i.test(ctx.app);
+  for (let i = ctx.current - 1; i >= 0; i--) {
+    const line = ctx.intents[i] ?? '';
+    const it = parseIntent(line);
+    if (it.verb === 'launch' && onHome) return redo(actForIntent(line, ctx.screen, ctx.history));
+    if (it.verb === 'tap') {
+      const el = findElement(ctx.screen, it.args[0] ?? '', undefined, isField);
+      if (el) return redo(actForIntent(line, ctx.screen, ctx.history));
+    }
+  }
+  return undefined;
+}
+
+function signature(a: ActArgsOut): string {
+  const typed = a.tool === 'type' && typeof a.text === 'string' ? `~${shortHash(a.text)}` : '';
+  return [a.tool, typeof a.target_id === 'string' ? `[${a.target_id}]` : '', typed].filter(Boolean).join(' ');
+}
+
+/** A banned choice is replaced: an id tap by the same tap at the element's centre, back by a relaunch. */
+function avoidBanned(a: ActArgsOut, ctx: PlanContext): ActArgsOut {
+  const sig = signature(a);
+  if (!ctx.banned.some((b) => b === sig || (a.tool !== 'type' && b.startsWith(`${sig} `)))) return a;
+  if (typeof a.target_id === 'string' && (a.tool === 'tap' || a.tool === 'long_press')) {
+    const el = ctx.screen.elements.find((e) => e.id === a.target_id);
+    if (el) {
+      const { target_id: _, ...rest } = a;
+      return { ...rest, point: { x: el.x, y: el.y }, thought: `${a.thought} (by coordinates this time)` };
+    }
+  }
+  const launch = ctx.intents.find((l) => parseIntent(l).verb === 'launch');
+  if (a.tool === 'back' && launch && !ctx.banned.includes('launch_app'))
+    return redo(actForIntent(launch, ctx.screen, ctx.history));
+  return {
+    thought: 'every way forward failed here',
+    tool: 'ask_user',
+    text: 'I am stuck on this screen; please help.',
+  };
+}
+
+/** `tap [id] expect …`, `control_action [id] set_progress N expect …`, `type [id] "text" expect …`. */
+const UNDO_STEP =
+  /^(tap|control_action|type) \[([0-9a-f]{4,8}(?:~\d+)?)\](?: set_progress (\d+))?(?: "([^"]*)")? expect (.+)$/;
+
+/**
+ * The last step failed and its note says what it changed by mistake and how to undo it
+ * (`undo: tap [id] expect …; …`): put the first such change back whose element is on screen.
+ */
+function undoMistake(ctx: PlanContext): ActArgsOut | undefined {
+  const last = ctx.history[ctx.history.length - 1];
+  const steps = last && !last.ok ? /undo: (.*)$/.exec(last.note ?? '')?.[1] : undefined;
+  for (const step of steps?.split('; ') ?? []) {
+    const b = /^back expect (.+)$/.exec(step.trim());
+    if (b)
+      return {
+        thought: 'undo: close what the last step opened by mistake',
+        tool: 'back',
+        expect: b[1],
+        subgoal_done: false,
+      };
+    const m = UNDO_STEP.exec(step.trim());
+    if (!m || !ctx.screen.elements.some((e) => e.id === m[2])) continue;
+    const out: ActArgsOut = { thought: `undo what the last step changed by mistake: ${step}`, tool: m[1] ?? 'tap' };
+    out.target_id = m[2];
+    if (m[3] !== undefined) Object.assign(out, { op: 'set_progress', value: Number(m[3]) });
+    if (m[4] !== undefined) out.text = m[4];
+    out.expect = m[5];
+    out.subgoal_done = false;
+    return out;
+  }
+  return undefined;
+}
+
+export function decideWithPlan(ctx: PlanContext): ActArgsOut {
+  const line = ctx.intents[ctx.current] ?? 'done';
+  let out = undoMistake(ctx) ?? brokenEarlier(ctx) ?? actForIntent(line, ctx.screen, ctx.history);
+  if (out._search) out = earlierStep(ctx) ?? out;
+  out = avoidBanned(out, ctx);
+  const { _search: _, ...clean } = out;
+  return clean as ActArgsOut;
+}
