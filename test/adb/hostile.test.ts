@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdbDevice, startAdbDevice } from '../../src/testbed/sim/adbd/index.js';
-import { A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_VERSION, A_WRTE, encodeMessage } from '../../src/testbed/sim/adbd/protocol.js';
+import {
+  A_CLSE,
+  A_CNXN,
+  A_OKAY,
+  A_OPEN,
+  A_VERSION,
+  A_WRTE,
+  encodeMessage,
+} from '../../src/testbed/sim/adbd/protocol.js';
 import { VirtualPhone } from '../../src/testbed/sim/index.js';
 import { PrivateAdbServer } from './support/adb-server.js';
 import { RawPeer } from './support/raw-peer.js';

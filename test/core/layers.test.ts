@@ -24,7 +24,17 @@ const ALLOWED: Record<string, string[]> = {
   report: ['core', 'store', 'agent'],
   'testbed/sim': ['core', 'device/protocol/'],
   'testbed/reference-model': ['core', 'planner/prompt/'],
-  compose: ['core', 'device', 'perception', 'planner', 'executor', 'store', 'agent', 'testbed/sim', 'testbed/reference-model'],
+  compose: [
+    'core',
+    'device',
+    'perception',
+    'planner',
+    'executor',
+    'store',
+    'agent',
+    'testbed/sim',
+    'testbed/reference-model',
+  ],
   mcp: ['core', 'device', 'perception', 'planner', 'executor', 'store', 'agent', 'compose'],
   cli: ['*'],
 };
@@ -37,12 +47,12 @@ function walk(dir: string): string[] {
     );
 }
 
-export function layerOf(rel: string): string {
+function layerOf(rel: string): string {
   const parts = rel.split('/');
   return parts[0] === 'testbed' ? `testbed/${parts[1]}` : (parts[0] ?? '');
 }
 
-export function allowed(from: string, toRel: string): boolean {
+function allowed(from: string, toRel: string): boolean {
   const a = layerOf(from);
   const b = layerOf(toRel);
   if (a === b) return true;
@@ -69,7 +79,10 @@ describe('layering (DESIGN §2)', () => {
     for (const f of walk(ROOT)) {
       const from = path.relative(ROOT, f).split(path.sep).join('/');
       for (const spec of imports(f)) {
-        const to = path.relative(ROOT, path.resolve(path.dirname(f), spec)).split(path.sep).join('/');
+        const to = path
+          .relative(ROOT, path.resolve(path.dirname(f), spec))
+          .split(path.sep)
+          .join('/');
         if (!allowed(from, to)) bad.push(`${from} → ${to}`);
       }
     }

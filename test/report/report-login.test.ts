@@ -7,8 +7,8 @@ import { referenceCatalog } from '../../regression-tasks/index.js';
 import { LOGIN_01 } from '../../regression-tasks/tasks/login-01.js';
 import type { TaskDef } from '../../regression-tasks/types.js';
 import { PageMemory } from '../../src/planner/memory/page-memory.js';
-import { type ReferenceModel, startReferenceModel } from '../../src/testbed/reference-model/server.js';
 import { escapeHtml, loadRun, renderReport, writeReport } from '../../src/report/index.js';
+import { type ReferenceModel, startReferenceModel } from '../../src/testbed/reference-model/server.js';
 import { setAcmeAccount } from '../../src/testbed/sim/apps/acme-data.js';
 import { articleOf, copyRun, readSteps } from './helpers.js';
 

@@ -8,8 +8,8 @@ import { referenceCatalog, TASKS } from '../../regression-tasks/index.js';
 import { register, reportCommand } from '../../src/cli/commands/report.js';
 import { ActionableError } from '../../src/core/errors.js';
 import { PageMemory } from '../../src/planner/memory/page-memory.js';
-import { startReferenceModel } from '../../src/testbed/reference-model/server.js';
 import { loadRun, renderReport } from '../../src/report/index.js';
+import { startReferenceModel } from '../../src/testbed/reference-model/server.js';
 import { articleOf, captureStdout, copyRun, readSteps, tagProblems } from './helpers.js';
 
 /** Hostile text, damaged folders, interrupted runs and the CLI, over copies of one real run. */

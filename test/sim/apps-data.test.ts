@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/core/random.js';
 import { acmeAccount, formatMoney, seedAcme } from '../../src/testbed/sim/apps/acme-data.js';
-import { browserData, normalizeUrl, PROMO_URL, pageLines, seedBrowser } from '../../src/testbed/sim/apps/browser-data.js';
-import { CONTACT_COUNT, normalizePhone, seedContacts, sortedContacts } from '../../src/testbed/sim/apps/contacts-data.js';
+import {
+  browserData,
+  normalizeUrl,
+  PROMO_URL,
+  pageLines,
+  seedBrowser,
+} from '../../src/testbed/sim/apps/browser-data.js';
+import {
+  CONTACT_COUNT,
+  normalizePhone,
+  seedContacts,
+  sortedContacts,
+} from '../../src/testbed/sim/apps/contacts-data.js';
 import {
   buildMenu,
   CATEGORIES,
