@@ -1,7 +1,14 @@
 import { type Clock, Deadline } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { seededRandom } from '../core/random.js';
-import { type Decision, DecisionSchema, type ErrorCode, type Observation, type Receipt } from '../core/types.js';
+import {
+  type Decision,
+  DecisionSchema,
+  type ErrorCode,
+  type Observation,
+  type Receipt,
+  TERMINAL_TOOLS as TERMINAL,
+} from '../core/types.js';
 import type { Device, DeviceCall } from '../device/device.js';
 import type { ActionRequest, WireSnapshot } from '../device/protocol/index.js';
 import { prepareNative, refuse } from './dispatch.js';
@@ -67,8 +74,6 @@ export interface StepResult {
   reads: number;
   dryRun?: boolean;
 }
-
-const TERMINAL = new Set(['done', 'ask_user', 'infeasible']);
 
 export class Executor {
   private readonly pacer: Pacer;

@@ -1,3 +1,4 @@
+import { classifyText, termMatches } from '../core/risk-lexicon.js';
 import type { Decision, Element, Observation } from '../core/types.js';
 
 /**
@@ -51,9 +52,15 @@ const DISMISS: Record<Exclude<InterruptKind, 'notification' | 'permission'>, Reg
   promo: /^(close|no thanks|not now|dismiss|skip|×|x|✕|关闭|跳过|不了|取消)$/i,
 };
 
-/** Task dialogs: never dismissed by rule. */
-const TASK_WORDS =
-  /\b(pay|payment|place order|buy now|send|delete|remove|transfer|sign out|log out|checkout|confirm)\b|支付|付款|确认支付|立即购买|提交订单|转账|发送|删除|清空|卸载|退出登录|修改密码|授权|确认/i;
+/**
+ * Task dialogs, never dismissed by rule: a risk word (the guard's own lexicon, core/risk-lexicon.ts)
+ * or a request to confirm, which makes a dialog the task's even when the lexicon has no word for what
+ * is confirmed ("Confirm order — discount applied" is not a promo).
+ */
+const CONFIRM_WORDS = ['confirm', '确认'];
+function isTaskDialog(controls: string): boolean {
+  return classifyText(controls).length > 0 || CONFIRM_WORDS.some((w) => termMatches(w, controls));
+}
 
 const INTERRUPT_WINDOWS = new Set(['dialog', 'system', 'notification', 'overlay']);
 
@@ -119,7 +126,7 @@ export function matchInterrupt(obs: Observation): InterruptMatch | undefined {
     // A dialog belongs to the task when its title or buttons carry task semantics (a message body
     // that merely mentions "checkout" does not make an update prompt part of the task).
     const controls = [w.title, ...els.filter((e) => e.actionable).map(label)].join(' · ');
-    if (!permissionUi && TASK_WORDS.test(controls)) return undefined;
+    if (!permissionUi && isTaskDialog(controls)) return undefined;
     const kind: InterruptKind | undefined = permissionUi
       ? 'permission'
       : (['update', 'rating', 'promo', 'permission'] as const).find((k) => KIND_WORDS[k].test(words));

@@ -83,3 +83,26 @@ describe('permission dialogs: the narrowest grant, never "always"', () => {
     expect(matchInterrupt(obs)?.decision.action.target_id).toBe('aaaa0002');
   });
 });
+
+describe('task dialogs are judged by the guard lexicon', () => {
+  it.each([
+    ['Top up ¥50 and get a coupon', 'Top up'],
+    ['充值送红包', '充值'],
+    ['Special offer: share your cart', 'Share'],
+    ['Confirm order — discount applied', 'Confirm'],
+  ])('"%s" with "%s" / "Close" is the task’s: no rule dismisses it', (title, button) => {
+    const obs = observation({
+      windows: [win(2, title, 'com.foodshop')],
+      elements: [element('tttt0001', button, 2), element('tttt0002', 'Close', 2)],
+    });
+    expect(matchInterrupt(obs)).toBeUndefined();
+  });
+
+  it('a promo without risk words is still dismissed by rule', () => {
+    const obs = observation({
+      windows: [win(2, 'Special offer today', 'com.foodshop')],
+      elements: [element('tttt0001', 'See deals', 2), element('tttt0002', 'Close', 2)],
+    });
+    expect(matchInterrupt(obs)?.decision.action.target_id).toBe('tttt0002');
+  });
+});
