@@ -76,23 +76,25 @@ export class Planner {
     };
     const subgoal = req.plan[req.current]?.text;
     // Subgoals are the model's own bookkeeping, not evidence: a `done` while some are unmarked is
-    // questioned once, saying it will be believed when repeated; the completion check (executor)
-    // judges the claim on the phone. A question needs an answer.
+    // questioned once, and believed when repeated with what on the screen shows the goal reached
+    // (`answer`); the completion check (executor) then judges the claim on the phone. A question
+    // needs an answer.
     const open = req.plan.filter((s, i) => !s.done && i < req.plan.length - 1).map((s) => s.text);
     // Quoted text ("Dinner at 7?") is content to send, not the user's question.
     const unquoted = req.goal.replace(/"[^"]*"|“[^”]*”|「[^」]*」/g, '');
     const asksQuestion = /[?？]|\b(which|what|how many|how much|tell me)\b|什么|多少|哪|告诉我/i.test(unquoted);
-    let questioned = 0;
+    let questioned = false;
     const parse = (raw: unknown) => {
       const r = parseAct(raw, { tools, ids: req.ids, subgoal, banned: new Set(req.bannedSignatures ?? []) });
       if (!r.ok || r.value.decision.action.tool !== 'done') return r;
-      if (asksQuestion && !r.value.decision.action.answer)
+      const answer = r.value.decision.action.answer?.trim();
+      if (asksQuestion && !answer)
         return { ok: false as const, error: 'the goal asks a question: call done with the answer in text' };
-      if (open.length === 0 || questioned >= 1) return r;
-      questioned++;
+      if (open.length === 0 || (questioned && answer)) return r;
+      questioned = true;
       return {
         ok: false as const,
-        error: `subgoals not marked done: ${open.join('; ')}. If the goal is achieved on the screen, call done again and it is accepted; otherwise go on with the [>] subgoal`,
+        error: `subgoals not marked done: ${open.join('; ')}. If the goal is already reached, call done again with \`text\` saying what on the screen shows it, and it is accepted; otherwise go on with the [>] subgoal`,
       };
     };
     let usage = emptyUsage();

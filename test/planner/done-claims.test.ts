@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../src/core/clock.js';
+import { Logger } from '../../src/core/logger.js';
+import { createLlmClient } from '../../src/planner/llm/client.js';
+import { resolveLlmConfig } from '../../src/planner/llm/config.js';
+import { Planner } from '../../src/planner/planner.js';
+import { SETTINGS_IDS, SETTINGS_SCREEN, scriptedEndpoint } from './fixtures.js';
+
+/**
+ * Subgoals are the model's bookkeeping, not evidence: `done` with subgoals unmarked is questioned
+ * once, and a repeat that says what on the screen shows the goal is accepted — never refused
+ * identically forever, never accepted on a bare repeat.
+ */
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+});
+
+const req = {
+  goal: 'Turn Wi-Fi off.',
+  plan: [
+    { text: 'open Settings', done: false },
+    { text: 'turn Wi-Fi off', done: false },
+    { text: 'done', done: false },
+  ],
+  current: 0,
+  screen: SETTINGS_SCREEN,
+  screenIsDelta: false,
+  aspect: 0.45,
+  history: [],
+  banned: [],
+  tools: ['tap', 'back', 'done'],
+  ids: SETTINGS_IDS,
+  visualFirst: false,
+};
+
+async function decide(replies: Record<string, unknown>[]) {
+  const e = await scriptedEndpoint(replies);
+  close = e.close;
+  const logger = new Logger('planner', { sink: () => {} });
+  const llm = createLlmClient({
+    config: resolveLlmConfig({ baseUrl: e.url, model: 'm' }, {}),
+    clock: new VirtualClock(),
+    logger,
+  });
+  return { r: await new Planner({ llm, logger }).decide(req), seen: e.seen };
+}
+
+describe('done with subgoals unmarked', () => {
+  it('is accepted when repeated with what the screen shows', async () => {
+    const { r, seen } = await decide([
+      { thought: 'already off', tool: 'done' },
+      { thought: 'already off', tool: 'done', text: 'The Wi-Fi switch shows off' },
+    ]);
+    expect(r.ok && r.step.decision.action.tool).toBe('done');
+    expect(JSON.stringify(seen[1]!.messages)).toContain('call done again with `text`');
+  });
+
+  it('is not accepted on a bare repeat', async () => {
+    const bare = { thought: 'finished', tool: 'done' };
+    const { r } = await decide([bare, bare, bare]);
+    expect(r.ok).toBe(false);
+  });
+});
