@@ -61,8 +61,13 @@ export interface LlmConfig {
   timeoutMs: number;
   /** Re-asks after invalid output (malformed JSON, unknown tool, invented id, missing expect). */
   maxReasks: number;
-  /** Retries on 429 / 5xx / connection errors, with exponential backoff. */
+  /** Retries on 429 / 5xx / connection errors / deadlines, with exponential backoff. */
   maxRetries: number;
+  /**
+   * The most one model call may spend waiting between retries (ms), `Retry-After` included: a
+   * server asking for more makes the call fail at once with a message, not sleep through the run.
+   */
+  maxRetryWaitMs: number;
 }
 
 export interface LlmFlags {
@@ -125,5 +130,6 @@ export function resolveLlmConfig(flags: LlmFlags, env: Record<string, string | u
     timeoutMs: flags.timeoutMs ?? Number(env.PHONE_AGENT_LLM_TIMEOUT_MS ?? 60_000),
     maxReasks: 2,
     maxRetries: 3,
+    maxRetryWaitMs: Number(env.PHONE_AGENT_LLM_MAX_WAIT_MS ?? 60_000),
   };
 }
