@@ -14,6 +14,17 @@ export interface XmlElement {
 
 export type XmlReadResult = { ok: true; root: XmlElement } | { ok: false; message: string };
 
+/**
+ * Elements nested deeper than this are refused: real screens stay under ~100 levels, and every later
+ * stage that walks the tree may then recurse safely (4,000 levels overflowed the stack).
+ */
+export const MAX_XML_DEPTH = 512;
+
+/** A name or value quoted into an error message, cut to `max` characters. */
+export function clip(s: string, max = 40): string {
+  return s.length > max ? `${s.slice(0, max)}… (${s.length} characters)` : s;
+}
+
 const NAMED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
 /** Replace entity and character references; an unknown `&name;` or a bare `&` is kept as written. */
@@ -91,10 +102,10 @@ export function readXml(src: string): XmlReadResult {
       if (!m) return fail(i, 'malformed closing tag');
       const close = src.indexOf('>', NAME_RE.lastIndex);
       if (close < 0 || src.slice(NAME_RE.lastIndex, close).trim() !== '')
-        return fail(i, `malformed closing tag </${m[0]}`);
+        return fail(i, `malformed closing tag </${clip(m[0])}`);
       const open = stack.pop();
-      if (!open) return fail(i, `closing tag </${m[0]}> without an open element`);
-      if (open.name !== m[0]) return fail(i, `closing tag </${m[0]}> does not match <${open.name}>`);
+      if (!open) return fail(i, `closing tag </${clip(m[0])}> without an open element`);
+      if (open.name !== m[0]) return fail(i, `closing tag </${clip(m[0])}> does not match <${clip(open.name)}>`);
       i = close + 1;
       continue;
     }
@@ -102,16 +113,17 @@ export function readXml(src: string): XmlReadResult {
     NAME_RE.lastIndex = i + 1;
     const m = NAME_RE.exec(src);
     if (!m) return fail(i, "'<' not followed by a tag name");
-    if (stack.length === 0 && root) return fail(i, `a second root element <${m[0]}>`);
+    if (stack.length === 0 && root) return fail(i, `a second root element <${clip(m[0])}>`);
+    if (stack.length >= MAX_XML_DEPTH) return fail(i, `elements nested deeper than ${MAX_XML_DEPTH} levels`);
     const el: XmlElement = { name: m[0], attrs: {}, children: [] };
     let j = NAME_RE.lastIndex;
     for (;;) {
       ATTR_RE.lastIndex = j;
       const a = ATTR_RE.exec(src);
       if (!a) break;
-      if (Object.hasOwn(el.attrs, a[1])) return fail(j, `duplicate attribute '${a[1]}' on <${el.name}>`);
+      if (Object.hasOwn(el.attrs, a[1])) return fail(j, `duplicate attribute '${clip(a[1])}' on <${clip(el.name)}>`);
       const raw = a[3] ?? a[4] ?? '';
-      if (raw.indexOf('<') >= 0) return fail(j, `'<' inside the value of attribute '${a[1]}'`);
+      if (raw.indexOf('<') >= 0) return fail(j, `'<' inside the value of attribute '${clip(a[1])}'`);
       el.attrs[a[1]] = decodeEntities(raw);
       j = ATTR_RE.lastIndex;
     }
@@ -123,9 +135,9 @@ export function readXml(src: string): XmlReadResult {
     } else if (src[j] === '>') {
       j += 1;
     } else if (j >= n) {
-      return fail(i, `unterminated start tag <${el.name}>`);
+      return fail(i, `unterminated start tag <${clip(el.name)}>`);
     } else {
-      return fail(j, `unexpected '${src[j]}' in start tag <${el.name}> (malformed attribute?)`);
+      return fail(j, `unexpected '${src[j]}' in start tag <${clip(el.name)}> (malformed attribute?)`);
     }
     const parent = stack[stack.length - 1];
     if (parent) parent.children.push(el);
@@ -133,7 +145,7 @@ export function readXml(src: string): XmlReadResult {
     if (!selfClosing) stack.push(el);
     i = j;
   }
-  if (stack.length > 0) return fail(n, `unclosed element <${stack[stack.length - 1].name}> (truncated dump?)`);
+  if (stack.length > 0) return fail(n, `unclosed element <${clip(stack[stack.length - 1].name)}> (truncated dump?)`);
   if (!root) return { ok: false, message: 'no XML element found' };
   return { ok: true, root };
 }
