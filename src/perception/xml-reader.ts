@@ -27,17 +27,38 @@ export function clip(s: string, max = 40): string {
 
 const NAMED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
-/** Replace entity and character references; an unknown `&name;` or a bare `&` is kept as written. */
+/** One reference's text (`amp`, `#38`, `#x26`), or undefined when it is not one we decode. */
+function decodeRef(ref: string): string | undefined {
+  if (ref[0] !== '#') return NAMED_ENTITIES[ref];
+  const hex = ref[1] === 'x' || ref[1] === 'X';
+  const digits = ref.slice(hex ? 2 : 1);
+  if (!(hex ? /^[0-9a-fA-F]+$/ : /^[0-9]+$/).test(digits)) return undefined;
+  const code = Number.parseInt(digits, hex ? 16 : 10);
+  return code <= 0x10ffff ? String.fromCodePoint(code) : undefined;
+}
+
+/**
+ * Replace entity and character references; an unknown `&name;` or a bare `&` is kept as written.
+ * A plain scan (no regex callback): a 2 MB value of `&amp;`s decodes in one linear pass.
+ */
 export function decodeEntities(s: string): string {
-  if (s.indexOf('&') < 0) return s;
-  return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/g, (whole, ref: string) => {
-    if (ref[0] === '#') {
-      const code =
-        ref[1] === 'x' || ref[1] === 'X' ? Number.parseInt(ref.slice(2), 16) : Number.parseInt(ref.slice(1), 10);
-      return Number.isFinite(code) && code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  let amp = s.indexOf('&');
+  if (amp < 0) return s;
+  const parts: string[] = [];
+  let last = 0;
+  while (amp >= 0) {
+    // References are short: look for the ';' within a few characters only.
+    const semi = s.indexOf(';', amp + 1);
+    const ref = semi > amp + 1 && semi - amp <= 12 ? s.slice(amp + 1, semi) : '';
+    const text = ref && /^(?:#[xX]?[0-9a-fA-F]+|[a-zA-Z]+)$/.test(ref) ? decodeRef(ref) : undefined;
+    if (text !== undefined) {
+      parts.push(s.slice(last, amp), text);
+      last = semi + 1;
     }
-    return NAMED_ENTITIES[ref] ?? whole;
-  });
+    amp = s.indexOf('&', text !== undefined ? semi + 1 : amp + 1);
+  }
+  parts.push(s.slice(last));
+  return parts.join('');
 }
 
 function position(src: string, at: number): string {
