@@ -107,7 +107,7 @@ describe('bridge: refusals decided from the headers', () => {
           ? { 'x-android-bridge-token': h.server.token }
           : auth;
     const head = postHead(h.server.url, path, { ...headers, 'content-length': length });
-    const r = await rawExchange(h.server.url, { head, waitMs: 250 });
+    const r = await rawExchange(h.server.url, { head, waitMs: 3_000 });
     expect(r.status).toBe(status);
   });
 });
@@ -147,8 +147,14 @@ describe('bridge: slow and stalled clients', () => {
     expect((await h.post('/v3/hello', {})).status).toBe(200);
   });
 
-  it('200 concurrent authorized requests are all answered', async () => {
-    const all = await Promise.all(Array.from({ length: 200 }, () => h.post('/v3/hello', {})));
-    expect(all.every((r) => r.status === 200)).toBe(true);
+  it('200 concurrent authorized requests are all answered (default deadlines)', async () => {
+    // The short deadlines above would turn a busy machine's slow parse into 408s; this is about load.
+    const busy = await startHarness();
+    try {
+      const all = await Promise.all(Array.from({ length: 200 }, () => busy.post('/v3/hello', {})));
+      expect(all.map((r) => r.status).filter((st) => st !== 200)).toEqual([]);
+    } finally {
+      await busy.server.close();
+    }
   });
 });
