@@ -126,7 +126,10 @@ async function main(): Promise<void> {
   const finished = killed.filter((r) => r.finished && r.worldOk);
   const dups = killed.reduce((a, r) => a + r.duplicates, 0);
   const out = path.join(root, 'bench/results');
-  await writeFile(path.join(out, 'resume.json'), `${JSON.stringify({ baselines: baselines.map((b) => ({ ...b, task: b.task.id })), results }, null, 2)}\n`);
+  await writeFile(
+    path.join(out, 'resume.json'),
+    `${JSON.stringify({ baselines: baselines.map((b) => ({ ...b, task: b.task.id })), results }, null, 2)}\n`,
+  );
   const md = [
     '# bench:resume — SIGKILL `phone-agent run`, then `phone-agent resume` until the run ends',
     '',
@@ -140,7 +143,12 @@ async function main(): Promise<void> {
     '',
     '| phase | trials | kills | finished, world right | no folder (restarted) | duplicates | resumes |',
     '|---|---:|---:|---:|---:|---:|---:|',
-    ...PHASES.map((p) => row(p, results.filter((r) => r.phase === p))),
+    ...PHASES.map((p) =>
+      row(
+        p,
+        results.filter((r) => r.phase === p),
+      ),
+    ),
     row('all', results),
     '',
     '| task | kills | finished | duplicates |',

@@ -46,7 +46,10 @@ describe('resume of a run that never got its checkpoint', () => {
     const runDir = await killedDuringPlanning('r-plan', 'Turn Wi-Fi off.');
     const code = await resumeCommand(runDir, flags());
     expect(code).toBe(0);
-    const cp = JSON.parse(await readFile(path.join(runDir, 'checkpoint.json'), 'utf8')) as { status: string; runId: string };
+    const cp = JSON.parse(await readFile(path.join(runDir, 'checkpoint.json'), 'utf8')) as {
+      status: string;
+      runId: string;
+    };
     expect(cp).toMatchObject({ status: 'done', runId: 'r-plan' });
   }, 60_000);
 

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { type AgentDeps, runAgent } from '../../agent/loop.js';
+import { maskSecrets } from '../../agent/secrets.js';
 import type { RunResult } from '../../agent/types.js';
 import { ActionableError } from '../../core/errors.js';
-import { maskSecrets } from '../../agent/secrets.js';
 import { newRunId } from '../../store/run-archive.js';
 import { lockRun } from '../../store/run-lock.js';
 import { writeRunStart } from '../../store/run-start.js';
