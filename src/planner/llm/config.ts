@@ -16,6 +16,8 @@ export interface Preset {
   tools: boolean;
   /** Local servers accept any key. */
   needsKey: boolean;
+  /** The preset's model reads images (screenshots on visual-first screens and `look`). */
+  vision: boolean;
 }
 
 /** Presets are explicit opt-ins (`--preset deepseek`), never a fallback. */
@@ -26,6 +28,7 @@ export const PRESETS: Record<PresetName, Preset> = {
     strictTools: true,
     tools: true,
     needsKey: true,
+    vision: true,
   },
   deepseek: {
     baseURL: 'https://api.deepseek.com/v1',
@@ -33,6 +36,7 @@ export const PRESETS: Record<PresetName, Preset> = {
     strictTools: false,
     tools: true,
     needsKey: true,
+    vision: false,
   },
   qwen: {
     baseURL: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
@@ -40,6 +44,7 @@ export const PRESETS: Record<PresetName, Preset> = {
     strictTools: false,
     tools: true,
     needsKey: true,
+    vision: false,
   },
   ollama: {
     baseURL: 'http://127.0.0.1:11434/v1',
@@ -47,8 +52,16 @@ export const PRESETS: Record<PresetName, Preset> = {
     strictTools: false,
     tools: true,
     needsKey: false,
+    vision: false,
   },
-  vllm: { baseURL: 'http://127.0.0.1:8000/v1', model: 'default', strictTools: false, tools: true, needsKey: false },
+  vllm: {
+    baseURL: 'http://127.0.0.1:8000/v1',
+    model: 'default',
+    strictTools: false,
+    tools: true,
+    needsKey: false,
+    vision: false,
+  },
 };
 
 export interface LlmConfig {
@@ -68,6 +81,12 @@ export interface LlmConfig {
    * server asking for more makes the call fail at once with a message, not sleep through the run.
    */
   maxRetryWaitMs: number;
+  /**
+   * The model reads images: it gets the screenshot on visual-first screens and may `look`. Without
+   * it `look` is never offered and a visual-only screen is said to be one. `--vision`/`--no-vision`,
+   * PHONE_AGENT_VISION=1|0, else the preset's (a model of unknown kind: no).
+   */
+  vision: boolean;
 }
 
 export interface LlmFlags {
@@ -77,6 +96,7 @@ export interface LlmFlags {
   preset?: string;
   jsonMode?: boolean;
   timeoutMs?: number;
+  vision?: boolean;
 }
 
 export const ENV_HINT =
@@ -131,5 +151,11 @@ export function resolveLlmConfig(flags: LlmFlags, env: Record<string, string | u
     maxReasks: 2,
     maxRetries: 3,
     maxRetryWaitMs: Number(env.PHONE_AGENT_LLM_MAX_WAIT_MS ?? 60_000),
+    vision: flags.vision ?? envFlag(env.PHONE_AGENT_VISION) ?? preset?.vision ?? false,
   };
+}
+
+function envFlag(v: string | undefined): boolean | undefined {
+  if (v === undefined || v === '') return undefined;
+  return /^(1|true|yes|on)$/i.test(v);
 }
