@@ -24,12 +24,18 @@ export class ConformanceClient {
     private readonly timeoutMs = 60_000,
   ) {}
 
-  async post(path: string, body: unknown, auth: Auth = 'bearer', raw?: string | Uint8Array): Promise<RawResponse> {
+  /** The headers of a request with this kind of authentication (also for raw-socket checks). */
+  headersFor(auth: Auth): Record<string, string> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (auth === 'bearer') headers.authorization = `Bearer ${this.token}`;
     if (auth === 'wrong-bearer') headers.authorization = `Bearer ${this.token}x`;
     if (auth === 'compat') headers[COMPAT_TOKEN_HEADER] = this.token;
     if (auth === 'wrong-compat') headers[COMPAT_TOKEN_HEADER] = `x${this.token}`;
+    return headers;
+  }
+
+  async post(path: string, body: unknown, auth: Auth = 'bearer', raw?: string | Uint8Array): Promise<RawResponse> {
+    const headers = this.headersFor(auth);
     const res = await this.fetchImpl(`${this.url.replace(/\/$/, '')}${path}`, {
       method: 'POST',
       headers,

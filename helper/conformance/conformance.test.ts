@@ -16,7 +16,8 @@ describe.each(devices)('helper protocol conformance (virtual phone, %s)', (_labe
 
   beforeAll(async () => {
     const phone = new VirtualPhone(deps);
-    const server = await startBridgeServer({ phone });
+    // Short HTTP deadlines, announced in hello.limits, keep the timeout checks quick.
+    const server = await startBridgeServer({ phone, headerTimeoutMs: 400, bodyTimeoutMs: 800 });
     close = server.close;
     const all = await runConformance({ url: server.url, token: server.token });
     results = new Map(all.map((r) => [r.name, r]));

@@ -1,6 +1,7 @@
 import { actionChecks, openingChecks } from './checks-actions.js';
 import { compatChecks } from './checks-compat.js';
 import { errorChecks } from './checks-errors.js';
+import { hostileChecks } from './checks-hostile.js';
 import { textChecks } from './checks-text.js';
 import { transportChecks } from './checks-transport.js';
 import { ConformanceClient, type FetchLike } from './client.js';
@@ -31,6 +32,7 @@ export interface ConformanceOptions {
 
 export const CONFORMANCE_CHECKS: readonly Check[] = [
   ...transportChecks,
+  ...hostileChecks,
   ...openingChecks,
   ...errorChecks,
   ...actionChecks,

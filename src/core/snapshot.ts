@@ -116,6 +116,10 @@ export const HelloSchema = z.object({
       maxWaitMs: z.number().int().positive(),
       maxScrolls: z.number().int().positive(),
       maxGestureMs: z.number().int().positive(),
+      /** HTTP-level bounds (PROTOCOL §3): headers / whole request in time, else 408; JSON nesting, else 400. */
+      headerTimeoutMs: z.number().int().positive().optional(),
+      bodyTimeoutMs: z.number().int().positive().optional(),
+      maxJsonDepth: z.number().int().positive().optional(),
     })
     .optional(),
 });

@@ -106,6 +106,19 @@ function stateMatches(e: Element, state: string): boolean {
   return e.text === state;
 }
 
+/**
+ * Whether the app a launch_app names is the one in the foreground. Models name apps by package or
+ * by label (`package: "Messages"`), so the name is compared with the package and the page title.
+ */
+function isForeground(action: Action, post: Observation): boolean {
+  const names = [action.package, action.args?.package, action.args?.label, action.text]
+    .filter((v): v is string => typeof v === 'string' && v.trim() !== '')
+    .map((v) => v.trim().toLowerCase());
+  const pkg = post.app.package.toLowerCase();
+  const title = post.app.title.trim().toLowerCase();
+  return names.some((n) => n === pkg || (title !== '' && n === title));
+}
+
 export function validate(
   expect: Expect,
   pre: Observation,
@@ -130,6 +143,11 @@ export function validate(
     const e = findState(post, expect.target_id ?? target?.id);
     if (e && expect.state && stateMatches(e, expect.state))
       return { ok: true, signals: [...signals, 'state_matches', 'already_in_state'], unchanged };
+  }
+  if (unchanged && action.tool === 'launch_app' && isForeground(action, post)) {
+    // The app asked for is already in front (a run resumed after its launch reached the phone, or
+    // a plan that opens the app on screen): there was nothing to change, and the step's goal holds.
+    return { ok: true, signals: [...signals, 'already_in_app'], unchanged };
   }
   if (unchanged && !isFocusLike(action, target))
     return fail(

@@ -2,7 +2,7 @@ import { parseBounds, type Rect } from '../core/geometry.js';
 import { applyTransform, resolveSpace, type ScreenHint } from './space.js';
 import type { NodeFlags, ParseResult, UiNode, UiTree } from './tree.js';
 import { inferWindows, type RootInfo } from './windows.js';
-import { readXml, type XmlElement } from './xml-reader.js';
+import { clip, readXml, type XmlElement } from './xml-reader.js';
 
 /**
  * uiautomator XML (`adb shell uiautomator dump`, Appium page source, uiautomator2) → UiTree.
@@ -17,6 +17,12 @@ export interface XmlParseOptions {
   seq?: number;
   takenAt?: number;
 }
+
+/** Far above a real dump (≈170 KB for the densest screen seen); larger input is refused, not parsed. */
+export const MAX_DUMP_CHARS = 4 * 1024 * 1024;
+
+/** Coordinates beyond this are not a screen (a 2.4 MB run of digits parses to Infinity). */
+const MAX_COORD = 1_000_000;
 
 const NULL_ROOT_RE = /ERROR:\s*null root node|could not get idle state|ERROR: could not/i;
 
@@ -42,6 +48,12 @@ function emptyTree(reason: string, opts: XmlParseOptions, rotation: number): UiT
 }
 
 export function parseUiautomatorXml(text: string, opts: XmlParseOptions = {}): ParseResult {
+  if (text.length > MAX_DUMP_CHARS)
+    return {
+      ok: false,
+      code: 'INVALID_ARGUMENT',
+      message: `uiautomator dump: ${text.length} characters, more than the ${MAX_DUMP_CHARS} a screen can need`,
+    };
   const trimmed = text.trim();
   if (trimmed === '') {
     return { ok: false, code: 'INVALID_ARGUMENT', message: 'uiautomator dump: the input is empty (no XML at all)' };
@@ -64,23 +76,28 @@ export function parseUiautomatorXml(text: string, opts: XmlParseOptions = {}): P
     return {
       ok: false,
       code: 'INVALID_ARGUMENT',
-      message: `uiautomator dump: the root element is <${top.name}>, expected <hierarchy>`,
+      message: `uiautomator dump: the root element is <${clip(top.name)}>, expected <hierarchy>`,
     };
   }
   const rotation = Number.parseInt(top.attrs.rotation ?? '0', 10);
   if (!Number.isFinite(rotation) || rotation < 0 || rotation > 3) {
-    return { ok: false, code: 'INVALID_ARGUMENT', message: `uiautomator dump: bad rotation "${top.attrs.rotation}"` };
+    return {
+      ok: false,
+      code: 'INVALID_ARGUMENT',
+      message: `uiautomator dump: bad rotation "${clip(top.attrs.rotation ?? '')}"`,
+    };
   }
   const roots = top.children.filter((c) => c.name === 'node');
   if (roots.length === 0)
     return { ok: true, tree: emptyTree('the dump has no nodes (empty hierarchy)', opts, rotation) };
 
   // First pass: validate bounds of every node, so a bad attribute is named rather than skipped.
+  const impossible = new ImpossibleBounds();
   const rootBounds: Rect[] = [];
   for (const r of roots) {
     const b = parseBounds(r.attrs.bounds ?? '');
     if (!b) return badBounds(r);
-    rootBounds.push(b);
+    rootBounds.push(impossible.check(b, r));
   }
   const space = resolveSpace(rootBounds, opts.screen, 'given');
   if (!space) return { ok: false, code: 'INVALID_ARGUMENT', message: 'uiautomator dump: window bounds are all empty' };
@@ -89,8 +106,9 @@ export function parseUiautomatorXml(text: string, opts: XmlParseOptions = {}): P
   const walk = (el: XmlElement, parent: number, depth: number, window: number): string | undefined => {
     if (el.name !== 'node') return undefined;
     const a = el.attrs;
-    const b = parseBounds(a.bounds ?? '');
-    if (!b) return badBounds(el).message;
+    const parsed = parseBounds(a.bounds ?? '');
+    if (!parsed) return badBounds(el).message;
+    const b = impossible.check(parsed, el);
     const className = a.class ?? '';
     const flags: NodeFlags = {
       clickable: bool(a, 'clickable'),
@@ -158,18 +176,56 @@ export function parseUiautomatorXml(text: string, opts: XmlParseOptions = {}): P
     windows,
     keyboard: ime ? { shown: true, bounds: ime.bounds } : { shown: false },
     nodes,
-    notes: [...notes, ...space.notes],
+    notes: [...notes, ...space.notes, ...impossible.notes()],
   };
   return { ok: true, tree };
 }
 
 function badBounds(el: XmlElement): { ok: false; code: 'INVALID_ARGUMENT'; message: string } {
-  const cls = el.attrs.class ? ` (${el.attrs.class})` : '';
+  const cls = el.attrs.class ? ` (${clip(el.attrs.class, 80)})` : '';
+  const b = el.attrs.bounds;
   return {
     ok: false,
     code: 'INVALID_ARGUMENT',
-    message: `uiautomator dump: node${cls} has ${el.attrs.bounds === undefined ? 'no bounds attribute' : `malformed bounds "${el.attrs.bounds}"`}; expected bounds="[x1,y1][x2,y2]"`,
+    message: `uiautomator dump: node${cls} has ${b === undefined ? 'no bounds attribute' : `malformed bounds "${clip(b)}"`}; expected bounds="[x1,y1][x2,y2]"`,
   };
+}
+
+/**
+ * Bounds that parse but cannot be a view: inverted (`[9,9][1,1]`), negative, or absurdly large. The
+ * node is kept with empty bounds at its top-left (so nothing is ever tapped there) or, when only
+ * negative, as given (clipping drops what is off-screen); each kind is reported once, as a note.
+ */
+class ImpossibleBounds {
+  private readonly seen = new Map<string, { count: number; first: string }>();
+
+  check(b: Rect, el: XmlElement): Rect {
+    const values = [b.left, b.top, b.right, b.bottom];
+    let kind: string | undefined;
+    let out = b;
+    if (values.some((v) => !Number.isSafeInteger(v) || Math.abs(v) > MAX_COORD)) {
+      kind = 'coordinates beyond any screen';
+      const x = Number.isSafeInteger(b.left) ? Math.max(-MAX_COORD, Math.min(MAX_COORD, b.left)) : 0;
+      const y = Number.isSafeInteger(b.top) ? Math.max(-MAX_COORD, Math.min(MAX_COORD, b.top)) : 0;
+      out = { left: x, top: y, right: x, bottom: y };
+    } else if (b.right < b.left || b.bottom < b.top) {
+      kind = 'inverted bounds';
+      out = { left: b.left, top: b.top, right: b.left, bottom: b.top };
+    } else if (values.some((v) => v < 0)) kind = 'negative bounds';
+    if (kind) {
+      const s = this.seen.get(kind);
+      if (s) s.count++;
+      else this.seen.set(kind, { count: 1, first: clip(el.attrs.bounds ?? '') });
+    }
+    return out;
+  }
+
+  notes(): string[] {
+    return [...this.seen].map(
+      ([kind, s]) =>
+        `${s.count} node${s.count === 1 ? '' : 's'} with ${kind} (first: ${s.first})${kind === 'negative bounds' ? '' : ', treated as empty'}`,
+    );
+  }
 }
 
 function extractHierarchy(text: string): { xml: string; note?: string } {
@@ -177,9 +233,12 @@ function extractHierarchy(text: string): { xml: string; note?: string } {
   if (open < 0) return { xml: text };
   const close = text.lastIndexOf('</hierarchy>');
   let end = close >= 0 ? close + '</hierarchy>'.length : -1;
-  if (end < 0) {
-    const selfClosing = /<hierarchy[^>]*\/>/.exec(text.slice(open));
-    if (selfClosing) end = open + selfClosing.index + selfClosing[0].length;
+  const start = end < 0 ? text.indexOf('<hierarchy', open) : -1;
+  if (start >= 0) {
+    // A self-closing <hierarchy … />: its tag ends at the first '>' (its attributes are numbers). A
+    // regex here (`<hierarchy[^>]*\/>`) went quadratic on "<hierarchy ".repeat(N).
+    const gt = text.indexOf('>', start);
+    if (gt > 0 && text[gt - 1] === '/') end = gt + 1;
   }
   if (end < 0) return { xml: text };
   const before = text.slice(0, open).trim();

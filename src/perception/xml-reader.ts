@@ -14,19 +14,51 @@ export interface XmlElement {
 
 export type XmlReadResult = { ok: true; root: XmlElement } | { ok: false; message: string };
 
+/**
+ * Elements nested deeper than this are refused: real screens stay under ~100 levels, and every later
+ * stage that walks the tree may then recurse safely (4,000 levels overflowed the stack).
+ */
+export const MAX_XML_DEPTH = 512;
+
+/** A name or value quoted into an error message, cut to `max` characters. */
+export function clip(s: string, max = 40): string {
+  return s.length > max ? `${s.slice(0, max)}… (${s.length} characters)` : s;
+}
+
 const NAMED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
-/** Replace entity and character references; an unknown `&name;` or a bare `&` is kept as written. */
+/** One reference's text (`amp`, `#38`, `#x26`), or undefined when it is not one we decode. */
+function decodeRef(ref: string): string | undefined {
+  if (ref[0] !== '#') return NAMED_ENTITIES[ref];
+  const hex = ref[1] === 'x' || ref[1] === 'X';
+  const digits = ref.slice(hex ? 2 : 1);
+  if (!(hex ? /^[0-9a-fA-F]+$/ : /^[0-9]+$/).test(digits)) return undefined;
+  const code = Number.parseInt(digits, hex ? 16 : 10);
+  return code <= 0x10ffff ? String.fromCodePoint(code) : undefined;
+}
+
+/**
+ * Replace entity and character references; an unknown `&name;` or a bare `&` is kept as written.
+ * A plain scan (no regex callback): a 2 MB value of `&amp;`s decodes in one linear pass.
+ */
 export function decodeEntities(s: string): string {
-  if (s.indexOf('&') < 0) return s;
-  return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/g, (whole, ref: string) => {
-    if (ref[0] === '#') {
-      const code =
-        ref[1] === 'x' || ref[1] === 'X' ? Number.parseInt(ref.slice(2), 16) : Number.parseInt(ref.slice(1), 10);
-      return Number.isFinite(code) && code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  let amp = s.indexOf('&');
+  if (amp < 0) return s;
+  const parts: string[] = [];
+  let last = 0;
+  while (amp >= 0) {
+    // References are short: look for the ';' within a few characters only.
+    const semi = s.indexOf(';', amp + 1);
+    const ref = semi > amp + 1 && semi - amp <= 12 ? s.slice(amp + 1, semi) : '';
+    const text = ref && /^(?:#[xX]?[0-9a-fA-F]+|[a-zA-Z]+)$/.test(ref) ? decodeRef(ref) : undefined;
+    if (text !== undefined) {
+      parts.push(s.slice(last, amp), text);
+      last = semi + 1;
     }
-    return NAMED_ENTITIES[ref] ?? whole;
-  });
+    amp = s.indexOf('&', text !== undefined ? semi + 1 : amp + 1);
+  }
+  parts.push(s.slice(last));
+  return parts.join('');
 }
 
 function position(src: string, at: number): string {
@@ -91,10 +123,10 @@ export function readXml(src: string): XmlReadResult {
       if (!m) return fail(i, 'malformed closing tag');
       const close = src.indexOf('>', NAME_RE.lastIndex);
       if (close < 0 || src.slice(NAME_RE.lastIndex, close).trim() !== '')
-        return fail(i, `malformed closing tag </${m[0]}`);
+        return fail(i, `malformed closing tag </${clip(m[0])}`);
       const open = stack.pop();
-      if (!open) return fail(i, `closing tag </${m[0]}> without an open element`);
-      if (open.name !== m[0]) return fail(i, `closing tag </${m[0]}> does not match <${open.name}>`);
+      if (!open) return fail(i, `closing tag </${clip(m[0])}> without an open element`);
+      if (open.name !== m[0]) return fail(i, `closing tag </${clip(m[0])}> does not match <${clip(open.name)}>`);
       i = close + 1;
       continue;
     }
@@ -102,16 +134,17 @@ export function readXml(src: string): XmlReadResult {
     NAME_RE.lastIndex = i + 1;
     const m = NAME_RE.exec(src);
     if (!m) return fail(i, "'<' not followed by a tag name");
-    if (stack.length === 0 && root) return fail(i, `a second root element <${m[0]}>`);
+    if (stack.length === 0 && root) return fail(i, `a second root element <${clip(m[0])}>`);
+    if (stack.length >= MAX_XML_DEPTH) return fail(i, `elements nested deeper than ${MAX_XML_DEPTH} levels`);
     const el: XmlElement = { name: m[0], attrs: {}, children: [] };
     let j = NAME_RE.lastIndex;
     for (;;) {
       ATTR_RE.lastIndex = j;
       const a = ATTR_RE.exec(src);
       if (!a) break;
-      if (Object.hasOwn(el.attrs, a[1])) return fail(j, `duplicate attribute '${a[1]}' on <${el.name}>`);
+      if (Object.hasOwn(el.attrs, a[1])) return fail(j, `duplicate attribute '${clip(a[1])}' on <${clip(el.name)}>`);
       const raw = a[3] ?? a[4] ?? '';
-      if (raw.indexOf('<') >= 0) return fail(j, `'<' inside the value of attribute '${a[1]}'`);
+      if (raw.indexOf('<') >= 0) return fail(j, `'<' inside the value of attribute '${clip(a[1])}'`);
       el.attrs[a[1]] = decodeEntities(raw);
       j = ATTR_RE.lastIndex;
     }
@@ -123,9 +156,9 @@ export function readXml(src: string): XmlReadResult {
     } else if (src[j] === '>') {
       j += 1;
     } else if (j >= n) {
-      return fail(i, `unterminated start tag <${el.name}>`);
+      return fail(i, `unterminated start tag <${clip(el.name)}>`);
     } else {
-      return fail(j, `unexpected '${src[j]}' in start tag <${el.name}> (malformed attribute?)`);
+      return fail(j, `unexpected '${src[j]}' in start tag <${clip(el.name)}> (malformed attribute?)`);
     }
     const parent = stack[stack.length - 1];
     if (parent) parent.children.push(el);
@@ -133,7 +166,7 @@ export function readXml(src: string): XmlReadResult {
     if (!selfClosing) stack.push(el);
     i = j;
   }
-  if (stack.length > 0) return fail(n, `unclosed element <${stack[stack.length - 1].name}> (truncated dump?)`);
+  if (stack.length > 0) return fail(n, `unclosed element <${clip(stack[stack.length - 1].name)}> (truncated dump?)`);
   if (!root) return { ok: false, message: 'no XML element found' };
   return { ok: true, root };
 }

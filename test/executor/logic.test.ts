@@ -163,6 +163,21 @@ describe('validator', () => {
     );
     expect(r2.ok).toBe(true);
   });
+  it('launching the app already in front passes (by package or label); another app unchanged fails', () => {
+    const front = page('h', [el('s1')], {
+      app: { package: 'com.android.messaging', activity: '.M', title: 'Messages' },
+    });
+    const byPkg = validate({ kind: 'page_changes' }, front, front, {
+      tool: 'launch_app',
+      package: 'com.android.messaging',
+    });
+    expect(byPkg).toMatchObject({ ok: true, unchanged: true });
+    expect(byPkg.signals).toContain('already_in_app');
+    expect(validate({ kind: 'page_changes' }, front, front, { tool: 'launch_app', package: 'Messages' }).ok).toBe(true);
+    expect(validate({ kind: 'page_changes' }, front, front, { tool: 'launch_app', package: 'Settings' }).ok).toBe(
+      false,
+    );
+  });
   it('an element already in the expected state passes though nothing changed; one that is not, fails', () => {
     const typed = { ...el('f1'), text: 'Maya Brandt', flags: { ...el('f1').flags, editable: true } };
     const retype: Action = { tool: 'type', target_id: 'f1', text: 'Maya Brandt' };

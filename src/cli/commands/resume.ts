@@ -1,9 +1,12 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { runAgent } from '../../agent/loop.js';
 import { resumeAgent } from '../../agent/resume.js';
+import { maskSecrets } from '../../agent/secrets.js';
 import { ActionableError } from '../../core/errors.js';
 import { CheckpointStore } from '../../store/checkpoint.js';
+import { type RunStart, readRunStart } from '../../store/run-start.js';
 import type { AgentFlags } from '../compose.js';
 import { agentOptions, drive, exitWith } from './run.js';
 
@@ -21,25 +24,46 @@ interface ResumeFlags extends Partial<AgentFlags> {
 
 const DEFAULTS = { device: 'sim', seed: '1', locale: 'en', adbHost: '127.0.0.1', adbPort: '5037' };
 
-/** A run folder path, or a run id under --runs-dir. */
-export async function findRunDir(run: string, runsDir: string): Promise<string> {
-  for (const dir of [path.resolve(run), path.resolve(runsDir, run)]) {
+/** A run folder path, or a run id under --runs-dir: one with a checkpoint, or only a start record. */
+export async function findRunDir(run: string, runsDir: string): Promise<{ dir: string; start?: RunStart }> {
+  const dirs = [path.resolve(run), path.resolve(runsDir, run)];
+  for (const dir of dirs) {
     const s = await stat(path.join(dir, 'checkpoint.json')).catch(() => undefined);
-    if (s?.isFile()) return dir;
+    if (s?.isFile()) return { dir };
+  }
+  for (const dir of dirs) {
+    const start = await readRunStart(dir);
+    if (start) return { dir, start };
   }
   throw new ActionableError(
     'NO_RUN',
-    `no run folder with a checkpoint.json at ${path.resolve(run)} or ${path.resolve(runsDir, run)}`,
+    `no run folder with a checkpoint.json or start.json at ${dirs[0]} or ${dirs[1]}`,
     'pass the folder `phone-agent run` printed, or a run id with --runs-dir',
   );
+}
+
+/** The task text for a run that never got its checkpoint: the stored goal, or --task when it held a credential. */
+function startGoal(start: RunStart, task: string | undefined): string {
+  if (task !== undefined) {
+    if (maskSecrets(task).goal !== start.goal)
+      throw new ActionableError('RESUME', '--task is not the task this run was started with', 'pass the original text');
+    return task;
+  }
+  if (/⟨secret\d+⟩/.test(start.goal))
+    throw new ActionableError(
+      'RESUME',
+      'this run was started with a credential in its task, which is never stored',
+      'pass the original task text again with --task "…"',
+    );
+  return start.goal;
 }
 
 export async function resumeCommand(run: string, flags: ResumeFlags): Promise<number> {
   const more = flags.moreSteps === undefined ? 0 : Number(flags.moreSteps);
   if (!Number.isInteger(more) || more < 0)
     throw new ActionableError('USAGE', '--more-steps must be a whole number ≥ 0', 'e.g. --more-steps 10');
-  const runDir = await findRunDir(run, flags.runsDir);
-  const launch = (await CheckpointStore.load(runDir)).data.launch ?? {};
+  const { dir: runDir, start } = await findRunDir(run, flags.runsDir);
+  const launch = (start ? start.launch : (await CheckpointStore.load(runDir)).data.launch) ?? {};
   // Explicit flags win; otherwise the run's own launch record; otherwise the defaults.
   const explicit = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
   const merged = { ...DEFAULTS, ...launch, ...explicit } as AgentFlags;
@@ -47,6 +71,12 @@ export async function resumeCommand(run: string, flags: ResumeFlags): Promise<nu
     process.stderr.write(
       'note: the built-in virtual phone starts afresh in this process; state from the interrupted process is gone\n',
     );
+  if (start) {
+    // Killed before its first checkpoint: no step ran, so the run starts again in its own folder.
+    const goal = startGoal(start, flags.task);
+    const opts = { goal, maxSteps: start.maxSteps + more, runsDir: path.dirname(runDir), runId: path.basename(runDir) };
+    return drive(merged, runDir, (deps) => runAgent(deps, { ...opts, dryRun: start.dryRun, launch: start.launch }));
+  }
   return drive(merged, runDir, (deps) => resumeAgent(deps, { runDir, goal: flags.task, extraSteps: more }));
 }
 

@@ -1,10 +1,12 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { type AgentDeps, runAgent } from '../../agent/loop.js';
+import { maskSecrets } from '../../agent/secrets.js';
 import type { RunResult } from '../../agent/types.js';
 import { ActionableError } from '../../core/errors.js';
 import { newRunId } from '../../store/run-archive.js';
 import { lockRun } from '../../store/run-lock.js';
+import { writeRunStart } from '../../store/run-start.js';
 import { type AgentFlags, composeFromFlags, EXIT, EXIT_USAGE, launchRecord, printResult } from '../compose.js';
 
 /**
@@ -30,8 +32,14 @@ export async function runCommand(task: string, flags: RunFlags): Promise<number>
     );
   const runsDir = path.resolve(flags.runsDir);
   const runId = newRunId(Date.now());
-  return drive(flags, path.join(runsDir, runId), (deps) =>
-    runAgent(deps, { goal: task, maxSteps, runsDir, runId, dryRun: flags.dryRun, launch: launchRecord(flags) }),
+  const runDir = path.join(runsDir, runId);
+  const launch = launchRecord(flags);
+  const start = { version: 1 as const, runId, goal: maskSecrets(task).goal, maxSteps, dryRun: flags.dryRun, launch };
+  return drive(
+    flags,
+    runDir,
+    (deps) => runAgent(deps, { goal: task, maxSteps, runsDir, runId, dryRun: flags.dryRun, launch }),
+    () => writeRunStart(runDir, start),
   );
 }
 
@@ -43,9 +51,14 @@ export async function drive(
   flags: AgentFlags,
   runDir: string,
   body: (deps: AgentDeps) => Promise<RunResult>,
+  /** Done once the folder is locked, before the device and model are up (run: the start record). */
+  prepare?: () => Promise<void>,
 ): Promise<number> {
   const unlock = await lockRun(runDir);
-  const agent = await composeFromFlags(flags).catch(async (e: unknown) => {
+  const agent = await (async () => {
+    await prepare?.();
+    return composeFromFlags(flags);
+  })().catch(async (e: unknown) => {
     await unlock();
     throw e;
   });

@@ -5,13 +5,18 @@ import { errorMessage } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { ParseResult } from '../expect-dsl.js';
 import type { LlmConfig } from './config.js';
+import { callEndpoint, LlmEndpointError, whichModel } from './endpoint.js';
 import { toStrictSchema } from './strict-schema.js';
 
 /**
  * One inference function for every call the planner makes: a forced function call (or JSON mode),
  * validated by the caller's parser; invalid output is re-asked with the error fed back (bounded);
- * 429 / 5xx / connection failures are retried with backoff. Every call is counted.
+ * 429 / 5xx / connection failures / deadlines are retried with backoff, or after the server's
+ * `Retry-After` when it fits the call's wait budget (`maxRetryWaitMs`); past it the call fails at
+ * once with an `LlmEndpointError` (./endpoint.ts) rather than sleeping for a day. Every call is counted.
  */
+
+export { LlmEndpointError } from './endpoint.js';
 
 export type ChatMessage = ChatCompletionMessageParam;
 
@@ -69,18 +74,13 @@ export interface LlmClientDeps {
   backoffMs?: number;
 }
 
-function retryable(e: unknown): boolean {
-  if (e instanceof OpenAI.APIConnectionError) return true; // includes timeouts
-  if (e instanceof OpenAI.APIError) return e.status === 429 || (e.status !== undefined && e.status >= 500);
-  return false;
-}
-
 export function createLlmClient(deps: LlmClientDeps): LlmClient {
   const { config, clock, logger } = deps;
   const sdk = new OpenAI({ baseURL: config.baseURL, apiKey: config.apiKey, maxRetries: 0, timeout: config.timeoutMs });
   const backoff = deps.backoffMs ?? 500;
 
   async function complete(messages: ChatMessage[], fn: FunctionSpec, usage: LlmUsage, timeoutMs: number) {
+    let waited = 0;
     for (let attempt = 0; ; attempt++) {
       const t0 = clock.now();
       try {
@@ -114,20 +114,34 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
               ],
               response_format: { type: 'json_object' as const },
             };
-        const res: ChatCompletion = await sdk.chat.completions.create(body, { timeout: timeoutMs });
+        const res: ChatCompletion = await callEndpoint(sdk, body, { config, timeoutMs, now: () => clock.now() });
         usage.ms += clock.now() - t0;
         usage.promptTokens += res.usage?.prompt_tokens ?? 0;
         usage.completionTokens += res.usage?.completion_tokens ?? 0;
         return res;
       } catch (e) {
         usage.ms += clock.now() - t0;
-        if (!retryable(e) || attempt >= config.maxRetries) throw e;
+        if (!(e instanceof LlmEndpointError) || !e.failure.retryable || attempt >= config.maxRetries) throw e;
+        const asked = e.failure.retryAfterMs;
+        const wait = Math.max(backoff * 2 ** attempt, asked ?? 0);
+        if (waited + wait > config.maxRetryWaitMs) throw overBudget(e, wait, asked);
         usage.retries++;
-        const wait = backoff * 2 ** attempt;
+        waited += wait;
         logger.warn('LLM call failed; retrying', { attempt: attempt + 1, waitMs: wait, error: errorMessage(e) });
         await clock.sleep(wait);
       }
     }
+  }
+
+  /** The server wants a longer pause than this call may wait: say so now instead of sleeping. */
+  function overBudget(e: LlmEndpointError, wait: number, asked: number | undefined): LlmEndpointError {
+    const why = asked !== undefined ? `asked to retry after ${Math.ceil(asked / 1000)} s` : `needs ${wait} ms more`;
+    return new LlmEndpointError(
+      `${whichModel(config)} ${why}, more than this run waits for the model (${config.maxRetryWaitMs} ms in all) — last answer: ${e.message}`,
+      'try again later with `phone-agent resume <run folder>`, or raise PHONE_AGENT_LLM_MAX_WAIT_MS',
+      { ...e.failure, retryable: false },
+      { cause: e },
+    );
   }
 
   return {

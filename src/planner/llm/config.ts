@@ -74,8 +74,13 @@ export interface LlmConfig {
   timeoutMs: number;
   /** Re-asks after invalid output (malformed JSON, unknown tool, invented id, missing expect). */
   maxReasks: number;
-  /** Retries on 429 / 5xx / connection errors, with exponential backoff. */
+  /** Retries on 429 / 5xx / connection errors / deadlines, with exponential backoff. */
   maxRetries: number;
+  /**
+   * The most one model call may spend waiting between retries (ms), `Retry-After` included: a
+   * server asking for more makes the call fail at once with a message, not sleep through the run.
+   */
+  maxRetryWaitMs: number;
   /**
    * The model reads images: it gets the screenshot on visual-first screens and may `look`. Without
    * it `look` is never offered and a visual-only screen is said to be one. `--vision`/`--no-vision`,
@@ -145,6 +150,7 @@ export function resolveLlmConfig(flags: LlmFlags, env: Record<string, string | u
     timeoutMs: flags.timeoutMs ?? Number(env.PHONE_AGENT_LLM_TIMEOUT_MS ?? 60_000),
     maxReasks: 2,
     maxRetries: 3,
+    maxRetryWaitMs: Number(env.PHONE_AGENT_LLM_MAX_WAIT_MS ?? 60_000),
     vision: flags.vision ?? envFlag(env.PHONE_AGENT_VISION) ?? preset?.vision ?? false,
   };
 }

@@ -6,6 +6,7 @@ import { applyNoise, type NoiseKind } from './noise.js';
 import { type ActArgsOut, actForIntent } from './policy.js';
 import { parsePrompt } from './prompt-parse.js';
 import { decideWithPlan } from './recovery.js';
+import { type ChatRequest, checkChatRequest } from './request.js';
 import { countTokens } from './tokens.js';
 
 /**
@@ -36,12 +37,6 @@ export interface ReferenceModel {
   port: number;
   stats(): ReferenceModelStats;
   close(): Promise<void>;
-}
-
-interface ChatRequest {
-  model?: string;
-  messages?: { role: string; content?: unknown }[];
-  tools?: { function?: { name?: string } }[];
 }
 
 function contentText(c: unknown): string {
@@ -78,7 +73,7 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
   let seq = 0;
 
   function respond(body: ChatRequest): { fn: string; args: string } {
-    const messages = body.messages ?? [];
+    const messages = body.messages;
     const prompt = messages.find((m) => m.role === 'user');
     const text = contentText(prompt?.content);
     const system = messages
@@ -126,16 +121,21 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
         return send(res, 404, {
           error: { message: `no such endpoint ${req.method} ${req.url}`, type: 'invalid_request_error' },
         });
-      let body: ChatRequest;
+      let raw: unknown;
       try {
-        body = JSON.parse(await readBody(req)) as ChatRequest;
+        raw = JSON.parse(await readBody(req));
       } catch (e) {
         return send(res, 400, { error: { message: `bad request: ${String(e)}`, type: 'invalid_request_error' } });
       }
+      const checked = checkChatRequest(raw);
+      if (!checked.ok)
+        return send(res, 400, {
+          error: { message: checked.message, type: 'invalid_request_error', param: checked.param, code: null },
+        });
+      const body: ChatRequest = checked.body;
       stats.requests++;
       const { fn, args } = respond(body);
-      const promptText =
-        (body.messages ?? []).map((m) => contentText(m.content)).join('\n') + JSON.stringify(body.tools ?? []);
+      const promptText = body.messages.map((m) => contentText(m.content)).join('\n') + JSON.stringify(body.tools ?? []);
       const count = opts.tokenizer === 'estimate' ? async (t: string) => Math.ceil(t.length / 4) : countTokens;
       const promptTokens = await count(promptText);
       const completionTokens = await count(args);

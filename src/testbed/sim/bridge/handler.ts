@@ -10,8 +10,9 @@ import type { ActionReceipt } from '../../../device/protocol/receipt.js';
 import type { PhoneSurface } from '../surface.js';
 import type { ExecContext } from './context.js';
 import { execute } from './dispatch.js';
+import { quoteBrief } from './http.js';
 import { OpRegistry } from './ops.js';
-import { hello } from './snapshot.js';
+import { capabilities } from './snapshot.js';
 
 /**
  * `POST /v3/action` and `POST /v3/cancel`: validation (schema, capabilities, screen geometry — all
@@ -43,7 +44,7 @@ export class V3Handler {
       return invalid('the body must be a JSON object { "action": …, …params }');
     const name = (body as { action?: unknown }).action;
     if (typeof name !== 'string' || !(ACTION_NAMES as readonly string[]).includes(name))
-      return invalid(`unknown action ${JSON.stringify(name)}; supported actions: ${ACTION_NAMES.join(', ')}`);
+      return invalid(`unknown action ${quoteBrief(name)}; supported actions: ${ACTION_NAMES.join(', ')}`);
     const parsed = ActionRequestSchema.safeParse(body);
     if (!parsed.success) return invalid(`${name}: ${z.prettifyError(parsed.error)}`);
     const req = parsed.data;
@@ -64,7 +65,7 @@ export class V3Handler {
       return { status: 200, body: receipt, summary: `${req.action} ${code}` };
     };
 
-    const caps = new Set(hello(this.phone, 0).capabilities);
+    const caps = new Set(capabilities(this.phone));
     const missing = actionsOf(req).find((a) => !caps.has(a));
     if (missing) return reject('UNSUPPORTED', `this helper does not support ${missing} (see hello.capabilities)`);
 

@@ -1,34 +1,38 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/** Small HTTP plumbing for the bridge: bounded bodies, JSON answers, constant-time token checks. */
+/**
+ * Small HTTP plumbing for the bridge: bounded bodies, depth-bounded JSON, JSON answers, early
+ * refusals, constant-time token checks.
+ */
 
 export class BodyTooLarge extends Error {}
 
-/** Bytes drained (and discarded) after the limit so the client can still read our 413. */
-const DRAIN_CAP = 8 * 1024 * 1024;
+/** The declared body length, or undefined when the client streams (chunked) or sends none. */
+export function declaredLength(req: IncomingMessage): number | undefined {
+  const v = req.headers['content-length'];
+  return v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined;
+}
 
+/** Reads a body of at most `limit` bytes; a chunked body that grows past it rejects at once. */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length'] ?? '0');
     let size = 0;
-    let over = declared > limit;
     const chunks: Buffer[] = [];
+    let ended = false;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > limit) over = true;
-      if (over) {
+      if (size > limit) {
         chunks.length = 0;
-        if (size > DRAIN_CAP) req.destroy();
+        req.pause();
+        reject(new BodyTooLarge());
         return;
       }
       chunks.push(c);
     });
-    let ended = false;
     req.on('end', () => {
       ended = true;
-      if (over) reject(new BodyTooLarge());
-      else resolve(Buffer.concat(chunks));
+      resolve(Buffer.concat(chunks));
     });
     req.on('error', reject);
     // A destroyed or aborted request never ends: settle instead of leaving the handler waiting.
@@ -36,6 +40,78 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       if (!ended) reject(new Error('the client closed the request before sending its body'));
     });
   });
+}
+
+/** Bytes and time spent discarding what a refused client still sends, so it can read the answer. */
+const LINGER_BYTES = 1024 * 1024;
+const LINGER_MS = 1_000;
+
+/**
+ * Answer now and close, without reading the body into memory (401 / 413 decided from the headers).
+ * Closing a socket with unread input makes TCP reset it, and the client may lose the answer; so what
+ * the client still sends is discarded for a short, bounded while, then the socket is destroyed.
+ */
+export function refuse(req: IncomingMessage, res: ServerResponse, status: number, body: unknown): void {
+  sendJson(res, status, body, true);
+  let seen = 0;
+  const socket = req.socket;
+  const stop = () => socket.destroy();
+  const timer = setTimeout(stop, LINGER_MS);
+  timer.unref();
+  socket.on('close', () => clearTimeout(timer));
+  req.on('data', (c: Buffer) => {
+    seen += c.length;
+    if (seen > LINGER_BYTES) stop();
+  });
+  req.resume();
+}
+
+/** Nesting allowed in a request: far above any real one, far below what a recursive walk chokes on. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The deepest nesting of arrays and objects in a JSON text, counted in one linear pass (strings and
+ * their escapes skipped); stops counting once past `max`.
+ */
+export function jsonDepth(text: string, max: number): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth > deepest) {
+        deepest = depth;
+        if (deepest > max) return deepest;
+      }
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+/** JSON of a request body; an empty body is `{}`; nesting beyond MAX_JSON_DEPTH is refused. */
+export function parseJson(buf: Buffer): { ok: true; value: unknown } | { ok: false; message: string } {
+  if (buf.length === 0) return { ok: true, value: {} };
+  const text = buf.toString('utf8');
+  if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
+    return { ok: false, message: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    return { ok: false, message: `malformed JSON: ${why.length > 200 ? `${why.slice(0, 200)}…` : why}` };
+  }
+}
+
+/** A value quoted into an error message, at most ~60 characters (never a whole hostile body). */
+export function quoteBrief(v: unknown): string {
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 60 ? `${s.slice(0, 60)}…` : s;
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, close = false): void {

@@ -9,7 +9,18 @@ import { SnapshotRequestSchema } from '../../../device/protocol/wire.js';
 import type { PhoneSurface } from '../surface.js';
 import { CompatHandler } from './compat.js';
 import { V3Handler } from './handler.js';
-import { BodyTooLarge, bearer, headerValue, readBody, sendJson, tokenMatches } from './http.js';
+import {
+  BodyTooLarge,
+  bearer,
+  declaredLength,
+  headerValue,
+  parseJson,
+  quoteBrief,
+  readBody,
+  refuse,
+  sendJson,
+  tokenMatches,
+} from './http.js';
 import { hello, snapshot } from './snapshot.js';
 
 /**
@@ -30,6 +41,10 @@ export interface BridgeServerOptions {
   logger?: Logger;
   /** Default 256 KiB. */
   maxBodyBytes?: number;
+  /** A request's headers must be in within this (ms, default 10 000), else 408 and close. */
+  headerTimeoutMs?: number;
+  /** The whole request, body included, within this (ms, default 30 000), else 408 and close. */
+  bodyTimeoutMs?: number;
 }
 
 export interface BridgeServer {
@@ -40,6 +55,8 @@ export interface BridgeServer {
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
+export const DEFAULT_HEADER_TIMEOUT_MS = 10_000;
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
@@ -47,16 +64,12 @@ function isLoopback(host: string): boolean {
 
 type ErrCode = 'UNAUTHORIZED' | 'PAYLOAD_TOO_LARGE' | 'INVALID_ARGUMENT' | 'NO_SUCH_ENDPOINT' | 'INTERNAL';
 
-function v3Error(res: ServerResponse, status: number, code: ErrCode, message: string, close = false): void {
-  sendJson(res, status, { error: { code, message } }, close);
+function v3Body(code: ErrCode, message: string) {
+  return { error: { code, message } };
 }
 
-function parseJson(buf: Buffer): { ok: true; value: unknown } | { ok: false; message: string } {
-  try {
-    return { ok: true, value: buf.length === 0 ? {} : JSON.parse(buf.toString('utf8')) };
-  } catch (e) {
-    return { ok: false, message: `malformed JSON: ${e instanceof Error ? e.message : String(e)}` };
-  }
+function v3Error(res: ServerResponse, status: number, code: ErrCode, message: string): void {
+  sendJson(res, status, v3Body(code, message));
 }
 
 export async function startBridgeServer(opts: BridgeServerOptions): Promise<BridgeServer> {
@@ -76,28 +89,36 @@ export async function startBridgeServer(opts: BridgeServerOptions): Promise<Brid
   const v3 = new V3Handler(phone);
   const compat = new CompatHandler(phone);
   const hung = new Set<ServerResponse>();
+  const headerTimeout = opts.headerTimeoutMs ?? DEFAULT_HEADER_TIMEOUT_MS;
+  const bodyTimeout = Math.max(headerTimeout, opts.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
+  const transport = { maxBodyBytes: maxBody, headerTimeoutMs: headerTimeout, bodyTimeoutMs: bodyTimeout };
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<string> {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const isCompat = path === '/action';
     const given = isCompat ? headerValue(req, COMPAT_TOKEN_HEADER) : bearer(req);
+    const tooLarge = () => {
+      if (isCompat) refuse(req, res, 413, { ok: false, summary: `body larger than ${maxBody} bytes` });
+      else refuse(req, res, 413, v3Body('PAYLOAD_TOO_LARGE', `the body is larger than ${maxBody} bytes`));
+      return 'too large';
+    };
+    // Token, method and size are decided from the headers, before a byte of the body is read.
+    if (!tokenMatches(given, token)) {
+      if (isCompat) refuse(req, res, 401, { ok: false, summary: `missing or wrong ${COMPAT_TOKEN_HEADER}` });
+      else refuse(req, res, 401, v3Body('UNAUTHORIZED', 'missing or wrong token (authorization: Bearer <token>)'));
+      return 'unauthorized';
+    }
+    if (req.method !== 'POST') {
+      refuse(req, res, 405, v3Body('INVALID_ARGUMENT', 'use POST'));
+      return 'method';
+    }
+    if ((declaredLength(req) ?? 0) > maxBody) return tooLarge();
     let body: Buffer;
     try {
       body = await readBody(req, maxBody);
     } catch (e) {
       if (!(e instanceof BodyTooLarge)) throw e;
-      if (isCompat) sendJson(res, 413, { ok: false, summary: `body larger than ${maxBody} bytes` }, true);
-      else v3Error(res, 413, 'PAYLOAD_TOO_LARGE', `the body is larger than ${maxBody} bytes`, true);
-      return 'too large';
-    }
-    if (!tokenMatches(given, token)) {
-      if (isCompat) sendJson(res, 401, { ok: false, summary: `missing or wrong ${COMPAT_TOKEN_HEADER}` });
-      else v3Error(res, 401, 'UNAUTHORIZED', 'missing or wrong token (authorization: Bearer <token>)');
-      return 'unauthorized';
-    }
-    if (req.method !== 'POST') {
-      v3Error(res, 405, 'INVALID_ARGUMENT', 'use POST');
-      return 'method';
+      return tooLarge();
     }
     const json = parseJson(body);
     if (isCompat) {
@@ -111,7 +132,7 @@ export async function startBridgeServer(opts: BridgeServerOptions): Promise<Brid
         const known = CompatRequestSchema.options.map((o) => o.shape.action.value);
         const summary = known.includes(name as never)
           ? z.prettifyError(parsed.error)
-          : `unknown action ${JSON.stringify(name)}; supported: ${known.join(', ')}`;
+          : `unknown action ${quoteBrief(name)}; supported: ${known.join(', ')}`;
         sendJson(res, 400, { ok: false, summary });
         return 'invalid';
       }
@@ -125,7 +146,7 @@ export async function startBridgeServer(opts: BridgeServerOptions): Promise<Brid
     }
     switch (path) {
       case '/v3/hello':
-        sendJson(res, 200, hello(phone, maxBody));
+        sendJson(res, 200, hello(phone, transport));
         return 'hello';
       case '/v3/snapshot': {
         const parsed = SnapshotRequestSchema.safeParse(json.value);
@@ -152,7 +173,14 @@ export async function startBridgeServer(opts: BridgeServerOptions): Promise<Brid
     }
   }
 
-  const server = createServer((req, res) => {
+  // Node answers 408 and closes when a request's headers (headersTimeout) or all of it
+  // (requestTimeout) are not in time; it looks every connectionsCheckingInterval.
+  const server = createServer({
+    headersTimeout: headerTimeout,
+    requestTimeout: bodyTimeout,
+    connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headerTimeout / 4))),
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (phone.faults.helperDisconnected) {
       req.socket.destroy();
       return;

@@ -8,13 +8,28 @@ import {
   type WireSnapshot,
 } from '../../../device/protocol/wire.js';
 import type { PhoneSurface } from '../surface.js';
+import { MAX_JSON_DEPTH } from './http.js';
 
 /** `hello` and `snapshot`: what the host is, and what is on the screen (tree + optional image). */
 
 /** Protocol features beyond the actions themselves. */
 export const EXTRA_CAPABILITIES = ['snapshot', 'screenshot', 'screenshot_jpeg', 'cancel', 'compat_action'] as const;
 
-export function hello(phone: PhoneSurface, maxBodyBytes: number): Hello {
+/** What the HTTP layer enforces, announced in `hello.limits` (helper/PROTOCOL.md §3). */
+export interface TransportLimits {
+  maxBodyBytes: number;
+  headerTimeoutMs: number;
+  bodyTimeoutMs: number;
+}
+
+/** The actions and features this phone's helper supports. */
+export function capabilities(phone: PhoneSurface): string[] {
+  // Multi-finger gestures need API 26 (Android 8.0), as on a real helper.
+  const api = phone.info.apiLevel;
+  return [...ACTION_NAMES.filter((a) => api >= 26 || (a !== 'touch_gesture' && a !== 'pinch')), ...EXTRA_CAPABILITIES];
+}
+
+export function hello(phone: PhoneSurface, transport: TransportLimits): Hello {
   const { info } = phone;
   return {
     protocol: PROTOCOL_VERSION,
@@ -22,13 +37,10 @@ export function hello(phone: PhoneSurface, maxBodyBytes: number): Hello {
     apiLevel: info.apiLevel,
     device: { manufacturer: info.manufacturer, model: info.model, androidVersion: info.androidVersion },
     screen: phone.screen(),
-    // Multi-finger gestures need API 26 (Android 8.0), as on a real helper.
-    capabilities: [
-      ...ACTION_NAMES.filter((a) => info.apiLevel >= 26 || (a !== 'touch_gesture' && a !== 'pinch')),
-      ...EXTRA_CAPABILITIES,
-    ],
+    capabilities: capabilities(phone),
     limits: {
-      maxBodyBytes,
+      ...transport,
+      maxJsonDepth: MAX_JSON_DEPTH,
       maxBurstActions: LIMITS.maxBurstActions,
       maxWaitMs: LIMITS.maxWaitMs,
       maxScrolls: LIMITS.maxScrolls,
