@@ -38,6 +38,16 @@ export function prepareNative(
 ): { ok: true; req: ActionRequest } | { ok: false; call: (clock: Deadline) => DeviceCall } {
   if (!isNativeTool(a.tool))
     return { ok: false, call: (d) => refuse(d, 'INVALID_ARGUMENT', `${a.tool} is not a native tool`) };
+  if (a.tool === 'scroll_to' && !a.args?.container)
+    return {
+      ok: false,
+      call: (d) =>
+        refuse(
+          d,
+          'NOT_FOUND',
+          'scroll_to: no scrollable list on this screen (none is marked scroll); swipe instead, or give the list as target_id',
+        ),
+    };
   // The planner's pinch names a scale and a target; the protocol wants finger distances.
   const p = a.tool === 'pinch' ? pinchArgs(a, obs) : { ok: true as const, args: a.args };
   if (!p.ok) return { ok: false, call: (d) => refuse(d, 'INVALID_ARGUMENT', p.message) };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Logger } from '../core/logger.js';
-import { actArgsSchema, type PlannedStep, type PlannerTool, parseAct } from './act-tool.js';
+import { actArgsSchema, MAX_SUBGOALS, type PlannedStep, type PlannerTool, parseAct } from './act-tool.js';
 import type { ChatMessage, LlmClient, LlmUsage } from './llm/client.js';
 import { addUsage, emptyUsage } from './llm/client.js';
 import { buildDecideMessages, buildPlanMessages } from './prompt/builders.js';
@@ -37,7 +37,7 @@ export type DecideResult =
   | { ok: true; step: PlannedStep; usage: LlmUsage }
   | { ok: false; error: string; usage: LlmUsage };
 
-const PlanArgs = z.object({ subgoals: z.array(z.string().min(1)).min(1).max(16) });
+const PlanArgs = z.object({ subgoals: z.array(z.string().min(1)).min(1).max(MAX_SUBGOALS) });
 
 export class Planner {
   constructor(private readonly deps: PlannerDeps) {}
@@ -54,7 +54,10 @@ export class Planner {
         const p = PlanArgs.safeParse(raw);
         return p.success
           ? { ok: true, value: p.data.subgoals }
-          : { ok: false, error: `plan needs {"subgoals": ["…", …]} (1-16 items): ${p.error.issues[0]?.message}` };
+          : {
+              ok: false,
+              error: `plan needs {"subgoals": ["…", …]} (1-${MAX_SUBGOALS} items): ${p.error.issues[0]?.message}`,
+            };
       },
     });
     // A plan is guidance, not a contract: without one the loop still runs on the goal alone.
