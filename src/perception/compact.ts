@@ -1,5 +1,6 @@
 import { rectCenter } from '../core/geometry.js';
 import type { Element, Observation } from '../core/types.js';
+import { isKeyboardKey, keyboardLine, keyboardWindows } from './keyboard.js';
 import { verbOf } from './roles.js';
 
 /**
@@ -154,10 +155,14 @@ export function textLine(texts: readonly string[], opts: Required<CompactOptions
 
 export function compactView(o: Observation, options: CompactOptions = {}): string {
   const opts = { ...DEFAULTS, ...options };
-  const actionable = o.elements.filter((e) => e.actionable);
-  const shown = opts.fullIds ? undefined : shortIds(actionable.map((e) => e.id));
+  const kb = keyboardWindows(o);
+  const actionable = o.elements.filter((e) => e.actionable && !isKeyboardKey(e, kb));
+  const keys = o.elements.filter((e) => isKeyboardKey(e, kb));
+  const shown = opts.fullIds ? undefined : shortIds([...actionable, ...keys].map((e) => e.id));
   const lines = [headerLine(o)];
   for (const e of actionable) lines.push(elementLine(e, opts, shown?.get(e.id) ?? e.id));
+  const k = keyboardLine(keys, (e) => shown?.get(e.id) ?? e.id);
+  if (k) lines.push(k);
   const t = textLine(o.texts, opts);
   if (t) lines.push(t);
   return lines.join('\n');
