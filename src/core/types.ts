@@ -92,6 +92,8 @@ export const ElementSchema = z.object({
   label: z.string().optional(),
   /** An edit field's hint (placeholder). */
   hint: z.string().optional(),
+  /** A password field's length when filled; its text is never kept (it shows as bullets). */
+  filled: z.number().optional(),
   /** The helper's node id in the snapshot this element came from (native node actions). */
   nodeId: z.number().optional(),
   /** Native actions the node supports, when the helper reports them (scroll_forward, set_text, …). */

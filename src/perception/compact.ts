@@ -77,7 +77,7 @@ export function stateOf(e: Element): string[] {
   if (e.range) s.push(`${fmtNum(e.range.current)}/${fmtNum(e.range.max)}`);
   else if (e.role === 'SeekBar' && e.text) s.push(truncate(e.text, 12));
   if (e.flags.editable) {
-    if (e.flags.password) s.push('[password]');
+    if (e.flags.password) s.push(e.filled ? `[password] filled (${e.filled} chars)` : '[password] empty');
     else if (e.text && e.text !== e.hint && e.text !== e.label) s.push(`=${quote(truncate(e.text, 30))}`);
   }
   if (!e.flags.enabled) s.push('disabled');

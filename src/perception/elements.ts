@@ -320,6 +320,11 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
     };
     if (ownerDraft && !ownerDraft.removed) el.actionableAncestorId = idOfDraft.get(ownerDraft);
     if (d.node.hint) el.hint = d.node.hint;
+    if (d.flags.password) {
+      // Only the length survives: bullets, or an empty field that reports its hint as text.
+      const raw = d.node.text;
+      if (raw && (MASKED_RE.test(raw) || (raw !== d.node.hint && raw !== d.label))) el.filled = [...raw].length;
+    }
     if (d.node.range) el.range = d.node.range;
     if (d.node.sourceId !== undefined) el.nodeId = d.node.sourceId;
     if (d.node.actions && d.actionable) el.actions = d.node.actions;
