@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { asksQuestion } from '../core/goal.js';
 import type { Logger } from '../core/logger.js';
 import { actArgsSchema, MAX_SUBGOALS, type PlannedStep, type PlannerTool, parseAct } from './act-tool.js';
 import type { ChatMessage, LlmClient, LlmUsage } from './llm/client.js';
@@ -82,14 +83,12 @@ export class Planner {
     // questioned twice in a step — a fresh sample fixes an early claim; a model that insists a
     // third time after seeing the open subgoals is believed. A question needs an answer.
     const open = req.plan.filter((s, i) => !s.done && i < req.plan.length - 1).map((s) => s.text);
-    // Quoted text ("Dinner at 7?") is content to send, not the user's question.
-    const unquoted = req.goal.replace(/"[^"]*"|“[^”]*”|「[^」]*」/g, '');
-    const asksQuestion = /[?？]|\b(which|what|how many|how much|tell me)\b|什么|多少|哪|告诉我/i.test(unquoted);
+    const question = asksQuestion(req.goal);
     let questioned = 0;
     const parse = (raw: unknown) => {
       const r = parseAct(raw, { tools, ids: req.ids, subgoal, banned: new Set(req.bannedSignatures ?? []) });
       if (!r.ok || r.value.decision.action.tool !== 'done') return r;
-      if (asksQuestion && !r.value.decision.action.answer)
+      if (question && !r.value.decision.action.answer)
         return { ok: false as const, error: 'the goal asks a question: call done with the answer in text' };
       if (open.length === 0 || questioned >= 2) return r;
       questioned++;
