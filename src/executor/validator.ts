@@ -77,6 +77,40 @@ function textPresent(o: Observation, s: string): boolean {
 }
 
 /** Actions that may change nothing visible: focusing a field, reading, waiting. */
+const labelled = (e: Element) => `"${e.label || e.text || e.desc || e.role}" [${e.id}]`;
+
+/**
+ * Why nothing changed, as far as the page tells: a tap on something that is not clickable (a row's
+ * label, a heading) does nothing by design — the model should aim at the clickable thing around or
+ * inside it; otherwise the input may have been dropped or covered.
+ */
+function nothingChanged(action: Action, target: Element | undefined, pre: Observation): string {
+  const tapLike = action.tool === 'tap' || action.tool === 'long_press';
+  const f = target?.flags;
+  if (tapLike && target && f && !f.clickable && !f.longClickable && !f.editable && !f.checkable) {
+    const parent = target.actionableAncestorId
+      ? pre.elements.find((e) => e.id === target.actionableAncestorId)
+      : undefined;
+    const b = target.bounds;
+    const inside = pre.elements.filter(
+      (e) =>
+        e !== target &&
+        e.actionable &&
+        e.flags.clickable &&
+        e.bounds.left >= b.left &&
+        e.bounds.right <= b.right &&
+        e.bounds.top >= b.top &&
+        e.bounds.bottom <= b.bottom,
+    );
+    const options = [
+      ...(parent ? [`its clickable parent ${labelled(parent)}`] : []),
+      ...inside.slice(0, 2).map((e) => `its clickable child ${labelled(e)}`),
+    ];
+    return `nothing changed: ${labelled(target)} is not clickable; tap ${options.length ? options.join(' or ') : 'the clickable element next to it'} instead`;
+  }
+  return 'nothing on the page changed after the action (input dropped, blocked by an overlay, or the wrong element)';
+}
+
 export function isFocusLike(action: Action, target?: Element): boolean {
   if (['read_control', 'wait_until', 'wait', 'done', 'ask_user', 'infeasible'].includes(action.tool)) return true;
   if (action.tool === 'control_action' && ['focus', 'show_on_screen'].includes(String(action.args?.action)))
@@ -131,10 +165,7 @@ export function validate(
     if (e && expect.state && stateMatches(e, expect.state))
       return { ok: true, signals: [...signals, 'state_matches', 'already_in_state'], unchanged };
   }
-  if (unchanged && !isFocusLike(action, target))
-    return fail(
-      'nothing on the page changed after the action (input dropped, blocked by an overlay, or the wrong element)',
-    );
+  if (unchanged && !isFocusLike(action, target)) return fail(nothingChanged(action, target, pre));
 
   switch (expect.kind) {
     case 'page_changes':
