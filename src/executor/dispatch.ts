@@ -17,6 +17,8 @@ import { waitOnReads } from './wait-reads.js';
  * full before the first call, so bad input never reaches a backend.
  */
 
+const PACKAGE_RE = /^[A-Za-z][\w]*(\.[A-Za-z_][\w]*)+$/;
+
 export interface DispatchCtx {
   device: Device;
   logger: Logger;
@@ -140,7 +142,10 @@ export async function dispatch(
       const p = a.package ?? (typeof a.args?.package === 'string' ? a.args.package : undefined);
       const label = typeof a.args?.label === 'string' ? a.args.label : a.text;
       if (!p && !label) return { call: refuse(d, 'INVALID_ARGUMENT', 'launch_app needs package (or a label)') };
-      return { call: await dev.launchApp(p ? { package: p } : { label }, d) };
+      // The model names apps as the launcher shows them ("Settings") or by package: a name with no
+      // dots is a label, which each backend resolves (the helper by label, adb by the launcher list).
+      const byLabel = p !== undefined && !PACKAGE_RE.test(p);
+      return { call: await dev.launchApp(p && !byLabel ? { package: p } : { label: byLabel ? p : label }, d) };
     }
     case 'wait': {
       const ms = Math.min(Math.max(0, a.ms ?? 1000), 6_000);

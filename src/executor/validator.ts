@@ -1,4 +1,5 @@
 import type { Action, Element, Expect, Observation } from '../core/types.js';
+import { labelScore, looksLikePackage } from '../device/app-label.js';
 import { frameChanged } from './pinch.js';
 
 /**
@@ -111,6 +112,22 @@ function nothingChanged(action: Action, target: Element | undefined, pre: Observ
   return 'nothing on the page changed after the action (input dropped, blocked by an overlay, or the wrong element)';
 }
 
+/**
+ * `app_foreground` names the app by package, by a package prefix ("com.acme" for com.acme.bank), or
+ * by the name a person uses ("Settings", "Acme") — the app window's title or the package's words.
+ */
+export function appMatches(named: string, post: Observation): boolean {
+  const want = named.trim();
+  const pkg = post.app.package;
+  if (!want || !pkg) return false;
+  if (pkg === want || pkg.startsWith(`${want}.`)) return true;
+  if (looksLikePackage(want)) return false;
+  const squash = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  const titles = post.windows.filter((w) => w.type === 'application' && w.package === pkg).map((w) => w.title);
+  if ([post.app.title, ...titles].some((t) => t && squash(t) === squash(want))) return true;
+  return labelScore(want, { package: pkg, activity: post.app.activity }) > 0;
+}
+
 export function isFocusLike(action: Action, target?: Element): boolean {
   if (['read_control', 'wait_until', 'wait', 'done', 'ask_user', 'infeasible'].includes(action.tool)) return true;
   if (action.tool === 'control_action' && ['focus', 'show_on_screen'].includes(String(action.args?.action)))
@@ -211,7 +228,7 @@ export function validate(
       return { ok: true, signals: [...signals, 'frame_changed'], unchanged };
     }
     case 'app_foreground':
-      return post.app.package === expect.package
+      return appMatches(expect.package ?? '', post)
         ? { ok: true, signals: [...signals, 'app_foreground'], unchanged }
         : fail(`${post.app.package} is in the foreground, not ${expect.package}`);
   }
