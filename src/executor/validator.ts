@@ -88,7 +88,9 @@ const labelled = (e: Element) => `"${e.label || e.text || e.desc || e.role}" [${
 function nothingChanged(action: Action, target: Element | undefined, pre: Observation): string {
   const tapLike = action.tool === 'tap' || action.tool === 'long_press';
   const f = target?.flags;
-  if (tapLike && target && f && !f.clickable && !f.longClickable && !f.editable && !f.checkable) {
+  // A slider answers a tap by moving its thumb: it is not "not clickable".
+  const slider = !!target?.range || target?.role === 'SeekBar';
+  if (tapLike && target && f && !slider && !f.clickable && !f.longClickable && !f.editable && !f.checkable) {
     const parent = target.actionableAncestorId
       ? pre.elements.find((e) => e.id === target.actionableAncestorId)
       : undefined;
