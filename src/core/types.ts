@@ -70,8 +70,10 @@ export const RangeSchema = z.object({ min: z.number(), max: z.number(), current:
 export type Range = z.infer<typeof RangeSchema>;
 
 export const ElementSchema = z.object({
-  /** 8-hex fingerprint, with a `~N` ordinal suffix on collisions. */
+  /** 8-hex fingerprint, with a `~N` ordinal suffix on collisions; carried over by content (DESIGN §4). */
   id: z.string(),
+  /** The positional fingerprint, when the id was carried over from an earlier screen (absent: = id). */
+  place: z.string().optional(),
   /** Short class name: Button, EditText, Switch, SeekBar, List, … */
   role: z.string(),
   className: z.string(),
