@@ -12,9 +12,10 @@ import { actionSignature } from './memory/signature.js';
 
 /**
  * Planner tools that are not device actions. `look` asks for a screenshot (crop around a target);
- * `note` keeps a fact in working memory (shown in every later prompt).
+ * `note` keeps a fact in working memory (shown in every later prompt); `read` asks for the full
+ * text of a cut line (perception/read-text.ts answers it from the observation).
  */
-export const META_TOOLS = ['look', 'note'] as const;
+export const META_TOOLS = ['look', 'note', 'read'] as const;
 export type PlannerTool = ToolName | (typeof META_TOOLS)[number];
 
 export const TERMINAL_TOOLS: ReadonlySet<string> = new Set(['done', 'ask_user', 'infeasible']);
@@ -57,6 +58,8 @@ export interface PlannedStep {
   look?: { target_id?: string; point?: { x: number; y: number } };
   /** `note`: a fact to keep in working memory (no device action). */
   note?: string;
+  /** `read`: the full text of an element (by id) or of a text item (as shown, "…" and all). */
+  read?: { target_id?: string; text?: string };
   /** The model revised its plan: these subgoals replace the open ones (done ones stay done). */
   revisedPlan?: string[];
 }
@@ -116,6 +119,14 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
       ok: true,
       value: { decision: meta, subgoalDone: false, look: { target_id: a.target_id, point: a.point }, ...revisedPlan },
     };
+  if (a.tool === 'read') {
+    if (!a.target_id && !a.text)
+      return { ok: false, error: 'read needs target_id, or text: the cut text as shown (e.g. "The address is 4…")' };
+    return {
+      ok: true,
+      value: { decision: meta, subgoalDone: false, read: { target_id: a.target_id, text: a.text }, ...revisedPlan },
+    };
+  }
   if (a.tool === 'note') {
     const text = a.text?.trim();
     if (!text) return { ok: false, error: 'note needs text: the fact to remember (shown in every later prompt)' };
