@@ -115,7 +115,10 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
         ? decideWithPlan({ intents: planIntents, current: currentIndex, screen, history, banned, app })
         : actForIntent(intent, screen, history);
     const open = (/Plan:\n([\s\S]*?)\n\n/.exec(text)?.[1] ?? '').split('\n').filter((l) => /\[ \]/.test(l)).length;
-    const reply = applyNoise({ args, screen, history, moreSubgoals: open > 0 }, rate, random);
+    const tools = /^Tools: (.*)$/m.exec(system)?.[1] ?? '';
+    const offered = new Set([...tools.matchAll(/(?:^|; )(\w+)/g)].map((m) => m[1] ?? ''));
+    const remainingPlan = currentIndex >= 0 ? planIntents.slice(currentIndex) : undefined;
+    const reply = applyNoise({ args, screen, history, moreSubgoals: open > 0, offered, remainingPlan }, rate, random);
     if (reply.noise) stats.noise[reply.noise] = (stats.noise[reply.noise] ?? 0) + 1;
     return { fn, args: reply.text };
   }
