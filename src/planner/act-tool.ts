@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TERMINAL_TOOLS } from '../core/tools.js';
 import type { Action, Decision, ToolName } from '../core/types.js';
 import { buildNativeArgs, FrameArg, memberIds, SequenceStepArg } from './act-native.js';
 import { type ParseResult, parseExpect } from './expect-dsl.js';
@@ -18,7 +19,8 @@ import { actionSignature } from './memory/signature.js';
 export const META_TOOLS = ['look', 'note', 'read'] as const;
 export type PlannerTool = ToolName | (typeof META_TOOLS)[number];
 
-export const TERMINAL_TOOLS: ReadonlySet<string> = new Set(['done', 'ask_user', 'infeasible']);
+export { TERMINAL_TOOLS };
+
 const NEEDS_TARGET = new Set(['tap', 'long_press']);
 /** Most subgoals a plan (or a plan revision) may have; the prompt states the same number. */
 export const MAX_SUBGOALS = 16;
