@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { TERMINAL_TOOLS } from '../core/tools.js';
-import type { Action, Decision, ToolName } from '../core/types.js';
+import { type Action, type Decision, TERMINAL_TOOLS, type ToolName } from '../core/types.js';
 import { buildNativeArgs, FrameArg, memberIds, SequenceStepArg } from './act-native.js';
 import { type ParseResult, parseExpect } from './expect-dsl.js';
 import { actionSignature } from './memory/signature.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_SUBGOALS } from '../../src/planner/act-tool.js';
-import { buildDecideMessages, buildPlanMessages, fenceScreen } from '../../src/planner/prompt/builders.js';
+import { buildDecideMessages, buildPlanMessages } from '../../src/planner/prompt/builders.js';
+import { fenceScreen } from '../../src/planner/prompt/format.js';
 import { SETTINGS_SCREEN } from './fixtures.js';
 
 describe('prompt builders', () => {
