@@ -1,6 +1,7 @@
 import { parseBounds, rectArea } from '../src/core/geometry.js';
 import { compactView, displayWidth, truncate } from '../src/perception/compact.js';
 import { cleanText } from '../src/perception/elements.js';
+import { isKeyboardKey, keyboardWindows } from '../src/perception/keyboard.js';
 import { observeTree } from '../src/perception/observe-tree.js';
 import { parseUiautomatorXml } from '../src/perception/parse-xml.js';
 import { readXml, type XmlElement } from '../src/perception/xml-reader.js';
@@ -76,6 +77,7 @@ export function actionableRecall(xml: string): RecallReport {
   if (!parsed.ok) throw new Error(parsed.message);
   const { observation, extract } = observeTree(parsed.tree);
   const compact = compactView(observation);
+  const keyboards = keyboardWindows(observation);
   const lineOf = new Map<string, string>();
   for (const line of compact.split('\n')) {
     const m = /^\[([0-9a-f]{4,8}(?:~\d+)?)\]/.exec(line);
@@ -103,6 +105,12 @@ export function actionableRecall(xml: string): RecallReport {
       return;
     }
     const id = extract.nodeToId.get(idx);
+    // The on-screen keyboard is one line of the compact view on purpose (text goes in with `type`).
+    const el0 = id ? observation.elements.find((e) => e.id === id) : undefined;
+    if (el0 && isKeyboardKey(el0, keyboards) && !lineOf.has(id ?? '')) {
+      report.excluded.push({ reason: 'keyboard_key', bounds: el.attrs.bounds ?? '', label: evidence[0] });
+      return;
+    }
     const line = id ? lineOf.get(id) : undefined;
     // A node merged into the control that wraps it (same bounds, or a row's switch) is that control:
     // the survivor's own labels count for it too.

@@ -1,3 +1,4 @@
+import { numberAnswer } from '../answers.js';
 import type { TaskDef } from '../types.js';
 
 /** SET-05: a question answered from the About page. */
@@ -7,7 +8,7 @@ export const SET_05: TaskDef = {
   tags: ['settings', 'question', 'en'],
   instruction: 'Which Android version is this phone running? Number only.',
   check: (w, run) =>
-    run.status === 'done' && run.answer?.trim() === w.about.androidVersion
+    run.status === 'done' && numberAnswer(run.answer, w.about.androidVersion)
       ? { ok: true }
       : { ok: false, reason: `answer=${run.answer} (want ${w.about.androidVersion}), status=${run.status}` },
   optimalSteps: 3,

@@ -1,3 +1,4 @@
+import { stringAnswer } from '../answers.js';
 import type { TaskDef } from '../types.js';
 
 /** SET-08 (zh): the phone model, answered from 关于手机. */
@@ -8,7 +9,7 @@ export const SET_08: TaskDef = {
   locale: 'zh',
   instruction: '这台手机的型号是什么？只回答型号。',
   check: (w, run) =>
-    run.status === 'done' && run.answer?.trim().toLowerCase() === w.about.model.toLowerCase()
+    run.status === 'done' && stringAnswer(run.answer, w.about.model)
       ? { ok: true }
       : { ok: false, reason: `answer=${run.answer} (want ${w.about.model}), status=${run.status}` },
   optimalSteps: 3,

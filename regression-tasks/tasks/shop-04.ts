@@ -1,4 +1,5 @@
 import { CATEGORIES, cheapestIn, displayName, foodShopData } from '../../src/testbed/sim/apps/foodshop-menu.js';
+import { stringAnswer } from '../answers.js';
 import type { TaskDef } from '../types.js';
 
 /** Categories whose name reads as a noun in the question ("Which tea …"). */
@@ -47,7 +48,9 @@ export const SHOP_04: TaskDef = {
     if (!cat) return { ok: false, reason: `unknown category ${p.category}` };
     const want = cheapestIn(menu, cat.id);
     const got = bareName(run.answer ?? '');
-    const right = [want.en, want.zh, displayName(want)].some((n) => n.toLowerCase() === got);
+    const names = (i: (typeof menu)[number]) => [i.en, i.zh, displayName(i)];
+    const others = menu.filter((i) => i !== want).flatMap(names);
+    const right = names(want).some((n) => stringAnswer(got, n, others));
     return right && run.status === 'done'
       ? { ok: true }
       : { ok: false, reason: `answer=${run.answer} (want ${displayName(want)} ¥${want.price}), status=${run.status}` };

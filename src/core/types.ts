@@ -70,8 +70,10 @@ export const RangeSchema = z.object({ min: z.number(), max: z.number(), current:
 export type Range = z.infer<typeof RangeSchema>;
 
 export const ElementSchema = z.object({
-  /** 8-hex fingerprint, with a `~N` ordinal suffix on collisions. */
+  /** 8-hex fingerprint, with a `~N` ordinal suffix on collisions; carried over by content (DESIGN §4). */
   id: z.string(),
+  /** The positional fingerprint, when the id was carried over from an earlier screen (absent: = id). */
+  place: z.string().optional(),
   /** Short class name: Button, EditText, Switch, SeekBar, List, … */
   role: z.string(),
   className: z.string(),
@@ -92,6 +94,8 @@ export const ElementSchema = z.object({
   label: z.string().optional(),
   /** An edit field's hint (placeholder). */
   hint: z.string().optional(),
+  /** A password field's length when filled; its text is never kept (it shows as bullets). */
+  filled: z.number().optional(),
   /** The helper's node id in the snapshot this element came from (native node actions). */
   nodeId: z.number().optional(),
   /** Native actions the node supports, when the helper reports them (scroll_forward, set_text, …). */

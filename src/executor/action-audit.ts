@@ -107,6 +107,8 @@ export function auditAction(i: AuditInput): Audit {
   // flipped: a switch has two states, so that flip went the wrong way.
   const byId = new Map(pre.elements.map((e) => [e.id, e]));
   const changes = stateChanges(pre, post).filter((c) => {
+    // Text typed into a field is the change asked for (a search, a name), never an unasked edit.
+    if (c.kind === 'field' && i.action.tool === 'type' && acted && c.id === acted.id) return false;
     if (!named || !c.id || (!i.expectationHeld && c.kind === 'checked')) return true;
     const e = byId.get(c.id);
     return !e || !sameControl(e, named);

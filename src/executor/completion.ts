@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { asksQuestion } from '../core/goal.js';
 import type { Action, Observation } from '../core/types.js';
 import { keyTokens } from './landing.js';
 import { counterAfter, describeChange, mistakes, type StateChange } from './side-effects.js';
@@ -39,25 +40,57 @@ const NUMBER = /\d+(?:[.,:]\d+)*/g;
 const normNumber = (n: string) => n.replace(/(^|[.,:])0+(?=\d)/g, '$1');
 /** Words that say "finished" rather than report something read off the screen. */
 const GENERIC = /^(done|ok|okay|finished|completed?|success(ful)?|all set|完成|好了|已完成)$/i;
+/** A run of digits with the separators phone numbers and card numbers are written with. */
+const DIGIT_RUN = /\+?\(?\d[\d\s\-().]{4,}\d/g;
+
+/**
+ * Every way a screen writes its numbers: as shown ("44,321.94"), without thousands separators
+ * ("44321.94"), by parts ("8" and "45" of "8:45"), and a phone number's digits alone
+ * ("+1 650-555-9734" → "16505559734").
+ */
+function shownNumbers(corpus: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of corpus.match(NUMBER) ?? []) {
+    out.add(normNumber(m));
+    if (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(m)) out.add(normNumber(m.replace(/,/g, '')));
+    for (const part of m.split(/[.,:]/)) out.add(normNumber(part));
+  }
+  for (const m of corpus.match(DIGIT_RUN) ?? []) out.add(m.replace(/\D/g, ''));
+  return out;
+}
+
+/** An answer's numbers, the way a person means them ("44,321.94" and "44321.94" are one number). */
+function answerNumbers(a: string): string[] {
+  return (a.match(NUMBER) ?? []).map((n) => normNumber(/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(n) ? n.replace(/,/g, '') : n));
+}
+
+export interface AnswerContext {
+  /**
+   * Whether the goal asks a question. A question's answer is judged by value (numbers, and the
+   * words of a short answer); any other goal's `done` text is a summary, judged only by the
+   * numbers it claims. Unknown: judged as an answer.
+   */
+  question?: boolean;
+}
 
 /**
  * Whether an answer is something the run's screens showed: every number in it was shown (as a
- * whole number: "8" is not shown by "85%"), and a short wordy answer ("Pixel 7", "Bluetooth") has
- * most of its words on a screen. Longer prose is judged by its numbers only: a summary of what was
+ * whole number: "8" is not shown by "85%"; separators and phone formatting do not matter), and a
+ * short wordy answer to a question ("Pixel 7", "Bluetooth") has most of its words on a screen.
+ * Longer prose, and any summary of a task, is judged by its numbers only: a summary of what was
  * done is not read off a screen.
  */
-export function answerGrounded(answer: string, seen: readonly string[]): boolean {
+export function answerGrounded(answer: string, seen: readonly string[], ctx: AnswerContext = {}): boolean {
   const a = norm(answer).replace(/^["'“”「]+|["'“”」.。!！]+$/g, '');
   if (!a || GENERIC.test(a)) return true;
   const corpus = norm(seen.join('\n'));
   if (corpus.includes(a)) return true;
-  const shownNumbers = new Set<string>();
-  for (const m of corpus.match(NUMBER) ?? []) {
-    shownNumbers.add(normNumber(m));
-    for (const part of m.split(/[.,:]/)) shownNumbers.add(normNumber(part));
-  }
-  const numbers = a.match(NUMBER) ?? [];
-  if (!numbers.every((n) => shownNumbers.has(normNumber(n)))) return false;
+  const shown = shownNumbers(corpus);
+  const numbers = answerNumbers(a);
+  const digitsOnly = a.replace(/\D/g, '');
+  const asPhone = /^[+\d\s\-().]+$/.test(a) && digitsOnly.length >= 6 && shown.has(digitsOnly);
+  if (!asPhone && !numbers.every((n) => shown.has(n))) return false;
+  if (ctx.question === false) return true;
   if (numbers.length > 0 || a.split(/\s+/).length > 3) return true;
   const words = [...keyTokens(a)];
   if (words.length === 0) return true;
@@ -142,10 +175,13 @@ export class CompletionTracker {
     return this.pending;
   }
 
-  /** Whether a terminal action may end the run now (`done` and `ask_user`; `infeasible` always may). */
-  check(action: Action, obs: Observation): Verdict {
+  /**
+   * Whether a terminal action may end the run now (`done` and `ask_user`; `infeasible` always may).
+   * With the goal, a `done` text is judged as an answer only when the goal asks a question.
+   */
+  check(action: Action, obs: Observation, ctx: { goal?: string } = {}): Verdict {
     this.observe(obs);
-    const v = this.verdict(action);
+    const v = this.verdict(action, ctx.goal === undefined ? {} : { question: asksQuestion(ctx.goal) });
     if (v.ok) return v;
     if (this.rejections >= (this.opts.maxRejections ?? 2)) {
       // Weak evidence (a failed check, an unseen answer) yields to a model that insists; a change
@@ -158,7 +194,7 @@ export class CompletionTracker {
     return v;
   }
 
-  private verdict(action: Action): Verdict {
+  private verdict(action: Action, answer: AnswerContext): Verdict {
     if (action.tool !== 'done' && action.tool !== 'ask_user') return { ok: true };
     if (this.pending.length > 0) {
       const what = this.pending.map((p) => describeChange(p.change)).join(', ');
@@ -173,10 +209,13 @@ export class CompletionTracker {
         ok: false,
         reason: `the last action failed its check (${this.lastFailure}); confirm on the screen that the goal is reached before done`,
       };
-    if (action.answer && !answerGrounded(action.answer, this.seen))
+    if (action.answer && !answerGrounded(action.answer, this.seen, answer))
       return {
         ok: false,
-        reason: `the answer "${action.answer}" is not on any screen seen in this run; read it from the screen`,
+        reason:
+          answer.question === false
+            ? `the summary "${action.answer}" names a number no screen in this run showed; check it on the screen`
+            : `the answer "${action.answer}" is not on any screen seen in this run; read it from the screen`,
       };
     return { ok: true };
   }

@@ -17,6 +17,8 @@ import { waitOnReads } from './wait-reads.js';
  * full before the first call, so bad input never reaches a backend.
  */
 
+const PACKAGE_RE = /^[A-Za-z][\w]*(\.[A-Za-z_][\w]*)+$/;
+
 export interface DispatchCtx {
   device: Device;
   logger: Logger;
@@ -38,6 +40,16 @@ export function prepareNative(
 ): { ok: true; req: ActionRequest } | { ok: false; call: (clock: Deadline) => DeviceCall } {
   if (!isNativeTool(a.tool))
     return { ok: false, call: (d) => refuse(d, 'INVALID_ARGUMENT', `${a.tool} is not a native tool`) };
+  if (a.tool === 'scroll_to' && !a.args?.container)
+    return {
+      ok: false,
+      call: (d) =>
+        refuse(
+          d,
+          'NOT_FOUND',
+          'scroll_to: no scrollable list on this screen (none is marked scroll); swipe instead, or give the list as target_id',
+        ),
+    };
   // The planner's pinch names a scale and a target; the protocol wants finger distances.
   const p = a.tool === 'pinch' ? pinchArgs(a, obs) : { ok: true as const, args: a.args };
   if (!p.ok) return { ok: false, call: (d) => refuse(d, 'INVALID_ARGUMENT', p.message) };
@@ -130,7 +142,10 @@ export async function dispatch(
       const p = a.package ?? (typeof a.args?.package === 'string' ? a.args.package : undefined);
       const label = typeof a.args?.label === 'string' ? a.args.label : a.text;
       if (!p && !label) return { call: refuse(d, 'INVALID_ARGUMENT', 'launch_app needs package (or a label)') };
-      return { call: await dev.launchApp(p ? { package: p } : { label }, d) };
+      // The model names apps as the launcher shows them ("Settings") or by package: a name with no
+      // dots is a label, which each backend resolves (the helper by label, adb by the launcher list).
+      const byLabel = p !== undefined && !PACKAGE_RE.test(p);
+      return { call: await dev.launchApp(p && !byLabel ? { package: p } : { label: byLabel ? p : label }, d) };
     }
     case 'wait': {
       const ms = Math.min(Math.max(0, a.ms ?? 1000), 6_000);

@@ -12,14 +12,18 @@ export const MAX_MOVE_PX = 20;
 
 const DIGITS = /\d+/g;
 
-/** The identity of a node apart from its position (digits stripped, like the fingerprint). */
+/**
+ * The identity of a node apart from its position (digits stripped, like the fingerprint). An edit
+ * field's text is what was typed — or its hint while empty, which perception does not count as
+ * text, and a password field's text is never exposed — so a field is known by its hint instead,
+ * as its fingerprint is (perception/elements.ts fingerprintText).
+ */
 function sameIdentity(n: WireNode, e: Element): boolean {
-  return (
-    n.className === e.className &&
-    n.resourceId === e.resourceId &&
-    n.text.replace(DIGITS, '#') === e.text.replace(DIGITS, '#') &&
-    n.desc.replace(DIGITS, '#') === e.desc.replace(DIGITS, '#')
-  );
+  const text = (s: string) => s.replace(DIGITS, '#');
+  const sameText = e.flags.editable
+    ? n.flags.editable && (n.hint ?? '') === (e.hint ?? '')
+    : text(n.text) === text(e.text);
+  return n.className === e.className && n.resourceId === e.resourceId && sameText && text(n.desc) === text(e.desc);
 }
 
 function centre(n: WireNode): PxPoint {

@@ -1,5 +1,8 @@
 import type { Action, Element, ErrorCode, Observation, Selector } from '../core/types.js';
 import { ground } from './grounding.js';
+import { selectorFor, withNativeSelector } from './native-args.js';
+
+export { selectorFor, withNativeSelector };
 
 /**
  * What an action is aimed at, resolved on the observation it was decided on: the element a tap
@@ -31,22 +34,6 @@ export function nativeSelector(a: Action): Selector | undefined {
   const args = a.args ?? {};
   const s = (args.selector ?? args.target) as Selector | undefined;
   return s && typeof s === 'object' ? s : undefined;
-}
-
-/** Native tools may name their target by element id: the protocol selector is derived from it. */
-export function selectorFor(e: Element): Selector {
-  if (e.resourceId) return { resource_id: e.resourceId };
-  if (e.text) return { text: e.text, class_name: e.className };
-  if (e.desc) return { content_desc: e.desc, class_name: e.className };
-  return { class_name: e.className };
-}
-
-export function withNativeSelector(a: Action, obs: Observation): Action {
-  if (!a.target_id || !['read_control', 'control_action', 'wait_until'].includes(a.tool)) return a;
-  if (a.args && typeof a.args.selector === 'object') return a;
-  const e = obs.elements.find((x) => x.id === a.target_id);
-  if (!e) return a;
-  return { ...a, args: { ...(a.args ?? {}), selector: selectorFor(e) } };
 }
 
 export function aimAt(a: Action, obs: Observation): Aim {

@@ -1,4 +1,5 @@
 import type { Action, Element, Expect, Observation } from '../core/types.js';
+import { labelScore, looksLikePackage } from '../device/app-label.js';
 import { frameChanged } from './pinch.js';
 
 /**
@@ -77,6 +78,58 @@ function textPresent(o: Observation, s: string): boolean {
 }
 
 /** Actions that may change nothing visible: focusing a field, reading, waiting. */
+const labelled = (e: Element) => `"${e.label || e.text || e.desc || e.role}" [${e.id}]`;
+
+/**
+ * Why nothing changed, as far as the page tells: a tap on something that is not clickable (a row's
+ * label, a heading) does nothing by design — the model should aim at the clickable thing around or
+ * inside it; otherwise the input may have been dropped or covered.
+ */
+function nothingChanged(action: Action, target: Element | undefined, pre: Observation): string {
+  const tapLike = action.tool === 'tap' || action.tool === 'long_press';
+  const f = target?.flags;
+  // A slider answers a tap by moving its thumb: it is not "not clickable".
+  const slider = !!target?.range || target?.role === 'SeekBar';
+  if (tapLike && target && f && !slider && !f.clickable && !f.longClickable && !f.editable && !f.checkable) {
+    const parent = target.actionableAncestorId
+      ? pre.elements.find((e) => e.id === target.actionableAncestorId)
+      : undefined;
+    const b = target.bounds;
+    const inside = pre.elements.filter(
+      (e) =>
+        e !== target &&
+        e.actionable &&
+        e.flags.clickable &&
+        e.bounds.left >= b.left &&
+        e.bounds.right <= b.right &&
+        e.bounds.top >= b.top &&
+        e.bounds.bottom <= b.bottom,
+    );
+    const options = [
+      ...(parent ? [`its clickable parent ${labelled(parent)}`] : []),
+      ...inside.slice(0, 2).map((e) => `its clickable child ${labelled(e)}`),
+    ];
+    return `nothing changed: ${labelled(target)} is not clickable; tap ${options.length ? options.join(' or ') : 'the clickable element next to it'} instead`;
+  }
+  return 'nothing on the page changed after the action (input dropped, blocked by an overlay, or the wrong element)';
+}
+
+/**
+ * `app_foreground` names the app by package, by a package prefix ("com.acme" for com.acme.bank), or
+ * by the name a person uses ("Settings", "Acme") — the app window's title or the package's words.
+ */
+export function appMatches(named: string, post: Observation): boolean {
+  const want = named.trim();
+  const pkg = post.app.package;
+  if (!want || !pkg) return false;
+  if (pkg === want || pkg.startsWith(`${want}.`)) return true;
+  if (looksLikePackage(want)) return false;
+  const squash = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  const titles = post.windows.filter((w) => w.type === 'application' && w.package === pkg).map((w) => w.title);
+  if ([post.app.title, ...titles].some((t) => t && squash(t) === squash(want))) return true;
+  return labelScore(want, { package: pkg, activity: post.app.activity }) > 0;
+}
+
 export function isFocusLike(action: Action, target?: Element): boolean {
   if (['read_control', 'wait_until', 'wait', 'done', 'ask_user', 'infeasible'].includes(action.tool)) return true;
   if (action.tool === 'control_action' && ['focus', 'show_on_screen'].includes(String(action.args?.action)))
@@ -106,17 +159,11 @@ function stateMatches(e: Element, state: string): boolean {
   return e.text === state;
 }
 
-/**
- * Whether the app a launch_app names is the one in the foreground. Models name apps by package or
- * by label (`package: "Messages"`), so the name is compared with the package and the page title.
- */
+/** Whether the app a launch_app names (package, prefix or name) is the one in the foreground. */
 function isForeground(action: Action, post: Observation): boolean {
-  const names = [action.package, action.args?.package, action.args?.label, action.text]
-    .filter((v): v is string => typeof v === 'string' && v.trim() !== '')
-    .map((v) => v.trim().toLowerCase());
-  const pkg = post.app.package.toLowerCase();
-  const title = post.app.title.trim().toLowerCase();
-  return names.some((n) => n === pkg || (title !== '' && n === title));
+  return [action.package, action.args?.package, action.args?.label, action.text].some(
+    (v) => typeof v === 'string' && appMatches(v, post),
+  );
 }
 
 export function validate(
@@ -149,10 +196,7 @@ export function validate(
     // a plan that opens the app on screen): there was nothing to change, and the step's goal holds.
     return { ok: true, signals: [...signals, 'already_in_app'], unchanged };
   }
-  if (unchanged && !isFocusLike(action, target))
-    return fail(
-      'nothing on the page changed after the action (input dropped, blocked by an overlay, or the wrong element)',
-    );
+  if (unchanged && !isFocusLike(action, target)) return fail(nothingChanged(action, target, pre));
 
   switch (expect.kind) {
     case 'page_changes':
@@ -212,7 +256,7 @@ export function validate(
       return { ok: true, signals: [...signals, 'frame_changed'], unchanged };
     }
     case 'app_foreground':
-      return post.app.package === expect.package
+      return appMatches(expect.package ?? '', post)
         ? { ok: true, signals: [...signals, 'app_foreground'], unchanged }
         : fail(`${post.app.package} is in the foreground, not ${expect.package}`);
   }

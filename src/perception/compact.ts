@@ -1,5 +1,6 @@
 import { rectCenter } from '../core/geometry.js';
 import type { Element, Observation } from '../core/types.js';
+import { isKeyboardKey, keyboardLine, keyboardWindows } from './keyboard.js';
 import { verbOf } from './roles.js';
 
 /**
@@ -86,7 +87,7 @@ export function stateOf(e: Element): string[] {
   if (e.range) s.push(`${fmtNum(e.range.current)}/${fmtNum(e.range.max)}`);
   else if (e.role === 'SeekBar' && e.text) s.push(truncate(e.text, 12));
   if (e.flags.editable) {
-    if (e.flags.password) s.push('[password]');
+    if (e.flags.password) s.push(e.filled ? `[password] filled (${e.filled} chars)` : '[password] empty');
     else if (e.text && e.text !== e.hint && e.text !== e.label) s.push(`=${quote(truncate(e.text, 30))}`);
   }
   if (!e.flags.enabled) s.push('disabled');
@@ -169,10 +170,14 @@ export function compactView(o: Observation, options: CompactOptions = {}): strin
   const bars = opts.hideNavigationBar
     ? new Set(o.windows.filter((w) => w.type === 'navigation_bar').map((w) => w.id))
     : undefined;
-  const actionable = o.elements.filter((e) => e.actionable && !bars?.has(e.window));
-  const shown = opts.fullIds ? undefined : shortIds(actionable.map((e) => e.id));
+  const kb = keyboardWindows(o);
+  const actionable = o.elements.filter((e) => e.actionable && !bars?.has(e.window) && !isKeyboardKey(e, kb));
+  const keys = o.elements.filter((e) => isKeyboardKey(e, kb));
+  const shown = opts.fullIds ? undefined : shortIds([...actionable, ...keys].map((e) => e.id));
   const lines = [headerLine(o)];
   for (const e of actionable) lines.push(elementLine(e, opts, shown?.get(e.id) ?? e.id));
+  const k = keyboardLine(keys, (e) => shown?.get(e.id) ?? e.id);
+  if (k) lines.push(k);
   const t = textLine(o.texts, opts);
   if (t) lines.push(t);
   return lines.join('\n');

@@ -8,6 +8,7 @@ import {
   textLine,
   truncate,
 } from './compact.js';
+import { isKeyboardKey, keyboardLine, keyboardWindows } from './keyboard.js';
 
 /**
  * State delta against the previous observation: what appeared, what went away, and what changed
@@ -92,7 +93,12 @@ export function compactDelta(d: StateDelta, next: Observation, options: CompactO
     lines.push('no change');
     return lines.join('\n');
   }
-  for (const e of d.added) lines.push(`+ ${elementLine(e, opts, e.id)}`);
+  // Keys come and go with the keyboard: one line for them (the header says whether it is shown).
+  const kb = keyboardWindows(next);
+  const keys = d.added.filter((e) => isKeyboardKey(e, kb));
+  for (const e of d.added) if (!isKeyboardKey(e, kb)) lines.push(`+ ${elementLine(e, opts, e.id)}`);
+  const k = keyboardLine(keys, (e) => e.id);
+  if (k) lines.push(`+ ${k}`);
   for (const e of d.removed) {
     const label = e.label ?? (e.text || e.desc);
     lines.push(`- [${e.id}]${label ? ` "${truncate(label, opts.maxLabel)}"` : ''}`);

@@ -1,6 +1,14 @@
 import { type Rect, rectPxToNorm } from '../core/geometry.js';
 import type { Element, Flags } from '../core/types.js';
-import { assignOrdinals, contentKey, fingerprint, type PriorElement, stickyIds } from './fingerprint.js';
+import {
+  assignOrdinals,
+  carryIds,
+  contentKey,
+  keysWithRowContext,
+  type PriorElement,
+  placeId,
+  stickyIds,
+} from './fingerprint.js';
 import { isActionable, roleOf } from './roles.js';
 import type { UiNode, UiTree } from './tree.js';
 import { computeVisibility, type DropReason } from './visibility.js';
@@ -279,11 +287,36 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
       label: d.label,
     });
     const parts = { resourceId: d.resourceId, role: d.role, text: fpText, desc: d.desc, bounds };
-    return { d, bounds, id: fingerprint(parts), contentKey: contentKey(parts) };
+    return { d, bounds, text: fpText, contentKey: contentKey(parts) };
   });
-  const withOrdinals = assignOrdinals(prepared.map((p) => p.id));
-  const fresh = prepared.map((p, i) => ({ id: withOrdinals[i], contentKey: p.contentKey, bounds: p.bounds }));
-  const ids = previous && previous.length > 0 ? stickyIds(fresh, previous) : withOrdinals;
+  const keys = keysWithRowContext(
+    prepared.map((p) => ({
+      key: p.contentKey,
+      text: p.text,
+      icon: p.d.actionable && !p.d.flags.editable && !cleanText(p.d.node.text),
+      window: p.d.node.window,
+      bounds: p.bounds,
+    })),
+  );
+  // Places: positional fingerprints (the page hash is built from them: "what is where"), kept
+  // across a rounding edge; ids: the places, carried over from the previous screen by content.
+  const withOrdinals = assignOrdinals(prepared.map((p, i) => placeId(keys[i] ?? p.contentKey, p.bounds)));
+  const fresh = prepared.map((p, i) => ({ id: withOrdinals[i], contentKey: keys[i] ?? '', bounds: p.bounds }));
+  const prior = previous ?? [];
+  const places =
+    prior.length > 0
+      ? stickyIds(
+          fresh,
+          prior.map((p) => ({ ...p, id: p.place ?? p.id })),
+        )
+      : withOrdinals;
+  const ids =
+    prior.length > 0
+      ? carryIds(
+          fresh.map((f, i) => ({ place: places[i] ?? f.id, contentKey: f.contentKey })),
+          prior,
+        )
+      : places;
   const idOfDraft = new Map<Draft, string>();
   for (let i = 0; i < prepared.length; i++) idOfDraft.set(prepared[i].d, ids[i]);
 
@@ -306,6 +339,7 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
         : undefined;
     const el: Element = {
       id,
+      ...(places[i] !== id ? { place: places[i] } : {}),
       role: d.role,
       className: d.node.className,
       text: d.flags.password ? '' : d.node.text,
@@ -320,6 +354,11 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
     };
     if (ownerDraft && !ownerDraft.removed) el.actionableAncestorId = idOfDraft.get(ownerDraft);
     if (d.node.hint) el.hint = d.node.hint;
+    if (d.flags.password) {
+      // Only the length survives: bullets, or an empty field that reports its hint as text.
+      const raw = d.node.text;
+      if (raw && (MASKED_RE.test(raw) || (raw !== d.node.hint && raw !== d.label))) el.filled = [...raw].length;
+    }
     if (d.node.range) el.range = d.node.range;
     if (d.node.sourceId !== undefined) el.nodeId = d.node.sourceId;
     if (d.node.actions && d.actionable) el.actions = d.node.actions;

@@ -41,7 +41,50 @@ export function contentKey(p: FingerprintParts): string {
 }
 
 export function fingerprint(p: FingerprintParts): string {
-  return hash8(`${contentKey(p)}|${boundsKey(p.bounds)}`);
+  return placeId(contentKey(p), p.bounds);
+}
+
+/** The positional fingerprint of a content key at some bounds: "this thing, here". */
+export function placeId(key: string, bounds: Rect): string {
+  return hash8(`${key}|${boundsKey(bounds)}`);
+}
+
+export interface KeyedItem {
+  /** The content key (contentKey). */
+  key: string;
+  /** The text that went into the key. */
+  text: string;
+  /** An actionable element without text of its own (an icon, named by its description at most). */
+  icon: boolean;
+  window: number;
+  bounds: Rect;
+}
+
+/**
+ * Content keys with row context: an icon without text of its own whose key repeats on the screen
+ * (the "⋮" of every file row) is told apart by the text of its row — the smallest text element in
+ * its window whose vertical span holds the icon's centre — so its id follows its row's content,
+ * not its position, and the same id never names another row's menu.
+ */
+export function keysWithRowContext(items: readonly KeyedItem[]): string[] {
+  const counts = new Map<string, number>();
+  for (const it of items) counts.set(it.key, (counts.get(it.key) ?? 0) + 1);
+  return items.map((it) => {
+    if (!it.icon || (counts.get(it.key) ?? 0) < 2) return it.key;
+    const cy = (it.bounds.top + it.bounds.bottom) / 2;
+    let best: KeyedItem | undefined;
+    let bestArea = Number.POSITIVE_INFINITY;
+    for (const o of items) {
+      if (o === it || o.icon || !o.text || o.window !== it.window || o.bounds.top > cy || o.bounds.bottom < cy)
+        continue;
+      const area = (o.bounds.right - o.bounds.left) * (o.bounds.bottom - o.bounds.top);
+      if (area < bestArea) {
+        best = o;
+        bestArea = area;
+      }
+    }
+    return best ? `${it.key}|row:${stripDigits(best.text)}` : it.key;
+  });
 }
 
 /**
@@ -59,6 +102,8 @@ export function assignOrdinals(fps: readonly string[]): string[] {
 
 export interface PriorElement {
   id: string;
+  /** Its positional fingerprint (the id before content carried it over); the id when absent. */
+  place?: string;
   contentKey: string;
   bounds: Rect;
 }
@@ -93,6 +138,51 @@ export function stickyIds(
     }
     return f.id;
   });
+}
+
+/**
+ * Ids that follow content (DESIGN §4): an element keeps its previous id when it sits where it was
+ * (same place), or when its content key is unique on both screens — the same row after a scroll,
+ * a button pushed up by the keyboard. Anything ambiguous (identical rows) keeps its positional id,
+ * and no id is given twice.
+ */
+export function carryIds(
+  fresh: readonly { place: string; contentKey: string }[],
+  previous: readonly PriorElement[],
+): string[] {
+  const byPlace = new Map(previous.map((p) => [p.place ?? p.id, p]));
+  const count = <T>(xs: readonly T[], f: (x: T) => string) => {
+    const m = new Map<string, number>();
+    for (const x of xs) m.set(f(x), (m.get(f(x)) ?? 0) + 1);
+    return m;
+  };
+  const freshCount = count(fresh, (f) => f.contentKey);
+  const prevCount = count(previous, (p) => p.contentKey);
+  const prevByKey = new Map(previous.map((p) => [p.contentKey, p]));
+  const used = new Set<string>();
+  const wanted = fresh.map((f) => {
+    const here = byPlace.get(f.place);
+    if (here && here.contentKey === f.contentKey) return here.id;
+    if (freshCount.get(f.contentKey) === 1 && prevCount.get(f.contentKey) === 1)
+      return prevByKey.get(f.contentKey)?.id ?? f.place;
+    return f.place;
+  });
+  // Claimed ids first, so an element that moved never steals from one that stayed.
+  const out: string[] = new Array(fresh.length);
+  for (const [i, w] of wanted.entries())
+    if (!used.has(w) && w !== fresh[i]?.place) {
+      out[i] = w;
+      used.add(w);
+    }
+  for (const [i, f] of fresh.entries()) {
+    if (out[i] !== undefined) continue;
+    let id = wanted[i] ?? f.place;
+    if (used.has(id)) id = f.place;
+    for (let k = 1; used.has(id); k++) id = `${f.place.split('~')[0]}~${k}`;
+    out[i] = id;
+    used.add(id);
+  }
+  return out;
 }
 
 /** hash(package, activity or title, sorted element fingerprints). */

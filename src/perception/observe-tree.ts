@@ -1,7 +1,7 @@
 import { aspectRatio } from '../core/geometry.js';
 import type { Element, Observation } from '../core/types.js';
 import { type ExtractResult, extractElements, fingerprintText } from './elements.js';
-import { contentKey, type PriorElement, pageHash } from './fingerprint.js';
+import { contentKey, keysWithRowContext, type PriorElement, pageHash } from './fingerprint.js';
 import { type PageKey, treeQuality, type VisualFirstRegistry } from './quality.js';
 import type { UiTree } from './tree.js';
 
@@ -49,16 +49,24 @@ export function inferTitle(tree: UiTree, elements: readonly Element[]): string {
 
 export function priorElements(o: Observation | undefined): PriorElement[] {
   if (!o) return [];
-  return o.elements.map((e) => ({
+  const base = o.elements.map((e) => {
+    const text = fingerprintText({
+      actionable: e.actionable,
+      editable: e.flags.editable,
+      text: e.text,
+      label: e.label,
+    });
+    const key = contentKey({ resourceId: e.resourceId, role: e.role, text, desc: e.desc, bounds: e.bounds });
+    const icon = e.actionable && !e.flags.editable && !e.text.trim();
+    return { key, text, icon, window: e.window, bounds: e.bounds };
+  });
+  // The same row context as on extraction, so an icon's key matches across screens.
+  const keys = keysWithRowContext(base);
+  return o.elements.map((e, i) => ({
     id: e.id,
+    ...(e.place ? { place: e.place } : {}),
     bounds: e.bounds,
-    contentKey: contentKey({
-      resourceId: e.resourceId,
-      role: e.role,
-      text: fingerprintText({ actionable: e.actionable, editable: e.flags.editable, text: e.text, label: e.label }),
-      desc: e.desc,
-      bounds: e.bounds,
-    }),
+    contentKey: keys[i] ?? '',
   }));
 }
 
@@ -98,7 +106,7 @@ export function observeTree(tree: UiTree, opts: TreeObserveOptions = {}): TreeOb
     pageHash: pageHash(
       pkg,
       activity || title,
-      elements.map((e) => e.id),
+      elements.map((e) => e.place ?? e.id),
     ),
     treeQuality: q.quality,
     visualFirst: q.quality !== 'ok' || remembered,

@@ -58,7 +58,8 @@ export class ScrollEndTracker {
 
   /** Record the observation after a swipe (or the starting one). */
   record(o: Observation): ScrollEndVerdict {
-    this.history.push(o.elements.map((e) => e.id));
+    // Positions, not ids: ids follow rows through a scroll, places say whether anything moved.
+    this.history.push(o.elements.map((e) => e.place ?? e.id));
     this.latest = o;
     return this.verdict();
   }

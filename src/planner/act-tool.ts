@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type Action, type Decision, TERMINAL_TOOLS, type ToolName } from '../core/types.js';
+import { buildNativeArgs, FrameArg, memberIds, SequenceStepArg } from './act-native.js';
 import { type ParseResult, parseExpect } from './expect-dsl.js';
 import { actionSignature } from './memory/signature.js';
 
@@ -9,13 +10,21 @@ import { actionSignature } from './memory/signature.js';
  * tools the connected device supports, so an unknown tool fails validation and is re-asked.
  */
 
-/** Planner tools: the device's, plus `look`, which asks for a screenshot (crop around a target). */
-export type PlannerTool = ToolName | 'look';
+/**
+ * Planner tools that are not device actions. `look` asks for a screenshot (crop around a target);
+ * `note` keeps a fact in working memory (shown in every later prompt); `read` asks for the full
+ * text of a cut line (perception/read-text.ts answers it from the observation).
+ */
+export const META_TOOLS = ['look', 'note', 'read'] as const;
+export type PlannerTool = ToolName | (typeof META_TOOLS)[number];
 
 export { TERMINAL_TOOLS };
 
 const NEEDS_TARGET = new Set(['tap', 'long_press']);
-const NEEDS_ID = new Set(['control_action', 'read_control']);
+/** Most subgoals a plan (or a plan revision) may have; the prompt states the same number. */
+export const MAX_SUBGOALS = 16;
+/** Longest note kept (characters): working memory is for facts, not transcripts. */
+export const MAX_NOTE_CHARS = 300;
 
 export function actArgsSchema(tools: readonly PlannerTool[]) {
   const [first, ...rest] = tools;
@@ -32,8 +41,12 @@ export function actArgsSchema(tools: readonly PlannerTool[]) {
     value: z.number().optional(),
     scale: z.number().optional(),
     op: z.string().optional(),
+    frames: z.array(FrameArg).optional(),
+    steps: z.array(SequenceStepArg).optional(),
     expect: z.string().optional(),
     subgoal_done: z.boolean().optional(),
+    /** Plan revision: the subgoals from here on, replacing the open ones. */
+    plan: z.array(z.string().min(1)).max(MAX_SUBGOALS).optional(),
   });
 }
 export type ActArgs = z.infer<ReturnType<typeof actArgsSchema>>;
@@ -44,6 +57,12 @@ export interface PlannedStep {
   subgoalDone: boolean;
   /** The model asked to see the screen (optionally zoomed on an element or point). */
   look?: { target_id?: string; point?: { x: number; y: number } };
+  /** `note`: a fact to keep in working memory (no device action). */
+  note?: string;
+  /** `read`: the full text of an element (by id) or of a text item (as shown, "…" and all). */
+  read?: { target_id?: string; text?: string };
+  /** The model revised its plan: these subgoals replace the open ones (done ones stay done). */
+  revisedPlan?: string[];
 }
 
 export interface ActContext {
@@ -93,22 +112,38 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
       : undefined;
   const idErr = checkId(a.target_id, 'target_id');
   if (idErr) return { ok: false, error: idErr };
-  if (a.tool === 'look') {
+  const revisedPlan = a.plan && a.plan.length > 0 ? { revisedPlan: a.plan } : {};
+  // look and note act on the agent, not the phone: a no-op decision the loop does not dispatch.
+  const meta = { thought: a.thought, action: { tool: 'wait' as const, ms: 0 }, expect: { kind: 'no_change' as const } };
+  if (a.tool === 'look')
     return {
       ok: true,
-      value: {
-        decision: { thought: a.thought, action: { tool: 'wait', ms: 0 }, expect: { kind: 'no_change' } },
-        subgoalDone: false,
-        look: { target_id: a.target_id, point: a.point },
-      },
+      value: { decision: meta, subgoalDone: false, look: { target_id: a.target_id, point: a.point }, ...revisedPlan },
     };
+  if (a.tool === 'read') {
+    if (!a.target_id && !a.text)
+      return { ok: false, error: 'read needs target_id, or text: the cut text as shown (e.g. "The address is 4…")' };
+    return {
+      ok: true,
+      value: { decision: meta, subgoalDone: false, read: { target_id: a.target_id, text: a.text }, ...revisedPlan },
+    };
+  }
+  if (a.tool === 'note') {
+    const text = a.text?.trim();
+    if (!text) return { ok: false, error: 'note needs text: the fact to remember (shown in every later prompt)' };
+    if (text.length > MAX_NOTE_CHARS)
+      return { ok: false, error: `note text is ${text.length} characters; keep it under ${MAX_NOTE_CHARS}` };
+    return { ok: true, value: { decision: meta, subgoalDone: a.subgoal_done ?? false, note: text, ...revisedPlan } };
   }
   const tool = a.tool as ToolName;
   if (NEEDS_TARGET.has(tool) && !a.target_id && !a.point)
     return { ok: false, error: `${tool} needs target_id (or a point when no element fits)` };
-  if (NEEDS_ID.has(tool) && !a.target_id) return { ok: false, error: `${tool} needs target_id` };
   if (tool === 'type' && a.text === undefined) return { ok: false, error: 'type needs text' };
-  if (tool === 'launch_app' && !a.package) return { ok: false, error: 'launch_app needs package' };
+  // An app may be named by its label ("Settings") or its package; `text` is accepted as the label.
+  if (tool === 'launch_app' && !a.package && !a.text)
+    return { ok: false, error: "launch_app needs package: the app's name as the launcher shows it, or its package" };
+  const native = buildNativeArgs(a);
+  if (!native.ok) return { ok: false, error: native.error };
   if (tool === 'pinch') {
     const err = checkPinch(a);
     if (err) return { ok: false, error: err };
@@ -131,16 +166,21 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
   if (a.target_id) action.target_id = a.target_id;
   if (a.point) action.point = { x: a.point.x, y: a.point.y };
   if (a.direction) action.direction = a.direction;
-  if (a.package) action.package = a.package;
+  if (a.package) action.package = a.package.trim();
+  else if (tool === 'launch_app' && a.text) action.package = a.text.trim();
   if (tool === 'wait') action.ms = a.value ?? 1000;
   if (tool === 'done') {
     if (a.text) action.answer = a.text;
   } else if (tool === 'infeasible') action.reason = a.text;
   else if (tool === 'ask_user') action.question = a.text;
-  else if (a.text !== undefined) action.text = a.text;
-  if (a.op) action.args = { action: a.op, ...(a.value !== undefined ? { value: a.value } : {}) };
+  else if (a.text !== undefined && tool !== 'launch_app') action.text = a.text;
+  if (native.args) action.args = native.args;
   // The executor turns scale + centre into the protocol's finger distances (executor/pinch.ts).
   if (tool === 'pinch') action.args = { scale: a.scale ?? a.value };
+  for (const id of memberIds(action)) {
+    const err = checkId(id, 'steps target_id');
+    if (err) return { ok: false, error: err };
+  }
   if (ctx.banned?.has(actionSignature(action)))
     return {
       ok: false,
@@ -148,5 +188,5 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
     };
   const decision: Decision = { thought: a.thought, action, expect };
   if (ctx.subgoal) decision.subgoal = ctx.subgoal;
-  return { ok: true, value: { decision, subgoalDone: a.subgoal_done ?? TERMINAL_TOOLS.has(tool) } };
+  return { ok: true, value: { decision, subgoalDone: a.subgoal_done ?? TERMINAL_TOOLS.has(tool), ...revisedPlan } };
 }

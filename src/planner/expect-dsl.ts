@@ -6,7 +6,7 @@ import type { Expect } from '../core/types.js';
  */
 
 export const EXPECT_HELP =
-  'expect (one line): page_changes | element_gone <id> | text_appears <text> | element_state <id> <on|off|focused|value=N|text=S> | keyboard_shown | app_foreground <pkg> | frame_changes (screenshot only: maps, canvases) | no_change';
+  'expect (one line): page_changes | element_gone <id> | text_appears <text> | element_state <id> <on|off|focused|value=N|text=S> | keyboard_shown | app_foreground <app name or package> | frame_changes (screenshot only: maps, canvases) | no_change';
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -38,8 +38,9 @@ export function parseExpect(line: string): ParseResult<Expect> {
       return { ok: true, value: { kind, target_id: id.replace(/[[\]]/g, ''), state: unquote(state.join(' ')) } };
     }
     case 'app_foreground': {
-      if (!rest) return { ok: false, error: 'expect app_foreground needs a package' };
-      return { ok: true, value: { kind, package: rest.split(/\s+/)[0] } };
+      if (!rest) return { ok: false, error: "expect app_foreground needs the app's name or package" };
+      // A label may have spaces ("Acme Bank"); a package never does.
+      return { ok: true, value: { kind, package: unquote(rest) } };
     }
     default:
       return { ok: false, error: `unknown expect "${kind}"; ${EXPECT_HELP}` };

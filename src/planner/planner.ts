@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { asksQuestion } from '../core/goal.js';
 import type { Logger } from '../core/logger.js';
-import { actArgsSchema, type PlannedStep, type PlannerTool, parseAct } from './act-tool.js';
+import { actArgsSchema, MAX_SUBGOALS, type PlannedStep, type PlannerTool, parseAct } from './act-tool.js';
 import type { ChatMessage, LlmClient, LlmUsage } from './llm/client.js';
 import { addUsage, emptyUsage } from './llm/client.js';
 import { buildDecideMessages, buildPlanMessages } from './prompt/builders.js';
@@ -37,7 +38,7 @@ export type DecideResult =
   | { ok: true; step: PlannedStep; usage: LlmUsage }
   | { ok: false; error: string; usage: LlmUsage };
 
-const PlanArgs = z.object({ subgoals: z.array(z.string().min(1)).min(1).max(16) });
+const PlanArgs = z.object({ subgoals: z.array(z.string().min(1)).min(1).max(MAX_SUBGOALS) });
 
 export class Planner {
   constructor(private readonly deps: PlannerDeps) {}
@@ -54,7 +55,10 @@ export class Planner {
         const p = PlanArgs.safeParse(raw);
         return p.success
           ? { ok: true, value: p.data.subgoals }
-          : { ok: false, error: `plan needs {"subgoals": ["…", …]} (1-16 items): ${p.error.issues[0]?.message}` };
+          : {
+              ok: false,
+              error: `plan needs {"subgoals": ["…", …]} (1-${MAX_SUBGOALS} items): ${p.error.issues[0]?.message}`,
+            };
       },
     });
     // A plan is guidance, not a contract: without one the loop still runs on the goal alone.
@@ -80,15 +84,13 @@ export class Planner {
     // (`answer`); the completion check (executor) then judges the claim on the phone. A question
     // needs an answer.
     const open = req.plan.filter((s, i) => !s.done && i < req.plan.length - 1).map((s) => s.text);
-    // Quoted text ("Dinner at 7?") is content to send, not the user's question.
-    const unquoted = req.goal.replace(/"[^"]*"|“[^”]*”|「[^」]*」/g, '');
-    const asksQuestion = /[?？]|\b(which|what|how many|how much|tell me)\b|什么|多少|哪|告诉我/i.test(unquoted);
+    const question = asksQuestion(req.goal);
     let questioned = false;
     const parse = (raw: unknown) => {
       const r = parseAct(raw, { tools, ids: req.ids, subgoal, banned: new Set(req.bannedSignatures ?? []) });
       if (!r.ok || r.value.decision.action.tool !== 'done') return r;
       const answer = r.value.decision.action.answer?.trim();
-      if (asksQuestion && !answer)
+      if (question && !answer)
         return { ok: false as const, error: 'the goal asks a question: call done with the answer in text' };
       if (open.length === 0 || (questioned && answer)) return r;
       questioned = true;

@@ -163,4 +163,35 @@ describe('CompletionTracker', () => {
     expect(answerGrounded('Turned Wi-Fi off as you asked', seen)).toBe(true);
     expect(answerGrounded('Done', seen)).toBe(true);
   });
+
+  it('judges answers by value for questions only: summaries of a task pass, a wrong number still fails', () => {
+    const seen = ['Wi-Fi', 'Bluetooth', 'Mobile +1 650-555-9734', '可用余额 ¥44,321.94', 'Battery 85%'];
+    // A task's done text is a summary: not read off a screen, judged by its numbers only.
+    const task = { question: false };
+    expect(answerGrounded('Wi-Fi is off', seen, task)).toBe(true);
+    expect(answerGrounded('已关闭WLAN并打开蓝牙。', seen, task)).toBe(true);
+    expect(answerGrounded('Set brightness to 40%', seen, task)).toBe(false);
+    // A question's answer is judged by value: phone digits, thousands separators, currency.
+    const q = { question: true };
+    expect(answerGrounded('16505559734', seen, q)).toBe(true);
+    expect(answerGrounded('+1 (650) 555-9734', seen, q)).toBe(true);
+    expect(answerGrounded('16505559735', seen, q)).toBe(false);
+    expect(answerGrounded('44321.94', seen, q)).toBe(true);
+    expect(answerGrounded('您的可用余额为 ¥44,321.94。', seen, q)).toBe(true);
+    expect(answerGrounded('44,321.95', seen, q)).toBe(false);
+    expect(answerGrounded('Galaxy S23', seen, q)).toBe(false);
+  });
+
+  it('takes the goal into account: a summary ends a task, a made-up answer to a question does not', () => {
+    const obs = {
+      app: { package: 'p', activity: '.A', title: '' },
+      elements: [],
+      texts: ['Wi-Fi', 'Bluetooth'],
+    } as unknown as Observation;
+    const t = new CompletionTracker();
+    expect(t.check({ tool: 'done', answer: 'Wi-Fi is off' }, obs, { goal: 'Turn Wi-Fi off.' }).ok).toBe(true);
+    const q = new CompletionTracker();
+    const v = q.check({ tool: 'done', answer: 'Galaxy S23' }, obs, { goal: 'Which phone model is this?' });
+    expect(v).toMatchObject({ ok: false, reason: expect.stringMatching(/not on any screen/) });
+  });
 });

@@ -71,8 +71,56 @@ describe('fingerprint', () => {
     const crossed = [row('Next', [100, 1020, 980, 1200])];
     expect(idOf(observe(crossed), 'Next')).not.toBe(idOf(a, 'Next'));
     expect(idOf(observe(crossed, a), 'Next')).toBe(idOf(a, 'Next'));
-    // Far away it is a different element even with the previous observation.
-    expect(idOf(observe([row('Next', [100, 1300, 980, 1500])], a), 'Next')).not.toBe(idOf(a, 'Next'));
+    // Far away, without the previous observation, it is another element.
+    expect(idOf(observe([row('Next', [100, 1300, 980, 1500])]), 'Next')).not.toBe(idOf(a, 'Next'));
+  });
+
+  it('carries ids by content: a row keeps its id after a scroll or when the keyboard pushes it', () => {
+    const list = (dy: number) => [
+      row('Wi-Fi', [40, 400 + dy, 1040, 520 + dy]),
+      row('Bluetooth', [40, 520 + dy, 1040, 640 + dy]),
+      row('Display', [40, 640 + dy, 1040, 760 + dy]),
+    ];
+    const a = observe(list(0));
+    const b = observe(list(-300), a);
+    for (const l of ['Wi-Fi', 'Bluetooth', 'Display']) expect(idOf(b, l)).toBe(idOf(a, l));
+    // The page hash is about what is where: the scroll is a page change all the same.
+    expect(b.pageHash).not.toBe(a.pageHash);
+    // Identical rows are ambiguous: they keep positional ids (with ordinals), never a guess.
+    const twins = observe([row('Buy', [40, 400, 1040, 520]), row('Buy', [40, 600, 1040, 720])]);
+    const moved = observe([row('Buy', [40, 100, 1040, 220]), row('Buy', [40, 300, 1040, 420])], twins);
+    expect(new Set(moved.elements.map((e) => e.id)).size).toBe(2);
+    expect(moved.elements.map((e) => e.id)).not.toContain(twins.elements[0]?.id);
+  });
+
+  it("a row's menu button follows its row, not its position", () => {
+    const fileRow = (name: string, top: number): N => ({
+      cls: 'android.widget.LinearLayout',
+      b: [0, top, 1080, top + 150],
+      kids: [
+        { cls: 'android.widget.TextView', text: name, b: [40, top + 20, 800, top + 130] },
+        {
+          cls: 'android.widget.ImageButton',
+          desc: 'More options',
+          b: [900, top + 30, 1040, top + 120],
+          clickable: true,
+        },
+      ],
+    });
+    const menuOf = (o: Observation, name: string) => {
+      const label = o.elements.find((e) => e.text === name);
+      const menus = o.elements.filter((e) => e.desc === 'More options');
+      const cy = label ? (label.bounds.top + label.bounds.bottom) / 2 : -1;
+      return menus.find((m) => m.bounds.top <= cy && m.bounds.bottom >= cy)?.id;
+    };
+    const all = observe([fileRow('a.pdf', 400), fileRow('b.pdf', 550), fileRow('c.pdf', 700)]);
+    // After a search only c.pdf is left, in the first row.
+    const searched = observe([fileRow('c.pdf', 400), fileRow('a.pdf', 550)], all);
+    expect(menuOf(searched, 'c.pdf')).toBe(menuOf(all, 'c.pdf'));
+    expect(menuOf(searched, 'c.pdf')).not.toBe(menuOf(all, 'a.pdf'));
+    // Without a previous screen the first row's menu is still not the old first row's menu.
+    const fresh = observe([fileRow('c.pdf', 400), fileRow('a.pdf', 550)]);
+    expect(menuOf(fresh, 'c.pdf')).not.toBe(menuOf(all, 'a.pdf'));
   });
 
   it('changes when the element really changes', () => {

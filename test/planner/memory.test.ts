@@ -39,6 +39,19 @@ describe('blacklist and loop breaker', () => {
     expect(b.isBanned('p2', 'tap [1a2b3c4d]')).toBe(false);
     expect(Blacklist.fromJSON(b.toJSON()).isBanned('p1', 'tap [1a2b3c4d]')).toBe(true);
   });
+  it('does not ban an action that moved the run to another page, however often it comes back', () => {
+    // The Apps button opens the drawer each time; something brings the home screen back.
+    const lb = new LoopBreaker();
+    for (let i = 0; i < 5; i++) {
+      expect(lb.check('home:s1', 'tap [a1b2c3d4]').kind).toBe('ok');
+      expect(lb.check('drawer:s2', 'home').kind).toBe('ok');
+    }
+    // A toggle flipped back and forth on one page is still a circle (state changes, page does not).
+    const flip = new LoopBreaker();
+    const verdicts = [1, 0, 1, 0, 1].map((i) => flip.check(`alarm:${i}`, 'tap [0f0f0f0f]').kind);
+    expect(verdicts).toEqual(['ok', 'ok', 'ok', 'ok', 'change_strategy']);
+  });
+
   it('forces a change of strategy at the third repeat, then hands over', () => {
     const lb = new LoopBreaker(3, 1);
     expect(lb.check('p', 'back').kind).toBe('ok');
@@ -55,7 +68,16 @@ describe('blacklist and loop breaker', () => {
     );
     const d = describeAction({ tool: 'type', target_id: 'abcdef01', text: 'hunter2' }, 'Password');
     expect(d).not.toContain('hunter2');
-    expect(d).toContain('7 chars');
+    expect(d).toContain('typed 7 characters');
+    // The text hash keeps signatures apart but is not shown: "~6100" in a history line reads as tokens.
+    expect(d).not.toMatch(/~[0-9a-f]{4}/);
+    expect(actionSignature({ tool: 'type', target_id: 'abcdef01', text: 'a' })).not.toBe(
+      actionSignature({ tool: 'type', target_id: 'abcdef01', text: 'b' }),
+    );
+    // A secret placeholder is what the model wrote: shown as such, not as its own length.
+    expect(describeAction({ tool: 'type', target_id: 'abcdef01', text: '⟨secret1⟩' }, 'Password')).toBe(
+      'type [abcdef01] "Password" typed ⟨secret1⟩',
+    );
   });
 });
 

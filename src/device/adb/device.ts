@@ -27,6 +27,7 @@ import {
   parseWmSize,
   shellCommand,
 } from './commands.js';
+import { LAUNCHER_QUERY_ARGV, looksLikePackage, MONKEY_ABORTED, matchLabel, parseComponents } from './launcher.js';
 import { treeToWire } from './tree.js';
 
 type AdbClass = typeof import('@devicefarmer/adbkit').Adb;
@@ -297,15 +298,38 @@ export class AdbDevice implements Device {
     return this.input('input_text', argv, d);
   }
   async launchApp(t: { package?: string; label?: string; activity?: string }, d: Deadline): Promise<DeviceCall> {
-    if (!t.package)
-      return new CallRecorder(this.opts.clock, 'adb').refused(
-        'INVALID_ARGUMENT',
-        'over adb an app is launched by package name; read the package from the launcher or `pm list packages`',
-      );
+    const rec = new CallRecorder(this.opts.clock, 'adb');
+    const named = t.package && looksLikePackage(t.package) ? undefined : (t.label ?? t.package)?.trim();
+    let pkg = named ? undefined : t.package;
+    if (named) {
+      // A label: the launcher's apps from the package manager, matched by their own words.
+      const q = await this.sh(LAUNCHER_QUERY_ARGV, d);
+      if (!q.ok) return q.timeout ? rec.timeout('launch_app') : rec.refused('UNAVAILABLE', `launch_app: ${q.message}`);
+      const m = matchLabel(named, parseComponents(q.out));
+      if (!m.ok) return rec.refused('NOT_FOUND', m.message);
+      pkg = m.component.package;
+    }
+    if (!pkg) return rec.refused('INVALID_ARGUMENT', "launch_app needs the app's name or package");
     const argv = t.activity
-      ? ['am', 'start', '-n', `${t.package}/${t.activity}`]
-      : ['monkey', '-p', t.package, '-c', 'android.intent.category.LAUNCHER', '1'];
-    return this.input('launch_app', argv, d);
+      ? ['am', 'start', '-n', `${pkg}/${t.activity}`]
+      : ['monkey', '-p', pkg, '-c', 'android.intent.category.LAUNCHER', '1'];
+    const r = await this.sh(argv, d, () => rec.markDispatched());
+    if (!r.ok) {
+      if (r.timeout) return rec.timeout('launch_app');
+      return r.sent
+        ? rec.failed('UNAVAILABLE', `launch_app: ${r.message}`, 'unknown')
+        : rec.refusedAfterAttempt('UNAVAILABLE', `launch_app: ${r.message}`);
+    }
+    // monkey exits 252 with this line when the package has no launcher activity: nothing started.
+    if (MONKEY_ABORTED.test(r.out))
+      return rec.failed(
+        'NOT_FOUND',
+        `launch_app: ${pkg} has no launcher activity (monkey aborted); check the package name`,
+        'not_delivered',
+      );
+    if (SHELL_ERROR.test(r.out.trim()))
+      return rec.failed('INTERNAL', `launch_app: ${r.out.trim().split('\n')[0]}`, 'unknown');
+    return rec.ok();
   }
   async native(req: ActionRequest): Promise<DeviceCall> {
     return unsupported(this.opts.clock, 'adb', req.action, 'native control actions need the helper app');

@@ -1,7 +1,12 @@
 /**
  * Catches the agent going round in circles: the same action chosen on the same page three times
- * forces a change of strategy (the action is banned there and the model is told); if it is stuck
- * again after that, the run is handed to the user.
+ * without progress forces a change of strategy (the action is banned there and the model is told);
+ * if it is stuck again after that, the run is handed to the user.
+ *
+ * Progress: an action after which the next decision is made on another page (the Apps button
+ * opened the drawer) moved the run on, however often it is chosen again later — so its count
+ * starts again. Keys are `page:state` (the loop keys by page hash and screen state); the part
+ * before the first ':' names the page, so a toggle flipped back and forth on one page still counts.
  */
 export type LoopVerdict =
   | { kind: 'ok' }
@@ -11,6 +16,8 @@ export type LoopVerdict =
 export class LoopBreaker {
   private readonly counts = new Map<string, number>();
   private interventions = 0;
+  /** The last action chosen, and the page it was chosen on. */
+  private last?: { key: string; page: string };
   constructor(
     private readonly limit = 3,
     private readonly maxInterventions = 2,
@@ -19,6 +26,10 @@ export class LoopBreaker {
   /** Call with each action chosen (before dispatch). */
   check(pageHash: string, signature: string): LoopVerdict {
     const key = `${pageHash}|${signature}`;
+    const page = pageOf(pageHash);
+    // The previous action led to another page: it worked, whatever it is chosen for next time.
+    if (this.last && this.last.page !== page) this.counts.delete(this.last.key);
+    this.last = { key, page };
     const n = (this.counts.get(key) ?? 0) + 1;
     this.counts.set(key, n);
     if (n < this.limit) return { kind: 'ok' };
@@ -42,4 +53,9 @@ export class LoopBreaker {
   progressed(pageHash: string, signature: string): void {
     this.counts.delete(`${pageHash}|${signature}`);
   }
+}
+
+function pageOf(key: string): string {
+  const i = key.indexOf(':');
+  return i < 0 ? key : key.slice(0, i);
 }

@@ -14,10 +14,18 @@ export function actionSignature(a: Action): string {
   return [a.tool, where, extra].filter(Boolean).join(' ');
 }
 
-/** For prompts and logs: typed text is never shown (it may be a password). */
+const PLACEHOLDER = /^(⟨secret\d+⟩)+$/;
+
+/**
+ * For prompts and logs: typed text is never shown (it may be a password) — only its length, or the
+ * secret placeholder the model itself wrote. The signature's text hash is left out: in a history
+ * line "~6100" reads as a token count.
+ */
 export function describeAction(a: Action, label?: string): string {
-  const sig = actionSignature(a);
+  const sig = actionSignature({ ...a, ...(a.tool === 'type' ? { text: undefined } : {}) });
   const lab = label ? ` "${label}"` : '';
-  const text = a.tool === 'type' && a.text !== undefined ? ` (${a.text.length} chars)` : '';
+  const typed = a.tool === 'type' && a.text !== undefined ? a.text : undefined;
+  const text =
+    typed === undefined ? '' : PLACEHOLDER.test(typed) ? ` typed ${typed}` : ` typed ${[...typed].length} characters`;
   return `${sig}${lab}${text}`;
 }

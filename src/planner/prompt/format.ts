@@ -14,6 +14,7 @@ import type { HistoryEntry, Subgoal } from './types.js';
  *   screen    = the Screen section's lines: SCREEN_OPEN "\n" compact view "\n" SCREEN_CLOSE
  * Block bodies use these line grammars:
  *   Plan, Previous plan   planLine:     `N. [m] text`  m = "x" done · ">" current · " " open
+ *   Notes                 one `- text` line per note (the model's working memory), oldest first
  *   Recent steps          historyLine:  `N. action expect E → ok|FAILED[ (note)]`
  *   Banned on this page   a LIST_SEPARATOR-joined list, on one line
  *   Screen                perception's compact view (DESIGN §3): a header line `app pkg/activity "title" · …`,
@@ -34,6 +35,7 @@ export const SECTION = {
   previousPlan: 'Previous plan',
   plan: 'Plan',
   current: 'Current subgoal',
+  notes: 'Notes',
   history: 'Recent steps',
   banned: 'Banned on this page',
   hint: 'Note',
@@ -107,6 +109,10 @@ export function historyLine(e: HistoryEntry): string {
 }
 /** The first ` expect ` ends the action (an action's own text is quoted and short). */
 export const HISTORY_LINE = /^(\d+)\. (.*?) expect (.*?) → (ok|FAILED)(?: \((.*)\))?$/;
+
+export function formatNotes(notes: readonly string[]): string {
+  return notes.map((n) => `- ${n.replace(/\n/g, ' ')}`).join('\n');
+}
 
 export function formatHistory(h: HistoryEntry[]): string {
   return h.map(historyLine).join('\n');

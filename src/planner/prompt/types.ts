@@ -28,6 +28,8 @@ export interface DecideInput {
   /** Screen width / height. */
   aspect: number;
   history: HistoryEntry[];
+  /** Working memory: the model's `note`s, oldest first, shown in every prompt. */
+  notes?: string[];
   /** Actions that failed on this page and must not be repeated. */
   banned: string[];
   /** Tools the connected device supports (plus `look`). */

@@ -6,7 +6,9 @@ import type { ParsedScreen } from './screen-parse.js';
  * Seeded mistakes of the kinds real models make, so the recovery machinery is measured: a wrong
  * element (with the intended expectation, as a mis-grounded model would write), an invented id, an
  * off-target point without an id, malformed JSON, repeating a failing action, and claiming done
- * before the plan is finished.
+ * before the plan is finished — and the shapes a capable model uses that the oracle would not: a
+ * summary on `done`, an app named by its label in `expect app_foreground`, a `look`, a `note`, and
+ * a plan revision (the remaining subgoals restated), offered tools only.
  */
 
 export type NoiseKind =
@@ -15,7 +17,12 @@ export type NoiseKind =
   | 'off_target_point'
   | 'malformed_json'
   | 'repeat_failure'
-  | 'early_done';
+  | 'early_done'
+  | 'done_summary'
+  | 'label_foreground'
+  | 'look'
+  | 'note'
+  | 'plan_revision';
 export const NOISE_KINDS: readonly NoiseKind[] = [
   'wrong_element',
   'invented_id',
@@ -23,6 +30,11 @@ export const NOISE_KINDS: readonly NoiseKind[] = [
   'malformed_json',
   'repeat_failure',
   'early_done',
+  'done_summary',
+  'label_foreground',
+  'look',
+  'note',
+  'plan_revision',
 ];
 
 export interface NoisyReply {
@@ -37,6 +49,10 @@ export interface NoiseInput {
   history: PromptStep[];
   /** Whether subgoals after the current one remain. */
   moreSubgoals: boolean;
+  /** Tools the request offers (from the system prompt's Tools line). */
+  offered?: ReadonlySet<string>;
+  /** The plan's subgoals from the current one on, for a plan revision that changes nothing. */
+  remainingPlan?: string[];
 }
 
 export function applyNoise(input: NoiseInput, rate: number, random: () => number): NoisyReply {
@@ -49,6 +65,10 @@ export function applyNoise(input: NoiseInput, rate: number, random: () => number
     if (k === 'off_target_point') return typeof args.target_id === 'string' && args.tool === 'tap';
     if (k === 'repeat_failure') return failing !== undefined;
     if (k === 'early_done') return input.moreSubgoals && args.tool !== 'done';
+    if (k === 'done_summary') return args.tool === 'done' && !args.text;
+    if (k === 'label_foreground') return args.tool === 'launch_app' && typeof args.package === 'string';
+    if (k === 'look' || k === 'note') return input.offered?.has(k) === true && args.tool !== 'done';
+    if (k === 'plan_revision') return (input.remainingPlan?.length ?? 0) > 0;
     return true;
   });
   const kind = applicable[Math.floor(random() * applicable.length)] ?? 'malformed_json';
@@ -89,6 +109,31 @@ export function applyNoise(input: NoiseInput, rate: number, random: () => number
     case 'early_done':
       for (const k of Object.keys(out)) delete out[k];
       Object.assign(out, { thought: 'looks finished', tool: 'done' });
+      break;
+    case 'done_summary': {
+      // What a model writes when nothing was asked: a report of what it did, not an answer.
+      const last = [...history].reverse().find((h) => h.ok)?.action ?? 'the task';
+      out.text = `Done — finished with ${last.replace(/\[[0-9a-f~]+\]\s*/g, '').slice(0, 60)}.`;
+      break;
+    }
+    case 'label_foreground':
+      out.expect = `app_foreground ${String(args.package)}`;
+      break;
+    case 'look':
+      for (const k of Object.keys(out)) delete out[k];
+      Object.assign(out, { thought: 'let me look at the screen first', tool: 'look', expect: 'no_change' });
+      break;
+    case 'note':
+      for (const k of Object.keys(out)) delete out[k];
+      Object.assign(out, {
+        thought: 'keep the goal in mind',
+        tool: 'note',
+        text: `next: ${input.remainingPlan?.[0] ?? 'finish'}`,
+        expect: 'no_change',
+      });
+      break;
+    case 'plan_revision':
+      out.plan = input.remainingPlan;
       break;
   }
   return { text: JSON.stringify(out), noise: kind };

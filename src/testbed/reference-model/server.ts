@@ -110,7 +110,9 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
           })
         : actForIntent(p.allDone ? 'done' : p.current, screen, history);
     const open = p.plan.filter((s) => s.mark === ' ').length;
-    const reply = applyNoise({ args, screen, history, moreSubgoals: open > 0 }, rate, random);
+    const offered = new Set(p.tools);
+    const remainingPlan = p.currentIndex >= 0 ? p.plan.slice(p.currentIndex).map((s) => s.text) : undefined;
+    const reply = applyNoise({ args, screen, history, moreSubgoals: open > 0, offered, remainingPlan }, rate, random);
     if (reply.noise) stats.noise[reply.noise] = (stats.noise[reply.noise] ?? 0) + 1;
     return { fn, args: reply.text };
   }

@@ -1,5 +1,8 @@
 import { type Command, type CommandContext, type CommandResult, ok, usage } from '../command.js';
-import { apkPath, findPackage, isSystemPackage, shortComponent } from './component.js';
+import { apkPath, findPackage, isSystemPackage, longComponent, shortComponent } from './component.js';
+
+/** The home app answers HOME, not LAUNCHER. */
+const LAUNCHER = 'com.android.launcher3';
 
 /** `pm list|path|clear|grant|revoke|resolve-activity` and `cmd package|wifi|bluetooth_manager …`. */
 
@@ -30,6 +33,30 @@ function listPackages(ctx: CommandContext, args: string[]): CommandResult {
       return `package:${name}${showVersion ? ` versionCode:${ctx.phone.info.apiLevel}` : ''}\n`;
     });
   return ok(lines.join(''));
+}
+
+/**
+ * `cmd package query-activities [--brief] -a ACTION -c CATEGORY`: the virtual phone's apps with a
+ * launcher activity (only MAIN/LAUNCHER is answered), in the layout Android prints.
+ */
+function queryActivities(ctx: CommandContext, args: string[]): CommandResult {
+  const opt = (flag: string) => args[args.indexOf(flag) + 1];
+  const action = args.includes('-a') ? opt('-a') : undefined;
+  const category = args.includes('-c') ? opt('-c') : undefined;
+  const launcher =
+    (action === undefined || action === 'android.intent.action.MAIN') &&
+    (category === undefined || category === 'android.intent.category.LAUNCHER');
+  const apps = launcher ? ctx.phone.packages().filter((p) => p.activities.length > 0 && p.package !== LAUNCHER) : [];
+  if (apps.length === 0) return ok('No activities found\n');
+  const brief = args.includes('--brief');
+  const blocks = apps.map((p, i) => {
+    const act = p.activities[0] as string;
+    const head = `  Activity #${i}:\n    priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n`;
+    return brief
+      ? `${head}    ${shortComponent(p.package, act)}\n`
+      : `${head}    ActivityInfo:\n      name=${longComponent(p.package, act).split('/')[1]}\n      packageName=${p.package}\n      enabled=true exported=true directBootAware=false\n`;
+  });
+  return ok(`${apps.length} activities found:\n${blocks.join('')}`);
 }
 
 function packageCommand(ctx: CommandContext, sub: string | undefined, rest: string[]): CommandResult {
@@ -64,6 +91,8 @@ function packageCommand(ctx: CommandContext, sub: string | undefined, rest: stri
     case 'uninstall':
       // Built-in apps cannot be removed (and the virtual phone has no others).
       return { stdout: 'Failure [DELETE_FAILED_INTERNAL_ERROR]\n', code: 1 };
+    case 'query-activities':
+      return queryActivities(ctx, rest);
     case 'resolve-activity': {
       const p = pkg ? findPackage(ctx.phone, pkg) : undefined;
       const act = p?.activities[0];
@@ -77,7 +106,7 @@ function packageCommand(ctx: CommandContext, sub: string | undefined, rest: stri
     }
   }
   return usage(
-    'Package manager (package) commands:\n  list packages [-f] [-d] [-e] [-s] [-3] [-i] [-l] [-u] [-U] [FILTER]\n  path [--user USER_ID] PACKAGE\n  resolve-activity [--brief] PACKAGE\n',
+    'Package manager (package) commands:\n  list packages [-f] [-d] [-e] [-s] [-3] [-i] [-l] [-u] [-U] [FILTER]\n  path [--user USER_ID] PACKAGE\n  resolve-activity [--brief] PACKAGE\n  query-activities [--brief] [-a ACTION] [-c CATEGORY]\n',
     255,
   );
 }

@@ -1,0 +1,55 @@
+/**
+ * An app named the way a person names it ("Settings", "Acme Bank") against a package and its
+ * launcher activity: the name must be one of their own words (com.android.settings, DeskClock), or
+ * all of them run together. Used to launch by label over adb and to check `app_foreground <name>`.
+ */
+
+export interface Component {
+  package: string;
+  activity: string;
+}
+
+/** A package name (`com.acme.bank`), as opposed to a label (`Settings`, `Acme Bank`). */
+export function looksLikePackage(s: string): boolean {
+  return /^[A-Za-z][\w]*(\.[A-Za-z_][\w]*)+$/.test(s.trim());
+}
+
+const GENERIC = new Set(['com', 'org', 'net', 'io', 'android', 'google', 'apps', 'app', 'activity', 'main', 'ui']);
+const squash = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+
+function words(c: Component): string[] {
+  const act = c.activity.split('.').pop() ?? '';
+  return [...c.package.split('.'), act.replace(/Activity$/, '')]
+    .map(squash)
+    .filter((w) => w.length > 0 && !GENERIC.has(w));
+}
+
+/** How well a label names a component: 3 a word of it, 2 all its words, 1 part of a word. */
+export function labelScore(label: string, c: Component): number {
+  const l = squash(label);
+  if (!l) return 0;
+  const w = words(c);
+  if (w.includes(l)) return 3;
+  if (w.join('') === l || w.join('').endsWith(l)) return 2;
+  if (l.length >= 4 && w.some((x) => x.includes(l) || (x.length >= 4 && l.includes(x)))) return 1;
+  return 0;
+}
+
+export type LabelMatch = { ok: true; component: Component } | { ok: false; message: string };
+
+export function matchLabel(label: string, components: readonly Component[]): LabelMatch {
+  const scored = components.map((c) => ({ c, s: labelScore(label, c) })).filter((x) => x.s > 0);
+  const best = Math.max(0, ...scored.map((x) => x.s));
+  const top = scored.filter((x) => x.s === best);
+  const list = components.map((c) => c.package).join(', ');
+  if (top.length === 1 && top[0]) return { ok: true, component: top[0].c };
+  if (top.length > 1)
+    return {
+      ok: false,
+      message: `"${label}" could be ${top.map((x) => x.c.package).join(' or ')}; launch_app with the package`,
+    };
+  return {
+    ok: false,
+    message: `no launcher app matches "${label}" (adb cannot read app names); launch_app with one of these packages: ${list}`,
+  };
+}

@@ -1,0 +1,93 @@
+import type { Action, Element, Observation, Selector } from '../core/types.js';
+
+/**
+ * The model names elements by id; the helper protocol names them by selector. This turns a native
+ * tool's planner args (act-native.ts) into protocol args on the observation the action was decided
+ * on: the selector of the named element, scroll_to's container (the named list, or the scrollable
+ * list on screen when none is named) and action_sequence members in protocol shape.
+ */
+
+/** Native tools may name their target by element id: the protocol selector is derived from it. */
+export function selectorFor(e: Element): Selector {
+  if (e.resourceId) return { resource_id: e.resourceId };
+  if (e.text) return { text: e.text, class_name: e.className };
+  if (e.desc) return { content_desc: e.desc, class_name: e.className };
+  return { class_name: e.className };
+}
+
+const area = (e: Element) => (e.boundsPx.right - e.boundsPx.left) * (e.boundsPx.bottom - e.boundsPx.top);
+
+function contains(outer: Element, inner: Element): boolean {
+  const a = outer.boundsPx;
+  const b = inner.boundsPx;
+  return a.left <= b.left && a.top <= b.top && a.right >= b.right && a.bottom >= b.bottom;
+}
+
+/** A container selector that names exactly one node: its resource id, else its class and bounds. */
+function containerSelector(c: Element, obs: Observation): Selector {
+  const s = selectorFor(c);
+  const twins = obs.elements.filter(
+    (e) => e.flags.scrollable && e.resourceId === c.resourceId && e.className === c.className,
+  );
+  return twins.length <= 1 && c.resourceId ? s : { class_name: c.className, bounds: c.boundsPx };
+}
+
+/**
+ * The list scroll_to scrolls: the named element when it scrolls, else the smallest scrollable one
+ * around it; with no name, the largest scrollable element of the focused window (the page's list).
+ */
+export function scrollContainer(obs: Observation, named?: Element): Element | undefined {
+  const scrollables = obs.elements.filter((e) => e.flags.scrollable);
+  if (named) {
+    if (named.flags.scrollable) return named;
+    return scrollables.filter((s) => contains(s, named)).sort((a, b) => area(a) - area(b))[0];
+  }
+  const focused = new Set(obs.windows.filter((w) => w.focused).map((w) => w.id));
+  const inFocus = scrollables.filter((s) => focused.has(s.window));
+  return (inFocus.length > 0 ? inFocus : scrollables).sort((a, b) => area(b) - area(a))[0];
+}
+
+function byId(obs: Observation, id: unknown): Element | undefined {
+  return typeof id === 'string' ? obs.elements.find((e) => e.id === id) : undefined;
+}
+
+/** One action_sequence member ({tool, target_id, args}) → the protocol member. */
+function protocolMember(m: Record<string, unknown>, obs: Observation): Record<string, unknown> {
+  if (typeof m.action === 'string') return m; // already in protocol shape
+  const tool = String(m.tool);
+  const args = { ...((m.args as Record<string, unknown> | undefined) ?? {}) };
+  const el = byId(obs, m.target_id);
+  if (tool === 'control_action')
+    return { action: tool, request: { ...(el ? { selector: selectorFor(el) } : {}), ...args } };
+  if (el && tool === 'wait_until') args.selector = selectorFor(el);
+  return { action: tool, ...args };
+}
+
+export function withNativeSelector(a: Action, obs: Observation): Action {
+  const args = { ...(a.args ?? {}) };
+  const el = byId(obs, a.target_id);
+  switch (a.tool) {
+    case 'read_control':
+    case 'control_action':
+    case 'wait_until':
+      if (!el || (args.selector && typeof args.selector === 'object')) return a;
+      return { ...a, args: { ...args, selector: selectorFor(el) } };
+    case 'scroll_to': {
+      if (!args.target && a.text) args.target = { text: a.text };
+      if (!args.container) {
+        const c = scrollContainer(obs, el);
+        if (c) args.container = containerSelector(c, obs);
+      }
+      return { ...a, args };
+    }
+    case 'action_sequence': {
+      if (!Array.isArray(args.actions)) return a;
+      args.actions = args.actions.map((m) =>
+        m && typeof m === 'object' ? protocolMember(m as Record<string, unknown>, obs) : m,
+      );
+      return { ...a, args };
+    }
+    default:
+      return a;
+  }
+}

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import type { Element, Observation } from '../../src/core/types.js';
+import { applyAudit, auditAction } from '../../src/executor/action-audit.js';
+import { validate } from '../../src/executor/validator.js';
+
+/** Feedback that tells the model what happened: a deliberate search is not an unasked edit; a dead tap says why. */
+
+const FLAGS: Element['flags'] = {
+  clickable: false,
+  longClickable: false,
+  editable: false,
+  scrollable: false,
+  checkable: false,
+  checked: false,
+  enabled: true,
+  focused: false,
+  selected: false,
+  password: false,
+};
+
+function page(elements: Element[]): Observation {
+  return {
+    seq: 1,
+    takenAt: 0,
+    screen: { w: 1080, h: 2400, aspect: 0.45, rotation: 0 },
+    app: { package: 'p', activity: '.A', title: '' },
+    windows: [],
+    keyboard: { shown: false },
+    elements,
+    texts: [],
+    pageHash: 'h',
+    treeQuality: 'ok',
+    visualFirst: false,
+  } as Observation;
+}
+
+describe('feedback wording', () => {
+  it('a search typed into a field is not "edited unasked", even when its expectation fails', () => {
+    const field = (text: string): Element => ({
+      id: 'cccc0003',
+      role: 'EditText',
+      className: 'android.widget.EditText',
+      text,
+      desc: '',
+      resourceId: 'com.files:id/search',
+      bounds: { left: 0, top: 100, right: 1000, bottom: 150 },
+      boundsPx: { left: 0, top: 240, right: 1080, bottom: 360 },
+      flags: { ...FLAGS, clickable: true, editable: true, focused: true },
+      window: 1,
+      actionable: true,
+      label: 'Search',
+      hint: 'Search',
+    });
+    const other: Element = {
+      ...field(''),
+      id: 'dddd0004',
+      role: 'Button',
+      className: 'android.widget.Button',
+      text: 'Sort',
+      label: 'Sort',
+      resourceId: '',
+      hint: undefined,
+      flags: { ...FLAGS, clickable: true },
+      bounds: { left: 0, top: 200, right: 300, bottom: 250 },
+    };
+    const pre = page([field(''), other]);
+    const post = page([field('old invoice'), other]);
+    const action = { tool: 'type' as const, target_id: 'cccc0003', text: 'old invoice' };
+    const expectation = { kind: 'text_appears' as const, text: '旧发票.pdf' };
+    const checked = validate(expectation, pre, post, action, pre.elements[0]);
+    expect(checked.ok).toBe(false);
+    const audit = auditAction({
+      expect: expectation,
+      pre,
+      post,
+      action,
+      acted: pre.elements[0],
+      expectationHeld: false,
+    });
+    expect(audit.changes).toEqual([]);
+    expect(applyAudit(checked, audit).reason ?? '').not.toMatch(/unasked|set it back/);
+    // A field the action did not aim at that changed is still reported.
+    const tap = { tool: 'tap' as const, target_id: 'dddd0004' };
+    const sideways = auditAction({
+      expect: { kind: 'page_changes' },
+      pre,
+      post,
+      action: tap,
+      acted: other,
+      expectationHeld: false,
+    });
+    expect(sideways.addendum ?? '').toMatch(/"Search" was edited unasked/);
+  });
+
+  it('a tap on something that is not clickable says so and names what to tap instead', () => {
+    const row: Element = {
+      id: 'aaaa0001',
+      role: 'Text',
+      className: 'android.widget.TextView',
+      text: 'Storage',
+      desc: '',
+      resourceId: '',
+      bounds: { left: 0, top: 300, right: 1000, bottom: 360 },
+      boundsPx: { left: 0, top: 720, right: 1080, bottom: 864 },
+      flags: FLAGS,
+      window: 1,
+      actionable: false,
+      label: 'Storage',
+    };
+    const chevron: Element = {
+      ...row,
+      id: 'bbbb0002',
+      role: 'Image',
+      text: '',
+      desc: 'Open storage',
+      label: 'Open storage',
+      bounds: { left: 900, top: 310, right: 980, bottom: 350 },
+      flags: { ...row.flags, clickable: true },
+      actionable: true,
+    };
+    const obs = page([row, chevron]);
+    const out = validate({ kind: 'page_changes' }, obs, obs, { tool: 'tap', target_id: row.id }, row);
+    expect(out.ok).toBe(false);
+    expect(out.reason).toBe(
+      'nothing changed: "Storage" [aaaa0001] is not clickable; tap its clickable child "Open storage" [bbbb0002] instead',
+    );
+    // A clickable target that did nothing keeps the general explanation.
+    const dead = validate({ kind: 'page_changes' }, obs, obs, { tool: 'tap', target_id: chevron.id }, chevron);
+    expect(dead.reason).toMatch(/input dropped, blocked by an overlay/);
+  });
+});

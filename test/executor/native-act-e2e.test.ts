@@ -1,0 +1,116 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Observation } from '../../src/core/types.js';
+import { offeredTools } from '../../src/executor/tools.js';
+import { type PlannerTool, parseAct } from '../../src/planner/act-tool.js';
+import { plannerTools } from '../../src/planner/prompt/builders.js';
+import { bridgeRig, decision, el, makeExecutor, observe } from './helpers.js';
+
+/**
+ * The seed's native tools as a model calls them through `act` (ids and flat fields, no selectors),
+ * run by the real executor against the virtual phone over its bridge.
+ */
+
+let rig: Awaited<ReturnType<typeof bridgeRig>> | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+async function settings() {
+  rig = await bridgeRig({ seed: 7 });
+  const ex = makeExecutor(rig.device, rig.clock);
+  let obs = await observe(ex);
+  await ex.run(decision({ tool: 'launch_app', package: 'com.android.settings' }), obs);
+  await rig.clock.sleep(1500);
+  obs = await observe(ex, obs);
+  const tools = plannerTools(offeredTools(rig.device.capabilities())) as PlannerTool[];
+  const act = (raw: Record<string, unknown>, o: Observation) => {
+    const r = parseAct({ thought: 't', ...raw }, { tools, ids: new Set(o.elements.map((e) => e.id)) });
+    if (!r.ok) throw new Error(r.error);
+    return r.value.decision;
+  };
+  return { ex, obs, tools, act };
+}
+
+describe('native tools through act', () => {
+  it('offers read_control, wait_until, touch_gesture and action_sequence when the helper has them', async () => {
+    const { tools } = await settings();
+    for (const t of ['read_control', 'wait_until', 'touch_gesture', 'action_sequence', 'scroll_to', 'control_action'])
+      expect(tools).toContain(t);
+  });
+
+  it('scroll_to(text) with no list named scrolls the list on screen until the item shows', async () => {
+    const { ex, obs, act } = await settings();
+    expect(obs.elements.some((e) => e.label === 'About phone')).toBe(false);
+    const r = await ex.run(
+      act({ tool: 'scroll_to', text: 'About phone', expect: 'text_appears About phone' }, obs),
+      obs,
+    );
+    expect(r.receipt.error?.message).toBeUndefined();
+    expect(r.ok).toBe(true);
+    const after = await observe(ex, obs);
+    expect(after.elements.some((e) => e.label === 'About phone' || e.text === 'About phone')).toBe(true);
+  });
+
+  it('scroll_to names a missing item clearly and wants text', async () => {
+    const { ex, obs, act, tools } = await settings();
+    const r = await ex.run(act({ tool: 'scroll_to', text: 'No such row', expect: 'no_change' }, obs), obs);
+    expect(r.ok).toBe(false);
+    expect(r.receipt.error?.message ?? '').not.toMatch(/expected object/);
+    const noText = parseAct({ thought: 't', tool: 'scroll_to', expect: 'no_change' }, { tools, ids: new Set() });
+    expect(noText.ok ? '' : noText.error).toMatch(/scroll_to needs text/);
+  });
+
+  it('read_control by id returns the control, wait_until and action_sequence run by id', async () => {
+    const { ex, obs, act } = await settings();
+    const wifi = el(obs, 'Wi-Fi');
+    const read = await ex.run(act({ tool: 'read_control', target_id: wifi.id, expect: 'no_change' }, obs), obs);
+    expect(read.ok).toBe(true);
+    expect((read.value as { checked?: boolean; text?: string }).text).toContain('Wi-Fi');
+    const wait = await ex.run(
+      act({ tool: 'wait_until', op: 'checked', target_id: wifi.id, expect: 'no_change' }, obs),
+      obs,
+    );
+    expect(wait.ok).toBe(true);
+    const seq = await ex.run(
+      act(
+        {
+          tool: 'action_sequence',
+          steps: [{ tool: 'control_action', target_id: wifi.id, op: 'click' }],
+          expect: `element_state ${wifi.id} off`,
+        },
+        obs,
+      ),
+      obs,
+    );
+    expect(seq.receipt.error?.message).toBeUndefined();
+    expect(seq.ok).toBe(true);
+  });
+
+  it('explains what a native tool is missing, before anything is sent', () => {
+    const tools: PlannerTool[] = ['control_action', 'wait_until', 'touch_gesture', 'action_sequence'];
+    const ctx = { tools, ids: new Set(['1a2b3c4d']) };
+    const op = parseAct(
+      { thought: 't', tool: 'control_action', target_id: '1a2b3c4d', op: 'fly', expect: 'no_change' },
+      ctx,
+    );
+    expect(op.ok ? '' : op.error).toMatch(/op, one of: click, .*set_progress/);
+    const pct = parseAct(
+      { thought: 't', tool: 'control_action', target_id: '1a2b3c4d', op: 'set_progress', expect: 'no_change' },
+      ctx,
+    );
+    expect(pct.ok ? '' : pct.error).toMatch(/not a percent/);
+    const frames = parseAct({ thought: 't', tool: 'touch_gesture', expect: 'no_change' }, ctx);
+    expect(frames.ok ? '' : frames.error).toMatch(/touch_gesture needs frames/);
+    const member = parseAct(
+      {
+        thought: 't',
+        tool: 'action_sequence',
+        steps: [{ tool: 'control_action', target_id: 'deadbeef', op: 'click' }],
+        expect: 'no_change',
+      },
+      ctx,
+    );
+    expect(member.ok ? '' : member.error).toMatch(/"deadbeef" is not on the current screen/);
+  });
+});

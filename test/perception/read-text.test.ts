@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { Observation } from '../../src/core/types.js';
+import { compactView } from '../../src/perception/compact.js';
+import { observeTree } from '../../src/perception/observe-tree.js';
+import { parseUiautomatorXml } from '../../src/perception/parse-xml.js';
+import { readText } from '../../src/perception/read-text.js';
+import { parseAct } from '../../src/planner/act-tool.js';
+import { appWindow, dumpXml, type N } from './xml-builder.js';
+
+function observe(kids: N[]): Observation {
+  const r = parseUiautomatorXml(dumpXml([appWindow(kids)]));
+  if (!r.ok) throw new Error(r.message);
+  return observeTree(r.tree).observation;
+}
+
+const ADDRESS = 'The address is 4 Elm Street,\nApartment 12B, Springfield 62704, United States of America';
+
+describe('cut text', () => {
+  const o = observe([
+    { cls: 'android.widget.TextView', text: ADDRESS, b: [40, 400, 1040, 560] },
+    {
+      cls: 'android.widget.Button',
+      text: 'Payment method · 支付方式: WeChat Pay · 微信支付 (default)',
+      b: [40, 700, 1040, 820],
+      clickable: true,
+    },
+  ]);
+
+  it('is marked with "…" in the compact view', () => {
+    const view = compactView(o);
+    expect(view).toMatch(/"The address is 4 Elm Street, Apartment[^"]*…"/);
+    expect(view).not.toContain('United States of America');
+    expect(view).toMatch(/"Payment method · 支付方式: WeChat[^"]*…"/);
+  });
+
+  it('is read in full, line breaks kept: by the text as shown or by id', () => {
+    const shown = /"(The address is[^"]*…)"/.exec(compactView(o))?.[1] ?? '';
+    expect(readText(o, { text: shown })).toEqual({ ok: true, text: ADDRESS });
+    const pay = o.elements.find((e) => e.actionable);
+    const r = readText(o, { target_id: pay?.id });
+    expect(r.ok && r.text).toBe('Payment method · 支付方式: WeChat Pay · 微信支付 (default)');
+    expect(readText(o, { text: 'Nothing like this' })).toMatchObject({ ok: false });
+  });
+
+  it('is asked for with the read tool', () => {
+    const ok = parseAct({ thought: 't', tool: 'read', text: 'The address is 4…' }, { tools: ['read'], ids: new Set() });
+    expect(ok.ok && ok.value.read).toEqual({ target_id: undefined, text: 'The address is 4…' });
+    const bad = parseAct({ thought: 't', tool: 'read' }, { tools: ['read'], ids: new Set() });
+    expect(bad.ok ? '' : bad.error).toMatch(/read needs target_id, or text/);
+  });
+});
