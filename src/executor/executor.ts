@@ -25,10 +25,21 @@ import { type Outcome, pageSignature, snapshotLoading, validate } from './valida
  *   and post reads until the expectation holds on two identical consecutive reads;
  * - `light`: no pre read when the observation is this executor's own last post-action read (the
  *   re-check is then that read), and post reads only until the first one that satisfies `expect`.
- *   That post observation is returned to serve as the next step's perception.
+ *   That post observation is returned to serve as the next step's perception;
+ * - `none`: no pre read, no post read — `ok` means the device accepted the action (the MCP server's
+ *   direct tools; their `light` is `none` plus one fresh observation of its own).
  */
 
-export type VerificationMode = 'full' | 'light';
+export type VerificationMode = 'full' | 'light' | 'none';
+
+/** Per-call overrides (the MCP server's interaction controls, RFC §6). */
+export interface RunControls {
+  verification?: VerificationMode;
+  /** Budget of everything up to and including the dispatch (ms). */
+  dispatchTimeoutMs?: number;
+  /** Budget of the post-action verification (ms); the call's one deadline is the sum of both. */
+  verifyTimeoutMs?: number;
+}
 
 export interface ExecutorDeps {
   device: Device;
@@ -107,8 +118,9 @@ export class Executor {
     };
   }
 
-  async run(decision: Decision, obs: Observation): Promise<StepResult> {
+  async run(decision: Decision, obs: Observation, controls: RunControls = {}): Promise<StepResult> {
     const { clock, logger, device } = this.deps;
+    const mode = controls.verification ?? this.mode;
     const parsed = DecisionSchema.safeParse(decision);
     if (!parsed.success)
       return {
@@ -135,7 +147,11 @@ export class Executor {
 
     // Waits and scrolls carry their own budget (≤ 30 s); the action's deadline must cover it.
     const own = typeof a.args?.timeout_ms === 'number' ? a.args.timeout_ms + 5_000 : 0;
-    const budget = Math.max(this.deps.actionTimeoutMs ?? 15_000, Math.min(own, 35_000));
+    const dispatchBudget = controls.dispatchTimeoutMs;
+    const budget =
+      dispatchBudget !== undefined
+        ? Math.max(dispatchBudget, Math.min(own, 35_000)) + (controls.verifyTimeoutMs ?? 0)
+        : Math.max(this.deps.actionTimeoutMs ?? 15_000, Math.min(own, 35_000));
     let d = Deadline.after(clock, budget);
     let reads = 0;
     const fail = (call: DeviceCall, extra: Partial<StepResult> = {}): StepResult => ({
@@ -210,13 +226,15 @@ export class Executor {
     // decision time in between); an older observation — a model thought about it — is re-checked.
     const ownFresh =
       this.lastPost === obs && !obs.unstable && clock.now() - this.lastPostAt <= (this.deps.freshForMs ?? 1_000);
-    await this.pace(d);
+    // With a dispatch budget, pacing, the re-check and the dispatch share it inside the call's deadline.
+    const dd = dispatchBudget !== undefined ? d.child(Math.max(dispatchBudget, Math.min(own, 35_000))) : d;
+    await this.pace(dd);
     const ctx = { device, logger, pacer: this.pacer, perceive: this.perceive };
     let inj: Awaited<ReturnType<typeof injectChecked>>;
     try {
-      inj = await injectChecked(ctx, a, obs, aim, native, d, {
-        preRead: this.mode === 'full' || needsFrames(parsed.data.expect.kind),
-        recheck: this.mode === 'full' || !ownFresh,
+      inj = await injectChecked(ctx, a, obs, aim, native, dd, {
+        preRead: mode === 'full' || (mode === 'light' && needsFrames(parsed.data.expect.kind)),
+        recheck: mode === 'full' || !ownFresh,
         frames: needsFrames(parsed.data.expect.kind),
       });
     } finally {
@@ -231,12 +249,16 @@ export class Executor {
       return { ok: false, receipt: out.call.receipt, reads, guard, value: out.value };
     }
 
+    // `none`: delivered is all it claims; the caller observes when it needs to.
+    if (mode === 'none') {
+      this.lastPost = undefined;
+      return { ok: true, receipt: out.call.receipt, reads, guard, value: out.value };
+    }
     // 5. Observe and validate. In light mode the text ladder's read-back is that one observation.
     const reuse =
-      this.mode === 'light' && out.text?.snap
-        ? await this.reuseRead(out.text.snap, parsed.data, pre, aim.element)
-        : undefined;
-    const v = reuse ?? (await this.verify(parsed.data, pre, aim.element, d));
+      mode === 'light' && out.text?.snap ? await this.reuseRead(out.text.snap, parsed.data, pre, aim.element) : undefined;
+    const poll = controls.verifyTimeoutMs !== undefined ? { timeoutMs: controls.verifyTimeoutMs } : {};
+    const v = reuse ?? (await this.verify(parsed.data, pre, aim.element, d, mode, poll));
     reads += v.reads;
     const receipt: Receipt = {
       ...out.call.receipt,
@@ -300,6 +322,8 @@ export class Executor {
     pre: Observation,
     target: Observation['elements'][number] | undefined,
     d: Deadline,
+    mode: VerificationMode,
+    poll: { timeoutMs?: number },
   ): Promise<{ outcome?: Outcome; post?: Observation; reads: number; lastError?: string }> {
     let reads = 0;
     let post: Observation | undefined;
@@ -323,10 +347,10 @@ export class Executor {
         const stable = prevSig === sig;
         prevSig = sig;
         if (!outcome.ok) return { done: false };
-        return { done: this.mode === 'light' || stable };
+        return { done: mode === 'light' || stable };
       },
       d,
-      { timeoutMs: this.deps.poll?.timeoutMs, intervalMs: this.deps.poll?.intervalMs },
+      { timeoutMs: poll.timeoutMs ?? this.deps.poll?.timeoutMs, intervalMs: this.deps.poll?.intervalMs },
     );
     return { outcome, post, reads, lastError: r.lastError };
   }

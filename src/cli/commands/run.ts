@@ -4,6 +4,7 @@ import { type AgentDeps, runAgent } from '../../agent/loop.js';
 import type { RunResult } from '../../agent/types.js';
 import { ActionableError } from '../../core/errors.js';
 import { newRunId } from '../../store/run-archive.js';
+import { deviceLockKey, lockDevice } from '../../store/device-lock.js';
 import { lockRun } from '../../store/run-lock.js';
 import { type AgentFlags, composeAgent, EXIT, EXIT_USAGE, launchRecord, printResult } from '../compose.js';
 
@@ -44,7 +45,18 @@ export async function drive(
   runDir: string,
   body: (deps: AgentDeps) => Promise<RunResult>,
 ): Promise<number> {
-  const unlock = await lockRun(runDir);
+  // The device first: a second driver (an MCP server, another run) gets BUSY before any run lock.
+  const device = await lockDevice(deviceLockKey(flags.device), {
+    command: `phone-agent ${process.argv[2] ?? 'run'} ${path.basename(runDir)}`,
+  });
+  const unlockRun = await lockRun(runDir).catch(async (e: unknown) => {
+    await device.release();
+    throw e;
+  });
+  const unlock = async () => {
+    await unlockRun();
+    await device.release();
+  };
   const agent = await composeAgent(flags).catch(async (e: unknown) => {
     await unlock();
     throw e;
