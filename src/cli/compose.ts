@@ -111,7 +111,7 @@ async function connectBridge(url: string, token: string, clock: RealClock, logge
   return bridge;
 }
 
-async function connectDevice(flags: AgentFlags, clock: RealClock, logger: Logger) {
+export async function connectDevice(flags: AgentFlags, clock: RealClock, logger: Logger) {
   const closers: (() => Promise<void>)[] = [];
   let device: Device;
   if (flags.device === 'sim') {
@@ -156,8 +156,16 @@ export interface Composed {
   close: () => Promise<void>;
 }
 
+/** What a caller other than the CLI's own run (the MCP server) supplies instead. */
+export interface ComposeOverrides {
+  /** An already connected device (kept open by its owner). */
+  device?: Device;
+  confirm?: (c: GuardCheck) => Promise<ConfirmVerdict>;
+  onEvent?: (e: AgentEvent) => void;
+}
+
 /** Model + device + ports + planner, ready for runAgent / resumeAgent. */
-export async function composeAgent(flags: AgentFlags): Promise<Composed> {
+export async function composeAgent(flags: AgentFlags, over: ComposeOverrides = {}): Promise<Composed> {
   const clock = new RealClock();
   const logger = new Logger('agent', { level: flags.verbose ? 'info' : 'warn' });
   const interactive = !!process.stdin.isTTY && !flags.json;
@@ -176,8 +184,12 @@ export async function composeAgent(flags: AgentFlags): Promise<Composed> {
     }
     // Throws an ActionableError naming OPENAI_BASE_URL / PHONE_AGENT_MODEL when nothing is configured.
     const config = resolveLlmConfig({ baseUrl, model, preset: flags.preset }, process.env);
-    const { device, close: closeDevice } = await connectDevice(flags, clock, logger);
-    closers.push(closeDevice);
+    let device = over.device;
+    if (!device) {
+      const c = await connectDevice(flags, clock, logger);
+      closers.push(c.close);
+      device = c.device;
+    }
     const memoryFile = path.resolve(flags.memory);
     const memory = new PageMemory(await loadPageMemory(memoryFile));
     const ports = createDevicePorts({
@@ -185,7 +197,7 @@ export async function composeAgent(flags: AgentFlags): Promise<Composed> {
       clock,
       logger: logger.child('executor'),
       screenshots: true,
-      confirm: confirmer(flags, interactive),
+      confirm: over.confirm ?? confirmer(flags, interactive),
     });
     const planner = new Planner({
       llm: createLlmClient({ config, clock, logger: logger.child('llm') }),
@@ -197,7 +209,7 @@ export async function composeAgent(flags: AgentFlags): Promise<Composed> {
       memory,
       clock,
       logger,
-      onEvent: progress(!!flags.json, !!process.stderr.isTTY),
+      onEvent: over.onEvent ?? progress(!!flags.json, !!process.stderr.isTTY),
     };
     return { deps, saveMemory: () => savePageMemory(memoryFile, memory.toJSON()), close };
   } catch (e) {

@@ -3,8 +3,8 @@ import type { Command } from 'commander';
 import { type AgentDeps, runAgent } from '../../agent/loop.js';
 import type { RunResult } from '../../agent/types.js';
 import { ActionableError } from '../../core/errors.js';
-import { newRunId } from '../../store/run-archive.js';
 import { deviceLockKey, lockDevice } from '../../store/device-lock.js';
+import { newRunId } from '../../store/run-archive.js';
 import { lockRun } from '../../store/run-lock.js';
 import { type AgentFlags, composeAgent, EXIT, EXIT_USAGE, launchRecord, printResult } from '../compose.js';
 
