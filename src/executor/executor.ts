@@ -256,7 +256,9 @@ export class Executor {
     }
     // 5. Observe and validate. In light mode the text ladder's read-back is that one observation.
     const reuse =
-      mode === 'light' && out.text?.snap ? await this.reuseRead(out.text.snap, parsed.data, pre, aim.element) : undefined;
+      mode === 'light' && out.text?.snap
+        ? await this.reuseRead(out.text.snap, parsed.data, pre, aim.element)
+        : undefined;
     const poll = controls.verifyTimeoutMs !== undefined ? { timeoutMs: controls.verifyTimeoutMs } : {};
     const v = reuse ?? (await this.verify(parsed.data, pre, aim.element, d, mode, poll));
     reads += v.reads;

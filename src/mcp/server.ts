@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ActionableError, errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
@@ -22,6 +22,8 @@ import { type ToolCall, type ToolDef, type ToolOutput, toolError } from './tool.
 
 export const SERVER_INSTRUCTIONS =
   "phone-agent drives one Android phone. For a whole task call mobile_run_task. To plan yourself: observe (ids, revision), then tap/type_text/swipe/… by element_id or exact selector, with verificationMode light and responseMode compact for speed; observe since_revision for what changed. A result with delivery_status unknown may have acted: observe before retrying. Pay/send/delete actions need the user's consent.";
+
+const CONSENT_TIMEOUT_MS = 600_000;
 
 export interface McpServerDeps {
   session: DeviceSession;
@@ -52,17 +54,23 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   );
   const log = deps.logger.child('mcp');
 
-  const ask = async (req: ConfirmationRequest): Promise<'approved' | 'denied' | undefined> => {
-    if (!server.server.getClientCapabilities()?.elicitation) return undefined;
-    try {
-      const r = await server.server.elicitInput({ message: consentMessage(req), requestedSchema: CONSENT_SCHEMA });
-      return r.action === 'accept' && r.content?.approve === true ? 'approved' : 'denied';
-    } catch (e) {
-      // A client that cannot answer is not a yes.
-      log.warn('elicitation failed; treating as not confirmed', { error: errorMessage(e) });
-      return 'denied';
-    }
-  };
+  // Asked on the tool call's own stream; a person may take a while (the executor's 10 min).
+  const askFor =
+    (requestId: RequestId) =>
+    async (req: ConfirmationRequest): Promise<'approved' | 'denied' | undefined> => {
+      if (!server.server.getClientCapabilities()?.elicitation) return undefined;
+      try {
+        const r = await server.server.elicitInput(
+          { message: consentMessage(req), requestedSchema: CONSENT_SCHEMA },
+          { relatedRequestId: requestId, timeout: CONSENT_TIMEOUT_MS },
+        );
+        return r.action === 'accept' && r.content?.approve === true ? 'approved' : 'denied';
+      } catch (e) {
+        // A client that cannot answer is not a yes.
+        log.warn('elicitation failed; treating as not confirmed', { error: errorMessage(e) });
+        return 'denied';
+      }
+    };
 
   for (const def of allTools(deps)) {
     const obj = z.object(def.shape);
@@ -83,7 +91,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
         const token = extra._meta?.progressToken;
         const call: ToolCall = {
           session: deps.session,
-          consent: { ask },
+          consent: { ask: askFor(extra.requestId) },
           signal: extra.signal,
           progress:
             token === undefined

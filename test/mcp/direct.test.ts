@@ -36,7 +36,15 @@ describe('phone-agent mcp: direct tools', () => {
     const by = new Map(tools.map((t) => [t.name, t]));
     for (const n of ['observe', 'screenshot', 'tap', 'long_press', 'type_text', 'swipe', 'press_key', 'launch_app'])
       expect(by.has(n), n).toBe(true);
-    for (const n of ['read_control', 'control_action', 'wait_until', 'scroll_to', 'pinch', 'touch_gesture', 'action_sequence'])
+    for (const n of [
+      'read_control',
+      'control_action',
+      'wait_until',
+      'scroll_to',
+      'pinch',
+      'touch_gesture',
+      'action_sequence',
+    ])
       expect(by.has(n), n).toBe(true);
     expect(by.get('observe')?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     expect(by.get('tap')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
@@ -85,10 +93,7 @@ describe('phone-agent mcp: direct tools', () => {
 
   it('a journey validates first, stops at the failed assertion and keeps the receipts', async () => {
     const bad = await call('action_sequence', {
-      steps: [
-        { tool: 'launch_app', args: { package: 'com.android.settings' } },
-        { tool: 'no_such_tool' },
-      ],
+      steps: [{ tool: 'launch_app', args: { package: 'com.android.settings' } }, { tool: 'no_such_tool' }],
     });
     expect(bad.isError).toBe(true);
     expect(sc(bad).message).toMatch(/nothing was run: step2: no_such_tool cannot be a member/);
@@ -98,7 +103,11 @@ describe('phone-agent mcp: direct tools', () => {
       defaults: { verificationMode: 'light' },
       steps: [
         { id: 'open', tool: 'launch_app', args: { package: 'com.android.settings' } },
-        { id: 'assert', tool: 'wait_until', args: { condition: 'appears', selector: { text: 'No such row' }, timeout_ms: 400 } },
+        {
+          id: 'assert',
+          tool: 'wait_until',
+          args: { condition: 'appears', selector: { text: 'No such row' }, timeout_ms: 400 },
+        },
         { id: 'never', tool: 'tap', args: { selector: { text: 'Bluetooth' } } },
       ],
     });

@@ -76,7 +76,10 @@ export interface Elicited {
 }
 
 /** An SDK client; with `elicit`, it declares elicitation and answers every request with it. */
-export function newClient(elicit?: (message: string) => boolean): { client: Client; elicited: Elicited } {
+export function newClient(elicit?: (message: string) => boolean | Promise<boolean>): {
+  client: Client;
+  elicited: Elicited;
+} {
   const elicited: Elicited = { messages: [] };
   const client = new Client(
     { name: 'phone-agent-test', version: '1.0.0' },
@@ -86,7 +89,7 @@ export function newClient(elicit?: (message: string) => boolean): { client: Clie
     client.setRequestHandler(ElicitRequestSchema, async (req) => {
       const message = String(req.params.message);
       elicited.messages.push(message);
-      return { action: 'accept', content: { approve: elicit(message) } };
+      return { action: 'accept', content: { approve: await elicit(message) } };
     });
   return { client, elicited };
 }
@@ -157,7 +160,7 @@ export async function startHttpServer(p: Phone, d: Dirs, token?: string): Promis
 
 export async function httpClient(
   s: HttpServerProc,
-  opts: { elicit?: (message: string) => boolean } = {},
+  opts: { elicit?: (message: string) => boolean | Promise<boolean> } = {},
 ): Promise<{ client: Client; elicited: Elicited }> {
   const c = newClient(opts.elicit);
   const transport = new StreamableHTTPClientTransport(new URL(s.url), {

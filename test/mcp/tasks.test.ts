@@ -31,10 +31,14 @@ describe('phone-agent mcp: task tools', () => {
   it('runs a task end to end with a progress notification per step and leaves a run folder', async () => {
     ({ client } = await stdioClient(phone, dirs));
     const progress: string[] = [];
-    const r = await client.callTool({ name: 'mobile_run_task', arguments: { goal: 'Turn Wi-Fi off', max_steps: 10 } }, undefined, {
-      onprogress: (p) => void progress.push(String(p.message)),
-      resetTimeoutOnProgress: true,
-    });
+    const r = await client.callTool(
+      { name: 'mobile_run_task', arguments: { goal: 'Turn Wi-Fi off', max_steps: 10 } },
+      undefined,
+      {
+        onprogress: (p) => void progress.push(String(p.message)),
+        resetTimeoutOnProgress: true,
+      },
+    );
     const out = sc(r);
     expect(out).toMatchObject({ status: 'done', run_id: expect.any(String) });
     expect(phone.phone.world.settings.wifi).toBe(false);
@@ -74,9 +78,15 @@ describe('phone-agent mcp: task tools', () => {
     });
     expect(phone.phone.world.sent).toHaveLength(0);
     const status = sc(await client.callTool({ name: 'mobile_task_status', arguments: { run_id: paused.run_id } }));
-    expect(status).toMatchObject({ state: 'needs_confirmation', waiting_for: { summary: expect.stringMatching(/Send/) } });
+    expect(status).toMatchObject({
+      state: 'needs_confirmation',
+      waiting_for: { summary: expect.stringMatching(/Send/) },
+    });
 
-    const bad = await client.callTool({ name: 'mobile_resume_task', arguments: { run_id: paused.run_id, decision: 'maybe' } });
+    const bad = await client.callTool({
+      name: 'mobile_resume_task',
+      arguments: { run_id: paused.run_id, decision: 'maybe' },
+    });
     expect(bad.isError).toBe(true);
     expect(phone.phone.world.sent).toHaveLength(0);
 
