@@ -250,9 +250,15 @@ export class Executor {
     }
 
     // `none`: delivered is all it claims; the caller observes when it needs to.
+    // The text ladder's read-back is a fresh post-dispatch tree: it is handed on (parsed, no new read).
     if (mode === 'none') {
       this.lastPost = undefined;
-      return { ok: true, receipt: out.call.receipt, reads, guard, value: out.value };
+      const post = out.text?.snap ? await this.parse(out.text.snap, pre) : undefined;
+      if (post) {
+        this.lastPost = post;
+        this.lastPostAt = clock.now();
+      }
+      return { ok: true, receipt: out.call.receipt, reads, guard, value: out.value, post };
     }
     // 5. Observe and validate. In light mode the text ladder's read-back is that one observation.
     const reuse =
@@ -299,6 +305,15 @@ export class Executor {
   private async afterUnknown(obs: Observation): Promise<void> {
     this.deps.logger.warn('delivery unknown: the next step must observe before any retry', { page: obs.pageHash });
     this.lastPost = undefined;
+  }
+
+  private async parse(snap: WireSnapshot, pre: Observation): Promise<Observation | undefined> {
+    try {
+      const o = await this.perceive(snap, undefined, pre);
+      return o.unstable ? undefined : o;
+    } catch {
+      return undefined;
+    }
   }
 
   /** A read already made after the action, accepted when it settles and satisfies the expectation. */

@@ -125,7 +125,8 @@ export async function act(s: DeviceSession, req: ActRequest): Promise<ActionResu
     // One fresh tree, no settling wait; failing to read is "unavailable", never a failed action.
     const from = s.revisions.latest()?.revision;
     try {
-      const post = await s.observe({ timeoutMs: eff.verifyMs });
+      // The dispatch's own read-back (typing) is that one fresh tree; otherwise read one now.
+      const post = r.post ? { obs: r.post, revision: s.keep(r.post) } : await s.observe({ timeoutMs: eff.verifyMs });
       const delta = s.revisions.delta(from, post.revision);
       return {
         ...base,
