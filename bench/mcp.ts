@@ -43,7 +43,16 @@ const client = new Client({ name: 'bench-mcp', version: '1.0.0' });
 await client.connect(
   new StdioClientTransport({
     command: path.join(ROOT, 'node_modules/.bin/tsx'),
-    args: ['src/cli/main.ts', 'mcp', '--device', bridge.url, '--token', bridge.token, '--runs-dir', path.join(tmp, 'runs')],
+    args: [
+      'src/cli/main.ts',
+      'mcp',
+      '--device',
+      bridge.url,
+      '--token',
+      bridge.token,
+      '--runs-dir',
+      path.join(tmp, 'runs'),
+    ],
     cwd: ROOT,
     env: { ...process.env, PHONE_AGENT_LOCK_DIR: path.join(tmp, 'locks') } as Record<string, string>,
     stderr: 'inherit',
@@ -58,7 +67,10 @@ const call = async (name: string, args: Record<string, unknown> = {}) => {
 const textOf = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 const revOf = (r: CallToolResult) => (r.structuredContent as { snapshot_revision: number }).snapshot_revision;
 const idOf = (view: string, label: string) => {
-  const m = view.split('\n').find((l) => l.includes(`"${label}"`))?.match(/^\[([0-9a-f~]+)\]/);
+  const m = view
+    .split('\n')
+    .find((l) => l.includes(`"${label}"`))
+    ?.match(/^\[([0-9a-f~]+)\]/);
   if (!m?.[1]) throw new Error(`no "${label}" in\n${view}`);
   return m[1];
 };
@@ -110,7 +122,8 @@ const deltas = [
   await deltaAfter(
     'Acme login: type an e-mail',
     async () => void (await call('launch_app', { package: 'com.acme.bank', verificationMode: 'light' })),
-    (v) => call('type_text', { element_id: idOf(v, 'Email · 邮箱'), text: 'alice@acme.test', verificationMode: 'full' }),
+    (v) =>
+      call('type_text', { element_id: idOf(v, 'Email · 邮箱'), text: 'alice@acme.test', verificationMode: 'full' }),
   ),
 ];
 // Not a one-element change: a new page costs about a full view (shown for honesty, no target).
@@ -141,7 +154,8 @@ const ACTIONS: ActionDef[] = [
   {
     name: 'tap a switch',
     setup: openSettings,
-    mcp: (v, _i, mode) => call('tap', { element_id: idOf(v, 'Bluetooth'), verificationMode: mode, responseMode: 'compact' }),
+    mcp: (v, _i, mode) =>
+      call('tap', { element_id: idOf(v, 'Bluetooth'), verificationMode: mode, responseMode: 'compact' }),
     decision: (o) => {
       const e = el(o, 'Bluetooth');
       return {
@@ -159,7 +173,12 @@ const ACTIONS: ActionDef[] = [
       return textOf(await call('observe'));
     },
     mcp: (v, i, mode) =>
-      call('type_text', { element_id: idOf(v, 'Email · 邮箱'), text: `user${i}@acme.test`, verificationMode: mode, responseMode: 'compact' }),
+      call('type_text', {
+        element_id: idOf(v, 'Email · 邮箱'),
+        text: `user${i}@acme.test`,
+        verificationMode: mode,
+        responseMode: 'compact',
+      }),
     decision: (o, i) => {
       const e = el(o, 'Email · 邮箱');
       return {
@@ -301,12 +320,12 @@ const lines = [
     );
   }),
   '',
-  '- **none**: guard, aim, re-check when the observation is not the executor\'s own fresh read, dispatch; no read after.',
+  "- **none**: guard, aim, re-check when the observation is not the executor's own fresh read, dispatch; no read after.",
   '- **light**: the same, then exactly one fresh tree (the state delta), no settling wait.',
-  '- **full**: the executor\'s full path: a fresh read before (pre evidence and re-check), dispatch, reads until the expectation holds on two identical consecutive reads.',
+  "- **full**: the executor's full path: a fresh read before (pre evidence and re-check), dispatch, reads until the expectation holds on two identical consecutive reads.",
   '- **CLI executor**: `Executor.run` in process, full verification, as the agent loop uses it (the observation before it not timed).',
   '',
-  '- **back to back**: the next call as soon as the previous returned; the executor\'s own read from the previous call (under 1 s old) stands in for the re-check, and the 150–400 ms pacing gap between dispatches is paid inside the calls.',
+  "- **back to back**: the next call as soon as the previous returned; the executor's own read from the previous call (under 1 s old) stands in for the re-check, and the 150–400 ms pacing gap between dispatches is paid inside the calls.",
   '- **thinks 1.5 s**: a client that takes 1.5 s to decide, as a model does: pacing is absorbed, and a touch re-checks its target with one read before it is sent (the screen may have moved meanwhile).',
   '',
   `Target: light ≤ 45% of full (p50) per action. Pass: back to back ${lightOk('b2b') ? 'yes' : 'no'}; thinking client ${lightOk('think') ? 'yes' : 'no'}.`,
