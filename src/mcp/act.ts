@@ -38,6 +38,8 @@ export interface ActRequest {
   dispatchDefaultMs?: number;
   /** Read-only tools (read_control, wait_until): the value is the result, no post read. */
   readOnly?: boolean;
+  /** `base` was read in this call (a selector resolved now): no decision time since, no re-check. */
+  fresh?: boolean;
 }
 
 export async function act(s: DeviceSession, req: ActRequest): Promise<ActionResult> {
@@ -48,6 +50,8 @@ export async function act(s: DeviceSession, req: ActRequest): Promise<ActionResu
   let r: Awaited<ReturnType<typeof s.executor.run>>;
   try {
     r = await s.executor.run({ thought: `mcp ${req.tool}`, action: req.action, expect: req.expect }, req.base.obs, {
+      confirm: s.consent,
+      fresh: !!req.fresh,
       verification: mode === 'full' ? 'full' : 'none',
       dispatchTimeoutMs: eff.dispatchMs,
       verifyTimeoutMs: mode === 'full' ? eff.verifyMs : undefined,

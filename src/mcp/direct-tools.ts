@@ -74,6 +74,7 @@ export async function runAction(
     consent: { ...call.consent, confirmationId: args.confirmation_id as string | undefined },
     dispatchDefaultMs: spec.dispatchDefaultMs,
     readOnly: spec.readOnly,
+    fresh: r.fresh,
   });
   const out = shape(res, controls.responseMode ?? 'debug');
   return {

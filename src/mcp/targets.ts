@@ -32,7 +32,15 @@ export interface TargetInput {
 }
 
 export type Resolved =
-  | { ok: true; base: Observed; target_id?: string; point?: { x: number; y: number }; element?: Element }
+  | {
+      ok: true;
+      base: Observed;
+      target_id?: string;
+      point?: { x: number; y: number };
+      element?: Element;
+      /** `base` was read in this call. */
+      fresh?: boolean;
+    }
   | { ok: false; code: string; message: string };
 
 const fail = (code: string, message: string): Resolved => ({ ok: false, code, message });
@@ -85,7 +93,7 @@ export async function resolveTarget(s: DeviceSession, t: TargetInput, opts: { re
         'ELEMENT_NOT_INTERACTABLE',
         `the element matching ${JSON.stringify(t.selector)} is ${el ? 'disabled' : 'not actionable'}`,
       );
-    return { ok: true, base, target_id: el.id, element: el };
+    return { ok: true, base, target_id: el.id, element: el, fresh: true };
   }
   const p = t.point as NonNullable<TargetInput['point']>;
   const base = await s.current();

@@ -2,10 +2,11 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { runAgent } from '../agent/loop.js';
-import type { ConfirmVerdict, GuardCheck } from '../agent/ports.js';
 import { resumeAgent } from '../agent/resume.js';
 import type { AgentEvent, RunResult } from '../agent/types.js';
+import { callbackConfirmation } from '../compose/agent.js';
 import { errorMessage } from '../core/errors.js';
+import type { ConfirmationChannel } from '../executor/guardrails/confirm.js';
 import { CheckpointStore } from '../store/checkpoint.js';
 import { newRunId } from '../store/run-archive.js';
 import { type TaskFactory, type TaskLaunch, withAgent } from './task-factory.js';
@@ -26,6 +27,8 @@ interface Live {
   last?: string;
   startedAt: number;
 }
+
+type Verdict = 'approved' | 'denied';
 
 const RUN_ID = /^[A-Za-z0-9._-]{1,80}$/;
 
@@ -59,23 +62,15 @@ export function taskTools(factory: TaskFactory): ToolDef[] {
   const live = new Map<string, Live>();
 
   /** Consent inside a run: elicitation when the client has it, else pause (`deferred`). */
-  const confirmer =
-    (call: ToolCall, preset?: ConfirmVerdict) =>
-    async (c: GuardCheck): Promise<ConfirmVerdict> => {
+  const confirmer = (call: ToolCall, preset?: Verdict): ConfirmationChannel =>
+    callbackConfirmation('mcp', async (req) => {
       if (preset) {
         const v = preset;
         preset = undefined; // the decision covers the one action that was waiting, not later ones
         return v;
       }
-      const asked = await call.consent.ask?.({
-        categories: c.categories as never,
-        summary: c.summary,
-        reasons: c.reasons,
-        package: '',
-        pageHash: '',
-      });
-      return asked ?? 'deferred';
-    };
+      return (await call.consent.ask?.(req)) ?? 'deferred';
+    });
 
   const progress = (call: ToolCall, runId: string) => (e: AgentEvent) => {
     const l = live.get(runId);
@@ -93,7 +88,7 @@ export function taskTools(factory: TaskFactory): ToolDef[] {
     runId: string,
     goal: string,
     body: (deps: Parameters<typeof runAgent>[0]) => Promise<RunResult>,
-    preset?: ConfirmVerdict,
+    preset?: Verdict,
   ): Promise<ToolOutput> {
     live.set(runId, { runId, goal, step: 0, max: 0, startedAt: Date.now() });
     try {
@@ -185,7 +180,7 @@ export function taskTools(factory: TaskFactory): ToolDef[] {
           );
         if (live.has(runId)) return toolError('BUSY', `run ${runId} is running now; wait for it to end`);
         const launch = (await CheckpointStore.load(runDir)).data.launch ?? {};
-        const decision: ConfirmVerdict = args.decision === 'approve' ? 'approved' : 'denied';
+        const decision: Verdict = args.decision === 'approve' ? 'approved' : 'denied';
         return drive(
           call,
           { device: launch.device, locale: launch.locale },

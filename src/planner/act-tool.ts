@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TERMINAL_TOOLS } from '../core/tools.js';
 import type { Action, Decision, ToolName } from '../core/types.js';
 import { type ParseResult, parseExpect } from './expect-dsl.js';
 import { actionSignature } from './memory/signature.js';
@@ -13,7 +14,8 @@ import { actionSignature } from './memory/signature.js';
 export const META_TOOLS = ['look'] as const;
 export type PlannerTool = ToolName | 'look';
 
-export const TERMINAL_TOOLS: ReadonlySet<string> = new Set(['done', 'ask_user', 'infeasible']);
+export { TERMINAL_TOOLS };
+
 const NEEDS_TARGET = new Set(['tap', 'long_press']);
 const NEEDS_ID = new Set(['control_action', 'read_control']);
 

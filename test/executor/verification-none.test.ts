@@ -43,7 +43,7 @@ describe('executor verification none', () => {
     const none = await ex.run(
       { thought: 't', action: { tool: 'tap', target_id: target?.id }, expect: { kind: 'screen_changes' } },
       obs,
-      { verification: 'none', dispatchTimeoutMs: 5_000 },
+      { verification: 'none', dispatchTimeoutMs: 5_000, fresh: true },
     );
     expect(none.ok).toBe(true);
     expect(none.post).toBeUndefined();

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Command } from 'commander';
+import { openDevice } from '../../compose/device.js';
 import { RealClock } from '../../core/clock.js';
 import { ActionableError } from '../../core/errors.js';
 import { Logger } from '../../core/logger.js';
@@ -9,7 +10,7 @@ import { createMcpServer } from '../../mcp/server.js';
 import { DeviceSession } from '../../mcp/session.js';
 import type { TaskFactory, TaskLaunch } from '../../mcp/task-factory.js';
 import { deviceLockKey } from '../../store/device-lock.js';
-import { type AgentFlags, composeAgent, connectDevice, launchRecord } from '../compose.js';
+import { type AgentFlags, deviceSpec, launchRecord } from '../compose.js';
 import { exitWith } from './run.js';
 
 /**
@@ -26,35 +27,35 @@ interface McpFlags extends AgentFlags {
 
 const VERSION = '0.1.0';
 
-/** Task runs compose through the CLI's one composition (composeAgent), on the server's device. */
-function taskFactory(flags: McpFlags, session: DeviceSession): TaskFactory {
+/** Task runs compose through the one factory, on the server's own device unless they name another. */
+function taskFactory(flags: McpFlags, session: DeviceSession, logger: Logger): TaskFactory {
   const own = (l: TaskLaunch) =>
     (l.device === undefined || l.device === flags.device) && (l.locale === undefined || l.locale === flags.locale);
   const flagsFor = (l: TaskLaunch): AgentFlags => ({
     ...flags,
     device: l.device ?? flags.device,
     locale: l.locale ?? flags.locale,
-    json: true,
-    yes: false,
-    deny: false,
   });
   let fresh = 0;
   return {
     runsDir: path.resolve(flags.runsDir),
-    lockKey: (l) =>
-      own(l)
-        ? session.deps.lockKey
-        : (l.device ?? flags.device) === 'sim'
-          ? `sim-${process.pid}-task${++fresh}`
-          : deviceLockKey(l.device as string),
+    lockKey: (l) => {
+      if (own(l)) return session.deps.lockKey;
+      const device = l.device ?? flags.device;
+      // Another language on the virtual phone is a new phone of this run's own.
+      return device === 'sim' ? `sim-${process.pid}-task${++fresh}` : deviceLockKey(device);
+    },
     record: (l) => launchRecord(flagsFor(l)),
-    async compose(l, ports) {
-      const composed = await composeAgent(flagsFor(l), {
-        ...ports,
-        ...(own(l) ? { device: session.deps.device } : {}),
-      });
-      // A run moves the screen: the direct tools' revisions would describe a screen that is gone.
-      return { ...composed, close: async () => (await composed.close(), session.revisions.clear()) };
+    spec: (l) => ({
+      device: own(l) ? { kind: 'connected', device: session.deps.device, keepOpen: true } : deviceSpec(flagsFor(l)),
+      model: { model: flags.model, baseUrl: flags.baseUrl, preset: flags.preset },
+      memory: { file: flags.memory },
+      clock: session.deps.clock,
+      logger,
+    }),
+    // A run moves the screen: the direct tools' revisions would describe a screen that is gone.
+    afterRun: (l) => {
+      if (own(l)) session.revisions.clear();
     },
   };
 }
@@ -69,7 +70,7 @@ export async function mcpCommand(flags: McpFlags): Promise<number> {
     );
   const clock = new RealClock();
   const logger = new Logger('mcp', { level: flags.verbose ? 'info' : 'warn' });
-  const { device, close } = await connectDevice(flags, clock, logger);
+  const { device, close } = await openDevice(deviceSpec(flags), { clock, logger });
   const session = new DeviceSession({
     device,
     deviceId: flags.device,
@@ -77,7 +78,7 @@ export async function mcpCommand(flags: McpFlags): Promise<number> {
     clock,
     logger,
   });
-  const tasks = taskFactory(flags, session);
+  const tasks = taskFactory(flags, session, logger);
   const newServer = () => createMcpServer({ session, tasks, logger, version: VERSION });
   const stop = async () => {
     await close().catch(() => {});

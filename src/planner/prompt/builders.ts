@@ -42,9 +42,20 @@ export function formatPlan(plan: Subgoal[], current: number): string {
   return plan.map((s, i) => `${i + 1}. [${s.done ? 'x' : i === current ? '>' : ' '}] ${s.text}`).join('\n');
 }
 
+const BY_WHOM: Record<NonNullable<HistoryEntry['by']>, string> = {
+  rule: 'not your action: an interrupt rule',
+  replay: 'not your action: replayed from page memory',
+  gate: 'not your action: waited for the screen',
+};
+
 export function formatHistory(h: HistoryEntry[]): string {
   return h
-    .map((e) => `${e.step}. ${e.action} expect ${e.expect} → ${e.ok ? 'ok' : 'FAILED'}${e.note ? ` (${e.note})` : ''}`)
+    .map((e) => {
+      // The model must tell its own actions from those the agent took for it.
+      const who = e.by ? `${BY_WHOM[e.by]}${e.note ? '; ' : ''}` : '';
+      const note = who || e.note ? ` (${who}${e.note ?? ''})` : '';
+      return `${e.step}. ${e.action} expect ${e.expect} → ${e.ok ? 'ok' : 'FAILED'}${note}`;
+    })
     .join('\n');
 }
 
