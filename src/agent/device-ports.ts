@@ -33,6 +33,9 @@ export interface DevicePortsDeps {
   callTimeoutMs?: number;
 }
 
+/** Errors that say the device, not the action, is in trouble: the next read tells whether it is gone. */
+const DEVICE_TROUBLE: ReadonlySet<string> = new Set(['UNAVAILABLE', 'READ_FAILED', 'TIMEOUT']);
+
 const SETTLE_MS = 150;
 const MAX_SETTLE = 6;
 
@@ -101,9 +104,9 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
       const captured = !!r.postPng || deps.screenshots === false;
       if (r.post && !r.post.unstable && captured)
         executed.post = { obs: r.post, compact: perceiver.compact(r.post), png: r.postPng, deviceMs: 0 };
-      else if (r.post || r.receipt.delivery !== 'not_delivered')
-        // The screen moved (a re-check saw it, or the action may have acted) but no settled, captured
-        // read is at hand: the next step decides on a fresh, stable one.
+      else if (r.post || r.receipt.delivery !== 'not_delivered' || DEVICE_TROUBLE.has(r.receipt.error?.code ?? ''))
+        // The screen moved (a re-check saw it, or the action may have acted) or the device stopped
+        // answering, and no settled, captured read is at hand: read again — a dead device throws here.
         executed.post = await observe(r.post ?? req.obs);
       executed.deviceMs = clock.now() - t;
       return executed;

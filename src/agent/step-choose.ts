@@ -36,7 +36,7 @@ export async function choose(s: Session, ctx: StepCtx): Promise<Choice> {
       kind: 'decided',
       planned: { decision: interrupt.decision, subgoalDone: false },
       source: 'rule',
-      ruleNote: `a ${interrupt.kind} ${interrupt.kind === 'notification' ? 'banner' : 'dialog'} was in the way`,
+      ruleNote: interrupt.reason,
     };
   }
   const w = s.loop.waiting;

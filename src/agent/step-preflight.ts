@@ -1,5 +1,5 @@
-import { TERMINAL_TOOLS } from '../core/tools.js';
 import type { Decision } from '../core/types.js';
+import { TERMINAL_TOOLS } from '../core/types.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import { actionSignature } from '../planner/memory/signature.js';
 import type { Session } from './session.js';

@@ -64,7 +64,9 @@ export async function composeAgent(spec: ComposeSpec): Promise<Composed> {
     closers.push(() => opened.close());
     const file = spec.memory && !(spec.memory instanceof PageMemory) ? path.resolve(spec.memory.file) : undefined;
     const memory =
-      spec.memory instanceof PageMemory ? spec.memory : new PageMemory(file ? await loadPageMemory(file) : undefined);
+      spec.memory instanceof PageMemory
+        ? spec.memory
+        : new PageMemory(file ? await loadPageMemory(file, logger.child('store')) : undefined);
     const ports = createDevicePorts({
       device: opened.device,
       clock,

@@ -1,7 +1,6 @@
 import { type Clock, Deadline } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { seededRandom } from '../core/random.js';
-import { TERMINAL_TOOLS } from '../core/tools.js';
 import {
   type Decision,
   DecisionSchema,
@@ -9,6 +8,7 @@ import {
   type ErrorCode,
   type Observation,
   type Receipt,
+  TERMINAL_TOOLS,
 } from '../core/types.js';
 import type { Device } from '../device/device.js';
 import type { ActionRequest, WireSnapshot } from '../device/protocol/index.js';
