@@ -203,9 +203,9 @@ const ACTIONS: ActionDef[] = [
 
 const MODES = ['none', 'light', 'full'] as const;
 /**
- * Back to back (the next call as soon as the last returned: the executor's own fresh read stands
- * in for the re-check, the 150–400 ms pacing gap is paid inside the calls), and with a client that
- * thinks 1.5 s between calls, as a model does (pacing absorbed; touches re-check their target).
+ * Back to back (the next call as soon as the last returned: the 150–400 ms pacing gap is paid
+ * inside the calls), and with a client that thinks 1.5 s between calls, as a model does (pacing
+ * absorbed). Either way a touch by element_id re-checks its target first.
  */
 const GAPS = [
   { key: 'b2b', ms: 0 },
@@ -320,12 +320,12 @@ const lines = [
     );
   }),
   '',
-  "- **none**: guard, aim, re-check when the observation is not the executor's own fresh read, dispatch; no read after.",
+  "- **none**: guard, aim, re-check (one read, skipped only for a selector resolved on this call's own fresh read), dispatch; no read after.",
   '- **light**: the same, then exactly one fresh tree (the state delta), no settling wait.',
   "- **full**: the executor's full path: a fresh read before (pre evidence and re-check), dispatch, reads until the expectation holds on two identical consecutive reads.",
   '- **CLI executor**: `Executor.run` in process, full verification, as the agent loop uses it (the observation before it not timed).',
   '',
-  "- **back to back**: the next call as soon as the previous returned; the executor's own read from the previous call (under 1 s old) stands in for the re-check, and the 150–400 ms pacing gap between dispatches is paid inside the calls.",
+  '- **back to back**: the next call as soon as the previous returned: the 150–400 ms pacing gap between dispatches is paid inside the calls (a touch by element_id is still re-checked: a client decided on that observation).',
   '- **thinks 1.5 s**: a client that takes 1.5 s to decide, as a model does: pacing is absorbed, and a touch re-checks its target with one read before it is sent (the screen may have moved meanwhile).',
   '',
   `Target: light ≤ 45% of full (p50) per action. Pass: back to back ${lightOk('b2b') ? 'yes' : 'no'}; thinking client ${lightOk('think') ? 'yes' : 'no'}.`,
