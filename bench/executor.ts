@@ -168,8 +168,8 @@ interface ModeStats {
 
 async function bench(
   transport: 'bridge' | 'adb',
-): Promise<Record<VerificationMode, ModeStats> & { sameOutcomes: boolean; ratioP50: number }> {
-  const out: Partial<Record<VerificationMode, ModeStats>> = {};
+): Promise<Record<'full' | 'light', ModeStats> & { sameOutcomes: boolean; ratioP50: number }> {
+  const out: Partial<Record<'full' | 'light', ModeStats>> = {};
   const signatures = new Set<string>();
   for (const mode of ['full', 'light'] as const) {
     const runs: RunResult[] = [];

@@ -19,8 +19,8 @@ export type DeviceSpec =
   | { kind: 'sim'; phone?: VirtualPhone; seed?: number; locale?: 'en' | 'zh' }
   | { kind: 'bridge'; url: string; token: string }
   | { kind: 'adb'; serial: string; host?: string; port?: number; helper?: { url: string; token: string } }
-  /** An already connected device (tools that built their own). */
-  | { kind: 'connected'; device: Device };
+  /** An already connected device (tools that built their own); `keepOpen`: its owner closes it. */
+  | { kind: 'connected'; device: Device; keepOpen?: boolean };
 
 export interface OpenedDevice {
   device: Device;
@@ -68,7 +68,11 @@ async function connectAdb(
 
 export async function openDevice(spec: DeviceSpec, ctx: { clock: Clock; logger: Logger }): Promise<OpenedDevice> {
   if (spec.kind === 'connected')
-    return { device: spec.device, label: spec.device.name, close: () => spec.device.close() };
+    return {
+      device: spec.device,
+      label: spec.device.name,
+      close: () => (spec.keepOpen ? Promise.resolve() : spec.device.close()),
+    };
   if (spec.kind === 'sim') {
     const phone =
       spec.phone ?? new VirtualPhone({ clock: ctx.clock, seed: spec.seed ?? 1, locale: spec.locale ?? 'en' });

@@ -16,7 +16,8 @@ export type LogChannel =
   | 'sim'
   | 'adb'
   | 'bridge'
-  | 'cli';
+  | 'cli'
+  | 'mcp';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };

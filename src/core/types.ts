@@ -182,6 +182,8 @@ export const ExpectSchema = z.object({
     'no_change',
     // The screenshot changed (blockhash distance): the one signal a canvas (a map) gives.
     'frame_changes',
+    // Anything visible changed (page, element state, text, keyboard): the MCP direct tools' default.
+    'screen_changes',
   ]),
   target_id: z.string().optional(),
   text: z.string().optional(),

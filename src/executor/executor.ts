@@ -11,7 +11,7 @@ import {
   TERMINAL_TOOLS,
 } from '../core/types.js';
 import type { Device } from '../device/device.js';
-import type { ActionRequest } from '../device/protocol/index.js';
+import type { ActionRequest, WireSnapshot } from '../device/protocol/index.js';
 import { applyAudit, auditAction } from './action-audit.js';
 import { askConsent, type Consent, guardOf } from './consent.js';
 import { prepareNative, refuse } from './dispatch.js';
@@ -29,6 +29,12 @@ import type { Outcome } from './validator.js';
 import { reuseRead, type VerificationMode, type Verified, verifyAction } from './verify.js';
 
 export type { VerificationMode } from './verify.js';
+
+/**
+ * Per call, beside the executor's default: `none` sends and reads nothing after (`ok` = the device
+ * accepted it; the MCP server's `none`, and its `light` = `none` + one fresh tree of its own).
+ */
+export type RunMode = VerificationMode | 'none';
 
 /**
  * The one action pipeline (DESIGN §1, §5): decision + the observation it was made on → ground →
@@ -78,6 +84,12 @@ export interface RunHooks {
    * model thought about is re-checked, however fast the model was.
    */
   fresh?: boolean;
+  /** This call's verification (guarded actions are still verified in full). */
+  verification?: RunMode;
+  /** Budget of pacing, re-check and dispatch (ms): with it, the call's one deadline is this plus `verifyTimeoutMs`. */
+  dispatchTimeoutMs?: number;
+  /** Budget of the post-action verification (ms). */
+  verifyTimeoutMs?: number;
 }
 
 export interface StepResult {
@@ -180,7 +192,12 @@ export class Executor {
 
     // Waits and scrolls carry their own budget (≤ 30 s); the action's deadline must cover it.
     const own = typeof a.args?.timeout_ms === 'number' ? a.args.timeout_ms + 5_000 : 0;
-    const budget = Math.max(this.deps.actionTimeoutMs ?? 15_000, Math.min(own, 35_000));
+    const dispatchBudget =
+      hooks.dispatchTimeoutMs !== undefined ? Math.max(hooks.dispatchTimeoutMs, Math.min(own, 35_000)) : undefined;
+    const budget =
+      dispatchBudget !== undefined
+        ? dispatchBudget + (hooks.verifyTimeoutMs ?? 0)
+        : Math.max(this.deps.actionTimeoutMs ?? 15_000, Math.min(own, 35_000));
     let d = Deadline.after(clock, budget);
 
     // 1. Aim and validate everything before anything is sent.
@@ -238,7 +255,7 @@ export class Executor {
       d = Deadline.after(clock, budget);
     }
     // Guarded actions are verified beyond doubt: two identical reads after the expectation holds.
-    const mode: VerificationMode = consent.kind === 'approved' ? 'full' : this.mode;
+    const mode: RunMode = consent.kind === 'approved' ? 'full' : (hooks.verification ?? this.mode);
     d.note(`${g.request.summary}: aimed${target ? ` at [${target.id}]` : ''}; ${mode} verification`);
 
     // 3. Pace, then one fresh read right before injecting (pre evidence + re-check), then dispatch.
@@ -249,13 +266,15 @@ export class Executor {
       this.lastPost === obs &&
       !obs.unstable &&
       clock.now() - this.lastPostAt <= (this.deps.freshForMs ?? 1_000);
-    await this.pace(d);
+    // With a dispatch budget, pacing, the re-check and the dispatch share it inside the call's deadline.
+    const dd = dispatchBudget !== undefined ? d.child(dispatchBudget) : d;
+    await this.pace(dd);
     const ctx = { device, logger: this.deps.logger, pacer: this.pacer, perceive: this.perceive };
     const frames = needsFrames(parsed.data.expect.kind);
     let inj: Awaited<ReturnType<typeof injectChecked>>;
     try {
-      inj = await injectChecked(ctx, a, obs, aim, native, d, {
-        preRead: mode === 'full' || frames,
+      inj = await injectChecked(ctx, a, obs, aim, native, dd, {
+        preRead: mode === 'full' || (mode === 'light' && frames),
         recheck: mode === 'full' || !ownFresh,
         frames,
       });
@@ -271,6 +290,15 @@ export class Executor {
       return this.refused(out.call.receipt, { ...guarded, reads, value: out.value });
     }
 
+    // `none`: delivered is all it claims. The text ladder's read-back is a fresh post-dispatch tree:
+    // it is handed on (parsed, no new read) for the caller's own observation.
+    if (mode === 'none') {
+      this.lastPost = undefined;
+      const post = out.text?.snap ? await this.parse(out.text.snap, pre) : undefined;
+      if (post) this.remember(post);
+      return { ok: true, ...guarded, reads, changes: [], receipt: out.call.receipt, value: out.value, post };
+    }
+
     // 4. Verify, then audit. The text ladder's read-back serves when no frame is wanted.
     const reuse =
       mode === 'light' && out.text?.snap && !this.deps.screenshots
@@ -279,7 +307,16 @@ export class Executor {
     const v: Verified =
       reuse ??
       (await verifyAction(
-        { device, perceive: this.perceive, mode, screenshots: !!this.deps.screenshots, poll: this.deps.poll },
+        {
+          device,
+          perceive: this.perceive,
+          mode,
+          screenshots: !!this.deps.screenshots,
+          poll:
+            hooks.verifyTimeoutMs !== undefined
+              ? { ...this.deps.poll, timeoutMs: hooks.verifyTimeoutMs }
+              : this.deps.poll,
+        },
         parsed.data,
         pre,
         target,
@@ -332,6 +369,15 @@ export class Executor {
     if (this.lastDispatchAt === undefined) return;
     const wait = this.lastDispatchAt + this.pacer.jitterMs() - this.deps.clock.now();
     if (wait > 0) await d.sleep(wait);
+  }
+
+  private async parse(snap: WireSnapshot, pre: Observation): Promise<Observation | undefined> {
+    try {
+      const o = await this.perceive(snap, undefined, pre);
+      return o.unstable ? undefined : o;
+    } catch {
+      return undefined;
+    }
   }
 
   private afterUnknown(obs: Observation): void {

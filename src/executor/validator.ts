@@ -199,6 +199,9 @@ export function validate(
   if (unchanged && !isFocusLike(action, target)) return fail(nothingChanged(action, target, pre));
 
   switch (expect.kind) {
+    // The unchanged-page rule above is the whole check.
+    case 'screen_changes':
+      return { ok: true, signals, unchanged };
     case 'page_changes':
       if (onlyToastsChanged(pre, post, 'any')) return fail('only a toast came or went; the page itself did not change');
       if (pre.pageHash !== post.pageHash || pre.app.package !== post.app.package)

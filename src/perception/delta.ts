@@ -88,7 +88,11 @@ export function isEmptyDelta(d: StateDelta): boolean {
  */
 export function compactDelta(d: StateDelta, next: Observation, options: CompactOptions = {}): string {
   const opts = { ...COMPACT_DEFAULTS, ...options };
-  const lines = [`${headerLine(next)} · delta vs previous${d.samePage ? ' (same page)' : ''}`];
+  // On the same page the header would repeat what the client already has: only a keyboard change is news.
+  const kb = d.keyboardChanged ? ` · keyboard ${next.keyboard.shown ? 'shown' : 'hidden'}` : '';
+  const lines = [
+    d.samePage && !d.appChanged ? `delta vs previous${kb} (same page)` : `${headerLine(next)} · delta vs previous`,
+  ];
   if (isEmptyDelta(d)) {
     lines.push('no change');
     return lines.join('\n');

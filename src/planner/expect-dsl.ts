@@ -22,6 +22,7 @@ export function parseExpect(line: string): ParseResult<Expect> {
     case 'keyboard_shown':
     case 'no_change':
     case 'frame_changes':
+    case 'screen_changes':
       return { ok: true, value: { kind } };
     case 'element_gone': {
       if (!rest) return { ok: false, error: 'expect element_gone needs an element id' };

@@ -17,12 +17,12 @@ interface LockInfo {
   since: number;
 }
 
-function alive(pid: number): boolean {
+/** Whether a process exists (EPERM: it exists but belongs to someone else — still alive). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    // EPERM: it exists but belongs to someone else — still alive.
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
@@ -50,7 +50,7 @@ export async function lockRun(runDir: string, now = Date.now()): Promise<() => P
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     const h = await holder(file);
-    if (h && h.pid !== process.pid && (h.host !== me.host || alive(h.pid)))
+    if (h && h.pid !== process.pid && (h.host !== me.host || processAlive(h.pid)))
       throw new ActionableError(
         'RUN_LOCKED',
         `run ${path.basename(runDir)} is being driven by process ${h.pid} on ${h.host} since ${new Date(h.since).toISOString()}`,

@@ -4,6 +4,7 @@ import { type AgentDeps, runAgent } from '../../agent/loop.js';
 import { maskSecrets } from '../../agent/secrets.js';
 import type { RunResult } from '../../agent/types.js';
 import { ActionableError } from '../../core/errors.js';
+import { deviceLockKey, lockDevice } from '../../store/device-lock.js';
 import { newRunId } from '../../store/run-archive.js';
 import { lockRun } from '../../store/run-lock.js';
 import { writeRunStart } from '../../store/run-start.js';
@@ -54,7 +55,18 @@ export async function drive(
   /** Done once the folder is locked, before the device and model are up (run: the start record). */
   prepare?: () => Promise<void>,
 ): Promise<number> {
-  const unlock = await lockRun(runDir);
+  // The device first: a second driver (an MCP server, another run) gets BUSY before any run lock.
+  const device = await lockDevice(deviceLockKey(flags.device), {
+    command: `phone-agent ${process.argv[2] ?? 'run'} ${path.basename(runDir)}`,
+  });
+  const unlockRun = await lockRun(runDir).catch(async (e: unknown) => {
+    await device.release();
+    throw e;
+  });
+  const unlock = async () => {
+    await unlockRun();
+    await device.release();
+  };
   const agent = await (async () => {
     await prepare?.();
     return composeFromFlags(flags);

@@ -1,0 +1,337 @@
+/**
+ * `npm run bench:mcp`: the MCP server (`phone-agent mcp`, spawned, spoken to over stdio with the
+ * SDK's Client) on the virtual phone behind its bridge, with realistic device latencies on a real
+ * clock (the server is another process):
+ * - tokens per `observe` on the main screens (compact view), and of the delta after a tap;
+ * - latency per direct action (tap a switch, type into a field, swipe a list) in none / light / full,
+ *   median and p95, measured from the client's request to its response — next to the same actions
+ *   through the executor as the CLI's agent uses it (full verification, in process).
+ * Targets: light ≤ 45% of full per action; a delta after a one-element change ≤ 25% of the full
+ * observation's tokens.
+ *
+ * Writes bench/results/mcp.json and bench/results/mcp.md.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { getEncoding } from 'js-tiktoken';
+import { Deadline, RealClock } from '../src/core/clock.js';
+import { Logger } from '../src/core/logger.js';
+import type { Decision, Observation } from '../src/core/types.js';
+import { BridgeDevice } from '../src/device/bridge/device.js';
+import { Executor } from '../src/executor/executor.js';
+import { PolicyConfirmation } from '../src/executor/guardrails/confirm.js';
+import { startBridgeServer } from '../src/testbed/sim/bridge/index.js';
+import { VirtualPhone } from '../src/testbed/sim/phone.js';
+
+const LATENCY = { treeRead: 150, uiautomatorDump: 1500, helperInput: 50, shellInput: 200, screenshot: 0 };
+const RUNS = Number(process.env.BENCH_RUNS ?? 10);
+const WARMUP = 2;
+const ROOT = path.resolve(import.meta.dirname, '..');
+const enc = getEncoding('o200k_base');
+const tokens = (s: string) => enc.encode(s).length;
+
+const clock = new RealClock();
+const phone = new VirtualPhone({ clock, seed: 1, locale: 'en', latency: LATENCY });
+const bridge = await startBridgeServer({ phone });
+const tmp = mkdtempSync(path.join(tmpdir(), 'pa-bench-mcp-'));
+const client = new Client({ name: 'bench-mcp', version: '1.0.0' });
+await client.connect(
+  new StdioClientTransport({
+    command: path.join(ROOT, 'node_modules/.bin/tsx'),
+    args: [
+      'src/cli/main.ts',
+      'mcp',
+      '--device',
+      bridge.url,
+      '--token',
+      bridge.token,
+      '--runs-dir',
+      path.join(tmp, 'runs'),
+    ],
+    cwd: ROOT,
+    env: { ...process.env, PHONE_AGENT_LOCK_DIR: path.join(tmp, 'locks') } as Record<string, string>,
+    stderr: 'inherit',
+  }),
+);
+
+const call = async (name: string, args: Record<string, unknown> = {}) => {
+  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  if (r.isError) throw new Error(`${name}: ${JSON.stringify(r.structuredContent ?? r.content)}`);
+  return r;
+};
+const textOf = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+const revOf = (r: CallToolResult) => (r.structuredContent as { snapshot_revision: number }).snapshot_revision;
+const idOf = (view: string, label: string) => {
+  const m = view
+    .split('\n')
+    .find((l) => l.includes(`"${label}"`))
+    ?.match(/^\[([0-9a-f~]+)\]/);
+  if (!m?.[1]) throw new Error(`no "${label}" in\n${view}`);
+  return m[1];
+};
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0);
+};
+
+// ---- tokens ------------------------------------------------------------------------------------
+const SCREENS: [string, string][] = [
+  ['Launcher', ''],
+  ['Settings', 'com.android.settings'],
+  ['Messages', 'com.android.messaging'],
+  ['Contacts', 'com.android.contacts'],
+  ['FoodShop', 'com.foodshop'],
+  ['Files', 'com.android.documentsui'],
+  ['Acme', 'com.acme.bank'],
+];
+const tokenRows: { screen: string; compact: number }[] = [];
+for (const [name, pkg] of SCREENS) {
+  await call('press_key', { key: 'home', verificationMode: 'light' });
+  if (pkg) await call('launch_app', { package: pkg, verificationMode: 'light' });
+  const o = await call('observe');
+  tokenRows.push({ screen: name, compact: tokens(textOf(o)) });
+}
+
+/** A one-element change on a screen, and the delta's tokens against the full view's. */
+async function deltaAfter(label: string, open: () => Promise<void>, act: (view: string) => Promise<unknown>) {
+  await call('press_key', { key: 'home', verificationMode: 'light' });
+  await open();
+  const o = await call('observe');
+  const full = tokens(textOf(o));
+  await act(textOf(o));
+  const d = await call('observe', { since_revision: revOf(o) });
+  const delta = tokens(textOf(d));
+  return { change: label, fullTokens: full, deltaTokens: delta, ratio: Math.round((delta / full) * 1000) / 1000 };
+}
+const deltas = [
+  await deltaAfter(
+    'Settings: tap the Wi-Fi switch',
+    async () => void (await call('launch_app', { package: 'com.android.settings', verificationMode: 'light' })),
+    (v) => call('tap', { element_id: idOf(v, 'Wi-Fi'), verificationMode: 'full' }),
+  ),
+  await deltaAfter(
+    'Settings: tap the Bluetooth switch',
+    async () => void (await call('launch_app', { package: 'com.android.settings', verificationMode: 'light' })),
+    (v) => call('tap', { element_id: idOf(v, 'Bluetooth'), verificationMode: 'full' }),
+  ),
+  await deltaAfter(
+    'Acme login: type an e-mail',
+    async () => void (await call('launch_app', { package: 'com.acme.bank', verificationMode: 'light' })),
+    (v) =>
+      call('type_text', { element_id: idOf(v, 'Email · 邮箱'), text: 'alice@acme.test', verificationMode: 'full' }),
+  ),
+];
+// Not a one-element change: a new page costs about a full view (shown for honesty, no target).
+const pageChange = await deltaAfter(
+  'Launcher: open Settings (whole page changes)',
+  async () => {},
+  (v) => call('tap', { element_id: idOf(v, 'Settings'), verificationMode: 'full' }),
+);
+
+// ---- latency -----------------------------------------------------------------------------------
+interface ActionDef {
+  name: string;
+  setup: () => Promise<string>;
+  mcp: (view: string, i: number, mode: string) => Promise<unknown>;
+  decision: (obs: Observation, i: number) => Decision;
+}
+const el = (o: Observation, label: string) => {
+  const e = o.elements.find((x) => x.actionable && (x.label === label || x.text === label || x.desc === label));
+  if (!e) throw new Error(`no "${label}"`);
+  return e;
+};
+const openSettings = async () => {
+  await call('press_key', { key: 'home', verificationMode: 'light' });
+  await call('launch_app', { package: 'com.android.settings', verificationMode: 'light' });
+  return textOf(await call('observe'));
+};
+const ACTIONS: ActionDef[] = [
+  {
+    name: 'tap a switch',
+    setup: openSettings,
+    mcp: (v, _i, mode) =>
+      call('tap', { element_id: idOf(v, 'Bluetooth'), verificationMode: mode, responseMode: 'compact' }),
+    decision: (o) => {
+      const e = el(o, 'Bluetooth');
+      return {
+        thought: 'bench',
+        action: { tool: 'tap', target_id: e.id },
+        expect: { kind: 'element_state', target_id: e.id, state: e.flags.checked ? 'off' : 'on' },
+      };
+    },
+  },
+  {
+    name: 'type into a field',
+    setup: async () => {
+      await call('press_key', { key: 'home', verificationMode: 'light' });
+      await call('launch_app', { package: 'com.acme.bank', verificationMode: 'light' });
+      return textOf(await call('observe'));
+    },
+    mcp: (v, i, mode) =>
+      call('type_text', {
+        element_id: idOf(v, 'Email · 邮箱'),
+        text: `user${i}@acme.test`,
+        verificationMode: mode,
+        responseMode: 'compact',
+      }),
+    decision: (o, i) => {
+      const e = el(o, 'Email · 邮箱');
+      return {
+        thought: 'bench',
+        action: { tool: 'type', target_id: e.id, text: `user${i}@acme.test` },
+        expect: { kind: 'element_state', target_id: e.id, state: `text=user${i}@acme.test` },
+      };
+    },
+  },
+  {
+    name: 'swipe a list',
+    setup: openSettings,
+    mcp: (_v, i, mode) =>
+      call('swipe', { direction: i % 2 ? 'down' : 'up', verificationMode: mode, responseMode: 'compact' }),
+    decision: (_o, i) => ({
+      thought: 'bench',
+      action: { tool: 'swipe', direction: i % 2 ? 'down' : 'up' },
+      expect: { kind: 'screen_changes' },
+    }),
+  },
+];
+
+const MODES = ['none', 'light', 'full'] as const;
+/**
+ * Back to back (the next call as soon as the last returned: the 150–400 ms pacing gap is paid
+ * inside the calls), and with a client that thinks 1.5 s between calls, as a model does (pacing
+ * absorbed). Either way a touch by element_id re-checks its target first.
+ */
+const GAPS = [
+  { key: 'b2b', ms: 0 },
+  { key: 'think', ms: 1_500 },
+] as const;
+type Stats = { p50: number; p95: number };
+const latency: Record<string, Record<string, Stats>> = {};
+const device = new BridgeDevice({ url: bridge.url, token: bridge.token, clock, logger: Logger.silent() });
+const conn = await device.connect(Deadline.after(clock, 10_000));
+if (!conn.ok) throw new Error(conn.message);
+const executor = new Executor({
+  device,
+  clock,
+  logger: Logger.silent(),
+  confirm: new PolicyConfirmation({}),
+  verification: 'full',
+  seed: 7,
+});
+const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
+for (const a of ACTIONS) {
+  latency[a.name] = {};
+  for (const gap of GAPS)
+    for (const mode of MODES) {
+      let view = await a.setup();
+      const ms: number[] = [];
+      for (let i = 0; i < WARMUP + RUNS; i++) {
+        // The swipe moves the list: its ids are read again first (not timed, like the client's thinking).
+        if (a.name === 'swipe a list') view = textOf(await call('observe'));
+        await sleep(gap.ms);
+        const t = performance.now();
+        await a.mcp(view, i, mode);
+        if (i >= WARMUP) ms.push(performance.now() - t);
+      }
+      latency[a.name][`${gap.key} ${mode}`] = { p50: pct(ms, 50), p95: pct(ms, 95) };
+    }
+  // The same action through the executor as the CLI's agent runs it: observe, then run (timed).
+  await a.setup();
+  const ms: number[] = [];
+  for (let i = 0; i < WARMUP + RUNS; i++) {
+    const o = await executor.observe();
+    if (!o.ok) throw new Error(o.message);
+    const t = performance.now();
+    const r = await executor.run(a.decision(o.obs, i), o.obs);
+    if (i >= WARMUP) ms.push(performance.now() - t);
+    if (!r.ok && i >= WARMUP) console.warn(`executor ${a.name}: ${r.receipt.error?.message ?? r.outcome?.reason}`);
+  }
+  latency[a.name]['cli executor (full)'] = { p50: pct(ms, 50), p95: pct(ms, 95) };
+}
+
+await client.close();
+await device.close();
+await bridge.close();
+rmSync(tmp, { recursive: true, force: true });
+
+// ---- report ------------------------------------------------------------------------------------
+const ratio = (v: Record<string, Stats>, gap: string) =>
+  Math.round(((v[`${gap} light`]?.p50 ?? 0) / (v[`${gap} full`]?.p50 ?? 1)) * 1000) / 1000;
+const ratios = Object.fromEntries(
+  Object.entries(latency).map(([k, v]) => [k, { b2b: ratio(v, 'b2b'), think: ratio(v, 'think') }]),
+);
+const sha = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout?.trim() || 'unknown';
+const report = {
+  commit: sha,
+  clock: 'real (the server is another process); device latencies slept by the virtual phone',
+  latencyMs: LATENCY,
+  runsPerMode: RUNS,
+  warmup: WARMUP,
+  tokenizer: 'o200k_base (js-tiktoken)',
+  observeTokens: tokenRows,
+  deltas,
+  pageChange,
+  latency,
+  lightOverFullP50: ratios,
+  targets: { lightOverFull: 0.45, deltaOverFull: 0.25 },
+};
+writeFileSync('bench/results/mcp.json', `${JSON.stringify(report, null, 2)}\n`);
+
+const lightOk = (gap: 'b2b' | 'think') => Object.values(ratios).every((r) => r[gap] <= 0.45);
+const deltaOk = deltas.every((d) => d.ratio <= 0.25);
+const lines = [
+  '# MCP server benchmark',
+  '',
+  `Commit ${sha}. \`phone-agent mcp\` spawned and driven over stdio by the SDK's Client; the virtual phone behind its bridge`,
+  `with device latencies: helper tree read ${LATENCY.treeRead} ms, helper input ${LATENCY.helperInput} ms. Real clock; ${RUNS} measured calls per mode after ${WARMUP} warm-ups.`,
+  'Tokens: o200k_base over the text a model reads (the content of the observe result).',
+  '',
+  '## Tokens per observe (compact view)',
+  '',
+  '| screen | tokens |',
+  '|---|---:|',
+  ...tokenRows.map((r) => `| ${r.screen} | ${r.compact} |`),
+  '',
+  '## Delta after a tap (observe since_revision)',
+  '',
+  '| change | full view tokens | delta tokens | delta / full |',
+  '|---|---:|---:|---:|',
+  ...[...deltas, pageChange].map(
+    (d) => `| ${d.change} | ${d.fullTokens} | ${d.deltaTokens} | ${Math.round(d.ratio * 100)}% |`,
+  ),
+  '',
+  `Target: a delta after a one-element change ≤ 25% of the full view (first three rows). Pass: ${deltaOk ? 'yes' : 'no'}.`,
+  '',
+  '## Latency per direct action (ms, client request → response)',
+  '',
+  '| action | client | mcp none p50 / p95 | mcp light p50 / p95 | mcp full p50 / p95 | CLI executor (full) p50 / p95 | light / full (p50) |',
+  '|---|---|---:|---:|---:|---:|---:|',
+  ...Object.entries(latency).flatMap(([k, v]) => {
+    const f = (s?: Stats) => (s ? `${s.p50} / ${s.p95}` : '-');
+    return GAPS.map(
+      (g) =>
+        `| ${k} | ${g.key === 'b2b' ? 'back to back' : 'thinks 1.5 s'} | ${f(v[`${g.key} none`])} | ${f(v[`${g.key} light`])} | ${f(v[`${g.key} full`])} | ${g.key === 'b2b' ? f(v['cli executor (full)']) : ''} | **${Math.round((ratios[k]?.[g.key] ?? 0) * 100)}%** |`,
+    );
+  }),
+  '',
+  "- **none**: guard, aim, re-check (one read, skipped only for a selector resolved on this call's own fresh read), dispatch; no read after.",
+  '- **light**: the same, then exactly one fresh tree (the state delta), no settling wait.',
+  "- **full**: the executor's full path: a fresh read before (pre evidence and re-check), dispatch, reads until the expectation holds on two identical consecutive reads.",
+  '- **CLI executor**: `Executor.run` in process, full verification, as the agent loop uses it (the observation before it not timed).',
+  '',
+  '- **back to back**: the next call as soon as the previous returned: the 150–400 ms pacing gap between dispatches is paid inside the calls (a touch by element_id is still re-checked: a client decided on that observation).',
+  '- **thinks 1.5 s**: a client that takes 1.5 s to decide, as a model does: pacing is absorbed, and a touch re-checks its target with one read before it is sent (the screen may have moved meanwhile).',
+  '',
+  `Target: light ≤ 45% of full (p50) per action. Pass: back to back ${lightOk('b2b') ? 'yes' : 'no'}; thinking client ${lightOk('think') ? 'yes' : 'no'}.`,
+  '',
+  'Where the time goes (tree read 150 ms here): **light** = the re-check read DESIGN §5 requires before a touch decided on an older observation (a selector tap resolves on its own fresh read instead) + dispatch + one read; **full** = that read (as pre evidence) + dispatch + reads until two identical settled ones (≥ 2 reads and a 120 ms poll gap). The floor of light/full is then ≈ (150 + d + 150) / (150 + d + 420) ≈ 55–60% for a dispatch d of 100–400 ms; none shows the read-free cost. Reaching 45% would need the pre-dispatch re-check dropped, which the project keeps for anything a model thought about.',
+];
+writeFileSync('bench/results/mcp.md', `${lines.join('\n')}\n`);
+console.log(lines.join('\n'));
+process.exit(0);

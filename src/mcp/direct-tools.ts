@@ -1,0 +1,210 @@
+import { z } from 'zod';
+import type { Action, Element, Expect } from '../core/types.js';
+import { parseExpect } from '../planner/expect-dsl.js';
+import { act } from './act.js';
+import { type Controls, ControlsShape, shape } from './controls.js';
+import { type ResolvedOk, resolveOrFail } from './resolve-call.js';
+import { TargetShape } from './targets.js';
+import { type ToolCall, type ToolDef, type ToolOutput, toolError } from './tool.js';
+
+/**
+ * The input tools (tap, long_press, type_text, swipe, press_key, launch_app): each names its
+ * target, turns into a planner-level Action with a default expectation (or the client's own, in
+ * the planner's one-line form) and goes through `act` — the project's executor under the call's
+ * interaction controls, guardrails included.
+ */
+
+const ExpectShape = {
+  expect: z
+    .string()
+    .optional()
+    .describe(
+      'what the action should do, checked in full mode: page_changes | screen_changes | element_gone <id> | text_appears <text> | element_state <id> <on|off|text=S> | keyboard_shown | app_foreground <pkg> | no_change',
+    ),
+  confirmation_id: z
+    .string()
+    .optional()
+    .describe('from a needs_confirmation result, only after your user agreed to this exact action'),
+};
+
+/** What a tap on this element should do, when the client does not say. */
+function defaultTapExpect(e: Element | undefined): Expect {
+  if (e?.flags.checkable) return { kind: 'element_state', target_id: e.id, state: e.flags.checked ? 'off' : 'on' };
+  if (e?.flags.editable) return { kind: 'keyboard_shown' };
+  return { kind: 'screen_changes' };
+}
+
+export function expectOf(line: unknown, fallback: Expect): Expect | string {
+  if (typeof line !== 'string' || !line.trim()) return fallback;
+  const p = parseExpect(line);
+  return p.ok ? p.value : p.error;
+}
+
+export interface ActionSpec {
+  tool: string;
+  action: Action;
+  expect: Expect;
+  dispatchDefaultMs?: number;
+  readOnly?: boolean;
+}
+
+/** Resolve, build and run: the shared tail of every action tool. */
+export async function runAction(
+  args: Record<string, unknown>,
+  call: ToolCall,
+  build: (r: ResolvedOk) => ActionSpec | ToolOutput,
+  opts: { targetRequired?: boolean; targetKeys?: string[] } = {},
+): Promise<ToolOutput> {
+  const keys = opts.targetKeys;
+  const targetArgs = keys ? Object.fromEntries(Object.entries(args).filter(([k]) => keys.includes(k))) : args;
+  const r = await resolveOrFail(call.session, targetArgs, { required: opts.targetRequired ?? false });
+  if (!('ok' in r)) return r;
+  const spec = build(r);
+  if ('result' in spec) return spec;
+  const expect = expectOf(args.expect, spec.expect);
+  if (typeof expect === 'string') return toolError('INVALID_ARGUMENT', expect);
+  const controls = args as Controls;
+  const res = await act(call.session, {
+    tool: spec.tool,
+    action: spec.action,
+    expect,
+    base: r.base,
+    element: r.element,
+    controls,
+    consent: { ...call.consent, confirmationId: args.confirmation_id as string | undefined },
+    dispatchDefaultMs: spec.dispatchDefaultMs,
+    readOnly: spec.readOnly,
+    fresh: r.fresh,
+  });
+  const out = shape(res, controls.responseMode ?? 'debug');
+  return {
+    result: out as unknown as Record<string, unknown>,
+    isError: !res.success && res.lifecycle_state !== 'needs_confirmation',
+  };
+}
+
+const aimed = (r: ResolvedOk): Pick<Action, 'target_id' | 'point'> =>
+  r.target_id ? { target_id: r.target_id } : r.point ? { point: r.point } : {};
+
+const ACTION = { readOnly: false, usesDevice: true } as const;
+
+export const directTools: ToolDef[] = [
+  {
+    ...ACTION,
+    name: 'tap',
+    title: 'Tap',
+    description:
+      'Tap an element (element_id from observe, or an exact selector resolved now) or a point. A tap on Pay/Send/Delete asks the user first (elicitation) or returns needs_confirmation.',
+    shape: { ...TargetShape, ...ControlsShape, ...ExpectShape },
+    destructive: true,
+    run: (args, call) =>
+      runAction(
+        args,
+        call,
+        (r) => ({ tool: 'tap', action: { tool: 'tap', ...aimed(r) }, expect: defaultTapExpect(r.element) }),
+        { targetRequired: true },
+      ),
+  },
+  {
+    ...ACTION,
+    name: 'long_press',
+    title: 'Long press',
+    description: 'Long-press an element or a point (same targets as tap); ms sets the hold (default ~600 ms).',
+    shape: { ...TargetShape, ms: z.number().int().min(300).max(10_000).optional(), ...ControlsShape, ...ExpectShape },
+    destructive: true,
+    run: (args, call) =>
+      runAction(
+        args,
+        call,
+        (r) => ({
+          tool: 'long_press',
+          action: { tool: 'long_press', ...aimed(r), ...(typeof args.ms === 'number' ? { ms: args.ms } : {}) },
+          expect: { kind: 'screen_changes' },
+        }),
+        { targetRequired: true },
+      ),
+  },
+  {
+    ...ACTION,
+    name: 'type_text',
+    title: 'Type text',
+    description:
+      'Type text into a field (element_id or selector; default: the focused field). Any Unicode: set on the node, else IME commit; read back to verify. Pre-filled text is replaced.',
+    shape: {
+      element_id: TargetShape.element_id,
+      selector: TargetShape.selector,
+      text: z.string().max(4096),
+      ...ControlsShape,
+      ...ExpectShape,
+    },
+    destructive: false,
+    run: (args, call) =>
+      runAction(args, call, (r) => {
+        const field = r.element ?? r.base.obs.elements.find((e) => e.flags.editable && e.flags.focused);
+        if (!field || !field.flags.editable)
+          return toolError(
+            'NOT_EDITABLE',
+            field
+              ? `element ${field.id} is not an editable field`
+              : 'no field is focused: pass the element_id or selector of the field',
+          );
+        const text = String(args.text);
+        return {
+          tool: 'type_text',
+          action: { tool: 'type', target_id: field.id, text },
+          expect: field.flags.password
+            ? { kind: 'screen_changes' }
+            : { kind: 'element_state', target_id: field.id, state: `text=${text}` },
+        };
+      }),
+  },
+  {
+    ...ACTION,
+    name: 'swipe',
+    title: 'Swipe',
+    description:
+      'Swipe up/down/left/right (a third of the screen), from an element or point if given, else the centre.',
+    shape: { direction: z.enum(['up', 'down', 'left', 'right']), ...TargetShape, ...ControlsShape, ...ExpectShape },
+    destructive: false,
+    run: (args, call) =>
+      runAction(args, call, (r) => ({
+        tool: 'swipe',
+        action: { tool: 'swipe', direction: args.direction as Action['direction'], ...aimed(r) },
+        expect: { kind: 'screen_changes' },
+      })),
+  },
+  {
+    ...ACTION,
+    name: 'press_key',
+    title: 'Press a key',
+    description: 'Press back or home.',
+    shape: { key: z.enum(['back', 'home']), ...ControlsShape, ...ExpectShape },
+    destructive: false,
+    run: (args, call) =>
+      runAction(args, call, () => ({
+        tool: 'press_key',
+        action: { tool: args.key === 'home' ? 'home' : 'back' },
+        expect: { kind: 'screen_changes' },
+      })),
+  },
+  {
+    ...ACTION,
+    name: 'launch_app',
+    title: 'Launch an app',
+    description: 'Open an app by its package (com.android.settings) or its label as the launcher shows it (Settings).',
+    shape: { package: z.string().optional(), label: z.string().optional(), ...ControlsShape, ...ExpectShape },
+    destructive: false,
+    run: (args, call) =>
+      runAction(args, call, () => {
+        const pkg = typeof args.package === 'string' ? args.package : undefined;
+        const label = typeof args.label === 'string' ? args.label : undefined;
+        if (!pkg === !label) return toolError('INVALID_ARGUMENT', 'give exactly one of package or label');
+        return {
+          tool: 'launch_app',
+          action: pkg ? { tool: 'launch_app', package: pkg } : { tool: 'launch_app', args: { label } },
+          expect: pkg ? { kind: 'app_foreground', package: pkg } : { kind: 'screen_changes' },
+          dispatchDefaultMs: 10_000,
+        };
+      }),
+  },
+];

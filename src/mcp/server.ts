@@ -1,0 +1,124 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { ActionableError, errorMessage } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import type { ConfirmationRequest } from '../executor/guardrails/confirm.js';
+import { CONSENT_SCHEMA, consentMessage } from './consent.js';
+import { directTools } from './direct-tools.js';
+import { journeyTool } from './journey.js';
+import { nativeTools } from './native-tools.js';
+import { observeTools } from './observe-tools.js';
+import type { DeviceSession } from './session.js';
+import type { TaskFactory } from './task-factory.js';
+import { taskTools } from './task-tools.js';
+import { type ToolCall, type ToolDef, type ToolOutput, toolError } from './tool.js';
+
+/**
+ * `phone-agent mcp`: one McpServer per client connection over the shared DeviceSession (one
+ * device, one lock, one set of snapshot revisions). Every tool answers with a value — a bad
+ * argument, an unknown or stale element, a busy device — and the server stays up.
+ */
+
+export const SERVER_INSTRUCTIONS =
+  "phone-agent drives one Android phone. For a whole task call mobile_run_task. To plan yourself: observe (ids, revision), then tap/type_text/swipe/… by element_id or exact selector, with verificationMode light and responseMode compact for speed; observe since_revision for what changed. A result with delivery_status unknown may have acted: observe before retrying. Pay/send/delete actions need the user's consent.";
+
+const CONSENT_TIMEOUT_MS = 600_000;
+
+export interface McpServerDeps {
+  session: DeviceSession;
+  tasks?: TaskFactory;
+  logger: Logger;
+  version: string;
+}
+
+/** Every tool the server offers, in listing order. */
+export function allTools(deps: Pick<McpServerDeps, 'tasks'>): ToolDef[] {
+  const actions = [...directTools, ...nativeTools];
+  const members = new Map(actions.map((t) => [t.name, t]));
+  return [...(deps.tasks ? taskTools(deps.tasks) : []), ...observeTools, ...actions, journeyTool(() => members)];
+}
+
+function toResult(out: ToolOutput): CallToolResult {
+  const content: CallToolResult['content'] = [];
+  if (out.text) content.push({ type: 'text', text: out.text });
+  else content.push({ type: 'text', text: JSON.stringify(out.result) });
+  if (out.image) content.push({ type: 'image', data: out.image.data, mimeType: out.image.mimeType });
+  return { content, structuredContent: out.result, ...(out.isError ? { isError: true } : {}) };
+}
+
+export function createMcpServer(deps: McpServerDeps): McpServer {
+  const server = new McpServer(
+    { name: 'phone-agent', version: deps.version },
+    { capabilities: { logging: {} }, instructions: SERVER_INSTRUCTIONS },
+  );
+  const log = deps.logger.child('mcp');
+
+  // Asked on the tool call's own stream; a person may take a while (the executor's 10 min).
+  const askFor =
+    (requestId: RequestId) =>
+    async (req: ConfirmationRequest): Promise<'approved' | 'denied' | undefined> => {
+      if (!server.server.getClientCapabilities()?.elicitation) return undefined;
+      try {
+        const r = await server.server.elicitInput(
+          { message: consentMessage(req), requestedSchema: CONSENT_SCHEMA },
+          { relatedRequestId: requestId, timeout: CONSENT_TIMEOUT_MS },
+        );
+        return r.action === 'accept' && r.content?.approve === true ? 'approved' : 'denied';
+      } catch (e) {
+        // A client that cannot answer is not a yes.
+        log.warn('elicitation failed; treating as not confirmed', { error: errorMessage(e) });
+        return 'denied';
+      }
+    };
+
+  for (const def of allTools(deps)) {
+    const obj = z.object(def.shape);
+    server.registerTool(
+      def.name,
+      {
+        title: def.title,
+        description: def.description,
+        inputSchema: def.passthrough ? obj.passthrough() : obj.strict(),
+        annotations: {
+          title: def.title,
+          readOnlyHint: def.readOnly,
+          destructiveHint: def.destructive,
+          openWorldHint: false,
+        },
+      },
+      async (args: Record<string, unknown>, extra) => {
+        const token = extra._meta?.progressToken;
+        const call: ToolCall = {
+          session: deps.session,
+          consent: { ask: askFor(extra.requestId) },
+          signal: extra.signal,
+          progress:
+            token === undefined
+              ? undefined
+              : (message, progress, total) =>
+                  extra.sendNotification({
+                    method: 'notifications/progress',
+                    params: { progressToken: token, progress, ...(total ? { total } : {}), message },
+                  }),
+        };
+        try {
+          const out = def.usesDevice
+            ? await deps.session.locked(`mcp ${def.name}`, () => def.run(args, call))
+            : await def.run(args, call);
+          return toResult(out);
+        } catch (e) {
+          if (e instanceof ActionableError) return toResult(toolError(e.code, e.message, busyFields(e)));
+          log.error(`${def.name} failed`, { error: errorMessage(e) });
+          return toResult(toolError('INTERNAL', `${def.name} failed: ${errorMessage(e)}; the server is still up`));
+        }
+      },
+    );
+  }
+  return server;
+}
+
+/** A BUSY device dispatched nothing: safe to retry once the holder is done. */
+function busyFields(e: ActionableError): Record<string, unknown> {
+  return e.code === 'BUSY' ? { delivery_status: 'not_delivered', dispatch_started: false, retryable: true } : {};
+}

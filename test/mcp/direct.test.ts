@@ -1,0 +1,222 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Dirs, idOf, type Phone, sc, startPhone, stdioClient, tempDirs, text } from './harness.js';
+
+/**
+ * The direct tools over stdio, driven by the SDK's own Client against `phone-agent mcp` on the
+ * virtual phone: observations and deltas, verification modes, journeys, delivery status after a
+ * timeout, guardrails, and bad input answered with a clear error while the server stays up.
+ */
+
+let phone: Phone;
+let dirs: Dirs;
+let client: Client;
+
+beforeAll(async () => {
+  phone = await startPhone();
+  dirs = await tempDirs();
+  ({ client } = await stdioClient(phone, dirs));
+}, 60_000);
+afterAll(async () => {
+  await client?.close();
+  await phone?.close();
+  await dirs?.close();
+});
+beforeEach(async () => {
+  phone.phone.latency.helperInput = 0;
+  await client.callTool({ name: 'press_key', arguments: { key: 'home', verificationMode: 'none' } });
+});
+
+const MSG = 'com.android.messaging:id/';
+const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args });
+
+describe('phone-agent mcp: direct tools', () => {
+  it('lists every tool with its MCP annotations', async () => {
+    const { tools } = await client.listTools();
+    const by = new Map(tools.map((t) => [t.name, t]));
+    for (const n of ['observe', 'screenshot', 'tap', 'long_press', 'type_text', 'swipe', 'press_key', 'launch_app'])
+      expect(by.has(n), n).toBe(true);
+    for (const n of [
+      'read_control',
+      'control_action',
+      'wait_until',
+      'scroll_to',
+      'pinch',
+      'touch_gesture',
+      'action_sequence',
+    ])
+      expect(by.has(n), n).toBe(true);
+    expect(by.get('observe')?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(by.get('tap')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(by.get('mobile_run_task')?.annotations?.destructiveHint).toBe(true);
+  });
+
+  it('taps by selector in light mode and returns the state delta; observe since a revision gives only the changes', async () => {
+    const before = await call('observe');
+    const rev = sc(before).snapshot_revision as number;
+    expect(text(before)).toContain('"Settings"');
+    const tap = sc(
+      await call('tap', { selector: { text: 'Settings' }, verificationMode: 'light', responseMode: 'compact' }),
+    );
+    expect(tap).toMatchObject({
+      success: true,
+      delivery_status: 'delivered',
+      dispatch_started: true,
+      lifecycle_state: 'pending_verification',
+      verification: { mode: 'light', status: 'observed' },
+    });
+    expect(tap.debug).toBeUndefined();
+    expect((tap.state_delta as { text: string }).text).toMatch(/\+ \[\w+\] toggle Switch "Wi-Fi"/);
+
+    const d = await call('observe', { since_revision: rev });
+    const delta = text(d);
+    expect(delta).toMatch(/- \[\w+\] "Calculator"/);
+    expect(delta).toMatch(/\+ \[\w+\] toggle Switch "Wi-Fi" on/);
+    // A delta never lists what did not change: the navigation bar is on both screens.
+    expect(delta).not.toContain('"Overview"');
+
+    // A delta after a one-element change is that one line.
+    const base = sc(await call('observe')).snapshot_revision as number;
+    const view = text(await call('observe'));
+    const wifi = sc(await call('tap', { element_id: idOf(view, 'Wi-Fi'), verificationMode: 'full' }));
+    expect(wifi).toMatchObject({ success: true, verification: { mode: 'full', status: 'verified' } });
+    expect(phone.phone.world.settings.wifi).toBe(false);
+    const small = text(await call('observe', { since_revision: base }));
+    expect(small).toMatch(/~ \[\w+\] "Wi-Fi" on → "Wi-Fi"/);
+    expect(small.split('\n').filter((l) => /^[+-] /.test(l))).toEqual([]);
+    await call('tap', { selector: { text: 'Wi-Fi', class_name: 'android.widget.Switch' } });
+    expect(phone.phone.world.settings.wifi).toBe(true);
+
+    const gone = sc(await call('observe', { since_revision: 99_999 }));
+    expect(gone).toMatchObject({ delta_available: false, reason: 'BASE_REVISION_UNAVAILABLE' });
+  });
+
+  it('a journey validates first, stops at the failed assertion and keeps the receipts', async () => {
+    const bad = await call('action_sequence', {
+      steps: [{ tool: 'launch_app', args: { package: 'com.android.settings' } }, { tool: 'no_such_tool' }],
+    });
+    expect(bad.isError).toBe(true);
+    expect(sc(bad).message).toMatch(/nothing was run: step2: no_such_tool cannot be a member/);
+    expect(text(await call('observe'))).toContain('Launcher');
+
+    const r = await call('action_sequence', {
+      defaults: { verificationMode: 'light' },
+      steps: [
+        { id: 'open', tool: 'launch_app', args: { package: 'com.android.settings' } },
+        {
+          id: 'assert',
+          tool: 'wait_until',
+          args: { condition: 'appears', selector: { text: 'No such row' }, timeout_ms: 400 },
+        },
+        { id: 'never', tool: 'tap', args: { selector: { text: 'Bluetooth' } } },
+      ],
+    });
+    const j = sc(r);
+    expect(r.isError).toBe(true);
+    expect(j).toMatchObject({ success: false, stopped_at_step_id: 'assert', completed: ['open'], unknown: [] });
+    const steps = j.steps as { id: string; status: string; reason?: string }[];
+    expect(steps.map((s) => [s.id, s.status])).toEqual([
+      ['open', 'passed'],
+      ['assert', 'failed'],
+      ['never', 'not_run'],
+    ]);
+    expect(steps[2]?.reason).toBe('PREVIOUS_STEP_FAILED');
+    expect(phone.phone.world.toggles.bluetooth ?? 0).toBe(0);
+  });
+
+  it('a timeout after dispatch is unknown and not retryable, and the device did act', async () => {
+    const view = text(await call('observe'));
+    phone.phone.latency.helperInput = 2_500;
+    const r = sc(
+      await call('tap', {
+        element_id: idOf(view, 'Settings'),
+        verificationMode: 'none',
+        responseMode: 'compact',
+        actionTimeoutMs: 300,
+      }),
+    );
+    expect(r).toMatchObject({
+      success: false,
+      failure_code: 'ACTION_TIMEOUT',
+      delivery_status: 'unknown',
+      dispatch_started: true,
+      retryable: false,
+    });
+    expect(String(r.message)).toMatch(/observe before retrying/);
+    phone.phone.latency.helperInput = 0;
+    // And it did act, late: Settings opens once the slow input lands.
+    let app = '';
+    for (let i = 0; i < 40 && !app.includes('com.android.settings'); i++) {
+      await new Promise((ok) => setTimeout(ok, 150));
+      app = text(await call('observe')).split('\n')[1] ?? '';
+    }
+    expect(app).toContain('com.android.settings');
+  });
+
+  it('answers bad input with a clear error and stays up', async () => {
+    const unknown = await call('no_such_tool');
+    expect(unknown.isError).toBe(true);
+    expect(text(unknown)).toMatch(/Tool no_such_tool not found/);
+
+    const invalid = await call('tap', { point: { x: 'left', y: 3 } });
+    expect(invalid.isError).toBe(true);
+    expect(text(invalid)).toMatch(/Input validation error.*point/s);
+
+    const both = await call('tap', { element_id: 'abcd1234', point: { x: 1, y: 1 } });
+    expect(sc(both)).toMatchObject({ failure_code: 'INVALID_ARGUMENT', delivery_status: 'not_delivered' });
+
+    // An id from the home screen, used after the screen changed.
+    const home = text(await call('observe'));
+    const clock = idOf(home, 'Clock');
+    await call('launch_app', { package: 'com.android.settings', verificationMode: 'light' });
+    const stale = await call('tap', { element_id: clock });
+    expect(stale.isError).toBe(true);
+    expect(sc(stale)).toMatchObject({ failure_code: 'STALE', dispatch_started: false });
+    expect(String(sc(stale).message)).toMatch(/not on the current screen.*call observe/);
+
+    const never = sc(await call('tap', { element_id: 'ffffffff' }));
+    expect(never).toMatchObject({ failure_code: 'NOT_FOUND' });
+
+    const native = sc(await call('control_action', { selector: { text: 'Wi-Fi' }, action: 'set_progress' }));
+    expect(native.failure_code).toBe('INVALID_ARGUMENT');
+    expect(String(native.message)).toMatch(/needs value/);
+
+    const shot = await call('screenshot', { max_side: 400 });
+    const img = (shot.content as { type: string; mimeType?: string }[]).find((c) => c.type === 'image');
+    expect(img?.mimeType).toBe('image/jpeg');
+    expect(Math.max(Number(sc(shot).width), Number(sc(shot).height))).toBe(400);
+  });
+
+  it('stops a Send tap for consent: needs_confirmation, then the same tap with the confirmation id', async () => {
+    const r = sc(
+      await call('action_sequence', {
+        defaults: { verificationMode: 'light' },
+        steps: [
+          { tool: 'launch_app', args: { label: 'Messages' } },
+          { tool: 'tap', args: { selector: { text: 'Start chat · 发起聊天' } } },
+          { tool: 'type_text', args: { selector: { resource_id: `${MSG}recipient` }, text: '15551234567' } },
+          { tool: 'type_text', args: { selector: { resource_id: `${MSG}message` }, text: 'On my way' } },
+          { id: 'send', tool: 'tap', args: { selector: { resource_id: `${MSG}send` } } },
+        ],
+      }),
+    );
+    expect(r.stopped_at_step_id).toBe('send');
+    const send = (r.steps as { result: Record<string, unknown> }[])[4]?.result ?? {};
+    expect(send).toMatchObject({ lifecycle_state: 'needs_confirmation', dispatch_started: false });
+    expect(phone.phone.world.sent).toHaveLength(0);
+
+    const wrong = sc(await call('tap', { selector: { resource_id: `${MSG}send` }, confirmation_id: 'c-000000000000' }));
+    expect(wrong.lifecycle_state).toBe('needs_confirmation');
+    expect(phone.phone.world.sent).toHaveLength(0);
+
+    const ok = sc(
+      await call('tap', {
+        selector: { resource_id: `${MSG}send` },
+        confirmation_id: wrong.confirmation_id,
+        verificationMode: 'light',
+      }),
+    );
+    expect(ok).toMatchObject({ success: true, delivery_status: 'delivered' });
+    expect(phone.phone.world.sent).toEqual([expect.objectContaining({ body: 'On my way' })]);
+  });
+});
