@@ -14,7 +14,9 @@ describe('the helper APK', () => {
     });
     badging = (await run('aapt', ['dump', 'badging', APK_PATH])).stdout;
     const dex = await run('dexdump', ['-h', APK_PATH], { maxBuffer: 64 * 1024 * 1024 });
-    classes = [...dex.stdout.matchAll(/Class descriptor\s*: 'L([^;]+);'/g)].map((m) => (m[1] ?? '').replaceAll('/', '.'));
+    classes = [...dex.stdout.matchAll(/Class descriptor\s*: 'L([^;]+);'/g)].map((m) =>
+      (m[1] ?? '').replaceAll('/', '.'),
+    );
   }, 60_000);
 
   it('is signed and zip-aligned', async () => {

@@ -1,15 +1,6 @@
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  ANDROID_ALL,
-  APK_PATH,
-  BUILD_DIR,
-  checkTools,
-  DALVIK_DX,
-  HELPER_DIR,
-  mavenJar,
-  run,
-} from './toolchain.js';
+import { ANDROID_ALL, APK_PATH, BUILD_DIR, checkTools, DALVIK_DX, HELPER_DIR, mavenJar, run } from './toolchain.js';
 
 /**
  * `npm run helper:build`: javac (against android-all) → dx → aapt package (linked against
@@ -57,13 +48,22 @@ async function debugKey(): Promise<string> {
   return ks;
 }
 
-export async function buildHelper(log: (line: string) => void = () => {}): Promise<{ apk: string; bytes: number; ms: number }> {
+export async function buildHelper(
+  log: (line: string) => void = () => {},
+): Promise<{ apk: string; bytes: number; ms: number }> {
   const started = performance.now();
   await checkTools();
   const [androidAll, dx] = [await mavenJar(ANDROID_ALL), await mavenJar(DALVIK_DX)];
   const out = (p: string) => path.join(BUILD_DIR, p);
   await mkdir(BUILD_DIR, { recursive: true });
-  for (const p of ['classes', 'dex', 'unsigned.apk', 'aligned.apk', 'phone-agent-helper.apk', 'phone-agent-helper.apk.idsig'])
+  for (const p of [
+    'classes',
+    'dex',
+    'unsigned.apk',
+    'aligned.apk',
+    'phone-agent-helper.apk',
+    'phone-agent-helper.apk.idsig',
+  ])
     await rm(out(p), { recursive: true, force: true });
   await mkdir(out('dex'), { recursive: true });
 
@@ -73,9 +73,28 @@ export async function buildHelper(log: (line: string) => void = () => {}): Promi
   ];
   log(`javac: ${sources.length} files`);
   // Java 8 bytecode and API: what dx reads and what Android's runtime library offers.
-  await run('javac', ['--release', '8', '-nowarn', '-encoding', 'UTF-8', '-cp', androidAll, '-d', out('classes'), ...sources]);
+  await run('javac', [
+    '--release',
+    '8',
+    '-nowarn',
+    '-encoding',
+    'UTF-8',
+    '-cp',
+    androidAll,
+    '-d',
+    out('classes'),
+    ...sources,
+  ]);
   log('dx → classes.dex');
-  await run('java', ['-cp', dx, 'com.android.dx.command.Main', '--dex', '--min-sdk-version=26', `--output=${out('dex/classes.dex')}`, out('classes')]);
+  await run('java', [
+    '-cp',
+    dx,
+    'com.android.dx.command.Main',
+    '--dex',
+    '--min-sdk-version=26',
+    `--output=${out('dex/classes.dex')}`,
+    out('classes'),
+  ]);
   log('aapt package');
   await run('aapt', [
     'package',
@@ -93,7 +112,18 @@ export async function buildHelper(log: (line: string) => void = () => {}): Promi
   log('zipalign + apksigner');
   await run('zipalign', ['-f', '-p', '4', out('unsigned.apk'), out('aligned.apk')]);
   const ks = await debugKey();
-  await run('apksigner', ['sign', '--ks', ks, '--ks-pass', 'pass:android', '--key-pass', 'pass:android', '--out', APK_PATH, out('aligned.apk')]);
+  await run('apksigner', [
+    'sign',
+    '--ks',
+    ks,
+    '--ks-pass',
+    'pass:android',
+    '--key-pass',
+    'pass:android',
+    '--out',
+    APK_PATH,
+    out('aligned.apk'),
+  ]);
   await rm(out('unsigned.apk'), { force: true });
   await rm(out('aligned.apk'), { force: true });
   const bytes = (await stat(APK_PATH)).size;
@@ -103,7 +133,9 @@ export async function buildHelper(log: (line: string) => void = () => {}): Promi
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
     const r = await buildHelper((l) => process.stderr.write(`${l}\n`));
-    process.stdout.write(`built ${path.relative(process.cwd(), r.apk)} (${r.bytes} bytes) in ${(r.ms / 1000).toFixed(1)} s\n`);
+    process.stdout.write(
+      `built ${path.relative(process.cwd(), r.apk)} (${r.bytes} bytes) in ${(r.ms / 1000).toFixed(1)} s\n`,
+    );
   } catch (e) {
     process.stderr.write(`helper build failed: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);

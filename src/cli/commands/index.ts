@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { register as helper } from './helper.js';
 import { register as observe } from './observe.js';
 import { register as referenceModel } from './reference-model.js';
 import { register as report } from './report.js';
@@ -9,4 +10,4 @@ import { register as sim } from './sim.js';
 /** Each subcommand lives in its own file and registers itself here (one import line each). */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [sim, observe, run, resume, report, referenceModel];
+export const commands: RegisterCommand[] = [sim, observe, run, resume, report, referenceModel, helper];
