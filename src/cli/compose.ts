@@ -7,9 +7,10 @@ import type { AgentEvent, RunResult, RunStatus } from '../agent/types.js';
 import { Deadline, RealClock } from '../core/clock.js';
 import { ActionableError } from '../core/errors.js';
 import { Logger } from '../core/logger.js';
-import { AdbDevice } from '../device/adb/device.js';
 import { BridgeDevice } from '../device/bridge/device.js';
 import type { Device } from '../device/device.js';
+import { connectPhone } from '../device/helper-app/connect.js';
+import { DEFAULT_HELPER_STATE_DIR } from '../device/helper-app/ime-state.js';
 import { createLlmClient } from '../planner/llm/client.js';
 import { resolveLlmConfig } from '../planner/llm/config.js';
 import { PageMemory } from '../planner/memory/page-memory.js';
@@ -129,21 +130,23 @@ async function connectDevice(flags: AgentFlags, clock: RealClock, logger: Logger
       );
     device = await connectBridge(flags.device, token, clock, logger);
   } else {
-    const adb = new AdbDevice({
+    // An adb serial: the helper app when it is installed and healthy (adb as failover), else adb.
+    const phone = await connectPhone({
       serial: flags.device,
-      host: flags.adbHost,
-      port: Number(flags.adbPort),
+      adbHost: flags.adbHost,
+      adbPort: Number(flags.adbPort),
       clock,
       logger: logger.child('device'),
-    });
-    const c = await adb.connect(Deadline.after(clock, 15_000));
-    if (!c.ok)
+      stateDir: process.env.PHONE_AGENT_HELPER_STATE ?? DEFAULT_HELPER_STATE_DIR,
+    }).catch((e: unknown) => {
       throw new ActionableError(
         'DEVICE',
-        `cannot reach ${flags.device} over adb: ${c.message}`,
+        `cannot reach ${flags.device} over adb: ${e instanceof Error ? e.message : String(e)}`,
         'check `adb devices`, or use --device sim',
       );
-    device = adb;
+    });
+    closers.push(() => phone.close());
+    return { device: phone.device, close: async () => void (await Promise.all(closers.reverse().map((c) => c()))) };
   }
   closers.push(() => device.close());
   return { device, close: async () => void (await Promise.all(closers.reverse().map((c) => c()))) };

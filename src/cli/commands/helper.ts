@@ -147,7 +147,11 @@ export function register(program: Command): void {
       .option('--device <serial>', 'the phone, as `adb devices` lists it')
       .option('--adb-host <host>', 'adb server host', '127.0.0.1')
       .option('--adb-port <port>', 'adb server port', '5037')
-      .option('--state-dir <dir>', 'where the keyboard to give back is recorded', DEFAULT_HELPER_STATE_DIR);
+      .option(
+        '--state-dir <dir>',
+        'where the keyboard to give back is recorded (env PHONE_AGENT_HELPER_STATE)',
+        process.env.PHONE_AGENT_HELPER_STATE ?? DEFAULT_HELPER_STATE_DIR,
+      );
   common(
     helper.command('install').description('install the APK, enable its service and keyboard, forward and check it'),
   )
