@@ -14,6 +14,8 @@ import android.view.KeyEvent;
 import android.view.WindowManager;
 import android.view.accessibility.AccessibilityNodeInfo;
 import android.view.accessibility.AccessibilityNodeInfo.AccessibilityAction;
+import android.view.inputmethod.InputMethodInfo;
+import android.view.inputmethod.InputMethodManager;
 import dev.phoneagent.helper.core.Device;
 import dev.phoneagent.helper.core.DeviceInfo;
 import dev.phoneagent.helper.core.Node;
@@ -54,8 +56,17 @@ final class AndroidDevice implements Device {
     i.height = m.heightPixels;
     i.density = m.densityDpi;
     i.rotation = wm.getDefaultDisplay().getRotation();
-    i.capabilities = DeviceInfo.capabilitiesFor(i.apiLevel, HelperIme.current() != null);
+    i.capabilities = DeviceInfo.capabilitiesFor(i.apiLevel, HelperIme.current() != null || imeEnabled());
     return i;
+  }
+
+  /** ime_commit is offered while the helper keyboard is enabled; a commit needs it to be the current one. */
+  private boolean imeEnabled() {
+    InputMethodManager imm = (InputMethodManager) service.getSystemService(Context.INPUT_METHOD_SERVICE);
+    if (imm == null) return false;
+    for (InputMethodInfo m : imm.getEnabledInputMethodList())
+      if (m.getPackageName().equals(service.getPackageName())) return true;
+    return false;
   }
 
   @Override

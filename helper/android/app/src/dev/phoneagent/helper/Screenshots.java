@@ -18,7 +18,22 @@ import java.util.concurrent.atomic.AtomicReference;
 final class Screenshots {
   private Screenshots() {}
 
+  /** Android allows a few screenshots per second; one too soon is retried once after the interval. */
   static Device.Image take(AccessibilityService s, String format, double scale, int quality) {
+    Bitmap bmp = capture(s);
+    if (bmp == null) {
+      try {
+        Thread.sleep(350);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return null;
+      }
+      bmp = capture(s);
+    }
+    return bmp == null ? null : encode(bmp, format, scale, quality);
+  }
+
+  static Bitmap capture(AccessibilityService s) {
     final CountDownLatch done = new CountDownLatch(1);
     final AtomicReference<Bitmap> out = new AtomicReference<Bitmap>();
     Executor direct = new Executor() {
@@ -43,12 +58,14 @@ final class Screenshots {
       }
     });
     try {
-      if (!done.await(3, TimeUnit.SECONDS) || out.get() == null) return null;
+      return done.await(3, TimeUnit.SECONDS) ? out.get() : null;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return null;
     }
-    Bitmap bmp = out.get();
+  }
+
+  static Device.Image encode(Bitmap bmp, String format, double scale, int quality) {
     if (scale < 1) bmp = Bitmap.createScaledBitmap(bmp, Math.max(1, (int) Math.round(bmp.getWidth() * scale)), Math.max(1, (int) Math.round(bmp.getHeight() * scale)), true);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     boolean jpeg = format.equals("jpeg");
