@@ -7,6 +7,7 @@ import { logger } from '@appium/support';
 import { ADB } from 'appium-adb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANDROID_ALL, APK_PATH, mavenJar } from '../../helper/android/tools/toolchain.js';
+import { RealClock } from '../../src/core/clock.js';
 import { AdbCli } from '../../src/device/helper-app/adb-cli.js';
 import { discoverHelper } from '../../src/device/helper-app/helper-app.js';
 import { writeImeRecord } from '../../src/device/helper-app/ime-state.js';
@@ -33,18 +34,48 @@ let serial: string;
 let dir: string;
 let inertApk: string;
 
-async function cli(args: string[], timeout = 120_000): Promise<{ code: number; out: string }> {
+async function cli(args: string[], timeout = 120_000): Promise<{ code: number; out: string; stdout: string }> {
   try {
     const r = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
       timeout,
       env: { ...process.env, PHONE_AGENT_HELPER_STATE: join(dir, 'state') },
       maxBuffer: 16 * 1024 * 1024,
     });
-    return { code: 0, out: r.stdout + r.stderr };
+    return { code: 0, out: r.stdout + r.stderr, stdout: r.stdout };
   } catch (e) {
     const x = e as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof x.code === 'number' ? x.code : 1, out: `${x.stdout ?? ''}${x.stderr ?? ''}` };
+    return {
+      code: typeof x.code === 'number' ? x.code : 1,
+      out: `${x.stdout ?? ''}${x.stderr ?? ''}`,
+      stdout: x.stdout ?? '',
+    };
   }
+}
+
+/** `run "Turn Wi-Fi off" --device SERIAL` with the reference model, each run in its own folder. */
+function runWifiOff(): Promise<{ code: number; out: string; stdout: string }> {
+  return cli([
+    'run',
+    'Turn Wi-Fi off',
+    ...adbFlags(),
+    '--model',
+    'reference',
+    '--json',
+    '--runs-dir',
+    join(dir, 'runs'),
+    '--memory',
+    join(dir, `memory-${Math.random()}.json`),
+  ]);
+}
+
+/** The backends named by the receipts of a run (from its `--json` result's run folder). */
+async function receiptBackends(stdout: string): Promise<Set<string>> {
+  const result = JSON.parse(stdout) as { runDir: string };
+  const steps = (await readdir(join(result.runDir, 'steps'))).filter((f) => f.endsWith('.json'));
+  const texts = await Promise.all(steps.map((f) => readFile(join(result.runDir, 'steps', f), 'utf8')));
+  const backends = texts.flatMap((t) => [...t.matchAll(/"backend": *"(\w+)"/g)].map((m) => m[1] ?? ''));
+  expect(backends.length).toBeGreaterThan(0);
+  return new Set(backends);
 }
 
 const adbFlags = () => ['--device', serial, '--adb-port', String(server.port)];
@@ -67,7 +98,8 @@ beforeAll(async () => {
   });
   dir = await mkdtemp(join(tmpdir(), 'pa-helper-'));
   inertApk = await buildInertApk();
-  phone = new VirtualPhone({ seed: 5 });
+  // A real clock, as `phone-agent sim` runs it: the agent is another process on real time.
+  phone = new VirtualPhone({ seed: 5, clock: new RealClock() });
   bridge = await startBridgeServer({ phone });
   device = await startAdbDevice({ phone, helper: { bridgePort: bridge.port, token: bridge.token } });
   serial = `127.0.0.1:${device.port}`;
@@ -113,6 +145,16 @@ describe('the helper app on the virtual phone over real adb', () => {
     expect(j.stdout.toString() + j.stderr).toContain('INSTALL_PARSE_FAILED_NOT_APK');
   }, 60_000);
 
+  it('run --device SERIAL without the helper falls back to adb, says why, and every receipt says adb', async () => {
+    // Only the choice of backend is checked here: how far the task gets over plain adb is the adb
+    // backend's business (test/adb/executor-adb.test.ts).
+    const r = await runWifiOff();
+    expect(r.code, r.out).not.toBe(2);
+    expect(r.out).toContain('helper not used, continuing on adb: the helper app is not installed');
+    expect(await receiptBackends(r.stdout)).toEqual(new Set(['adb']));
+    phone.putSetting('global', 'wifi_on', '1');
+  }, 180_000);
+
   it('helper install: installs, enables the service and the IME, forwards, reads the token, checks health', async () => {
     const r = await cli(['helper', 'install', ...adbFlags()]);
     expect(r.out, r.out).toMatch(/healthy: protocol 3/);
@@ -126,28 +168,10 @@ describe('the helper app on the virtual phone over real adb', () => {
 
   it('run --device SERIAL goes through the helper, and gives the keyboard back at the end', async () => {
     expect(phone.getSetting('global', 'wifi_on')).toBe('1');
-    const r = await cli([
-      'run',
-      'Turn Wi-Fi off',
-      ...adbFlags(),
-      '--model',
-      'reference',
-      '--json',
-      '--runs-dir',
-      join(dir, 'runs'),
-      '--memory',
-      join(dir, 'memory.json'),
-    ]);
+    const r = await runWifiOff();
     expect(r.code, r.out).toBe(0);
     expect(phone.getSetting('global', 'wifi_on')).toBe('0');
-    const result = JSON.parse(r.out.slice(r.out.indexOf('{'), r.out.lastIndexOf('}') + 1)) as { runDir: string };
-    // Every receipt of the run names its backend: the helper (bridge), no failover.
-    const steps = (await readdir(join(result.runDir, 'steps'))).filter((f) => f.endsWith('.json'));
-    const backends = (await Promise.all(steps.map((f) => readFile(join(result.runDir, 'steps', f), 'utf8')))).flatMap(
-      (t) => [...t.matchAll(/"backend": *"(\w+)"/g)].map((m) => m[1]),
-    );
-    expect(backends.length).toBeGreaterThan(0);
-    expect(new Set(backends)).toEqual(new Set(['bridge']));
+    expect(await receiptBackends(r.stdout)).toEqual(new Set(['bridge']));
     expect(phone.getSetting('secure', 'default_input_method')).toBe(LATIN_IME);
   }, 180_000);
 
