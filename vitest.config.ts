@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects: `unit` needs nothing but `npm ci`; `adb` needs the Debian `adb` binary;
+// Four projects: `unit` needs nothing but `npm ci`; `adb` needs the Debian `adb` binary;
 // `shared` reads third-party dumps from ../shared, which a fresh clone does not have.
 export default defineConfig({
   test: {
@@ -9,11 +9,13 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts', 'helper/**/*.test.ts', 'regression-tasks/**/*.test.ts'],
-          exclude: ['test/adb/**', 'test/shared/**', '**/node_modules/**'],
+          exclude: ['test/adb/**', 'test/shared/**', 'helper/android/apk.test.ts', '**/node_modules/**'],
           testTimeout: 30_000,
         },
       },
       { test: { name: 'adb', include: ['test/adb/**/*.test.ts'], testTimeout: 60_000, fileParallelism: false } },
+      // `helper` verifies the APK that `npm run helper:build` made (needs Debian's aapt, apksigner, dexdump).
+      { test: { name: 'helper', include: ['helper/android/apk.test.ts'], testTimeout: 60_000 } },
       { test: { name: 'shared', include: ['test/shared/**/*.test.ts'], testTimeout: 60_000 } },
     ],
   },

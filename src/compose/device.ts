@@ -5,6 +5,8 @@ import { AdbDevice } from '../device/adb/device.js';
 import { BridgeDevice } from '../device/bridge/device.js';
 import type { Device } from '../device/device.js';
 import { FailoverDevice } from '../device/failover.js';
+import { helperForRun } from '../device/helper-app/connect.js';
+import { DEFAULT_HELPER_STATE_DIR } from '../device/helper-app/ime-state.js';
 import { startBridgeServer } from '../testbed/sim/bridge/index.js';
 import { VirtualPhone } from '../testbed/sim/phone.js';
 
@@ -18,7 +20,18 @@ export type DeviceSpec =
   /** The virtual phone in this process behind its real bridge server (a given phone, or a new one). */
   | { kind: 'sim'; phone?: VirtualPhone; seed?: number; locale?: 'en' | 'zh' }
   | { kind: 'bridge'; url: string; token: string }
-  | { kind: 'adb'; serial: string; host?: string; port?: number; helper?: { url: string; token: string } }
+  | {
+      kind: 'adb';
+      serial: string;
+      host?: string;
+      port?: number;
+      /** An explicit helper bridge; without it the installed helper app is discovered over adb. */
+      helper?: { url: string; token: string };
+      /** false: never look for the helper app (plain adb). */
+      discoverHelper?: boolean;
+      /** Where the keyboard to give back is recorded (default `.phone-agent/helper`, env PHONE_AGENT_HELPER_STATE). */
+      helperState?: string;
+    }
   /** An already connected device (tools that built their own); `keepOpen`: its owner closes it. */
   | { kind: 'connected'; device: Device; keepOpen?: boolean };
 
@@ -90,11 +103,34 @@ export async function openDevice(spec: DeviceSpec, ctx: { clock: Clock; logger: 
     return { device, label: spec.url, close: () => device.close() };
   }
   const adb = await connectAdb(spec, ctx);
-  if (!spec.helper) return { device: adb, label: spec.serial, close: () => adb.close() };
+  let release = async () => {};
+  let endpoint = spec.helper;
+  if (!endpoint && spec.discoverHelper !== false) {
+    const found = await helperForRun({
+      serial: spec.serial,
+      adbHost: spec.host,
+      adbPort: spec.port,
+      stateDir: spec.helperState ?? process.env.PHONE_AGENT_HELPER_STATE ?? DEFAULT_HELPER_STATE_DIR,
+      logger: ctx.logger.child('device'),
+    });
+    if (found.ok) {
+      endpoint = { url: found.endpoint.url, token: found.endpoint.token };
+      release = found.release;
+    } else ctx.logger.warn(`helper not used, continuing on adb: ${found.reason}`, { backend: 'adb' });
+  }
+  if (!endpoint) return { device: adb, label: spec.serial, close: () => adb.close() };
   let helper: BridgeDevice;
   try {
-    helper = await connectBridge(spec.helper.url, spec.helper.token, ctx);
+    helper = await connectBridge(endpoint.url, endpoint.token, ctx);
   } catch (e) {
+    await release();
+    if (!spec.helper) {
+      // A discovered helper that does not connect is no reason to give up: adb still works.
+      ctx.logger.warn(`helper not used, continuing on adb: ${e instanceof Error ? e.message : String(e)}`, {
+        backend: 'adb',
+      });
+      return { device: adb, label: spec.serial, close: () => adb.close() };
+    }
     await adb.close();
     throw e;
   }
@@ -104,5 +140,9 @@ export async function openDevice(spec: DeviceSpec, ctx: { clock: Clock; logger: 
     clock: ctx.clock,
     logger: ctx.logger.child('device'),
   });
-  return { device, label: `${spec.serial} (helper ${spec.helper.url}, adb fallback)`, close: () => device.close() };
+  return {
+    device,
+    label: `${spec.serial} (helper ${endpoint.url}, adb fallback)`,
+    close: () => device.close().finally(release),
+  };
 }

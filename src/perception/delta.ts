@@ -89,9 +89,9 @@ export function isEmptyDelta(d: StateDelta): boolean {
 export function compactDelta(d: StateDelta, next: Observation, options: CompactOptions = {}): string {
   const opts = { ...COMPACT_DEFAULTS, ...options };
   // On the same page the header would repeat what the client already has: only a keyboard change is news.
-  const kb = d.keyboardChanged ? ` · keyboard ${next.keyboard.shown ? 'shown' : 'hidden'}` : '';
+  const kbNote = d.keyboardChanged ? ` · keyboard ${next.keyboard.shown ? 'shown' : 'hidden'}` : '';
   const lines = [
-    d.samePage && !d.appChanged ? `delta vs previous${kb} (same page)` : `${headerLine(next)} · delta vs previous`,
+    d.samePage && !d.appChanged ? `delta vs previous${kbNote} (same page)` : `${headerLine(next)} · delta vs previous`,
   ];
   if (isEmptyDelta(d)) {
     lines.push('no change');

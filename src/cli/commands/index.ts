@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { register as mcp } from './mcp.js';
+import { register as helper } from './helper.js';
 import { register as observe } from './observe.js';
 import { register as referenceModel } from './reference-model.js';
 import { register as report } from './report.js';
@@ -10,4 +11,4 @@ import { register as sim } from './sim.js';
 /** Each subcommand lives in its own file and registers itself here (one import line each). */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [sim, observe, run, resume, report, referenceModel, mcp];
+export const commands: RegisterCommand[] = [sim, observe, run, resume, report, referenceModel, mcp, helper];

@@ -106,12 +106,15 @@ async function serve(o: SimOptions): Promise<void> {
   if (o.adbPort !== undefined) {
     // Loaded on demand: the ADB transport is a separate part of the virtual phone.
     const { startAdbDevice } = await import('../../testbed/sim/adbd/index.js');
+    const { preinstallHelper } = await import('../../testbed/sim/adbd/helper-app.js');
+    // The helper app comes installed and enabled; `phone-agent helper install` reinstalls it.
+    preinstallHelper(phone);
     const adb = await startAdbDevice({
       phone,
       port: int('adb-port', o.adbPort, 0, 65535),
       host: o.host,
       logger,
-      forwardPorts: { [HELPER_DEVICE_PORT]: bridge.port },
+      helper: { bridgePort: bridge.port, token: bridge.token },
     });
     closers.push(adb.close);
     out.push(

@@ -10,3 +10,13 @@ export const HELPER_DEVICE_PORT = 7912;
 export function bearerHeader(token: string): Record<string, string> {
   return { authorization: `Bearer ${token}` };
 }
+
+/** The on-device helper app (helper/android): its package, service and input method components. */
+export const HELPER_PACKAGE = 'dev.phoneagent.helper';
+export const HELPER_SERVICE = `${HELPER_PACKAGE}/.HelperService`;
+export const HELPER_IME = `${HELPER_PACKAGE}/.HelperIme`;
+/**
+ * The per-start token, in the app's private files (never logged): the host reads it with
+ * `adb shell run-as dev.phoneagent.helper cat files/token` (the APK is debuggable for run-as).
+ */
+export const HELPER_TOKEN_FILE = 'files/token';

@@ -318,7 +318,24 @@ export class VirtualPhone implements PhoneSurface {
       { package: PERMISSION_PACKAGE, label: 'Permission controller', activities: [] },
       { package: 'com.phoneagent.ime', label: 'Agent IME', activities: [] },
     ];
-    return [...apps, ...system.filter((s) => !apps.some((a) => a.package === s.package))];
+    const installed = this.services
+      .installedPackages()
+      .filter((p) => !apps.some((a) => a.package === p.package))
+      .map((p) => ({ ...p, activities: [] }));
+    return [...apps, ...system.filter((s) => !apps.some((a) => a.package === s.package)), ...installed];
+  }
+
+  installPackage(pkg: string, label: string): void {
+    this.services.installPackage(pkg, label);
+  }
+  installedPackages(): string[] {
+    return this.services.installedPackages().map((p) => p.package);
+  }
+  uninstallPackage(pkg: string): boolean {
+    return this.services.uninstallPackage(pkg);
+  }
+  helperRunning(): boolean {
+    return this.services.helperRunning();
   }
 
   /** The launcher drawer's pages, for tests and task authors (e.g. pick an app on page 2). */

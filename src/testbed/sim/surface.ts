@@ -104,6 +104,14 @@ export interface PhoneSurface {
   forceStop(pkg: string): Promise<InputResult>;
   foreground(): { package: string; activity: string };
   packages(): { package: string; label: string; activities: string[] }[];
+  /** `pm install` of an APK (the helper app, or an inert package that never runs). */
+  installPackage(pkg: string, label: string): void;
+  /** Packages installed over adb (a reinstall replaces them; built-in apps cannot be replaced). */
+  installedPackages(): string[];
+  /** `pm uninstall`: false for built-in apps and unknown packages. */
+  uninstallPackage(pkg: string): boolean;
+  /** True while the helper app is installed and its accessibility service enabled. */
+  helperRunning(): boolean;
 
   /** `settings get|put` namespace key (system / secure / global). */
   getSetting(namespace: string, key: string): string | undefined;

@@ -2,6 +2,7 @@ import { createServer } from 'node:net';
 import { Logger } from '../../../core/logger.js';
 import type { PhoneSurface } from '../surface.js';
 import { AdbConnection } from './connection.js';
+import { bindHelperApp, type HelperBinding } from './helper-app.js';
 import { FEATURES, serviceResolver } from './services/index.js';
 
 /**
@@ -21,6 +22,11 @@ export interface AdbDeviceOptions {
    * non-loopback host only these ports are reachable through `tcp:`.
    */
   forwardPorts?: Record<number, number>;
+  /**
+   * The bridge that plays the helper app: device port 7912 reaches it (and `run-as` reads its token)
+   * once the helper APK is installed and its accessibility service enabled.
+   */
+  helper?: HelperBinding;
 }
 
 export interface AdbDevice {
@@ -40,6 +46,7 @@ export async function startAdbDevice(opts: AdbDeviceOptions): Promise<AdbDevice>
   const host = opts.host ?? '127.0.0.1';
   const loopback = host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
   const resolve = serviceResolver(opts.phone, opts.forwardPorts ?? {}, loopback ? 'loopback' : 'mapped-only');
+  if (opts.helper) bindHelperApp(opts.phone, opts.helper);
   const banner = deviceBanner(opts.phone);
   const connections = new Set<AdbConnection>();
   const server = createServer((socket) => {

@@ -1,3 +1,4 @@
+import { HELPER_IME, HELPER_PACKAGE, HELPER_SERVICE } from '../../../device/protocol/transport.js';
 import type { World } from '../world.js';
 
 /**
@@ -43,6 +44,8 @@ export class SystemServices {
     { id: AGENT_IME, enabled: false },
   ];
   private currentIme = LATIN_IME;
+  /** Packages installed over adb (the helper, or inert apps that never run): package → label. */
+  private readonly installed = new Map<string, string>();
 
   constructor(
     private readonly world: World,
@@ -140,6 +143,45 @@ export class SystemServices {
     for (const d of BASE_DIRS) if (d.startsWith(prefix) && d !== p) names.add(d.slice(prefix.length).split('/')[0]);
     for (const f of this.world.files.keys()) if (f.startsWith(prefix)) names.add(f.slice(prefix.length).split('/')[0]);
     return [...names].filter(Boolean).sort();
+  }
+
+  /** `pm install`: the helper brings its input method; any other APK is an inert package. */
+  installPackage(pkg: string, label: string): void {
+    this.installed.set(pkg, label);
+    if (pkg === HELPER_PACKAGE && !this.imeList.some((i) => i.id === HELPER_IME))
+      this.imeList.push({ id: HELPER_IME, enabled: false });
+    this.changed();
+  }
+
+  /** `pm uninstall`: false for packages not installed over adb (built-in apps stay). */
+  uninstallPackage(pkg: string): boolean {
+    if (!this.installed.delete(pkg)) return false;
+    const i = this.imeList.findIndex((x) => x.id.startsWith(`${pkg}/`));
+    if (i >= 0) {
+      if (this.currentIme === this.imeList[i]?.id) this.currentIme = LATIN_IME;
+      this.imeList.splice(i, 1);
+    }
+    const services = this.extra.get('secure/enabled_accessibility_services');
+    if (services !== undefined)
+      this.extra.set(
+        'secure/enabled_accessibility_services',
+        services
+          .split(':')
+          .filter((c) => c && !c.startsWith(`${pkg}/`))
+          .join(':'),
+      );
+    this.changed();
+    return true;
+  }
+
+  installedPackages(): { package: string; label: string }[] {
+    return [...this.installed].map(([p, label]) => ({ package: p, label }));
+  }
+
+  /** The helper's service runs once it is installed and listed in enabled_accessibility_services. */
+  helperRunning(): boolean {
+    const list = (this.extra.get('secure/enabled_accessibility_services') ?? '').split(':');
+    return this.installed.has(HELPER_PACKAGE) && list.includes(HELPER_SERVICE);
   }
 
   imes(): { id: string; enabled: boolean; current: boolean }[] {

@@ -1,5 +1,6 @@
 import type { PhoneSurface } from '../../surface.js';
 import type { ServiceResolver } from '../connection.js';
+import { helperTarget } from '../helper-app.js';
 import { parseShellService, rawShell, shellV2 } from './shell.js';
 import { syncService } from './sync.js';
 import { tcpService } from './tcp.js';
@@ -35,6 +36,9 @@ export function serviceResolver(
     const tcp = /^tcp:(?:(?:localhost|127\.0\.0\.1):)?(\d+)$/.exec(service);
     if (tcp) {
       const port = Number(tcp[1]);
+      // The helper app's port, while it runs (installed + its accessibility service enabled).
+      const helper = helperTarget(phone, port);
+      if (helper !== undefined && forwardPorts[port] === undefined) return tcpService(port, { [port]: helper });
       if (tcpReach === 'mapped-only' && forwardPorts[port] === undefined) return undefined;
       return tcpService(port, forwardPorts);
     }

@@ -90,7 +90,8 @@ async function runSimple(cmd: SimpleCommand, stdin: Buffer, deps: ShellDeps, sin
   const append: Record<1 | 2, boolean> = { 1: false, 2: false };
   for (const r of cmd.redirects) {
     if (r.op === '<') {
-      const data = deps.phone.readFile(r.target);
+      // /dev/null exists on every phone (adb's install cleanup runs `rm FILE </dev/null`).
+      const data = r.target === '/dev/null' ? Buffer.alloc(0) : deps.phone.readFile(r.target);
       if (!data) {
         sink(2, Buffer.from(`${SH}: can't open '${r.target}': No such file or directory\n`));
         return 1;

@@ -7,6 +7,7 @@ import { ime } from './ime.js';
 import { input } from './input.js';
 import { cmd, pm } from './packages.js';
 import { getprop, setprop, settings, svc } from './props.js';
+import { runAs } from './run-as.js';
 import { find, grep, head, tail, wc } from './text.js';
 import { wm } from './wm.js';
 
@@ -31,6 +32,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   ['monkey', monkey],
   ['pm', pm],
   ['rm', rm],
+  ['run-as', runAs],
   ['screencap', screencap],
   ['setprop', setprop],
   ['settings', settings],

@@ -1,3 +1,5 @@
+import { HELPER_PACKAGE } from '../../../../../device/protocol/transport.js';
+import { apkPackage } from '../../apk.js';
 import { type Command, type CommandContext, type CommandResult, ok, usage } from '../command.js';
 import { apkPath, findPackage, isSystemPackage, longComponent, shortComponent } from './component.js';
 
@@ -36,6 +38,7 @@ function listPackages(ctx: CommandContext, args: string[]): CommandResult {
 }
 
 /**
+/**
  * `cmd package query-activities [--brief] -a ACTION -c CATEGORY`: the virtual phone's apps with a
  * launcher activity (only MAIN/LAUNCHER is answered), in the layout Android prints.
  */
@@ -59,6 +62,31 @@ function queryActivities(ctx: CommandContext, args: string[]): CommandResult {
   return ok(`${apps.length} activities found:\n${blocks.join('')}`);
 }
 
+/**
+ * `pm install FILE`: the file must be an APK (a zip with a binary AndroidManifest.xml). The helper app
+ * (recognized by its package) installs its accessibility service and input method; any other APK
+ * becomes an inert package that `pm list packages` shows and that never runs.
+ */
+function install(ctx: CommandContext, rest: string[]): CommandResult {
+  const file = rest.filter((a) => !a.startsWith('-')).pop();
+  const data = file ? ctx.phone.readFile(file) : undefined;
+  if (!file || data === undefined) {
+    return {
+      stderr: `Error: Unable to open file: ${file ?? ''}\nConsider using a file under /data/local/tmp/\n`,
+      code: 1,
+    };
+  }
+  const pkg = apkPackage(data);
+  if (!pkg) return { stdout: `Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse ${file}: not an APK]\n`, code: 1 };
+  if (findPackage(ctx.phone, pkg) && !ctx.phone.installedPackages().includes(pkg))
+    return {
+      stdout: `Failure [INSTALL_FAILED_UPDATE_INCOMPATIBLE: ${pkg} is a built-in app of the virtual phone]\n`,
+      code: 1,
+    };
+  ctx.phone.installPackage(pkg, pkg === HELPER_PACKAGE ? 'phone-agent helper' : pkg);
+  return ok('Success\n');
+}
+
 function packageCommand(ctx: CommandContext, sub: string | undefined, rest: string[]): CommandResult {
   const pkg = rest.filter((a) => !a.startsWith('-')).pop();
   switch (sub) {
@@ -73,24 +101,15 @@ function packageCommand(ctx: CommandContext, sub: string | undefined, rest: stri
     case 'grant':
     case 'revoke':
       return ok();
-    case 'install': {
-      // The virtual phone runs only its built-in apps; an APK cannot be parsed, as on a phone
-      // given a file that is not an APK.
-      const file = rest.filter((a) => !a.startsWith('-')).pop();
-      if (!file || ctx.phone.readFile(file) === undefined) {
-        return {
-          stderr: `Error: Unable to open file: ${file ?? ''}\nConsider using a file under /data/local/tmp/\n`,
-          code: 1,
-        };
-      }
-      return {
-        stdout: `Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse ${file}: the virtual phone runs only its built-in apps]\n`,
-        code: 1,
-      };
+    case 'install':
+      return install(ctx, rest);
+    case 'uninstall': {
+      // Only packages installed over adb can be removed; built-in apps stay, as system apps do.
+      if (!pkg) return usage('usage: pm uninstall [-k] [--user USER_ID] PACKAGE', 1);
+      return ctx.phone.uninstallPackage(pkg)
+        ? ok('Success\n')
+        : { stdout: 'Failure [DELETE_FAILED_INTERNAL_ERROR]\n', code: 1 };
     }
-    case 'uninstall':
-      // Built-in apps cannot be removed (and the virtual phone has no others).
-      return { stdout: 'Failure [DELETE_FAILED_INTERNAL_ERROR]\n', code: 1 };
     case 'query-activities':
       return queryActivities(ctx, rest);
     case 'resolve-activity': {
