@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects: `unit` needs nothing but `npm ci`; `adb` needs the Debian `adb` binary;
-// `shared` reads third-party dumps from ../shared, which a fresh clone does not have.
+// Four projects: `unit` needs nothing but `npm ci`; `adb` needs the Debian `adb` binary;
+// `browser` needs Debian's Chromium (/usr/bin/chromium); `shared` reads third-party dumps from
+// ../shared, which a fresh clone does not have.
 export default defineConfig({
   test: {
     projects: [
@@ -9,11 +10,14 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts', 'helper/**/*.test.ts', 'regression-tasks/**/*.test.ts'],
-          exclude: ['test/adb/**', 'test/shared/**', '**/node_modules/**'],
+          exclude: ['test/adb/**', 'test/shared/**', 'test/browser/**', '**/node_modules/**'],
           testTimeout: 30_000,
         },
       },
       { test: { name: 'adb', include: ['test/adb/**/*.test.ts'], testTimeout: 60_000, fileParallelism: false } },
+      {
+        test: { name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 60_000, fileParallelism: false },
+      },
       { test: { name: 'shared', include: ['test/shared/**/*.test.ts'], testTimeout: 60_000 } },
     ],
   },

@@ -4,6 +4,7 @@ import { createDevicePorts } from '../agent/device-ports.js';
 import type { AgentDeps } from '../agent/loop.js';
 import type { ConfirmVerdict, GuardCheck } from '../agent/ports.js';
 import type { AgentEvent, RunResult, RunStatus } from '../agent/types.js';
+import { CallLog, recordingDevice, recordingLlm } from '../compose/call-log.js';
 import { Deadline, RealClock } from '../core/clock.js';
 import { ActionableError } from '../core/errors.js';
 import { Logger } from '../core/logger.js';
@@ -15,6 +16,7 @@ import { resolveLlmConfig } from '../planner/llm/config.js';
 import { PageMemory } from '../planner/memory/page-memory.js';
 import { Planner } from '../planner/planner.js';
 import { loadPageMemory, savePageMemory } from '../store/page-memory-file.js';
+import { RunArchive } from '../store/run-archive.js';
 import { startReferenceModel } from '../testbed/reference-model/server.js';
 import { startBridgeServer } from '../testbed/sim/bridge/index.js';
 import { VirtualPhone } from '../testbed/sim/phone.js';
@@ -156,8 +158,15 @@ export interface Composed {
   close: () => Promise<void>;
 }
 
+export interface ComposeOptions {
+  /** Record the model's and the device's calls into this run folder (`steps/NNN.calls.jsonl`). */
+  runDir?: string;
+  /** The step the first recorded call belongs to (0 = planning of a new run). */
+  firstStep?: number;
+}
+
 /** Model + device + ports + planner, ready for runAgent / resumeAgent. */
-export async function composeAgent(flags: AgentFlags): Promise<Composed> {
+export async function composeAgent(flags: AgentFlags, opts: ComposeOptions = {}): Promise<Composed> {
   const clock = new RealClock();
   const logger = new Logger('agent', { level: flags.verbose ? 'info' : 'warn' });
   const interactive = !!process.stdin.isTTY && !flags.json;
@@ -176,8 +185,12 @@ export async function composeAgent(flags: AgentFlags): Promise<Composed> {
     }
     // Throws an ActionableError naming OPENAI_BASE_URL / PHONE_AGENT_MODEL when nothing is configured.
     const config = resolveLlmConfig({ baseUrl, model, preset: flags.preset }, process.env);
-    const { device, close: closeDevice } = await connectDevice(flags, clock, logger);
+    const { device: connected, close: closeDevice } = await connectDevice(flags, clock, logger);
     closers.push(closeDevice);
+    const secrets = [config.apiKey, flags.token, process.env.ANDROID_BRIDGE_TOKEN].filter((v): v is string => !!v);
+    const calls = opts.runDir ? new CallLog(new RunArchive(opts.runDir, { secrets }), opts.firstStep) : undefined;
+    if (calls) closers.push(() => calls.flush());
+    const device = calls ? recordingDevice(connected, calls) : connected;
     const memoryFile = path.resolve(flags.memory);
     const memory = new PageMemory(await loadPageMemory(memoryFile));
     const ports = createDevicePorts({
@@ -187,8 +200,9 @@ export async function composeAgent(flags: AgentFlags): Promise<Composed> {
       screenshots: true,
       confirm: confirmer(flags, interactive),
     });
+    const llm = createLlmClient({ config, clock, logger: logger.child('llm') });
     const planner = new Planner({
-      llm: createLlmClient({ config, clock, logger: logger.child('llm') }),
+      llm: calls ? recordingLlm(llm, calls) : llm,
       logger: logger.child('planner'),
     });
     const deps: AgentDeps = {
@@ -197,13 +211,22 @@ export async function composeAgent(flags: AgentFlags): Promise<Composed> {
       memory,
       clock,
       logger,
-      onEvent: progress(!!flags.json, !!process.stderr.isTTY),
+      onEvent: chain(calls, progress(!!flags.json, !!process.stderr.isTTY)),
     };
     return { deps, saveMemory: () => savePageMemory(memoryFile, memory.toJSON()), close };
   } catch (e) {
     await close();
     throw e;
   }
+}
+
+function chain(calls: CallLog | undefined, print: (e: AgentEvent) => void): (e: AgentEvent) => void {
+  return calls
+    ? (e) => {
+        calls.onEvent(e);
+        print(e);
+      }
+    : print;
 }
 
 export function printResult(result: RunResult, json: boolean): void {

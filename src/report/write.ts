@@ -56,7 +56,9 @@ async function inlinePictures(
     if (!cls) {
       cls = `pic${byData.size + 1}`;
       byData.set(url, cls);
-      css.push(`img.${cls}{background:url("${url}") center/100% 100% no-repeat}`);
+      // The blank pixel's own shape is square: the screen's shape is set here.
+      const ratio = shot.width && shot.height ? `aspect-ratio:${shot.width}/${shot.height};` : '';
+      css.push(`img.${cls}{${ratio}background:url("${url}") center/100% 100% no-repeat}`);
     }
     classOf.set(shot.rel, cls);
   }

@@ -5,7 +5,7 @@
  * key, a token, a password or megabytes of pixels.
  */
 
-const SECRET_KEY = /authorization|api[-_]?key|token|password|passwd|secret|cookie/i;
+const SECRET_KEY = /authorization|cookie|api[-_]?key|password|passwd|secret|token$/i;
 const DATA_URL = /data:([\w/+.-]+);base64,[A-Za-z0-9+/=]+/g;
 /** Longest string kept whole; the rest is cut with a note (a 100 kB prompt is not the point). */
 const MAX_STRING = 20_000;

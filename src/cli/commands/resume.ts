@@ -39,7 +39,8 @@ export async function resumeCommand(run: string, flags: ResumeFlags): Promise<nu
   if (!Number.isInteger(more) || more < 0)
     throw new ActionableError('USAGE', '--more-steps must be a whole number ≥ 0', 'e.g. --more-steps 10');
   const runDir = await findRunDir(run, flags.runsDir);
-  const launch = (await CheckpointStore.load(runDir)).data.launch ?? {};
+  const cp = (await CheckpointStore.load(runDir)).data;
+  const launch = cp.launch ?? {};
   // Explicit flags win; otherwise the run's own launch record; otherwise the defaults.
   const explicit = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
   const merged = { ...DEFAULTS, ...launch, ...explicit } as AgentFlags;
@@ -47,7 +48,12 @@ export async function resumeCommand(run: string, flags: ResumeFlags): Promise<nu
     process.stderr.write(
       'note: the built-in virtual phone starts afresh in this process; state from the interrupted process is gone\n',
     );
-  return drive(merged, runDir, (deps) => resumeAgent(deps, { runDir, goal: flags.task, extraSteps: more }));
+  return drive(
+    merged,
+    runDir,
+    (deps) => resumeAgent(deps, { runDir, goal: flags.task, extraSteps: more }),
+    cp.step + 1,
+  );
 }
 
 export function register(program: Command): void {

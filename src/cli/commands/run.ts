@@ -43,9 +43,10 @@ export async function drive(
   flags: AgentFlags,
   runDir: string,
   body: (deps: AgentDeps) => Promise<RunResult>,
+  firstStep = 0,
 ): Promise<number> {
   const unlock = await lockRun(runDir);
-  const agent = await composeAgent(flags).catch(async (e: unknown) => {
+  const agent = await composeAgent(flags, { runDir, firstStep }).catch(async (e: unknown) => {
     await unlock();
     throw e;
   });
