@@ -4,7 +4,6 @@ import type { ConfirmVerdict } from '../src/agent/ports.js';
 import type { RunResult } from '../src/agent/types.js';
 import { Deadline, VirtualClock } from '../src/core/clock.js';
 import { Logger } from '../src/core/logger.js';
-import { seededRandom } from '../src/core/random.js';
 import { BridgeDevice } from '../src/device/bridge/device.js';
 import { createLlmClient } from '../src/planner/llm/client.js';
 import { type LlmConfig, resolveLlmConfig } from '../src/planner/llm/config.js';
@@ -14,7 +13,7 @@ import { startBridgeServer } from '../src/testbed/sim/bridge/index.js';
 import { VirtualPhone } from '../src/testbed/sim/phone.js';
 import { baitTaken, type Interruption, scheduleInterruption } from './interruptions.js';
 import type { ConfirmationRecord, EventRecord } from './metrics.js';
-import { type CheckResult, fill, type Params, stepBudget, type TaskDef } from './types.js';
+import { type CheckResult, instantiate, type Params, stepBudget, type TaskDef } from './types.js';
 import { changedKeys, digestWorld } from './world-diff.js';
 
 /**
@@ -68,10 +67,7 @@ export function modelSeed(taskId: string, seed: number, noise: number): number {
   return h >>> 0;
 }
 
-export function instantiate(task: TaskDef, seed: number): { params: Params; goal: string } {
-  const params = task.params?.(seededRandom(seed * 7919 + 17)) ?? {};
-  return { params, goal: fill(task.instruction, params) };
-}
+export { instantiate } from './types.js';
 
 export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<TaskRunResult> {
   const logger = opts.logger ?? new Logger('agent', { sink: () => {} });

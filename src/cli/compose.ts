@@ -6,12 +6,12 @@ import type { ConfirmVerdict, GuardCheck } from '../agent/ports.js';
 import type { AgentEvent, RunResult, RunStatus } from '../agent/types.js';
 import { CallLog, recordingDevice, recordingLlm } from '../compose/call-log.js';
 import { Deadline, RealClock } from '../core/clock.js';
-import { ActionableError } from '../core/errors.js';
+import { ActionableError, errorMessage } from '../core/errors.js';
 import { Logger } from '../core/logger.js';
 import { AdbDevice } from '../device/adb/device.js';
 import { BridgeDevice } from '../device/bridge/device.js';
 import type { Device } from '../device/device.js';
-import { createLlmClient } from '../planner/llm/client.js';
+import { createLlmClient, type LlmClient } from '../planner/llm/client.js';
 import { resolveLlmConfig } from '../planner/llm/config.js';
 import { PageMemory } from '../planner/memory/page-memory.js';
 import { Planner } from '../planner/planner.js';
@@ -143,7 +143,10 @@ async function connectDevice(flags: AgentFlags, clock: RealClock, logger: Logger
       throw new ActionableError(
         'DEVICE',
         `cannot reach ${flags.device} over adb: ${c.message}`,
-        'check `adb devices`, or use --device sim',
+        // The adb backend's message may already say to check `adb devices`: say it once.
+        c.message.includes('adb devices')
+          ? 'or use --device sim for the built-in virtual phone'
+          : 'check `adb devices`, or use --device sim',
       );
     device = adb;
   }
@@ -200,7 +203,7 @@ export async function composeAgent(flags: AgentFlags, opts: ComposeOptions = {})
       screenshots: true,
       confirm: confirmer(flags, interactive),
     });
-    const llm = createLlmClient({ config, clock, logger: logger.child('llm') });
+    const llm = explainFailures(createLlmClient({ config, clock, logger: logger.child('llm') }));
     const planner = new Planner({
       llm: calls ? recordingLlm(llm, calls) : llm,
       logger: logger.child('planner'),
@@ -218,6 +221,29 @@ export async function composeAgent(flags: AgentFlags, opts: ComposeOptions = {})
     await close();
     throw e;
   }
+}
+
+/**
+ * A model call that throws (after the client's retries) becomes an error that names the endpoint and
+ * what to do; an error that already says what to do (ActionableError) passes unchanged.
+ */
+function explainFailures(llm: LlmClient): LlmClient {
+  return {
+    config: llm.config,
+    async infer(req) {
+      try {
+        return await llm.infer(req);
+      } catch (e) {
+        if (e instanceof ActionableError) throw e;
+        throw new ActionableError(
+          'MODEL_UNREACHABLE',
+          `the model endpoint ${llm.config.baseURL} (model ${llm.config.model}) failed: ${errorMessage(e)}`,
+          'check that the server is running and the URL is right (--base-url or OPENAI_BASE_URL), or try --model reference',
+          { cause: e },
+        );
+      }
+    },
+  };
 }
 
 function chain(calls: CallLog | undefined, print: (e: AgentEvent) => void): (e: AgentEvent) => void {

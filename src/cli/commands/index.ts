@@ -5,8 +5,9 @@ import { register as report } from './report.js';
 import { register as resume } from './resume.js';
 import { register as run } from './run.js';
 import { register as sim } from './sim.js';
+import { register as tasks } from './tasks.js';
 
 /** Each subcommand lives in its own file and registers itself here (one import line each). */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [sim, observe, run, resume, report, referenceModel];
+export const commands: RegisterCommand[] = [sim, observe, run, resume, report, referenceModel, tasks];

@@ -25,7 +25,7 @@ export async function resolveRunDir(run: string, runsDir: string): Promise<strin
   const known = await latestRuns(path.resolve(runsDir), 5);
   throw new ActionableError(
     'NO_RUN',
-    `no run folder at ${path.resolve(run)} nor ${byId}`,
+    `no run folder at ${[...new Set([path.resolve(run), byId])].join(' nor ')}`,
     known.length
       ? `pass a run folder or one of the latest run ids in ${path.resolve(runsDir)}: ${known.join(', ')}`
       : `pass the run folder \`phone-agent run\` printed, or set --runs-dir to where the runs are`,

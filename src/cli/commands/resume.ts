@@ -5,7 +5,8 @@ import { resumeAgent } from '../../agent/resume.js';
 import { ActionableError } from '../../core/errors.js';
 import { CheckpointStore } from '../../store/checkpoint.js';
 import type { AgentFlags } from '../compose.js';
-import { agentOptions, drive, exitWith } from './run.js';
+import { cliCommand } from '../invocation.js';
+import { agentOptions, drive, exitWith, wholeNumber } from './run.js';
 
 /**
  * `phone-agent resume <run>`: continue a run that was killed, paused for a confirmation, handed
@@ -23,21 +24,20 @@ const DEFAULTS = { device: 'sim', seed: '1', locale: 'en', adbHost: '127.0.0.1',
 
 /** A run folder path, or a run id under --runs-dir. */
 export async function findRunDir(run: string, runsDir: string): Promise<string> {
-  for (const dir of [path.resolve(run), path.resolve(runsDir, run)]) {
+  const tried = [...new Set([path.resolve(run), path.resolve(runsDir, run)])];
+  for (const dir of tried) {
     const s = await stat(path.join(dir, 'checkpoint.json')).catch(() => undefined);
     if (s?.isFile()) return dir;
   }
   throw new ActionableError(
     'NO_RUN',
-    `no run folder with a checkpoint.json at ${path.resolve(run)} or ${path.resolve(runsDir, run)}`,
-    'pass the folder `phone-agent run` printed, or a run id with --runs-dir',
+    `no run folder with a checkpoint.json at ${tried.join(' or ')}`,
+    `pass the folder \`${cliCommand()} run\` printed, or a run id with --runs-dir`,
   );
 }
 
 export async function resumeCommand(run: string, flags: ResumeFlags): Promise<number> {
-  const more = flags.moreSteps === undefined ? 0 : Number(flags.moreSteps);
-  if (!Number.isInteger(more) || more < 0)
-    throw new ActionableError('USAGE', '--more-steps must be a whole number ≥ 0', 'e.g. --more-steps 10');
+  const more = flags.moreSteps === undefined ? 0 : wholeNumber('--more-steps', flags.moreSteps, 0, 10);
   const runDir = await findRunDir(run, flags.runsDir);
   const cp = (await CheckpointStore.load(runDir)).data;
   const launch = cp.launch ?? {};

@@ -1,3 +1,4 @@
+import { readdir, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { type AgentDeps, runAgent } from '../../agent/loop.js';
@@ -6,6 +7,8 @@ import { ActionableError } from '../../core/errors.js';
 import { newRunId } from '../../store/run-archive.js';
 import { lockRun } from '../../store/run-lock.js';
 import { type AgentFlags, composeAgent, EXIT, EXIT_USAGE, launchRecord, printResult } from '../compose.js';
+import { cliCommand } from '../invocation.js';
+import { unknownToReference } from '../unknown-goal.js';
 
 /**
  * `phone-agent run "<task>"`: one sentence in, a finished task (or an honest "can't") out. With no
@@ -20,18 +23,42 @@ interface RunFlags extends AgentFlags {
   dryRun?: boolean;
 }
 
-export async function runCommand(task: string, flags: RunFlags): Promise<number> {
-  const maxSteps = Number(flags.maxSteps);
-  if (!task.trim() || !Number.isInteger(maxSteps) || maxSteps < 1)
+/** A whole number ≥ `min` from a flag, or an error naming the flag, the value and an example. */
+export function wholeNumber(flag: string, value: string, min: number, example: number): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < min)
     throw new ActionableError(
       'USAGE',
-      'run needs a task and a positive --max-steps',
-      'e.g. phone-agent run "Turn Wi-Fi off"',
+      `${flag} "${value}" is not a whole number ≥ ${min}`,
+      `pass e.g. ${flag} ${example}`,
     );
+  return n;
+}
+
+export async function runCommand(task: string, flags: RunFlags): Promise<number> {
+  if (!task.trim())
+    throw new ActionableError(
+      'USAGE',
+      'run needs a task',
+      `e.g. ${cliCommand()} run "Turn Wi-Fi off" --model reference`,
+    );
+  const maxSteps = wholeNumber('--max-steps', flags.maxSteps, 1, 30);
+  if (flags.model === 'reference') {
+    const unknown = await unknownToReference(task, cliCommand());
+    if (unknown) {
+      if (flags.json) process.stdout.write(`${JSON.stringify(unknown, null, 2)}\n`);
+      else process.stderr.write(`phone-agent run: ${unknown.message}\n`);
+      return EXIT_USAGE;
+    }
+  }
   const runsDir = path.resolve(flags.runsDir);
   const runId = newRunId(Date.now());
-  return drive(flags, path.join(runsDir, runId), (deps) =>
-    runAgent(deps, { goal: task, maxSteps, runsDir, runId, dryRun: flags.dryRun, launch: launchRecord(flags) }),
+  return drive(
+    flags,
+    path.join(runsDir, runId),
+    (deps) =>
+      runAgent(deps, { goal: task, maxSteps, runsDir, runId, dryRun: flags.dryRun, launch: launchRecord(flags) }),
+    0,
   );
 }
 
@@ -48,23 +75,38 @@ export async function drive(
   const unlock = await lockRun(runDir);
   const agent = await composeAgent(flags, { runDir, firstStep }).catch(async (e: unknown) => {
     await unlock();
+    // A setup that failed (no device, no model) leaves no empty run folder behind; rmdir removes
+    // only an empty one, so a resumed run's folder is never touched.
+    await rmdir(runDir).catch(() => {});
     throw e;
   });
   const interrupted = () => {
-    process.stderr.write(`\ninterrupted — continue with: phone-agent resume ${runDir}\n`);
-    process.exit(130);
+    process.stderr.write(`\ninterrupted — continue with: ${cliCommand()} resume ${runDir}\n`);
+    void unlock().finally(() => process.exit(130));
   };
   process.once('SIGINT', interrupted);
+  let failed = false;
   try {
     const result = await body(agent.deps);
     await agent.saveMemory();
     printResult(result, !!flags.json);
     return EXIT[result.status];
+  } catch (e) {
+    failed = true;
+    throw e;
   } finally {
     process.off('SIGINT', interrupted);
     await agent.close();
     await unlock();
+    // A new run that broke before its first step (the model unreachable while planning) did
+    // nothing on the phone: its folder would only be a husk to trip over.
+    if (failed && firstStep === 0) await discardIfNoSteps(runDir);
   }
+}
+
+async function discardIfNoSteps(runDir: string): Promise<void> {
+  const steps = await readdir(path.join(runDir, 'steps')).catch(() => [] as string[]);
+  if (!steps.some((n) => /^\d{3,}\.json$/.test(n))) await rm(runDir, { recursive: true, force: true });
 }
 
 /** Device, model and confirmation options shared by `run` and `resume`. */
