@@ -1,9 +1,7 @@
 import path from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { createDevicePorts } from '../agent/device-ports.js';
 import type { AgentDeps } from '../agent/loop.js';
-import type { ConfirmVerdict, GuardCheck } from '../agent/ports.js';
-import type { AgentEvent, RunResult, RunStatus } from '../agent/types.js';
+import type { AgentEvent, RunStatus } from '../agent/types.js';
 import { CallLog, recordingDevice, recordingLlm } from '../compose/call-log.js';
 import { Deadline, RealClock } from '../core/clock.js';
 import { ActionableError, errorMessage } from '../core/errors.js';
@@ -20,6 +18,8 @@ import { RunArchive } from '../store/run-archive.js';
 import { startReferenceModel } from '../testbed/reference-model/server.js';
 import { startBridgeServer } from '../testbed/sim/bridge/index.js';
 import { VirtualPhone } from '../testbed/sim/phone.js';
+import { confirmer, type YesFlag } from './consent.js';
+import { modelWaitTicker, progress } from './print.js';
 import { loadCatalog } from './reference-catalog.js';
 
 /**
@@ -46,7 +46,8 @@ export interface AgentFlags {
   model?: string;
   baseUrl?: string;
   preset?: string;
-  yes?: boolean;
+  /** `--yes` (every kind) or `--yes send,delete` (those kinds), see ./consent.ts. */
+  yes?: YesFlag;
   deny?: boolean;
   json?: boolean;
   runsDir: string;
@@ -66,39 +67,6 @@ export function launchRecord(f: AgentFlags): Record<string, string> {
     if (v !== undefined) out[k] = v;
   }
   return out;
-}
-
-function confirmer(flags: AgentFlags, interactive: boolean): (c: GuardCheck) => Promise<ConfirmVerdict> {
-  if (flags.yes) return async () => 'approved';
-  if (flags.deny) return async () => 'denied';
-  if (!interactive) return async () => 'deferred';
-  return async (c) => {
-    const rl = createInterface({ input: process.stdin, output: process.stderr });
-    try {
-      const a = await rl.question(
-        `\nConfirm ${c.categories.join('/')}: ${c.summary}\n  because ${c.reasons.join('; ')}\n  Proceed? [y/N] `,
-      );
-      return /^(y|yes|是|确认)$/i.test(a.trim()) ? 'approved' : 'denied';
-    } finally {
-      rl.close();
-    }
-  };
-}
-
-function progress(json: boolean, tty: boolean): (e: AgentEvent) => void {
-  if (json) return () => {};
-  const out = (s: string) => process.stderr.write(s);
-  return (e) => {
-    if (e.kind === 'plan') out(`plan${e.cached ? ' (from memory)' : ''}: ${e.subgoals.join(' → ')}\n`);
-    else if (e.kind === 'resume') {
-      out(`resuming at step ${e.fromStep}; plan: ${e.subgoals.join(' → ')}\n`);
-      for (const n of e.notes) out(`  ${n}\n`);
-    } else if (e.kind === 'step') {
-      const s = e.summary;
-      const line = `step ${s.step}/${e.max} · ${s.subgoal || '-'} · ${s.action || '(none)'} → ${s.ok ? 'ok' : 'failed'}${s.source === 'llm' ? '' : ` [${s.source}]`}${s.note ? ` (${s.note})` : ''}`;
-      out(tty ? `\x1b[2K\r${s.ok ? '\x1b[32m✓\x1b[0m' : '\x1b[31m✗\x1b[0m'} ${line}\n` : `${line}\n`);
-    }
-  };
 }
 
 async function connectBridge(url: string, token: string, clock: RealClock, logger: Logger): Promise<BridgeDevice> {
@@ -173,6 +141,10 @@ export async function composeAgent(flags: AgentFlags, opts: ComposeOptions = {})
   const clock = new RealClock();
   const logger = new Logger('agent', { level: flags.verbose ? 'info' : 'warn' });
   const interactive = !!process.stdin.isTTY && !flags.json;
+  const tty = !!process.stderr.isTTY;
+  const say = (line: string) => {
+    if (!flags.json) process.stderr.write(`${line}\n`);
+  };
   const closers: (() => Promise<void>)[] = [];
   const close = async () => {
     for (const c of closers.reverse()) await c().catch(() => {});
@@ -201,9 +173,12 @@ export async function composeAgent(flags: AgentFlags, opts: ComposeOptions = {})
       clock,
       logger: logger.child('executor'),
       screenshots: true,
-      confirm: confirmer(flags, interactive),
+      confirm: confirmer(flags, interactive, say),
     });
-    const llm = explainFailures(createLlmClient({ config, clock, logger: logger.child('llm') }));
+    const llm = explainFailures(
+      createLlmClient({ config, clock, logger: logger.child('llm') }),
+      modelWaitTicker(tty && !flags.json),
+    );
     const planner = new Planner({
       llm: calls ? recordingLlm(llm, calls) : llm,
       logger: logger.child('planner'),
@@ -214,7 +189,7 @@ export async function composeAgent(flags: AgentFlags, opts: ComposeOptions = {})
       memory,
       clock,
       logger,
-      onEvent: chain(calls, progress(!!flags.json, !!process.stderr.isTTY)),
+      onEvent: chain(calls, progress(!!flags.json, tty)),
     };
     return { deps, saveMemory: () => savePageMemory(memoryFile, memory.toJSON()), close };
   } catch (e) {
@@ -227,10 +202,11 @@ export async function composeAgent(flags: AgentFlags, opts: ComposeOptions = {})
  * A model call that throws (after the client's retries) becomes an error that names the endpoint and
  * what to do; an error that already says what to do (ActionableError) passes unchanged.
  */
-function explainFailures(llm: LlmClient): LlmClient {
+function explainFailures(llm: LlmClient, waiting: () => () => void): LlmClient {
   return {
     config: llm.config,
     async infer(req) {
+      const done = waiting();
       try {
         return await llm.infer(req);
       } catch (e) {
@@ -241,6 +217,8 @@ function explainFailures(llm: LlmClient): LlmClient {
           'check that the server is running and the URL is right (--base-url or OPENAI_BASE_URL), or try --model reference',
           { cause: e },
         );
+      } finally {
+        done();
       }
     },
   };
@@ -253,17 +231,4 @@ function chain(calls: CallLog | undefined, print: (e: AgentEvent) => void): (e: 
         print(e);
       }
     : print;
-}
-
-export function printResult(result: RunResult, json: boolean): void {
-  if (json) {
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    return;
-  }
-  const what = result.answer ? `answer: ${result.answer}` : (result.reason ?? '');
-  process.stdout.write(
-    `${result.status}${what ? ` — ${what}` : ''}\n${result.steps} steps, ${result.llm.calls} LLM calls, ${result.llm.promptTokens} prompt tokens` +
-      `${result.cacheHits ? `, ${result.cacheHits} replayed from memory` : ''}\nrun folder: ${result.runDir}\n` +
-      `trace: phone-agent report ${result.runDir}\n`,
-  );
 }

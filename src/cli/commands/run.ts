@@ -6,8 +6,10 @@ import type { RunResult } from '../../agent/types.js';
 import { ActionableError } from '../../core/errors.js';
 import { newRunId } from '../../store/run-archive.js';
 import { lockRun } from '../../store/run-lock.js';
-import { type AgentFlags, composeAgent, EXIT, EXIT_USAGE, launchRecord, printResult } from '../compose.js';
+import { type AgentFlags, composeAgent, EXIT, EXIT_USAGE, launchRecord } from '../compose.js';
+import { parseYes } from '../consent.js';
 import { cliCommand } from '../invocation.js';
+import { printResult } from '../print.js';
 import { unknownToReference } from '../unknown-goal.js';
 
 /**
@@ -122,7 +124,10 @@ export function agentOptions(cmd: Command, defaults: boolean): Command {
     .option('--model <name>', 'model name, or "reference" for the built-in reference model (env PHONE_AGENT_MODEL)')
     .option('--base-url <url>', 'OpenAI-compatible endpoint (env OPENAI_BASE_URL)')
     .option('--preset <name>', 'openai | deepseek | qwen | ollama | vllm')
-    .option('--yes', 'approve guarded actions (pay, send, delete, account) without asking')
+    .option(
+      '--yes [kinds]',
+      'approve guarded actions without asking: all, or only some kinds (--yes send,delete; kinds: payment, send, delete, account)',
+    )
     .option('--deny', 'deny every guarded action')
     .option('--json', 'print the run result as JSON on stdout')
     .option('--runs-dir <dir>', 'where run folders go', 'runs')
@@ -140,7 +145,7 @@ export function agentOptions(cmd: Command, defaults: boolean): Command {
  */
 export async function exitWith(
   name: string,
-  flags: { yes?: boolean; deny?: boolean },
+  flags: { yes?: boolean | string; deny?: boolean },
   body: () => Promise<number>,
 ): Promise<void> {
   if (flags.yes && flags.deny) {
@@ -148,6 +153,7 @@ export async function exitWith(
     process.exit(EXIT_USAGE);
   }
   try {
+    parseYes(flags.yes);
     process.exitCode = await body();
   } catch (e) {
     if (e instanceof ActionableError) {

@@ -71,6 +71,11 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
+/** An intent as a plan's subgoal: without the model's own markers. */
+function shownSubgoal(intent: string): string {
+  return intent.replace(/ keep$/, '');
+}
+
 export async function startReferenceModel(opts: ReferenceModelOptions): Promise<ReferenceModel> {
   const random = seededRandom(opts.seed ?? 1);
   const rate = opts.noise ?? 0;
@@ -89,18 +94,21 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
     const goal = extractLine(text, 'Goal') ?? '';
     const intents = intentsForGoal(opts.catalog, goal);
     if (!intents) stats.unknownGoals++;
-    if (fn === 'plan') return { fn, args: JSON.stringify({ subgoals: intents ?? [goal] }) };
+    // Subgoals are shown to people: the intents' `keep` marker (a button that stays on screen) is
+    // the model's own note, so it is left out of the plan and looked up again when acting.
+    if (fn === 'plan') return { fn, args: JSON.stringify({ subgoals: (intents ?? [goal]).map(shownSubgoal) }) };
     if (!intents) {
       const out: ActArgsOut = { thought: 'I was not trained on this goal', tool: 'infeasible', text: 'unknown goal' };
       return { fn, args: JSON.stringify(out) };
     }
-    const current = extractLine(text, 'Current subgoal') ?? '';
+    const ownIntent = (line: string) => intents.find((i) => shownSubgoal(i) === line) ?? line;
+    const current = ownIntent(extractLine(text, 'Current subgoal') ?? '');
     const screen = extractScreen(text);
     const history = extractHistory(text);
     const intent = current.startsWith('all subgoals done') ? 'done' : current;
     // After the user declined a guarded action, a careful model stops and reports it.
     const planLines = (/Plan:\n([\s\S]*?)\n\n/.exec(text)?.[1] ?? '').split('\n');
-    const planIntents = planLines.map((l) => l.replace(/^\d+\. \[.\] /, ''));
+    const planIntents = planLines.map((l) => ownIntent(l.replace(/^\d+\. \[.\] /, '')));
     const currentIndex = planLines.findIndex((l) => /^\d+\. \[>\]/.test(l));
     const banned = (extractLine(text, 'Banned on this page') ?? '').split('; ').filter(Boolean);
     const app = /^app (\S+)/m.exec(screen.raw.trim())?.[1] ?? '';
