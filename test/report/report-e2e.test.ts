@@ -122,7 +122,9 @@ describe('report of a real run (Wi-Fi off on the virtual phone, reference model)
     const inline = await readFile(out, 'utf8');
     expect(r.bytes).toBe(Buffer.byteLength(inline));
     // Each distinct screen once, as a small JPEG in the stylesheet; every picture names one.
-    const pictures = [...inline.matchAll(/img\.(pic\d+)\{aspect-ratio:\d+\/\d+;background:url\("data:image\/jpeg;base64,/g)].map((m) => m[1]);
+    const pictures = [
+      ...inline.matchAll(/img\.(pic\d+)\{aspect-ratio:\d+\/\d+;background:url\("data:image\/jpeg;base64,/g),
+    ].map((m) => m[1]);
     expect(pictures.length).toBeGreaterThan(0);
     expect(pictures.length).toBeLessThanOrEqual(wifi.steps + 1);
     const used = [...inline.matchAll(/<img src="data:image\/gif;base64,[^"]+" class="(pic\d+)"/g)].map((m) => m[1]);

@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { register as devices } from './devices.js';
+import { register as doctor } from './doctor.js';
 import { register as observe } from './observe.js';
 import { register as referenceModel } from './reference-model.js';
 import { register as report } from './report.js';
@@ -10,4 +12,4 @@ import { register as tasks } from './tasks.js';
 /** Each subcommand lives in its own file and registers itself here (one import line each). */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [sim, observe, run, resume, report, referenceModel, tasks];
+export const commands: RegisterCommand[] = [sim, observe, run, resume, report, referenceModel, tasks, doctor, devices];

@@ -20,7 +20,13 @@ interface ResumeFlags extends Partial<AgentFlags> {
   moreSteps?: string;
 }
 
-const DEFAULTS = { device: 'sim', seed: '1', locale: 'en', adbHost: '127.0.0.1', adbPort: '5037' };
+const DEFAULTS = {
+  device: 'sim',
+  seed: '1',
+  locale: 'en',
+  adbHost: '127.0.0.1',
+  adbPort: process.env.ANDROID_ADB_SERVER_PORT ?? '5037',
+};
 
 /** A run folder path, or a run id under --runs-dir. */
 export async function findRunDir(run: string, runsDir: string): Promise<string> {

@@ -135,7 +135,11 @@ export function agentOptions(cmd: Command, defaults: boolean): Command {
     .option('--seed <n>', 'virtual phone seed', d('1'))
     .option('--locale <en|zh>', 'virtual phone language', d('en'))
     .option('--adb-host <host>', 'adb server host', d('127.0.0.1'))
-    .option('--adb-port <port>', 'adb server port', d('5037'))
+    .option(
+      '--adb-port <port>',
+      'adb server port (env ANDROID_ADB_SERVER_PORT, else 5037)',
+      d(process.env.ANDROID_ADB_SERVER_PORT ?? '5037'),
+    )
     .option('--verbose', 'log every step to stderr');
 }
 
