@@ -9,6 +9,7 @@ import { createLlmClient } from '../src/planner/llm/client.js';
 import { type LlmConfig, resolveLlmConfig } from '../src/planner/llm/config.js';
 import type { PageMemory } from '../src/planner/memory/page-memory.js';
 import { Planner } from '../src/planner/planner.js';
+import { newRunId } from '../src/store/run-archive.js';
 import { startBridgeServer } from '../src/testbed/sim/bridge/index.js';
 import { VirtualPhone } from '../src/testbed/sim/phone.js';
 import { baitTaken, type Interruption, scheduleInterruption } from './interruptions.js';
@@ -108,7 +109,13 @@ export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<Task
     const planner = new Planner({ llm, logger: logger.child('planner') });
     const run = await runAgent(
       { ports, planner, memory: opts.memory, clock, logger, perf: opts.perf },
-      { goal, maxSteps: stepBudget(task), runsDir: opts.runsDir },
+      {
+        goal,
+        maxSteps: stepBudget(task),
+        runsDir: opts.runsDir,
+        // Named by the real time and the task, not the virtual clock: a person finds a run by both.
+        runId: newRunId(Date.now(), Math.random, `${task.id}-s${opts.seed}`),
+      },
     );
     const taskCheck = await task.check(phone.world, run, params, phone);
     let check = taskCheck;
