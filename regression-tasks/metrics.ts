@@ -75,6 +75,8 @@ export interface RunRecord {
   runDir?: string;
   /** The instruction the run got (credentials masked). */
   goal?: string;
+  /** The task threw (setup, agent, check): its message. Such a run has status `error` and fails. */
+  error?: string;
 }
 
 export interface InvariantResult {
@@ -264,6 +266,8 @@ export interface SuiteMetrics {
   invariantViolations: { guardOrder: number; events: number; stateDiff: number };
   /** Runs whose task declares `mayChange`, so the state-diff invariant was checked. */
   stateDiffChecked: number;
+  /** Runs that threw instead of finishing (counted as failures too). */
+  errors: number;
 }
 
 export interface JudgedRun extends RunRecord {
@@ -309,6 +313,7 @@ export function aggregate(runs: readonly JudgedRun[], prices?: Prices): SuiteMet
       stateDiff: count((r) => !r.verdict.invariants.stateDiff.ok),
     },
     stateDiffChecked: count((r) => r.verdict.invariants.stateDiff.checked),
+    errors: count((r) => r.error !== undefined),
   };
 }
 

@@ -35,6 +35,7 @@ const ROWS: [string, (m: SuiteMetrics) => string][] = [
     (m) => `${m.invariantViolations.guardOrder} / ${m.invariantViolations.events} / ${m.invariantViolations.stateDiff}`,
   ],
   ['runs with state-diff allow-list', (m) => String(m.stateDiffChecked)],
+  ['errors (the run threw)', (m) => String(m.errors)],
 ];
 
 /** Table cells are one line, and a `|` in a goal must not end the cell. */

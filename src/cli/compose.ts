@@ -1,26 +1,14 @@
-import path from 'node:path';
-import { createDevicePorts } from '../agent/device-ports.js';
-import type { AgentDeps } from '../agent/loop.js';
 import type { AgentEvent, RunStatus } from '../agent/types.js';
+import { type Composed, composeAgent } from '../compose/agent.js';
 import { CallLog, recordingDevice, recordingLlm } from '../compose/call-log.js';
-import { Deadline, RealClock } from '../core/clock.js';
+import type { DeviceSpec } from '../compose/device.js';
+import { RealClock } from '../core/clock.js';
 import { ActionableError, errorMessage } from '../core/errors.js';
 import { Logger } from '../core/logger.js';
-import { AdbDevice } from '../device/adb/device.js';
-import { BridgeDevice } from '../device/bridge/device.js';
-import type { Device } from '../device/device.js';
-import { createLlmClient, type LlmClient } from '../planner/llm/client.js';
-import { resolveLlmConfig } from '../planner/llm/config.js';
-import { PageMemory } from '../planner/memory/page-memory.js';
-import { Planner } from '../planner/planner.js';
-import { loadPageMemory, savePageMemory } from '../store/page-memory-file.js';
+import type { LlmClient } from '../planner/llm/client.js';
 import { RunArchive } from '../store/run-archive.js';
-import { startReferenceModel } from '../testbed/reference-model/server.js';
-import { startBridgeServer } from '../testbed/sim/bridge/index.js';
-import { VirtualPhone } from '../testbed/sim/phone.js';
-import { confirmer, type YesFlag } from './consent.js';
+import { consentChannel, type YesFlag } from './consent.js';
 import { modelWaitTicker, progress } from './print.js';
-import { loadCatalog } from './reference-catalog.js';
 
 /**
  * What `run` and `resume` share: connecting a device (the built-in virtual phone, a helper bridge
@@ -41,8 +29,10 @@ export const EXIT_USAGE = 2;
 
 export interface AgentFlags {
   device: string;
-  /** Bridge token for `--device http://…` (else ANDROID_BRIDGE_TOKEN). */
+  /** Bridge token for `--device http://…` or `--helper` (else ANDROID_BRIDGE_TOKEN). */
   token?: string;
+  /** A helper bridge in front of an adb serial: preferred, with adb as the fallback. */
+  helper?: string;
   model?: string;
   baseUrl?: string;
   preset?: string;
@@ -62,72 +52,38 @@ export interface AgentFlags {
 /** The flags worth keeping in the checkpoint so `resume` reconnects the same way (no secrets). */
 export function launchRecord(f: AgentFlags): Record<string, string> {
   const out: Record<string, string> = { device: f.device, seed: f.seed, locale: f.locale };
-  for (const k of ['model', 'baseUrl', 'preset', 'adbHost', 'adbPort'] as const) {
+  for (const k of ['model', 'baseUrl', 'preset', 'adbHost', 'adbPort', 'helper'] as const) {
     const v = f[k];
     if (v !== undefined) out[k] = v;
   }
   return out;
 }
 
-async function connectBridge(url: string, token: string, clock: RealClock, logger: Logger): Promise<BridgeDevice> {
-  const bridge = new BridgeDevice({ url, token, clock, logger: logger.child('device') });
-  const c = await bridge.connect(Deadline.after(clock, 10_000));
-  if (!c.ok)
-    throw new ActionableError(
-      'DEVICE',
-      `the helper bridge at ${url} did not answer: ${c.message}`,
-      'check that the helper (or `phone-agent sim`) is running and the token is right',
-    );
-  return bridge;
-}
-
-async function connectDevice(flags: AgentFlags, clock: RealClock, logger: Logger) {
-  const closers: (() => Promise<void>)[] = [];
-  let device: Device;
-  if (flags.device === 'sim') {
-    const phone = new VirtualPhone({ clock, seed: Number(flags.seed), locale: flags.locale === 'zh' ? 'zh' : 'en' });
-    const server = await startBridgeServer({ phone, logger: logger.child('bridge') });
-    closers.push(() => server.close());
-    device = await connectBridge(server.url, server.token, clock, logger);
-  } else if (/^https?:\/\//.test(flags.device)) {
-    const token = flags.token ?? process.env.ANDROID_BRIDGE_TOKEN;
-    if (!token)
+/** --device sim | URL | SERIAL (with --helper URL: the helper first, adb as fallback). */
+export function deviceSpec(flags: AgentFlags): DeviceSpec {
+  if (flags.device === 'sim')
+    return { kind: 'sim', seed: Number(flags.seed), locale: flags.locale === 'zh' ? 'zh' : 'en' };
+  const token = () => {
+    const t = flags.token ?? process.env.ANDROID_BRIDGE_TOKEN;
+    if (!t)
       throw new ActionableError(
         'USAGE',
-        `--device ${flags.device} is a helper bridge, which needs its token`,
+        `${flags.helper ? `--helper ${flags.helper}` : `--device ${flags.device}`} is a helper bridge, which needs its token`,
         'pass --token T or set ANDROID_BRIDGE_TOKEN',
       );
-    device = await connectBridge(flags.device, token, clock, logger);
-  } else {
-    const adb = new AdbDevice({
-      serial: flags.device,
-      host: flags.adbHost,
-      port: Number(flags.adbPort),
-      clock,
-      logger: logger.child('device'),
-    });
-    const c = await adb.connect(Deadline.after(clock, 15_000));
-    if (!c.ok)
-      throw new ActionableError(
-        'DEVICE',
-        `cannot reach ${flags.device} over adb: ${c.message}`,
-        // The adb backend's message may already say to check `adb devices`: say it once.
-        c.message.includes('adb devices')
-          ? 'or use --device sim for the built-in virtual phone'
-          : 'check `adb devices`, or use --device sim',
-      );
-    device = adb;
-  }
-  closers.push(() => device.close());
-  return { device, close: async () => void (await Promise.all(closers.reverse().map((c) => c()))) };
+    return t;
+  };
+  if (/^https?:\/\//.test(flags.device)) return { kind: 'bridge', url: flags.device, token: token() };
+  return {
+    kind: 'adb',
+    serial: flags.device,
+    host: flags.adbHost,
+    port: Number(flags.adbPort),
+    helper: flags.helper ? { url: flags.helper, token: token() } : undefined,
+  };
 }
 
-export interface Composed {
-  deps: AgentDeps;
-  /** Persist what the run learned (page memory) — call after the run. */
-  saveMemory: () => Promise<void>;
-  close: () => Promise<void>;
-}
+export type { Composed } from '../compose/agent.js';
 
 export interface ComposeOptions {
   /** Record the model's and the device's calls into this run folder (`steps/NNN.calls.jsonl`). */
@@ -136,73 +92,12 @@ export interface ComposeOptions {
   firstStep?: number;
 }
 
-/** Model + device + ports + planner, ready for runAgent / resumeAgent. */
-export async function composeAgent(flags: AgentFlags, opts: ComposeOptions = {}): Promise<Composed> {
-  const clock = new RealClock();
-  const logger = new Logger('agent', { level: flags.verbose ? 'info' : 'warn' });
-  const interactive = !!process.stdin.isTTY && !flags.json;
-  const tty = !!process.stderr.isTTY;
-  const say = (line: string) => {
-    if (!flags.json) process.stderr.write(`${line}\n`);
-  };
-  const closers: (() => Promise<void>)[] = [];
-  const close = async () => {
-    for (const c of closers.reverse()) await c().catch(() => {});
-  };
-  try {
-    let baseUrl = flags.baseUrl;
-    let model = flags.model;
-    if (flags.model === 'reference') {
-      const ref = await startReferenceModel({ catalog: await loadCatalog(), noise: 0 });
-      closers.push(() => ref.close());
-      baseUrl = ref.url;
-      model = 'reference';
-    }
-    // Throws an ActionableError naming OPENAI_BASE_URL / PHONE_AGENT_MODEL when nothing is configured.
-    const config = resolveLlmConfig({ baseUrl, model, preset: flags.preset }, process.env);
-    const { device: connected, close: closeDevice } = await connectDevice(flags, clock, logger);
-    closers.push(closeDevice);
-    const secrets = [config.apiKey, flags.token, process.env.ANDROID_BRIDGE_TOKEN].filter((v): v is string => !!v);
-    const calls = opts.runDir ? new CallLog(new RunArchive(opts.runDir, { secrets }), opts.firstStep) : undefined;
-    if (calls) closers.push(() => calls.flush());
-    const device = calls ? recordingDevice(connected, calls) : connected;
-    const memoryFile = path.resolve(flags.memory);
-    const memory = new PageMemory(await loadPageMemory(memoryFile));
-    const ports = createDevicePorts({
-      device,
-      clock,
-      logger: logger.child('executor'),
-      screenshots: true,
-      confirm: confirmer(flags, interactive, say),
-    });
-    const llm = explainFailures(
-      createLlmClient({ config, clock, logger: logger.child('llm') }),
-      modelWaitTicker(tty && !flags.json),
-    );
-    const planner = new Planner({
-      llm: calls ? recordingLlm(llm, calls) : llm,
-      logger: logger.child('planner'),
-    });
-    const deps: AgentDeps = {
-      ports,
-      planner,
-      memory,
-      clock,
-      logger,
-      onEvent: chain(calls, progress(!!flags.json, tty)),
-    };
-    return { deps, saveMemory: () => savePageMemory(memoryFile, memory.toJSON()), close };
-  } catch (e) {
-    await close();
-    throw e;
-  }
-}
-
 /**
  * A model call that throws (after the client's retries) becomes an error that names the endpoint and
- * what to do; an error that already says what to do (ActionableError) passes unchanged.
+ * what to do; an error that already says what to do (ActionableError) passes unchanged. `waiting`
+ * shows the elapsed time on a terminal while the model thinks.
  */
-function explainFailures(llm: LlmClient, waiting: () => () => void): LlmClient {
+function explained(llm: LlmClient, waiting: () => () => void): LlmClient {
   return {
     config: llm.config,
     async infer(req) {
@@ -224,11 +119,44 @@ function explainFailures(llm: LlmClient, waiting: () => () => void): LlmClient {
   };
 }
 
-function chain(calls: CallLog | undefined, print: (e: AgentEvent) => void): (e: AgentEvent) => void {
+/** Model + device + ports + planner through the one factory, ready for runAgent / resumeAgent. */
+export async function composeFromFlags(flags: AgentFlags, opts: ComposeOptions = {}): Promise<Composed> {
+  const interactive = !!process.stdin.isTTY && !flags.json;
+  const tty = !!process.stderr.isTTY && !flags.json;
+  const say = (line: string) => {
+    if (!flags.json) process.stderr.write(`${line}\n`);
+  };
+  const secrets = [flags.token, process.env.ANDROID_BRIDGE_TOKEN, process.env.OPENAI_API_KEY].filter(
+    (v): v is string => !!v,
+  );
+  const calls = opts.runDir ? new CallLog(new RunArchive(opts.runDir, { secrets }), opts.firstStep) : undefined;
+  const print = progress(!!flags.json, tty);
+  const composed = await composeAgent({
+    device: deviceSpec(flags),
+    model: { model: flags.model, baseUrl: flags.baseUrl, preset: flags.preset },
+    confirm: consentChannel(flags, interactive, say),
+    memory: { file: flags.memory },
+    clock: new RealClock(),
+    logger: new Logger('agent', { level: flags.verbose ? 'info' : 'warn' }),
+    decorate: {
+      llm: (llm) => {
+        const e = explained(llm, modelWaitTicker(tty));
+        return calls ? recordingLlm(e, calls) : e;
+      },
+      device: (d) => (calls ? recordingDevice(d, calls) : d),
+    },
+    onEvent: (e: AgentEvent) => {
+      calls?.onEvent(e);
+      print(e);
+    },
+  });
   return calls
-    ? (e) => {
-        calls.onEvent(e);
-        print(e);
+    ? {
+        ...composed,
+        close: async () => {
+          await calls.flush();
+          await composed.close();
+        },
       }
-    : print;
+    : composed;
 }

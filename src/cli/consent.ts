@@ -1,6 +1,10 @@
 import { createInterface } from 'node:readline/promises';
-import type { ConfirmVerdict, GuardCheck } from '../agent/ports.js';
 import { ActionableError } from '../core/errors.js';
+import type {
+  ConfirmationAnswer,
+  ConfirmationChannel,
+  ConfirmationRequest,
+} from '../executor/guardrails/confirm.js';
 
 /**
  * Who may approve a guarded action (a payment, a send, a deletion, an account change): the person
@@ -52,11 +56,11 @@ export interface ConsentFlags {
 
 type Say = (line: string) => void;
 
-async function askAtPrompt(c: GuardCheck): Promise<boolean> {
+async function askAtPrompt(req: ConfirmationRequest): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     const a = await rl.question(
-      `\nConfirm ${c.categories.join('/')}: ${c.summary}\n  because ${c.reasons.join('; ')}\n  Proceed? [y/N] `,
+      `\nConfirm ${req.categories.join('/')}: ${req.summary}\n  because ${req.reasons.join('; ')}\n  Proceed? [y/N] `,
     );
     return /^(y|yes|是|确认)$/i.test(a.trim());
   } finally {
@@ -64,26 +68,35 @@ async function askAtPrompt(c: GuardCheck): Promise<boolean> {
   }
 }
 
-export function confirmer(
+/**
+ * The run's confirmation channel. `by` names who answered (the executor logs it): `--deny`,
+ * `--yes` or `--yes send,delete`, `user` (at the prompt), or `pause` (nobody there: the run stops
+ * for consent and `resume --yes` continues it).
+ */
+export function consentChannel(
   flags: ConsentFlags,
   interactive: boolean,
   say: Say,
-  ask: (c: GuardCheck) => Promise<boolean> = askAtPrompt,
-): (c: GuardCheck) => Promise<ConfirmVerdict> {
+  ask: (req: ConfirmationRequest) => Promise<boolean> = askAtPrompt,
+): ConfirmationChannel {
   const yes = parseYes(flags.yes);
-  const what = (c: GuardCheck) => `${c.categories.join('/')}: ${c.summary}`;
-  return async (c) => {
-    if (flags.deny) {
-      say(`denied ${what(c)} (by --deny)`);
-      return 'denied';
-    }
-    if (yes === 'all' || (yes && c.categories.length > 0 && c.categories.every((k) => yes.has(k)))) {
-      say(`approved ${what(c)} (by --yes${yes === 'all' ? '' : ` ${[...yes].join(',')}`})`);
-      return 'approved';
-    }
-    if (!interactive) return 'deferred';
-    const ok = await ask(c);
-    say(`${ok ? 'approved' : 'denied'} ${what(c)} (by you, at the prompt)`);
-    return ok ? 'approved' : 'denied';
+  const what = (req: ConfirmationRequest) => `${req.categories.join('/')}: ${req.summary}`;
+  return {
+    name: 'consent',
+    async confirm(req): Promise<ConfirmationAnswer> {
+      if (flags.deny) {
+        say(`denied ${what(req)} (by --deny)`);
+        return { verdict: 'denied', by: '--deny', reason: 'refused by --deny' };
+      }
+      if (yes === 'all' || (yes && req.categories.length > 0 && req.categories.every((k) => yes.has(k)))) {
+        const by = `--yes${yes === 'all' ? '' : ` ${[...yes].join(',')}`}`;
+        say(`approved ${what(req)} (by ${by})`);
+        return { verdict: 'approved', by };
+      }
+      if (!interactive) return { verdict: 'deferred', by: 'pause', pending: req };
+      const ok = await ask(req);
+      say(`${ok ? 'approved' : 'denied'} ${what(req)} (by you, at the prompt)`);
+      return ok ? { verdict: 'approved', by: 'user' } : { verdict: 'denied', by: 'user', reason: 'you answered no' };
+    },
   };
 }

@@ -6,7 +6,7 @@ import type { RunResult } from '../../agent/types.js';
 import { ActionableError } from '../../core/errors.js';
 import { newRunId } from '../../store/run-archive.js';
 import { lockRun } from '../../store/run-lock.js';
-import { type AgentFlags, composeAgent, EXIT, EXIT_USAGE, launchRecord } from '../compose.js';
+import { type AgentFlags, composeFromFlags, EXIT, EXIT_USAGE, launchRecord } from '../compose.js';
 import { parseYes } from '../consent.js';
 import { cliCommand } from '../invocation.js';
 import { printResult } from '../print.js';
@@ -75,7 +75,7 @@ export async function drive(
   firstStep = 0,
 ): Promise<number> {
   const unlock = await lockRun(runDir);
-  const agent = await composeAgent(flags, { runDir, firstStep }).catch(async (e: unknown) => {
+  const agent = await composeFromFlags(flags, { runDir, firstStep }).catch(async (e: unknown) => {
     await unlock();
     // A setup that failed (no device, no model) leaves no empty run folder behind; rmdir removes
     // only an empty one, so a resumed run's folder is never touched.
@@ -120,7 +120,11 @@ export function agentOptions(cmd: Command, defaults: boolean): Command {
       'sim (built-in virtual phone), a helper bridge URL, or an adb serial',
       d('sim'),
     )
-    .option('--token <token>', 'helper bridge token for --device http://… (env ANDROID_BRIDGE_TOKEN)')
+    .option('--token <token>', 'helper bridge token for --device http://… or --helper (env ANDROID_BRIDGE_TOKEN)')
+    .option(
+      '--helper <url>',
+      'with --device SERIAL: a helper bridge to prefer, adb as the fallback (logged per receipt)',
+    )
     .option('--model <name>', 'model name, or "reference" for the built-in reference model (env PHONE_AGENT_MODEL)')
     .option('--base-url <url>', 'OpenAI-compatible endpoint (env OPENAI_BASE_URL)')
     .option('--preset <name>', 'openai | deepseek | qwen | ollama | vllm')

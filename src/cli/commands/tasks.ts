@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadCatalog } from '../reference-catalog.js';
+import { loadCatalog } from '../../compose/reference-catalog.js';
 
 /**
  * `phone-agent tasks`: what the reference model understands — the catalog's phrasings, each with an
