@@ -1,10 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { ActionableError } from '../core/errors.js';
-import type {
-  ConfirmationAnswer,
-  ConfirmationChannel,
-  ConfirmationRequest,
-} from '../executor/guardrails/confirm.js';
+import type { ConfirmationAnswer, ConfirmationChannel, ConfirmationRequest } from '../executor/guardrails/confirm.js';
 
 /**
  * Who may approve a guarded action (a payment, a send, a deletion, an account change): the person

@@ -7,17 +7,20 @@ import { cliCommand } from './invocation.js';
  * left done and undone, and the totals.
  */
 
+/** The step note of a refused guarded action (src/agent/step-execute.ts): `denied by <who>: <what>`. */
+const DENIED = /^denied by [^:]+: /;
+
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 /** The step's outcome in words: a paused or denied step did not fail. */
 function outcomeOf(s: StepSummary): string {
   if (s.note?.startsWith('waiting for confirmation')) return 'paused for consent';
-  if (s.note?.startsWith('denied by the user')) return 'denied';
+  if (s.note && DENIED.test(s.note)) return 'denied';
   return s.ok ? 'ok' : 'failed';
 }
 
 function noteOf(s: StepSummary): string {
-  if (!s.note || s.note.startsWith('waiting for confirmation') || s.note.startsWith('denied by the user')) return '';
+  if (!s.note || s.note.startsWith('waiting for confirmation') || DENIED.test(s.note)) return '';
   return ` (${s.note})`;
 }
 
@@ -97,8 +100,8 @@ export function outcomeLines(r: RunResult, cmd = cliCommand()): string[] {
 /** After a refusal: what was done before it, and what was not done. */
 function deniedLines(r: RunResult): string[] {
   const refused = r.stepLog
-    .filter((s) => s.note?.startsWith('denied by the user'))
-    .map((s) => (s.note ?? '').replace(/^denied by the user: /, ''));
+    .filter((s) => s.note && DENIED.test(s.note))
+    .map((s) => (s.note ?? '').replace(DENIED, ''));
   const done = r.stepLog.filter(
     (s) => s.ok && s.action && s.source !== 'gate' && !/^(done|ask_user|infeasible)\b/.test(s.action),
   );

@@ -1,5 +1,5 @@
-import { type CatalogEntry, closestEntries, intentsForGoal } from '../testbed/reference-model/intents.js';
 import { loadCatalog } from '../compose/reference-catalog.js';
+import { type CatalogEntry, closestEntries, intentsForGoal } from '../testbed/reference-model/intents.js';
 
 /**
  * `run --model reference` with a goal outside the catalog: the reference model would answer every
