@@ -99,9 +99,7 @@ export function outcomeLines(r: RunResult, cmd = cliCommand()): string[] {
 
 /** After a refusal: what was done before it, and what was not done. */
 function deniedLines(r: RunResult): string[] {
-  const refused = r.stepLog
-    .filter((s) => s.note && DENIED.test(s.note))
-    .map((s) => (s.note ?? '').replace(DENIED, ''));
+  const refused = r.stepLog.filter((s) => s.note && DENIED.test(s.note)).map((s) => (s.note ?? '').replace(DENIED, ''));
   const done = r.stepLog.filter(
     (s) => s.ok && s.action && s.source !== 'gate' && !/^(done|ask_user|infeasible)\b/.test(s.action),
   );
