@@ -36,6 +36,8 @@ export interface AgentFlags {
   model?: string;
   baseUrl?: string;
   preset?: string;
+  /** The model reads images (else the preset's, else PHONE_AGENT_VISION, else no). */
+  vision?: boolean;
   /** `--yes` (every kind) or `--yes send,delete` (those kinds), see ./consent.ts. */
   yes?: YesFlag;
   deny?: boolean;
@@ -133,7 +135,7 @@ export async function composeFromFlags(flags: AgentFlags, opts: ComposeOptions =
   const print = progress(!!flags.json, tty);
   const composed = await composeAgent({
     device: deviceSpec(flags),
-    model: { model: flags.model, baseUrl: flags.baseUrl, preset: flags.preset },
+    model: { model: flags.model, baseUrl: flags.baseUrl, preset: flags.preset, vision: flags.vision },
     confirm: consentChannel(flags, interactive, say),
     memory: { file: flags.memory },
     clock: new RealClock(),

@@ -40,6 +40,7 @@ export class SnapshotPerceiver {
             width: shot.width,
             height: shot.height,
             offsetY: shot.offsetY,
+            seq: shot.seq,
             base64: shot.png.toString('base64'),
           },
         }

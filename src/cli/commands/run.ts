@@ -129,6 +129,11 @@ export function agentOptions(cmd: Command, defaults: boolean): Command {
     .option('--base-url <url>', 'OpenAI-compatible endpoint (env OPENAI_BASE_URL)')
     .option('--preset <name>', 'openai | deepseek | qwen | ollama | vllm')
     .option(
+      '--vision',
+      'the model reads images: screenshots on visual-first screens, and `look` (env PHONE_AGENT_VISION=1)',
+    )
+    .option('--no-vision', 'the model reads no images: never send screenshots, never offer `look`')
+    .option(
       '--yes [kinds]',
       'approve guarded actions without asking: all, or only some kinds (--yes send,delete; kinds: payment, send, delete, account)',
     )
