@@ -3,7 +3,7 @@ import { renderHeader } from './render-header.js';
 import { img, renderStep, type StepRenderOptions } from './render-step.js';
 import type { RunModel } from './schema.js';
 import { REPORT_CSS } from './style.js';
-import { escapeHtml, Text } from './text.js';
+import { Text } from './text.js';
 
 /**
  * A run folder as one self-contained HTML page (DESIGN §6): header with the outcome and totals,
