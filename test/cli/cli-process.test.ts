@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cli } from './support.js';
 
 /**
@@ -10,6 +10,9 @@ import { cli } from './support.js';
  * states (0 done, 1 failed or out of steps, 2 usage or no model, 3 needs a person, 4 infeasible),
  * and messages that name the bad value and the fix, once.
  */
+
+// Each test starts the CLI as a process (tsx compiles on start): slow on a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 let dir: string;
 beforeAll(async () => {
