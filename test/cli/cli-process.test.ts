@@ -12,7 +12,7 @@ import { cli } from './support.js';
  */
 
 // Each test starts the CLI as a process (tsx compiles on start): slow on a loaded machine.
-vi.setConfig({ testTimeout: 120_000 });
+vi.setConfig({ testTimeout: 180_000 });
 
 let dir: string;
 beforeAll(async () => {
