@@ -63,7 +63,7 @@ describe('phone-agent observe', () => {
     await expect(observeCommand({ ...base, xml: bad, format: 'yaml' })).rejects.toThrow(
       /--format compact or --format json/,
     );
-    await expect(observeCommand({ ...base })).rejects.toThrow(/--xml FILE, or --device sim|URL|SERIAL/);
+    await expect(observeCommand({ ...base })).rejects.toThrow(/--xml FILE, or --device sim\|URL\|SERIAL/);
     await expect(observeCommand({ ...base, xml: empty, screen: 'big' })).rejects.toThrow(/WxH/);
   });
 });
