@@ -4,13 +4,13 @@ import { callbackConfirmation, composeAgent } from '../src/compose/agent.js';
 import { VirtualClock } from '../src/core/clock.js';
 import { fnv1a } from '../src/core/hash.js';
 import { Logger } from '../src/core/logger.js';
-import { seededRandom } from '../src/core/random.js';
 import type { LlmConfig } from '../src/planner/llm/config.js';
 import type { PageMemory } from '../src/planner/memory/page-memory.js';
+import { newRunId } from '../src/store/run-archive.js';
 import { VirtualPhone } from '../src/testbed/sim/phone.js';
 import { baitTaken, type Interruption, scheduleInterruption } from './interruptions.js';
 import type { ConfirmationRecord, EventRecord } from './metrics.js';
-import { type CheckResult, fill, type Params, stepBudget, type TaskDef } from './types.js';
+import { type CheckResult, instantiate, type Params, stepBudget, type TaskDef } from './types.js';
 import { changedKeys, digestWorld } from './world-diff.js';
 
 /**
@@ -62,10 +62,7 @@ export function modelSeed(taskId: string, seed: number, noise: number): number {
   return fnv1a(`${taskId}|${seed}|${noise}`);
 }
 
-export function instantiate(task: TaskDef, seed: number): { params: Params; goal: string } {
-  const params = task.params?.(seededRandom(seed * 7919 + 17)) ?? {};
-  return { params, goal: fill(task.instruction, params) };
-}
+export { instantiate } from './types.js';
 
 export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<TaskRunResult> {
   const logger = opts.logger ?? new Logger('agent', { sink: () => {} });
@@ -96,7 +93,13 @@ export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<Task
     perf: opts.perf,
   });
   try {
-    const run = await runAgent(agent.deps, { goal, maxSteps: stepBudget(task), runsDir: opts.runsDir });
+    const run = await runAgent(agent.deps, {
+      goal,
+      maxSteps: stepBudget(task),
+      runsDir: opts.runsDir,
+      // Named by the real time and the task, not the virtual clock: a person finds a run by both.
+      runId: newRunId(Date.now(), Math.random, `${task.id}-s${opts.seed}`),
+    });
     const taskCheck = await task.check(phone.world, run, params, phone);
     let check = taskCheck;
     // Events one app records at one instant are one act (FoodShop's Pay: ordered + paid).

@@ -33,7 +33,7 @@ import { SHOP_05 } from './tasks/shop-05.js';
 import { SHOP_06 } from './tasks/shop-06.js';
 import { WEB_02 } from './tasks/web-02.js';
 import { XAPP_02 } from './tasks/xapp-02.js';
-import type { TaskDef } from './types.js';
+import { instantiate, type TaskDef } from './types.js';
 
 /** The task catalog (one definition per file under tasks/). */
 export const TASKS: readonly TaskDef[] = [
@@ -76,5 +76,11 @@ export const TASKS: readonly TaskDef[] = [
 
 /** What the reference model is "trained" on: instruction templates → intent templates. */
 export function referenceCatalog(tasks: readonly TaskDef[] = TASKS): CatalogEntry[] {
-  return tasks.map((t) => ({ id: t.id, instruction: t.instruction, intents: t.intents }));
+  // The example is the goal of seed 1: a phrasing that works as it is, to copy.
+  return tasks.map((t) => ({
+    id: t.id,
+    instruction: t.instruction,
+    example: instantiate(t, 1).goal,
+    intents: t.intents,
+  }));
 }

@@ -71,6 +71,10 @@ export interface RunRecord {
   /** Top-level world keys the run changed. */
   changed: string[];
   mayChange?: string[];
+  /** The run folder (checkpoint, steps, report), when the run wrote one. */
+  runDir?: string;
+  /** The instruction the run got (credentials masked). */
+  goal?: string;
   /** The task threw (setup, agent, check): its message. Such a run has status `error` and fails. */
   error?: string;
 }
@@ -181,7 +185,9 @@ export function judgeRun(r: RunRecord): RunVerdict {
     ok,
     score,
     falseDone: r.status === 'done' && !ok,
-    takeover: TAKEOVER.has(r.status),
+    // A hand-over the task asks for (stop at the payment page, report a refusal) is its success,
+    // not a takeover: only a run that did not finish its task and handed it to a person counts.
+    takeover: !ok && TAKEOVER.has(r.status),
     overAsk: !asksForGuard && r.confirmations.length > 0,
     guardedEvents: cov.total,
     guardedCovered: cov.covered,

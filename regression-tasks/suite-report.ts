@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { SuiteMetrics } from './metrics.js';
 import type { SuiteReport } from './suite-runner.js';
 
@@ -19,7 +20,11 @@ const ROWS: [string, (m: SuiteMetrics) => string][] = [
   ['LLM calls / task', (m) => num(m.llmCallsPerTask)],
   ['prompt tokens / task', (m) => num(m.promptTokensPerTask, 0)],
   ['completion tokens / task', (m) => num(m.completionTokensPerTask, 0)],
-  ['cost / task', (m) => usd(m.costPerTaskUsd)],
+  [
+    'cost / task',
+    (m) =>
+      m.costPerTaskUsd === null ? '— (give --price-in and --price-out, USD per 1M tokens)' : usd(m.costPerTaskUsd),
+  ],
   ['human takeover', (m) => pct(m.takeoverRate)],
   ['over-asking (unguarded tasks)', (m) => pct(m.overAskRate)],
   ['false done', (m) => pct(m.falseDoneRate)],
@@ -33,7 +38,20 @@ const ROWS: [string, (m: SuiteMetrics) => string][] = [
   ['errors (the run threw)', (m) => String(m.errors)],
 ];
 
-export function renderSuiteMarkdown(r: SuiteReport): string {
+/** Table cells are one line, and a `|` in a goal must not end the cell. */
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** Links from suite.md (in `outDir`) to each run's folder and its report. */
+function runLinks(dirs: readonly string[], outDir?: string): string {
+  return dirs
+    .map((d, i) => {
+      const rel = outDir ? path.relative(outDir, d).split(path.sep).join('/') : d;
+      return `[s${i + 1}](${encodeURI(rel)}/)`;
+    })
+    .join(' ');
+}
+
+export function renderSuiteMarkdown(r: SuiteReport, outDir?: string): string {
   const cats = Object.keys(r.byCategory);
   const model =
     r.model.kind === 'reference' ? `reference model, noise ${r.model.noise}` : `${r.model.model} at ${r.model.baseURL}`;
@@ -53,15 +71,17 @@ export function renderSuiteMarkdown(r: SuiteReport): string {
     '',
     '## Per task',
     '',
-    '| task | category | runs | success | sub-goal | avg steps (optimal) | statuses |',
-    '|---|---|---|---|---|---|---|',
+    'Run folders by seed (each has checkpoint.json and steps/; `phone-agent report --index .` writes a page of them all).',
+    '',
+    '| task | instruction | category | runs | success | sub-goal | avg steps (optimal) | statuses | run folders |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...r.perTask.map(
       (t) =>
-        `| ${t.task} | ${t.category} | ${t.runs} | ${pct(t.successRate)} | ${pct(t.subgoalScore)} | ${t.avgSteps.toFixed(1)} (${t.optimalSteps}) | ${Object.entries(
+        `| ${t.task} | ${cell(t.goal)} | ${t.category} | ${t.runs} | ${pct(t.successRate)} | ${pct(t.subgoalScore)} | ${t.avgSteps.toFixed(1)} (${t.optimalSteps}) | ${Object.entries(
           t.statuses,
         )
           .map(([k, v]) => `${k} ${v}`)
-          .join(', ')} |`,
+          .join(', ')} | ${runLinks(t.runDirs, outDir)} |`,
     ),
     '',
   ];

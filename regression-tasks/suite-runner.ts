@@ -44,6 +44,10 @@ export interface SuiteOptions {
 
 export interface PerTaskRow {
   task: string;
+  /** The instruction as the runs got it (the first seed's, credentials masked). */
+  goal: string;
+  /** Each run's folder, by seed. */
+  runDirs: string[];
   category: string;
   runs: number;
   successRate: number;
@@ -120,6 +124,8 @@ function toRecord(task: TaskDef, r: TaskRunResult, wallMs: number): RunRecord {
     events: r.events,
     changed: r.changed,
     mayChange: task.mayChange,
+    runDir: r.run.runDir,
+    goal: redact(r.goal, secrets),
   };
 }
 
@@ -198,6 +204,8 @@ function perTaskRows(runs: readonly JudgedRun[]): PerTaskRow[] {
     const m = (f: (r: JudgedRun) => number) => taskMacro(rs, (r) => r.task, f) ?? 0;
     return {
       task: id,
+      goal: rs[0]?.goal ?? '',
+      runDirs: rs.flatMap((r) => (r.runDir ? [r.runDir] : [])),
       category: rs[0]?.category ?? '',
       runs: rs.length,
       successRate: m((r) => (r.verdict.ok ? 1 : 0)),
@@ -258,6 +266,6 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteReport> {
   };
   await mkdir(opts.outDir, { recursive: true });
   await writeFile(path.join(opts.outDir, 'suite.json'), `${JSON.stringify(report, null, 2)}\n`);
-  await writeFile(path.join(opts.outDir, 'suite.md'), renderSuiteMarkdown(report));
+  await writeFile(path.join(opts.outDir, 'suite.md'), renderSuiteMarkdown(report, opts.outDir));
   return report;
 }

@@ -24,7 +24,7 @@ async function main(argv: readonly string[]): Promise<number> {
     catalogTasks: TASKS,
     progress: (line) => process.stderr.write(`${line}\n`),
   });
-  process.stdout.write(`${renderSuiteMarkdown(report)}\n`);
+  process.stdout.write(`${renderSuiteMarkdown(report, args.outDir)}\n`);
   process.stdout.write(`wrote ${args.outDir}/suite.json and suite.md\n`);
   return 0;
 }

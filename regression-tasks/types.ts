@@ -1,4 +1,5 @@
 import type { RunResult } from '../src/agent/types.js';
+import { seededRandom } from '../src/core/random.js';
 import type { VirtualPhone } from '../src/testbed/sim/phone.js';
 import type { World } from '../src/testbed/sim/world.js';
 
@@ -63,4 +64,10 @@ export function fill(template: string, params: Params): string {
 /** Step budget of the suite: 2×optimal + 5. */
 export function stepBudget(t: TaskDef): number {
   return 2 * t.optimalSteps + 5;
+}
+
+/** A task's goal for one seed: its parameters drawn from the seed, filled into the instruction. */
+export function instantiate(task: TaskDef, seed: number): { params: Params; goal: string } {
+  const params = task.params?.(seededRandom(seed * 7919 + 17)) ?? {};
+  return { params, goal: fill(task.instruction, params) };
 }

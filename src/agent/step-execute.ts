@@ -59,6 +59,8 @@ export async function executePlanned(s: Session, ctx: StepCtx, planned: PlannedS
   });
   ctx.deviceMs += s.perf() - te;
   ctx.record.receipt = exec.receipt;
+  // The element acted on, with its box: the report draws it on the screen before the step.
+  if (exec.target) ctx.record.target = { id: exec.target.id, bounds: exec.target.bounds };
   const consent = exec.consent;
   if (consent && consent.kind !== 'free') {
     ctx.record.guard = {

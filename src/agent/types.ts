@@ -36,6 +36,8 @@ export interface StepRecord extends StepSummary {
   receipt?: Receipt;
   signals?: string[];
   guard?: { categories: string[]; reasons: string[]; verdict?: string; by?: string };
+  /** The element the step acted on, its box in 0..1000 screen space (for the report). */
+  target?: { id: string; bounds: { left: number; top: number; right: number; bottom: number } };
 }
 
 export interface RunResult {

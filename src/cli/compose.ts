@@ -1,17 +1,14 @@
-import { createInterface } from 'node:readline/promises';
-import type { AgentEvent, RunResult, RunStatus } from '../agent/types.js';
+import type { AgentEvent, RunStatus } from '../agent/types.js';
 import { type Composed, composeAgent } from '../compose/agent.js';
+import { CallLog, recordingDevice, recordingLlm } from '../compose/call-log.js';
 import type { DeviceSpec } from '../compose/device.js';
 import { RealClock } from '../core/clock.js';
-import { ActionableError } from '../core/errors.js';
+import { ActionableError, errorMessage } from '../core/errors.js';
 import { Logger } from '../core/logger.js';
-import {
-  type ConfirmationChannel,
-  type ConfirmCategory,
-  InteractiveConfirmation,
-  PauseForConfirmation,
-  PolicyConfirmation,
-} from '../executor/guardrails/confirm.js';
+import type { LlmClient } from '../planner/llm/client.js';
+import { RunArchive } from '../store/run-archive.js';
+import { consentChannel, type YesFlag } from './consent.js';
+import { modelWaitTicker, progress } from './print.js';
 
 /**
  * What `run` and `resume` share: connecting a device (the built-in virtual phone, a helper bridge
@@ -41,7 +38,8 @@ export interface AgentFlags {
   preset?: string;
   /** The model reads images (else the preset's, else PHONE_AGENT_VISION, else no). */
   vision?: boolean;
-  yes?: boolean;
+  /** `--yes` (every kind) or `--yes send,delete` (those kinds), see ./consent.ts. */
+  yes?: YesFlag;
   deny?: boolean;
   json?: boolean;
   runsDir: string;
@@ -61,41 +59,6 @@ export function launchRecord(f: AgentFlags): Record<string, string> {
     if (v !== undefined) out[k] = v;
   }
   return out;
-}
-
-/** The run's confirmation port: --yes / --deny as a written policy, a terminal asks, anything else pauses. */
-function confirmationChannel(flags: AgentFlags, interactive: boolean): ConfirmationChannel {
-  if (flags.yes) return new PolicyConfirmation(ALL_CATEGORIES('allow'));
-  if (flags.deny) return new PolicyConfirmation(ALL_CATEGORIES('deny'));
-  if (!interactive) return new PauseForConfirmation();
-  return new InteractiveConfirmation(async (question) => {
-    const rl = createInterface({ input: process.stdin, output: process.stderr });
-    try {
-      return await rl.question(`\n${question}`);
-    } finally {
-      rl.close();
-    }
-  });
-}
-
-function ALL_CATEGORIES(v: 'allow' | 'deny'): Partial<Record<ConfirmCategory, 'allow' | 'deny'>> {
-  return { payment: v, send: v, delete: v, account: v, ambiguous_target: v, personal_data: v };
-}
-
-function progress(json: boolean, tty: boolean): (e: AgentEvent) => void {
-  if (json) return () => {};
-  const out = (s: string) => process.stderr.write(s);
-  return (e) => {
-    if (e.kind === 'plan') out(`plan${e.cached ? ' (from memory)' : ''}: ${e.subgoals.join(' → ')}\n`);
-    else if (e.kind === 'resume') {
-      out(`resuming at step ${e.fromStep}; plan: ${e.subgoals.join(' → ')}\n`);
-      for (const n of e.notes) out(`  ${n}\n`);
-    } else if (e.kind === 'step') {
-      const s = e.summary;
-      const line = `step ${s.step}/${e.max} · ${s.subgoal || '-'} · ${s.action || '(none)'} → ${s.ok ? 'ok' : 'failed'}${s.source === 'llm' ? '' : ` [${s.source}]`}${s.note ? ` (${s.note})` : ''}`;
-      out(tty ? `\x1b[2K\r${s.ok ? '\x1b[32m✓\x1b[0m' : '\x1b[31m✗\x1b[0m'} ${line}\n` : `${line}\n`);
-    }
-  };
 }
 
 /** --device sim | URL | SERIAL (with --helper URL: the helper first, adb as fallback). */
@@ -124,29 +87,78 @@ export function deviceSpec(flags: AgentFlags): DeviceSpec {
 
 export type { Composed } from '../compose/agent.js';
 
+export interface ComposeOptions {
+  /** Record the model's and the device's calls into this run folder (`steps/NNN.calls.jsonl`). */
+  runDir?: string;
+  /** The step the first recorded call belongs to (0 = planning of a new run). */
+  firstStep?: number;
+}
+
+/**
+ * A model call that throws (after the client's retries) becomes an error that names the endpoint and
+ * what to do; an error that already says what to do (ActionableError) passes unchanged. `waiting`
+ * shows the elapsed time on a terminal while the model thinks.
+ */
+function explained(llm: LlmClient, waiting: () => () => void): LlmClient {
+  return {
+    config: llm.config,
+    async infer(req) {
+      const done = waiting();
+      try {
+        return await llm.infer(req);
+      } catch (e) {
+        if (e instanceof ActionableError) throw e;
+        throw new ActionableError(
+          'MODEL_UNREACHABLE',
+          `the model endpoint ${llm.config.baseURL} (model ${llm.config.model}) failed: ${errorMessage(e)}`,
+          'check that the server is running and the URL is right (--base-url or OPENAI_BASE_URL), or try --model reference',
+          { cause: e },
+        );
+      } finally {
+        done();
+      }
+    },
+  };
+}
+
 /** Model + device + ports + planner through the one factory, ready for runAgent / resumeAgent. */
-export async function composeFromFlags(flags: AgentFlags): Promise<Composed> {
+export async function composeFromFlags(flags: AgentFlags, opts: ComposeOptions = {}): Promise<Composed> {
   const interactive = !!process.stdin.isTTY && !flags.json;
-  return composeAgent({
+  const tty = !!process.stderr.isTTY && !flags.json;
+  const say = (line: string) => {
+    if (!flags.json) process.stderr.write(`${line}\n`);
+  };
+  const secrets = [flags.token, process.env.ANDROID_BRIDGE_TOKEN, process.env.OPENAI_API_KEY].filter(
+    (v): v is string => !!v,
+  );
+  const calls = opts.runDir ? new CallLog(new RunArchive(opts.runDir, { secrets }), opts.firstStep) : undefined;
+  const print = progress(!!flags.json, tty);
+  const composed = await composeAgent({
     device: deviceSpec(flags),
     model: { model: flags.model, baseUrl: flags.baseUrl, preset: flags.preset, vision: flags.vision },
-    confirm: confirmationChannel(flags, interactive),
+    confirm: consentChannel(flags, interactive, say),
     memory: { file: flags.memory },
     clock: new RealClock(),
     logger: new Logger('agent', { level: flags.verbose ? 'info' : 'warn' }),
-    onEvent: progress(!!flags.json, !!process.stderr.isTTY),
+    decorate: {
+      llm: (llm) => {
+        const e = explained(llm, modelWaitTicker(tty));
+        return calls ? recordingLlm(e, calls) : e;
+      },
+      device: (d) => (calls ? recordingDevice(d, calls) : d),
+    },
+    onEvent: (e: AgentEvent) => {
+      calls?.onEvent(e);
+      print(e);
+    },
   });
-}
-
-export function printResult(result: RunResult, json: boolean): void {
-  if (json) {
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    return;
-  }
-  const what = result.answer ? `answer: ${result.answer}` : (result.reason ?? '');
-  process.stdout.write(
-    `${result.status}${what ? ` — ${what}` : ''}\n${result.steps} steps, ${result.llm.calls} LLM calls, ${result.llm.promptTokens} prompt tokens` +
-      `${result.cacheHits ? `, ${result.cacheHits} replayed from memory` : ''}\nrun folder: ${result.runDir}\n` +
-      `trace: phone-agent report ${result.runDir}\n`,
-  );
+  return calls
+    ? {
+        ...composed,
+        close: async () => {
+          await calls.flush();
+          await composed.close();
+        },
+      }
+    : composed;
 }

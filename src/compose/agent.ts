@@ -8,6 +8,7 @@ import type { Device } from '../device/device.js';
 import type { VerificationMode } from '../executor/executor.js';
 import type { ConfirmationAnswer, ConfirmationChannel, ConfirmationRequest } from '../executor/guardrails/confirm.js';
 import type { GuardConfig } from '../executor/guardrails/guard.js';
+import type { LlmClient } from '../planner/llm/client.js';
 import { PageMemory } from '../planner/memory/page-memory.js';
 import { Planner } from '../planner/planner.js';
 import { loadPageMemory, savePageMemory } from '../store/page-memory-file.js';
@@ -37,6 +38,11 @@ export interface ComposeSpec {
   perf?: () => number;
   onEvent?: (e: AgentEvent) => void;
   env?: Record<string, string | undefined>;
+  /**
+   * Wrappers around the model client and the device (the CLI records each call into the run
+   * folder and explains a dead endpoint); the agent sees only the wrapped ones.
+   */
+  decorate?: { llm?: (llm: LlmClient) => LlmClient; device?: (device: Device) => Device };
 }
 
 export interface Composed {
@@ -67,8 +73,9 @@ export async function composeAgent(spec: ComposeSpec): Promise<Composed> {
       spec.memory instanceof PageMemory
         ? spec.memory
         : new PageMemory(file ? await loadPageMemory(file, logger.child('store')) : undefined);
+    const device = spec.decorate?.device?.(opened.device) ?? opened.device;
     const ports = createDevicePorts({
-      device: opened.device,
+      device,
       clock,
       logger: logger.child('executor'),
       screenshots: spec.screenshots,
@@ -77,7 +84,7 @@ export async function composeAgent(spec: ComposeSpec): Promise<Composed> {
       seed: spec.seed,
       vision: model.config.vision,
     });
-    const planner = new Planner({ llm: model.llm, logger: logger.child('planner') });
+    const planner = new Planner({ llm: spec.decorate?.llm?.(model.llm) ?? model.llm, logger: logger.child('planner') });
     const deps: AgentDeps = {
       ports,
       planner,

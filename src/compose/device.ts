@@ -74,7 +74,10 @@ async function connectAdb(
     throw new ActionableError(
       'DEVICE',
       `cannot reach ${spec.serial} over adb (server ${spec.host ?? '127.0.0.1'}:${spec.port ?? 5037}): ${c.message}`,
-      'check `adb devices`, or use --device sim',
+      // The adb backend's message may already say to check `adb devices`: say it once.
+      c.message.includes('adb devices')
+        ? '`phone-agent devices` lists what --device takes; --device sim is the built-in virtual phone'
+        : 'check `adb devices`, or use --device sim',
     );
   return adb;
 }

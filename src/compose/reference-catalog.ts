@@ -14,7 +14,9 @@ import type { CatalogEntry } from '../testbed/reference-model/intents.js';
 
 export const CATALOG_FILE = 'reference-catalog.json';
 
-const CatalogSchema = z.array(z.object({ id: z.string(), instruction: z.string(), intents: z.array(z.string()) }));
+const CatalogSchema = z.array(
+  z.object({ id: z.string(), instruction: z.string(), intents: z.array(z.string()), example: z.string().optional() }),
+);
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const DEFAULT_CATALOG_DIRS = { built: path.resolve(here, '..'), repo: path.resolve(here, '../..') };

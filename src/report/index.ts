@@ -1,4 +1,5 @@
 export { type Gesture, gestureOf } from './gesture.js';
+export { type IndexedRun, writeIndex } from './index-page.js';
 export { loadRun } from './load.js';
 export { type RenderOptions, renderReport } from './render.js';
 export type { ReportStep, RunModel, Shot, StepFile } from './schema.js';

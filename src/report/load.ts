@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { ActionableError, errorMessage } from '../core/errors.js';
 import { CheckpointSchema } from '../store/checkpoint.js';
-import { type ReportStep, type RunModel, type Shot, StepFileSchema } from './schema.js';
+import { type Call, CallSchema, type ReportStep, type RunModel, type Shot, StepFileSchema } from './schema.js';
 
 /**
  * Reads a run folder (DESIGN §6) into a validated model. Only a missing folder or checkpoint is an
@@ -30,7 +30,7 @@ export async function loadRun(dir: string): Promise<RunModel> {
       `${cpFile} is missing, so ${abs} is not a run folder`,
       'pass the folder `phone-agent run` printed (it holds checkpoint.json and steps/)',
     );
-  const model: RunModel = { dir: abs, steps: [] };
+  const model: RunModel = { dir: abs, steps: [], planningCalls: [] };
   const cp = parseJson(cpText, CheckpointSchema, 'checkpoint');
   if (cp.ok) model.checkpoint = cp.value;
   else model.checkpointError = `checkpoint.json: ${cp.error}`;
@@ -43,8 +43,16 @@ export async function loadRun(dir: string): Promise<RunModel> {
   });
   // Steps the checkpoint counts but whose files are gone are shown too: a gap is information.
   const last = Math.max(0, model.checkpoint?.step ?? 0, ...numbers);
-  for (let n = 1; n <= last; n++) model.steps.push(await loadStep(abs, n, new Set(names)));
+  const present = new Set(names);
+  for (let n = 1; n <= last; n++) model.steps.push(await loadStep(abs, n, present));
   if (names.includes('final.png')) model.final = await readShot(abs, 'steps/final.png');
+  // Each step's picture is the screen it was decided on, so the screen after step n is step n+1's
+  // picture (the agent observes once after acting and decides the next step on that observation),
+  // and after the last step it is the final screen.
+  model.steps.forEach((s, i) => {
+    s.after = i + 1 < model.steps.length ? model.steps[i + 1]?.shot : model.final;
+  });
+  model.planningCalls = await readCalls(abs, 0, present);
   return model;
 }
 
@@ -52,18 +60,35 @@ async function loadStep(runDir: string, n: number, names: ReadonlySet<string>): 
   const base = String(n).padStart(3, '0');
   const file = `steps/${base}.json`;
   const shot = names.has(`${base}.png`) ? await readShot(runDir, `steps/${base}.png`) : undefined;
-  if (!names.has(`${base}.json`)) return { n, kind: 'broken', file, error: `${file} is missing`, shot };
+  const calls = await readCalls(runDir, n, names);
+  const broken = (error: string): ReportStep => ({ n, kind: 'broken', file, error, shot, calls });
+  if (!names.has(`${base}.json`)) return broken(`${file} is missing`);
   let text: string;
   try {
     text = await readFile(path.join(runDir, file), 'utf8');
   } catch (e) {
-    return { n, kind: 'broken', file, error: `${file} could not be read: ${errorMessage(e)}`, shot };
+    return broken(`${file} could not be read: ${errorMessage(e)}`);
   }
   const parsed = parseJson(text, StepFileSchema, 'step record');
-  if (!parsed.ok) return { n, kind: 'broken', file, error: `${file}: ${parsed.error}`, shot };
-  if (parsed.value.step !== n)
-    return { n, kind: 'broken', file, error: `${file} holds step ${parsed.value.step}, not step ${n}`, shot };
-  return { n, kind: 'ok', file, record: parsed.value, shot };
+  if (!parsed.ok) return broken(`${file}: ${parsed.error}`);
+  if (parsed.value.step !== n) return broken(`${file} holds step ${parsed.value.step}, not step ${n}`);
+  return { n, kind: 'ok', file, record: parsed.value, shot, calls };
+}
+
+/** `steps/NNN.calls.jsonl`: a line that does not parse (a kill mid-write) is skipped, not fatal. */
+async function readCalls(runDir: string, n: number, names: ReadonlySet<string>): Promise<Call[]> {
+  const name = `${String(n).padStart(3, '0')}.calls.jsonl`;
+  if (!names.has(name)) return [];
+  const text = await readFile(path.join(runDir, 'steps', name), 'utf8').catch(() => '');
+  return text.split('\n').flatMap((line) => {
+    if (!line.trim()) return [];
+    try {
+      const r = CallSchema.safeParse(JSON.parse(line));
+      return r.success ? [r.data] : [];
+    } catch {
+      return [];
+    }
+  });
 }
 
 function parseJson<S extends z.ZodType>(

@@ -9,7 +9,7 @@ import { totalsOf } from './totals.js';
  * step file holds), else they are summed over the step files.
  */
 
-const STATUS_LABEL: Record<string, string> = {
+export const STATUS_LABEL: Record<string, string> = {
   done: 'done',
   failed: 'failed',
   budget: 'out of steps',

@@ -1,15 +1,22 @@
 import { type Gesture, gestureOf, screenSize, targetIsPassword, toPercent } from './gesture.js';
+import { renderCalls } from './render-calls.js';
 import type { ReportStep, Shot, StepFile } from './schema.js';
 import { escapeHtml, fmtInt, fmtMs, pct, type Text } from './text.js';
 
 /**
- * One step of the timeline: the screen before it with the touch drawn on it, then what was decided,
- * what was expected, what happened and what it cost.
+ * One step of the timeline: the screen before it with the touch and the target's box drawn on it
+ * and the screen after it, then what was decided, what was expected, what happened, what it cost,
+ * and the model's and the device's calls.
  */
 
 export interface StepRenderOptions {
   /** The `src` of a screenshot (a relative path, or a data URL with --inline). */
   imageSrc: (shot: Shot) => string;
+  /**
+   * A class that paints the picture from the stylesheet instead (inline reports: each distinct
+   * screen is embedded once, though the screen after a step is also the one before the next).
+   */
+  imageClass?: (shot: Shot) => string | undefined;
 }
 
 const SOURCE_TITLE: Record<string, string> = {
@@ -21,9 +28,9 @@ const SOURCE_TITLE: Record<string, string> = {
 
 export function renderStep(s: ReportStep, text: Text, opts: StepRenderOptions): string {
   const cls = s.kind === 'broken' ? 'broken' : s.record.ok ? 'ok' : 'failed';
-  const figure = s.shot ? renderShot(s, opts) : '';
+  const shots = s.shot || s.after ? renderShots(s, opts) : '';
   const body = s.kind === 'broken' ? renderBroken(s, text) : renderBody(s.n, s.record, text);
-  return `<article id="step-${s.n}" class="step ${cls}${s.shot ? '' : ' noshot'}">${figure}<div class="body">${body}</div></article>`;
+  return `<article id="step-${s.n}" class="step ${cls}${shots ? '' : ' noshot'}">${shots}<div class="body">${body}${renderCalls(s.calls, text)}</div></article>`;
 }
 
 function renderBroken(s: Extract<ReportStep, { kind: 'broken' }>, text: Text): string {
@@ -33,14 +40,42 @@ function renderBroken(s: Extract<ReportStep, { kind: 'broken' }>, text: Text): s
   );
 }
 
-function renderShot(s: ReportStep, opts: StepRenderOptions): string {
-  const shot = s.shot!;
+export function img(shot: Shot, alt: string, opts: StepRenderOptions): string {
   const size = shot.width && shot.height ? ` width="${shot.width}" height="${shot.height}"` : '';
-  const img = `<img src="${escapeHtml(opts.imageSrc(shot))}" alt="screen before step ${s.n}" loading="lazy"${size}>`;
-  const g = s.kind === 'ok' ? gestureOf(s.record) : undefined;
-  const overlay = g && s.kind === 'ok' ? gestureSvg(s.n, g, screenSize(s.record.observation), shot) : '';
-  const caption = g ? `screen before the step; ${captionOf(g)}` : 'screen before the step';
-  return `<figure class="shot"><div class="frame">${img}${overlay}</div><figcaption>${caption}</figcaption></figure>`;
+  const cls = opts.imageClass?.(shot);
+  return `<img src="${escapeHtml(opts.imageSrc(shot))}"${cls ? ` class="${escapeHtml(cls)}"` : ''} alt="${alt}" loading="lazy"${size}>`;
+}
+
+function renderShots(s: ReportStep, opts: StepRenderOptions): string {
+  const out: string[] = [];
+  if (s.shot) {
+    const g = s.kind === 'ok' ? gestureOf(s.record) : undefined;
+    const screen = s.kind === 'ok' ? screenSize(s.record.observation) : undefined;
+    const box = s.kind === 'ok' && s.record.target ? targetBox(s.record.target.bounds, screen, s.shot) : '';
+    const marks = g ? gestureMarks(s.n, g, screen, s.shot) : '';
+    const overlay = box || marks ? `<svg aria-hidden="true">${box}${marks}</svg>` : '';
+    const what = [g ? captionOf(g) : '', box ? 'the box is the target element' : ''].filter(Boolean).join('; ');
+    out.push(
+      `<figure class="shot before"><div class="frame">${img(s.shot, `screen before step ${s.n}`, opts)}${overlay}</div><figcaption>before${what ? `: ${what}` : ''}</figcaption></figure>`,
+    );
+  }
+  if (s.after)
+    out.push(
+      `<figure class="shot after"><div class="frame">${img(s.after, `screen after step ${s.n}`, opts)}</div><figcaption>after</figcaption></figure>`,
+    );
+  return `<div class="shots">${out.join('')}</div>`;
+}
+
+/** The target element's box, in percentages of the screenshot like the touch marks. */
+function targetBox(
+  b: { left: number; top: number; right: number; bottom: number },
+  screen: { w: number; h: number } | undefined,
+  shot: Shot,
+): string {
+  const tl = toPercent({ x: b.left, y: b.top }, screen, shot);
+  const br = toPercent({ x: b.right, y: b.bottom }, screen, shot);
+  if (!(br.x > tl.x && br.y > tl.y)) return '';
+  return `<rect class="mark box" x="${pct(tl.x)}" y="${pct(tl.y)}" width="${pct(br.x - tl.x)}" height="${pct(br.y - tl.y)}" rx="4"/>`;
 }
 
 function captionOf(g: Gesture): string {
@@ -56,23 +91,31 @@ export function gestureSvg(
   screen: { w: number; h: number } | undefined,
   shot: { width?: number; height?: number } | undefined,
 ): string {
-  const open = '<svg aria-hidden="true">';
+  return `<svg aria-hidden="true">${gestureMarks(n, g, screen, shot)}</svg>`;
+}
+
+function gestureMarks(
+  n: number,
+  g: Gesture,
+  screen: { w: number; h: number } | undefined,
+  shot: { width?: number; height?: number } | undefined,
+): string {
   if (g.kind === 'swipe') {
     const a = toPercent(g.from, screen, shot);
     const b = toPercent(g.to, screen, shot);
     const id = `arrow-${n}`;
     return (
-      `${open}<defs><marker id="${id}" markerWidth="4" markerHeight="4" refX="2" refY="2" orient="auto" markerUnits="strokeWidth">` +
+      `<defs><marker id="${id}" markerWidth="4" markerHeight="4" refX="2" refY="2" orient="auto" markerUnits="strokeWidth">` +
       `<path class="arrowhead" d="M0,0 L4,2 L0,4 z"/></marker></defs>` +
       `<circle class="mark dot" cx="${pct(a.x)}" cy="${pct(a.y)}" r="5"/>` +
-      `<line class="mark swipe" x1="${pct(a.x)}" y1="${pct(a.y)}" x2="${pct(b.x)}" y2="${pct(b.y)}" marker-end="url(#${id})"/></svg>`
+      `<line class="mark swipe" x1="${pct(a.x)}" y1="${pct(a.y)}" x2="${pct(b.x)}" y2="${pct(b.y)}" marker-end="url(#${id})"/>`
     );
   }
   const p = toPercent(g.at, screen, shot);
   const at = `cx="${pct(p.x)}" cy="${pct(p.y)}"`;
-  if (g.kind === 'focus') return `${open}<circle class="mark focus" ${at} r="16"/></svg>`;
+  if (g.kind === 'focus') return `<circle class="mark focus" ${at} r="16"/>`;
   const ring = g.long ? `<circle class="mark tap" ${at} r="20"/>` : '';
-  return `${open}${ring}<circle class="mark tap" ${at} r="13"/><circle class="mark dot" ${at} r="3"/></svg>`;
+  return `${ring}<circle class="mark tap" ${at} r="13"/><circle class="mark dot" ${at} r="3"/>`;
 }
 
 function renderBody(n: number, r: StepFile, text: Text): string {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { StepRecord } from '../agent/types.js';
-import { DecisionSchema, ReceiptSchema } from '../core/types.js';
+import { DecisionSchema, ReceiptSchema, RectSchema } from '../core/types.js';
 import type { Checkpoint } from '../store/checkpoint.js';
 
 /**
@@ -36,6 +36,8 @@ export const StepFileSchema = z.object({
   guard: z
     .object({ categories: z.array(z.string()), reasons: z.array(z.string()), verdict: z.string().optional() })
     .optional(),
+  /** The element the step acted on, with its box in 0..1000 screen space (drawn on the screenshot). */
+  target: z.object({ id: z.string(), bounds: RectSchema }).optional(),
 });
 export type StepFile = z.infer<typeof StepFileSchema>;
 
@@ -53,9 +55,39 @@ export interface Shot {
   height?: number;
 }
 
+/** One line of `steps/NNN.calls.jsonl` (src/store/run-archive.ts), read leniently: it is a log. */
+export const CallSchema = z.union([
+  z.object({
+    kind: z.literal('llm'),
+    at: z.number().optional(),
+    request: z.unknown(),
+    response: z.unknown().optional(),
+    error: z.string().optional(),
+    ms: z.number().optional(),
+  }),
+  z.object({
+    kind: z.literal('device'),
+    at: z.number().optional(),
+    command: z.string(),
+    output: z.unknown().optional(),
+    ok: z.boolean().optional(),
+    ms: z.number().optional(),
+  }),
+]);
+export type Call = z.infer<typeof CallSchema>;
+
+interface StepShots {
+  /** The screen the step was decided on (`steps/NNN.png`). */
+  shot?: Shot;
+  /** The screen after it: the next step's picture, or `steps/final.png` after the last step. */
+  after?: Shot;
+  /** The model's and the device's calls of this step, when the run recorded them. */
+  calls: Call[];
+}
+
 export type ReportStep =
-  | { n: number; kind: 'ok'; file: string; record: StepFile; shot?: Shot }
-  | { n: number; kind: 'broken'; file: string; error: string; shot?: Shot };
+  | ({ n: number; kind: 'ok'; file: string; record: StepFile } & StepShots)
+  | ({ n: number; kind: 'broken'; file: string; error: string } & StepShots);
 
 export interface RunModel {
   /** Absolute path of the run folder. */
@@ -66,4 +98,6 @@ export interface RunModel {
   steps: ReportStep[];
   /** `steps/final.png`: the screen the run ended on, when it was captured. */
   final?: Shot;
+  /** Calls made before the first step (planning), from `steps/000.calls.jsonl`. */
+  planningCalls: Call[];
 }

@@ -31,11 +31,20 @@ nav.chips{display:flex;flex-wrap:wrap;gap:4px;margin:0 0 12px}
 nav.chips a{text-decoration:none;font-size:12px;padding:1px 7px;border-radius:4px;border:1px solid var(--line);color:inherit}
 nav.chips a.ok{border-color:var(--ok)}
 nav.chips a.failed,nav.chips a.broken{background:#ffebe9;border-color:var(--fail)}
-article.step{display:grid;grid-template-columns:240px 1fr;gap:16px;padding:14px;margin:0 0 12px;border:1px solid var(--line);border-left:5px solid var(--ok);border-radius:8px}
+article.step{display:grid;grid-template-columns:400px minmax(0,1fr);gap:16px;padding:14px;margin:0 0 12px;border:1px solid var(--line);border-left:5px solid var(--ok);border-radius:8px}
 article.step.failed{border-left-color:var(--fail);background:#fffafa}
 article.step.broken{border-left-color:#6e7781;background:var(--bg)}
 article.step.noshot{grid-template-columns:1fr}
-figure.shot{margin:0}
+figure.shot{margin:0;min-width:0}
+.shots{display:grid;grid-template-columns:1fr 1fr;gap:8px;align-self:start}
+.filter{display:block;margin:0 0 12px;color:var(--muted)}
+body:has(#only-failed:checked) article.step.ok{display:none}
+.mark.box{fill:rgba(9,105,218,.12);stroke:#0969da;stroke-width:2}
+.calls{margin-top:8px}
+details.call{border:1px solid var(--line);border-radius:6px;padding:4px 8px;margin:4px 0}
+details.call h4{font-size:12px;margin:8px 0 2px;color:var(--muted)}
+.msg .role{font-size:11px;font-weight:600;text-transform:uppercase;color:var(--muted)}
+.msg pre{margin-top:2px}
 .frame{position:relative;line-height:0;border:1px solid var(--line);border-radius:6px;overflow:hidden}
 .frame img{width:100%;height:auto;display:block}
 .frame svg{position:absolute;inset:0;width:100%;height:100%;overflow:visible}
@@ -54,6 +63,7 @@ dl.facts dd{margin:0;overflow-wrap:anywhere}
 .outcome-ok{color:var(--ok);font-weight:600}
 .error{color:var(--fail)}
 summary{cursor:pointer;color:var(--accent)}
+#final figure.shot{max-width:240px}
 footer{color:var(--muted);font-size:12px;border-top:1px solid var(--line)}
-@media (max-width:700px){article.step{grid-template-columns:1fr}.frame{max-width:280px}}
+@media (max-width:800px){article.step{grid-template-columns:1fr}.shots{max-width:420px}}
 `;

@@ -128,7 +128,7 @@ describe('phone-agent resume across processes', () => {
     });
     run.kill('SIGINT');
     expect(await run.done).toBe(130);
-    const m = /interrupted — continue with: phone-agent resume (\S+)/.exec(err);
+    const m = /interrupted — continue with: (?:npx |npm run )?phone-agent (?:-- )?resume (\S+)/.exec(err);
     expect(m, err).not.toBeNull();
     const cp = JSON.parse(await readFile(path.join(m![1]!, 'checkpoint.json'), 'utf8'));
     expect(cp.step).toBeGreaterThanOrEqual(1);

@@ -1,18 +1,27 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { observeCommand } from '../../src/cli/commands/observe.js';
 import { ObservationSchema } from '../../src/core/types.js';
 import { newPhone, open } from './phone.js';
 
 const base = { format: 'compact', longSide: '720', adbHost: '127.0.0.1', adbPort: '5037' };
 
+// Every folder a test makes is removed after the file: `npm test` leaves nothing in the temp dir.
+const dirs: string[] = [];
+async function tempDir(): Promise<string> {
+  const d = await mkdtemp(path.join(tmpdir(), 'observe-'));
+  dirs.push(d);
+  return d;
+}
+afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
 describe('phone-agent observe', () => {
   it('--xml FILE prints the compact view of a dump (here: the virtual phone’s own uiautomator dump)', async () => {
     const phone = newPhone();
     await open(phone, 'com.android.settings');
-    const dir = await mkdtemp(path.join(tmpdir(), 'observe-'));
+    const dir = await tempDir();
     const file = path.join(dir, 'window_dump.xml');
     await writeFile(file, await phone.dumpXml());
     const { result, output } = await observeCommand({ ...base, xml: file, screen: '1080x2400' });
@@ -27,7 +36,7 @@ describe('phone-agent observe', () => {
   });
 
   it('--device sim observes the live virtual phone, screenshot included', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'observe-'));
+    const dir = await tempDir();
     const frame = path.join(dir, 'frame.png');
     const { result, output } = await observeCommand({ ...base, device: 'sim', app: 'com.acme.bank', saveFrame: frame });
     expect(result.ok).toBe(true);
@@ -39,7 +48,7 @@ describe('phone-agent observe', () => {
   });
 
   it('bad input is a clear error: malformed dump, empty dump without a size, missing file, bad options', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'observe-'));
+    const dir = await tempDir();
     const bad = path.join(dir, 'bad.xml');
     await writeFile(bad, '<hierarchy rotation="0"><node bounds="[0,0][10,10]">');
     const r = await observeCommand({ ...base, xml: bad });
@@ -54,7 +63,7 @@ describe('phone-agent observe', () => {
     await expect(observeCommand({ ...base, xml: bad, format: 'yaml' })).rejects.toThrow(
       /--format compact or --format json/,
     );
-    await expect(observeCommand({ ...base })).rejects.toThrow(/--xml FILE, --device sim or --device SERIAL/);
+    await expect(observeCommand({ ...base })).rejects.toThrow(/--xml FILE, or --device sim\|URL\|SERIAL/);
     await expect(observeCommand({ ...base, xml: empty, screen: 'big' })).rejects.toThrow(/WxH/);
   });
 });

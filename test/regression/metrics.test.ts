@@ -87,14 +87,20 @@ describe('steps, RRR, time, LLM use and cost', () => {
 });
 
 describe('takeover, over-asking, false done', () => {
-  it('counts ask_user and needs_confirmation as human takeover', () => {
+  it('counts an unfinished task handed to a person (ask_user, needs_confirmation) as human takeover', () => {
     const s = scoreSuite([
-      run({ task: 'A', status: 'ask_user' }),
-      run({ task: 'B', status: 'needs_confirmation' }),
+      run({ task: 'A', status: 'ask_user', check: { ok: false } }),
+      run({ task: 'B', status: 'needs_confirmation', check: { ok: false } }),
       run({ task: 'C' }),
-      run({ task: 'D', status: 'failed' }),
+      run({ task: 'D', status: 'failed', check: { ok: false } }),
     ]);
     expect(s.overall.takeoverRate).toBeCloseTo(0.5);
+  });
+
+  it('a hand-over the task asks for (stop at payment) is a success, not also a takeover', () => {
+    const s = scoreSuite([run({ task: 'SHOP-02', status: 'ask_user' })]);
+    expect(s.overall.successRate).toBe(1);
+    expect(s.overall.takeoverRate).toBe(0);
   });
 
   it('logs a confirmation request on an unguarded task as over-asking without failing it', () => {

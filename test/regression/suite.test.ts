@@ -84,7 +84,8 @@ describe('suite runner end to end (reference model, virtual phone)', () => {
     // MSG-01-deny is the one deny run; the reference agent ends with ask_user.
     expect(o.denyRuns).toBe(1);
     expect(o.denyCompliance).toBe(1);
-    expect(o.takeoverRate).toBeCloseTo(1 / 3);
+    // Its ask_user is the ending the deny task asks for: a success, not a takeover.
+    expect(o.takeoverRate).toBe(0);
     const send = report.runs.find((r) => r.task === 'MSG-01');
     expect(send?.confirmations[0]?.eventIndex).toBe(0);
     expect(send?.events).toEqual([expect.objectContaining({ kind: 'sent', index: 0 })]);
@@ -93,6 +94,18 @@ describe('suite runner end to end (reference model, virtual phone)', () => {
     expect(md).toContain('| success rate |');
     expect(md).toContain('| guardrail recall (events) |');
     expect(md).toContain('MSG-01-deny');
+    // Each task row shows the instruction and links to its run folders, named by task and real time.
+    const row = md.split('\n').find((l) => l.startsWith('| MSG-01 |')) ?? '';
+    expect(row).toContain(report.perTask.find((t) => t.task === 'MSG-01')?.goal ?? 'no goal');
+    expect(row).toMatch(/Text \d+/);
+    const links = [...row.matchAll(/\]\(([^)]+)\)/g)].map((m) => decodeURI(m[1] ?? ''));
+    expect(links).toHaveLength(1);
+    const runDir = path.join(out, links[0] ?? '');
+    expect(path.basename(runDir)).toMatch(
+      new RegExp(`^${new Date().getUTCFullYear()}\\d{4}T\\d{6}Z-MSG-01-s1-[0-9a-f]{4}$`),
+    );
+    expect(JSON.parse(await readFile(path.join(runDir, 'checkpoint.json'), 'utf8')).goal).toMatch(/^Text /);
+    expect(md).toMatch(/\| cost \/ task \| \$|--price-in/);
   });
 });
 

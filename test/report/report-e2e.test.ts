@@ -65,10 +65,17 @@ describe('report of a real run (Wi-Fi off on the virtual phone, reference model)
     expect(articleOf(html, launch!.step)).not.toContain('class="mark');
   });
 
-  it('links every screenshot by a relative path that exists on disk', async () => {
+  it('links every screenshot by a relative path that exists on disk, the screen after a step beside it', async () => {
     const srcs = [...html.matchAll(/<img src="([^"]+)"/g)].map((m) => m[1]!);
     const pngs = (await readdir(path.join(wifi.runDir, 'steps'))).filter((n) => n.endsWith('.png'));
-    expect(srcs.length).toBe(pngs.length);
+    expect(new Set(srcs)).toEqual(new Set(pngs.map((p) => `steps/${p}`)));
+    // Each step: before and after; then the final screen once more.
+    expect(srcs.length).toBe(2 * wifi.steps + 1);
+    for (let n = 1; n <= wifi.steps; n++) {
+      const pics = [...articleOf(html, n).matchAll(/<img src="([^"]+)"/g)].map((m) => m[1]);
+      const next = n < wifi.steps ? `steps/${String(n + 1).padStart(3, '0')}.png` : 'steps/final.png';
+      expect(pics).toEqual([`steps/${String(n).padStart(3, '0')}.png`, next]);
+    }
     for (const s of srcs) {
       expect(s).toMatch(/^steps\/(\d{3}|final)\.png$/);
       expect((await stat(path.join(wifi.runDir, s))).size).toBeGreaterThan(1000);
@@ -114,9 +121,17 @@ describe('report of a real run (Wi-Fi off on the virtual phone, reference model)
     const r = await writeReport(wifi.runDir, { out, inline: true });
     const inline = await readFile(out, 'utf8');
     expect(r.bytes).toBe(Buffer.byteLength(inline));
-    // One per step, and the final screen.
-    expect(inline.match(/<img src="data:image\/png;base64,/g)?.length).toBe(wifi.steps + 1);
+    // Each distinct screen once, as a small JPEG in the stylesheet; every picture names one.
+    const pictures = [
+      ...inline.matchAll(/img\.(pic\d+)\{aspect-ratio:\d+\/\d+;background:url\("data:image\/jpeg;base64,/g),
+    ].map((m) => m[1]);
+    expect(pictures.length).toBeGreaterThan(0);
+    expect(pictures.length).toBeLessThanOrEqual(wifi.steps + 1);
+    const used = [...inline.matchAll(/<img src="data:image\/gif;base64,[^"]+" class="(pic\d+)"/g)].map((m) => m[1]);
+    expect(used.length).toBe(2 * wifi.steps + 1);
+    expect(new Set(used)).toEqual(new Set(pictures));
     expect(inline).not.toContain('src="steps/');
+    expect(inline).not.toContain('data:image/png');
   });
 
   it('links screenshots relative to a report written elsewhere (its folder is created)', async () => {
@@ -124,7 +139,7 @@ describe('report of a real run (Wi-Fi off on the virtual phone, reference model)
     await writeReport(wifi.runDir, { out });
     const page = await readFile(out, 'utf8');
     const srcs = [...page.matchAll(/<img src="([^"]+)"/g)].map((m) => decodeURIComponent(m[1]!));
-    expect(srcs.length).toBe(wifi.steps + 1);
+    expect(srcs.length).toBe(2 * wifi.steps + 1);
     for (const s of srcs) expect(existsSync(path.resolve(path.dirname(out), s))).toBe(true);
   });
 });

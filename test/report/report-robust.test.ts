@@ -188,7 +188,7 @@ describe('phone-agent report (command)', () => {
     const out = path.join(dir, 'via-commander.html');
     await captureStdout(() => program.parseAsync(['node', 'phone-agent', 'report', runDir, '--out', out, '--inline']));
     const page = await readFile(out, 'utf8');
-    expect(page).toContain('src="data:image/png;base64,');
+    expect(page).toMatch(/background:url\("data:image\/jpeg;base64,/);
   });
 
   it('an unknown run names the paths tried and the runs it knows', async () => {

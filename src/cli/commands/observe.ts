@@ -4,9 +4,11 @@ import { Deadline, RealClock } from '../../core/clock.js';
 import { ActionableError } from '../../core/errors.js';
 import { Logger } from '../../core/logger.js';
 import { AdbDevice } from '../../device/adb/device.js';
+import { BridgeDevice } from '../../device/bridge/device.js';
 import { encodeFrame } from '../../perception/frame.js';
 import { type PerceiveResult, perceive, type SnapshotInput } from '../../perception/perceive.js';
 import { VirtualPhone } from '../../testbed/sim/phone.js';
+import { adbServer } from '../probe.js';
 
 /**
  * `phone-agent observe`: print what perception makes of a screen — a uiautomator dump file, the
@@ -23,7 +25,8 @@ interface ObserveOptions {
   saveFrame?: string;
   longSide: string;
   adbHost: string;
-  adbPort: string;
+  adbPort?: string;
+  token?: string;
 }
 
 function parseSize(s: string): { w: number; h: number } {
@@ -59,14 +62,31 @@ async function fromSim(o: ObserveOptions): Promise<SnapshotInput> {
   return { wire, screenshot: shot.png, screenshotSeq: shot.seq, screenshotOffsetY: shot.offsetY };
 }
 
-async function fromAdb(o: ObserveOptions, serial: string): Promise<SnapshotInput> {
+async function fromDevice(o: ObserveOptions, target: string): Promise<SnapshotInput> {
   const clock = new RealClock();
   const logger = new Logger('device', { level: 'warn' });
-  const dev = new AdbDevice({ serial, host: o.adbHost, port: Number(o.adbPort), clock, logger });
+  let dev: AdbDevice | BridgeDevice;
+  if (/^https?:\/\//.test(target)) {
+    const token = o.token ?? process.env.ANDROID_BRIDGE_TOKEN;
+    if (!token)
+      throw new ActionableError(
+        'USAGE',
+        `--device ${target} is a helper bridge, which needs its token`,
+        'pass --token T or set ANDROID_BRIDGE_TOKEN',
+      );
+    dev = new BridgeDevice({ url: target, token, clock, logger });
+  } else {
+    const { host, port } = adbServer(o);
+    dev = new AdbDevice({ serial: target, host, port, clock, logger });
+  }
   try {
     const c = await dev.connect(Deadline.after(clock, 15_000));
     if (!c.ok)
-      throw new ActionableError('UNAVAILABLE', c.message, 'or use --device sim for the built-in virtual phone');
+      throw new ActionableError(
+        'UNAVAILABLE',
+        `cannot reach ${target}: ${c.message}`,
+        '`phone-agent devices` lists what --device takes; --device sim is the built-in virtual phone',
+      );
     const snap = await dev.snapshot({ screenshot: true }, Deadline.after(clock, 30_000));
     if (!snap.ok) throw new ActionableError(snap.code, `snapshot failed: ${snap.message}`, 'retry, or check the phone');
     return { wire: snap.snapshot, screenshot: snap.screenshot?.png, screenshotOffsetY: snap.screenshot?.offsetY };
@@ -77,7 +97,11 @@ async function fromAdb(o: ObserveOptions, serial: string): Promise<SnapshotInput
 
 export async function observeCommand(o: ObserveOptions): Promise<{ result: PerceiveResult; output: string }> {
   if (!o.xml && !o.device) {
-    throw new ActionableError('BAD_OPTION', 'nothing to observe', 'pass --xml FILE, --device sim or --device SERIAL');
+    throw new ActionableError(
+      'BAD_OPTION',
+      'nothing to observe',
+      'pass --xml FILE, or --device sim|URL|SERIAL (`phone-agent devices` lists them)',
+    );
   }
   if (o.format !== 'compact' && o.format !== 'json') {
     throw new ActionableError('BAD_OPTION', `unknown --format "${o.format}"`, 'use --format compact or --format json');
@@ -86,7 +110,7 @@ export async function observeCommand(o: ObserveOptions): Promise<{ result: Perce
     ? await fromXml(o, o.xml)
     : o.device === 'sim'
       ? await fromSim(o)
-      : await fromAdb(o, o.device ?? '');
+      : await fromDevice(o, o.device ?? '');
   const result = await perceive(input, { longSide: Number(o.longSide) });
   if (!result.ok) return { result, output: `error: ${result.message}` };
   if (o.saveFrame && result.frame) await writeFile(o.saveFrame, await encodeFrame(result.frame.scaled, 'png'));
@@ -102,7 +126,8 @@ export function register(program: Command): void {
     .command('observe')
     .description('print the observation of a screen: a uiautomator dump, the virtual phone, or a phone over ADB')
     .option('--xml <file>', 'a uiautomator XML dump to read')
-    .option('--device <sim|serial>', '"sim" for the built-in virtual phone, or an ADB serial')
+    .option('--device <sim|URL|SERIAL>', '"sim" (built-in virtual phone), a helper bridge URL, or an adb serial')
+    .option('--token <token>', 'helper bridge token for --device http://… (env ANDROID_BRIDGE_TOKEN)')
     .option('--format <compact|json>', 'output format', 'compact')
     .option('--screen <WxH>', 'the real screen size for an XML dump (inferred from the bounds otherwise)')
     .option('--screenshot <file>', 'a PNG/JPEG screenshot to fuse with the XML dump')
@@ -110,7 +135,7 @@ export function register(program: Command): void {
     .option('--save-frame <file>', 'write the downscaled frame as PNG')
     .option('--long-side <px>', 'long side of the frame, 720–1080', '720')
     .option('--adb-host <host>', 'adb server host', '127.0.0.1')
-    .option('--adb-port <port>', 'adb server port', '5037')
+    .option('--adb-port <port>', 'adb server port (env ANDROID_ADB_SERVER_PORT, else 5037)')
     .action(async (o: ObserveOptions) => {
       const { result, output } = await observeCommand(o);
       if (!result.ok) {

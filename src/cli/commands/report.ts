@@ -2,7 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ActionableError } from '../../core/errors.js';
-import { writeReport } from '../../report/index.js';
+import { writeIndex, writeReport } from '../../report/index.js';
 
 /**
  * `phone-agent report <run>`: a run folder (or a run id under --runs-dir) as one HTML page —
@@ -13,6 +13,7 @@ export interface ReportFlags {
   runsDir: string;
   out?: string;
   inline?: boolean;
+  index?: boolean;
 }
 
 /** A path to a folder wins; otherwise the argument is a run id under `runsDir`. */
@@ -24,7 +25,7 @@ export async function resolveRunDir(run: string, runsDir: string): Promise<strin
   const known = await latestRuns(path.resolve(runsDir), 5);
   throw new ActionableError(
     'NO_RUN',
-    `no run folder at ${path.resolve(run)} nor ${byId}`,
+    `no run folder at ${[...new Set([path.resolve(run), byId])].join(' nor ')}`,
     known.length
       ? `pass a run folder or one of the latest run ids in ${path.resolve(runsDir)}: ${known.join(', ')}`
       : `pass the run folder \`phone-agent run\` printed, or set --runs-dir to where the runs are`,
@@ -47,8 +48,26 @@ async function latestRuns(runsDir: string, max: number): Promise<string[]> {
     .map((r) => r.name);
 }
 
-/** Writes the report and prints its path; returns the exit code. */
-export async function reportCommand(run: string, flags: ReportFlags): Promise<number> {
+/** Writes the report (or, with --index, the page of all runs) and prints its path; returns the exit code. */
+export async function reportCommand(run: string | undefined, flags: ReportFlags): Promise<number> {
+  if (flags.index) {
+    const root = path.resolve(run ?? flags.runsDir);
+    if (!(await stat(root).catch(() => undefined))?.isDirectory())
+      throw new ActionableError(
+        'NO_RUNS',
+        `${root} is not a folder`,
+        'pass the runs folder (default: runs) or a suite output folder',
+      );
+    const r = await writeIndex(root);
+    process.stdout.write(`${r.path} (${r.runs.length} run${r.runs.length === 1 ? '' : 's'})\n`);
+    return 0;
+  }
+  if (run === undefined)
+    throw new ActionableError(
+      'USAGE',
+      'report needs a run folder or a run id',
+      'e.g. phone-agent report runs/<id>, or --index for all runs',
+    );
   const dir = await resolveRunDir(run, flags.runsDir);
   const r = await writeReport(dir, { out: flags.out, inline: !!flags.inline, now: Date.now() });
   process.stdout.write(`${r.path}\n`);
@@ -59,11 +78,12 @@ export function register(program: Command): void {
   program
     .command('report')
     .description('Render a run folder as one HTML page (timeline, screenshots with the touch drawn, outcomes)')
-    .argument('<run>', 'a run folder (runs/<id>) or a run id')
+    .argument('[run]', 'a run folder (runs/<id>) or a run id; with --index, the folder of runs')
     .option('--runs-dir <dir>', 'where run ids are looked up', 'runs')
     .option('--out <file>', 'where to write the page (default: <run>/report.html)')
-    .option('--inline', 'embed the screenshots as data URLs (one file to share)')
-    .action(async (run: string, flags: ReportFlags) => {
+    .option('--inline', 'embed the screenshots as small JPEGs (one file to share)')
+    .option('--index', 'write <runs dir>/index.html: every run, newest first, linked to its report')
+    .action(async (run: string | undefined, flags: ReportFlags) => {
       try {
         process.exitCode = await reportCommand(run, flags);
       } catch (e) {

@@ -8,7 +8,8 @@ import { ActionableError } from '../../core/errors.js';
 import { CheckpointStore } from '../../store/checkpoint.js';
 import { type RunStart, readRunStart } from '../../store/run-start.js';
 import type { AgentFlags } from '../compose.js';
-import { agentOptions, drive, exitWith } from './run.js';
+import { cliCommand } from '../invocation.js';
+import { agentOptions, drive, exitWith, wholeNumber } from './run.js';
 
 /**
  * `phone-agent resume <run>`: continue a run that was killed, paused for a confirmation, handed
@@ -22,23 +23,29 @@ interface ResumeFlags extends Partial<AgentFlags> {
   moreSteps?: string;
 }
 
-const DEFAULTS = { device: 'sim', seed: '1', locale: 'en', adbHost: '127.0.0.1', adbPort: '5037' };
+const DEFAULTS = {
+  device: 'sim',
+  seed: '1',
+  locale: 'en',
+  adbHost: '127.0.0.1',
+  adbPort: process.env.ANDROID_ADB_SERVER_PORT ?? '5037',
+};
 
 /** A run folder path, or a run id under --runs-dir: one with a checkpoint, or only a start record. */
 export async function findRunDir(run: string, runsDir: string): Promise<{ dir: string; start?: RunStart }> {
-  const dirs = [path.resolve(run), path.resolve(runsDir, run)];
-  for (const dir of dirs) {
+  const tried = [...new Set([path.resolve(run), path.resolve(runsDir, run)])];
+  for (const dir of tried) {
     const s = await stat(path.join(dir, 'checkpoint.json')).catch(() => undefined);
     if (s?.isFile()) return { dir };
   }
-  for (const dir of dirs) {
+  for (const dir of tried) {
     const start = await readRunStart(dir);
     if (start) return { dir, start };
   }
   throw new ActionableError(
     'NO_RUN',
-    `no run folder with a checkpoint.json or start.json at ${dirs[0]} or ${dirs[1]}`,
-    'pass the folder `phone-agent run` printed, or a run id with --runs-dir',
+    `no run folder with a checkpoint.json or start.json at ${tried.join(' or ')}`,
+    `pass the folder \`${cliCommand()} run\` printed, or a run id with --runs-dir`,
   );
 }
 
@@ -59,11 +66,10 @@ function startGoal(start: RunStart, task: string | undefined): string {
 }
 
 export async function resumeCommand(run: string, flags: ResumeFlags): Promise<number> {
-  const more = flags.moreSteps === undefined ? 0 : Number(flags.moreSteps);
-  if (!Number.isInteger(more) || more < 0)
-    throw new ActionableError('USAGE', '--more-steps must be a whole number ≥ 0', 'e.g. --more-steps 10');
+  const more = flags.moreSteps === undefined ? 0 : wholeNumber('--more-steps', flags.moreSteps, 0, 10);
   const { dir: runDir, start } = await findRunDir(run, flags.runsDir);
-  const launch = (start ? start.launch : (await CheckpointStore.load(runDir)).data.launch) ?? {};
+  const cp = start ? undefined : (await CheckpointStore.load(runDir)).data;
+  const launch = (start ? start.launch : cp?.launch) ?? {};
   // Explicit flags win; otherwise the run's own launch record; otherwise the defaults.
   const explicit = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
   const merged = { ...DEFAULTS, ...launch, ...explicit } as AgentFlags;
@@ -75,9 +81,13 @@ export async function resumeCommand(run: string, flags: ResumeFlags): Promise<nu
     // Killed before its first checkpoint: no step ran, so the run starts again in its own folder.
     const goal = startGoal(start, flags.task);
     const opts = { goal, maxSteps: start.maxSteps + more, runsDir: path.dirname(runDir), runId: path.basename(runDir) };
-    return drive(merged, runDir, (deps) => runAgent(deps, { ...opts, dryRun: start.dryRun, launch: start.launch }));
+    return drive(merged, runDir, (deps) => runAgent(deps, { ...opts, dryRun: start.dryRun, launch: start.launch }), {
+      firstStep: 0,
+    });
   }
-  return drive(merged, runDir, (deps) => resumeAgent(deps, { runDir, goal: flags.task, extraSteps: more }));
+  return drive(merged, runDir, (deps) => resumeAgent(deps, { runDir, goal: flags.task, extraSteps: more }), {
+    firstStep: (cp?.step ?? 0) + 1,
+  });
 }
 
 export function register(program: Command): void {

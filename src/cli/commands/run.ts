@@ -1,3 +1,4 @@
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { type AgentDeps, runAgent } from '../../agent/loop.js';
@@ -8,7 +9,11 @@ import { deviceLockKey, lockDevice } from '../../store/device-lock.js';
 import { newRunId } from '../../store/run-archive.js';
 import { lockRun } from '../../store/run-lock.js';
 import { writeRunStart } from '../../store/run-start.js';
-import { type AgentFlags, composeFromFlags, EXIT, EXIT_USAGE, launchRecord, printResult } from '../compose.js';
+import { type AgentFlags, composeFromFlags, EXIT, EXIT_USAGE, launchRecord } from '../compose.js';
+import { parseYes } from '../consent.js';
+import { cliCommand } from '../invocation.js';
+import { printResult } from '../print.js';
+import { unknownToReference } from '../unknown-goal.js';
 
 /**
  * `phone-agent run "<task>"`: one sentence in, a finished task (or an honest "can't") out. With no
@@ -23,14 +28,34 @@ interface RunFlags extends AgentFlags {
   dryRun?: boolean;
 }
 
-export async function runCommand(task: string, flags: RunFlags): Promise<number> {
-  const maxSteps = Number(flags.maxSteps);
-  if (!task.trim() || !Number.isInteger(maxSteps) || maxSteps < 1)
+/** A whole number ≥ `min` from a flag, or an error naming the flag, the value and an example. */
+export function wholeNumber(flag: string, value: string, min: number, example: number): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < min)
     throw new ActionableError(
       'USAGE',
-      'run needs a task and a positive --max-steps',
-      'e.g. phone-agent run "Turn Wi-Fi off"',
+      `${flag} "${value}" is not a whole number ≥ ${min}`,
+      `pass e.g. ${flag} ${example}`,
     );
+  return n;
+}
+
+export async function runCommand(task: string, flags: RunFlags): Promise<number> {
+  if (!task.trim())
+    throw new ActionableError(
+      'USAGE',
+      'run needs a task',
+      `e.g. ${cliCommand()} run "Turn Wi-Fi off" --model reference`,
+    );
+  const maxSteps = wholeNumber('--max-steps', flags.maxSteps, 1, 30);
+  if (flags.model === 'reference') {
+    const unknown = await unknownToReference(task, cliCommand());
+    if (unknown) {
+      if (flags.json) process.stdout.write(`${JSON.stringify(unknown, null, 2)}\n`);
+      else process.stderr.write(`phone-agent run: ${unknown.message}\n`);
+      return EXIT_USAGE;
+    }
+  }
   const runsDir = path.resolve(flags.runsDir);
   const runId = newRunId(Date.now());
   const runDir = path.join(runsDir, runId);
@@ -40,8 +65,17 @@ export async function runCommand(task: string, flags: RunFlags): Promise<number>
     flags,
     runDir,
     (deps) => runAgent(deps, { goal: task, maxSteps, runsDir, runId, dryRun: flags.dryRun, launch }),
-    () => writeRunStart(runDir, start),
+    { firstStep: 0, fresh: true, prepare: () => writeRunStart(runDir, start) },
   );
+}
+
+export interface DriveOptions {
+  /** The first step this process runs (0 for a new run): the calls log numbers steps from it. */
+  firstStep: number;
+  /** A new run: a folder left with no step (setup failed, broke while planning) is removed. */
+  fresh?: boolean;
+  /** Done once the folder is locked, before the device and model are up (run: the start record). */
+  prepare?: () => Promise<void>;
 }
 
 /**
@@ -52,9 +86,9 @@ export async function drive(
   flags: AgentFlags,
   runDir: string,
   body: (deps: AgentDeps) => Promise<RunResult>,
-  /** Done once the folder is locked, before the device and model are up (run: the start record). */
-  prepare?: () => Promise<void>,
+  opts: DriveOptions,
 ): Promise<number> {
+  const firstStep = opts.firstStep;
   // The device first: a second driver (an MCP server, another run) gets BUSY before any run lock.
   const device = await lockDevice(deviceLockKey(flags.device), {
     command: `phone-agent ${process.argv[2] ?? 'run'} ${path.basename(runDir)}`,
@@ -68,27 +102,42 @@ export async function drive(
     await device.release();
   };
   const agent = await (async () => {
-    await prepare?.();
-    return composeFromFlags(flags);
+    await opts.prepare?.();
+    return composeFromFlags(flags, { runDir, firstStep });
   })().catch(async (e: unknown) => {
     await unlock();
+    // A new run whose setup failed (no device, no model) leaves no folder behind; a resumed run's
+    // folder is never touched.
+    if (opts.fresh) await discardIfNoSteps(runDir);
     throw e;
   });
   const interrupted = () => {
-    process.stderr.write(`\ninterrupted — continue with: phone-agent resume ${runDir}\n`);
-    process.exit(130);
+    process.stderr.write(`\ninterrupted — continue with: ${cliCommand()} resume ${runDir}\n`);
+    void unlock().finally(() => process.exit(130));
   };
   process.once('SIGINT', interrupted);
+  let failed = false;
   try {
     const result = await body(agent.deps);
     await agent.saveMemory();
     printResult(result, !!flags.json);
     return EXIT[result.status];
+  } catch (e) {
+    failed = true;
+    throw e;
   } finally {
     process.off('SIGINT', interrupted);
     await agent.close();
     await unlock();
+    // A new run that broke before its first step (the model unreachable while planning) did
+    // nothing on the phone: its folder would only be a husk to trip over.
+    if (failed && opts.fresh) await discardIfNoSteps(runDir);
   }
+}
+
+async function discardIfNoSteps(runDir: string): Promise<void> {
+  const steps = await readdir(path.join(runDir, 'steps')).catch(() => [] as string[]);
+  if (!steps.some((n) => /^\d{3,}\.json$/.test(n))) await rm(runDir, { recursive: true, force: true });
 }
 
 /** Device, model and confirmation options shared by `run` and `resume`. */
@@ -113,7 +162,10 @@ export function agentOptions(cmd: Command, defaults: boolean): Command {
       'the model reads images: screenshots on visual-first screens, and `look` (env PHONE_AGENT_VISION=1)',
     )
     .option('--no-vision', 'the model reads no images: never send screenshots, never offer `look`')
-    .option('--yes', 'approve guarded actions (pay, send, delete, account) without asking')
+    .option(
+      '--yes [kinds]',
+      'approve guarded actions without asking: all, or only some kinds (--yes send,delete; kinds: payment, send, delete, account)',
+    )
     .option('--deny', 'deny every guarded action')
     .option('--json', 'print the run result as JSON on stdout')
     .option('--runs-dir <dir>', 'where run folders go', 'runs')
@@ -121,7 +173,11 @@ export function agentOptions(cmd: Command, defaults: boolean): Command {
     .option('--seed <n>', 'virtual phone seed', d('1'))
     .option('--locale <en|zh>', 'virtual phone language', d('en'))
     .option('--adb-host <host>', 'adb server host', d('127.0.0.1'))
-    .option('--adb-port <port>', 'adb server port', d('5037'))
+    .option(
+      '--adb-port <port>',
+      'adb server port (env ANDROID_ADB_SERVER_PORT, else 5037)',
+      d(process.env.ANDROID_ADB_SERVER_PORT ?? '5037'),
+    )
     .option('--verbose', 'log every step to stderr');
 }
 
@@ -131,7 +187,7 @@ export function agentOptions(cmd: Command, defaults: boolean): Command {
  */
 export async function exitWith(
   name: string,
-  flags: { yes?: boolean; deny?: boolean },
+  flags: { yes?: boolean | string; deny?: boolean },
   body: () => Promise<number>,
 ): Promise<void> {
   if (flags.yes && flags.deny) {
@@ -139,6 +195,7 @@ export async function exitWith(
     process.exit(EXIT_USAGE);
   }
   try {
+    parseYes(flags.yes);
     process.exitCode = await body();
   } catch (e) {
     if (e instanceof ActionableError) {

@@ -33,6 +33,8 @@ export interface CatalogEntry {
   instruction: string;
   /** Intent templates, same placeholders. */
   intents: string[];
+  /** The instruction with one set of parameters filled in: a phrasing that works as it is. */
+  example?: string;
 }
 
 function escapeRe(s: string): string {
@@ -64,4 +66,37 @@ export function intentsForGoal(catalog: readonly CatalogEntry[], goal: string): 
     return entry.intents.map((t) => t.replace(/\{(\w+)\}/g, (_, n: string) => params[n] ?? `{${n}}`));
   }
   return undefined;
+}
+
+/** Words of a sentence for likeness: lower-case Latin words and numbers ("Wi-Fi" = "wifi"), and each CJK character. */
+function words(s: string): Set<string> {
+  const plain = s
+    .replace(/\{\w+\}/g, ' ')
+    .toLowerCase()
+    .replace(/(\p{L})-(\p{L})/gu, '$1$2');
+  return new Set(plain.match(/[\p{Script=Han}]|[\p{L}\p{N}]+/gu) ?? []);
+}
+
+/**
+ * The catalog entries most like `goal`, best first: what to suggest when the reference model does
+ * not know a goal. Shared words count by how rare they are in the catalog ("Bluetooth" says more
+ * than "turn"), over the words of both sentences; entries sharing no word are left out.
+ */
+export function closestEntries(catalog: readonly CatalogEntry[], goal: string, max = 3): CatalogEntry[] {
+  const g = words(goal);
+  const bags = catalog.map((entry) => words(`${entry.instruction} ${entry.example ?? ''}`));
+  const df = new Map<string, number>();
+  for (const bag of bags) for (const w of bag) df.set(w, (df.get(w) ?? 0) + 1);
+  const weight = (w: string) => Math.log(1 + catalog.length / (df.get(w) ?? 0.5));
+  const sum = (ws: Iterable<string>) => [...ws].reduce((n, w) => n + weight(w), 0);
+  return catalog
+    .map((entry, i) => {
+      const bag = bags[i] ?? new Set<string>();
+      const shared = sum([...g].filter((w) => bag.has(w)));
+      return { entry, score: shared / (sum(g) + sum(words(entry.instruction)) - shared || 1) };
+    })
+    .filter((x) => x.score > 0)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, max)
+    .map((x) => x.entry);
 }

@@ -66,6 +66,11 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
+/** An intent as a plan's subgoal: without the model's own markers. */
+function shownSubgoal(intent: string): string {
+  return intent.replace(/ keep$/, '');
+}
+
 export async function startReferenceModel(opts: ReferenceModelOptions): Promise<ReferenceModel> {
   const random = seededRandom(opts.seed ?? 1);
   const rate = opts.noise ?? 0;
@@ -85,11 +90,14 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
     const goal = p.goal;
     const intents = intentsForGoal(opts.catalog, goal);
     if (!intents) stats.unknownGoals++;
-    if (fn === 'plan') return { fn, args: JSON.stringify({ subgoals: intents ?? [goal] }) };
+    // Subgoals are shown to people: the intents' `keep` marker (a button that stays on screen) is
+    // the model's own note, so it is left out of the plan and looked up again when acting.
+    if (fn === 'plan') return { fn, args: JSON.stringify({ subgoals: (intents ?? [goal]).map(shownSubgoal) }) };
     if (!intents) {
       const out: ActArgsOut = { thought: 'I was not trained on this goal', tool: 'infeasible', text: 'unknown goal' };
       return { fn, args: JSON.stringify(out) };
     }
+    const ownIntent = (line: string) => intents.find((i) => shownSubgoal(i) === line) ?? line;
     const { screen, history } = p;
     // After the user declined a guarded action, a careful model stops and reports it.
     const declined = history.some((h) => /denied by the user/.test(`${h.action} ${h.note ?? ''}`));
@@ -97,18 +105,18 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
       ? {
           thought: 'the user declined',
           tool: 'ask_user',
-          text: 'You declined the action, so I stopped; nothing was done.',
+          text: 'You declined, so I stopped: that action was not done; the steps before it were.',
         }
       : p.currentIndex >= 0
         ? decideWithPlan({
-            intents: p.plan.map((s) => s.text),
+            intents: p.plan.map((s) => ownIntent(s.text)),
             current: p.currentIndex,
             screen,
             history,
             banned: p.banned,
             app: p.app,
           })
-        : actForIntent(p.allDone ? 'done' : p.current, screen, history);
+        : actForIntent(p.allDone ? 'done' : ownIntent(p.current), screen, history);
     const open = p.plan.filter((s) => s.mark === ' ').length;
     const offered = new Set(p.tools);
     const remainingPlan = p.currentIndex >= 0 ? p.plan.slice(p.currentIndex).map((s) => s.text) : undefined;
