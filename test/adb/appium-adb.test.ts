@@ -121,5 +121,8 @@ describe('appium-adb against the virtual phone', () => {
     expect(await adb.ls('/sdcard/Documents')).toEqual(['a.txt']);
     await adb.pull('/sdcard/Documents/a.txt', join(dir, 'b.txt'));
     expect(await readFile(join(dir, 'b.txt'), 'utf8')).toBe('from appium');
+    await adb.shell(['mv', '/sdcard/Documents/a.txt', '/sdcard/Download/a.txt']);
+    expect(phone.world.files.has('/sdcard/Documents/a.txt')).toBe(false);
+    expect(phone.world.files.get('/sdcard/Download/a.txt')?.toString()).toBe('from appium');
   });
 });
