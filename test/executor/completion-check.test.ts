@@ -29,6 +29,9 @@ async function ports(): Promise<{ p: AgentPorts; obs: Observation }> {
     screenshots: false,
   });
   await rig.phone.launch('Settings');
+  // Quick settings pulled down over Settings: the Wi-Fi and Bluetooth tiles side by side.
+  await rig.phone.swipe(540, 20, 540, 1400, 400);
+  await rig.clock.sleep(500);
   rig.phone.world.settings.bluetooth = false;
   return { p, obs: (await p.observe()).obs };
 }
