@@ -52,7 +52,7 @@ function brokenEarlier(ctx: PlanContext): ActArgsOut | undefined {
       // A tapped option (size, radio) that a later mis-tap switched off again. Only the option
       // itself: a page entry ("Bluetooth") is not the switch on the page it opened ("Use Bluetooth").
       const el = findElement(ctx.screen, label, undefined, isField);
-      const same = el !== undefined && el.text.trim().toLowerCase().startsWith(label.trim().toLowerCase());
+      const same = el?.text.trim().toLowerCase().startsWith(label.trim().toLowerCase()) === true;
       if (el && same && isToggle(el) && el.state === 'off')
         return redo(actForIntent(ctx.intents[i] ?? '', ctx.screen, ctx.history));
     }
