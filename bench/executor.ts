@@ -124,7 +124,7 @@ async function runJourney(
       obs = o.obs;
       perceptionReads++;
     }
-    const r = await ex.run(step(obs), obs);
+    const r = await ex.run(step(obs), obs, { fresh: true });
     if (!r.ok) throw new Error(`${mode}: step "${name}" failed: ${r.receipt.error?.message ?? r.outcome?.reason}`);
     outcomes.push(r.ok);
     reads.push(r.reads + perceptionReads);

@@ -1,16 +1,12 @@
-import { createDevicePorts } from '../src/agent/device-ports.js';
 import { runAgent } from '../src/agent/loop.js';
-import type { ConfirmVerdict } from '../src/agent/ports.js';
 import type { RunResult } from '../src/agent/types.js';
-import { Deadline, VirtualClock } from '../src/core/clock.js';
+import { callbackConfirmation, composeAgent } from '../src/compose/agent.js';
+import { VirtualClock } from '../src/core/clock.js';
+import { fnv1a } from '../src/core/hash.js';
 import { Logger } from '../src/core/logger.js';
 import { seededRandom } from '../src/core/random.js';
-import { BridgeDevice } from '../src/device/bridge/device.js';
-import { createLlmClient } from '../src/planner/llm/client.js';
-import { type LlmConfig, resolveLlmConfig } from '../src/planner/llm/config.js';
+import type { LlmConfig } from '../src/planner/llm/config.js';
 import type { PageMemory } from '../src/planner/memory/page-memory.js';
-import { Planner } from '../src/planner/planner.js';
-import { startBridgeServer } from '../src/testbed/sim/bridge/index.js';
 import { VirtualPhone } from '../src/testbed/sim/phone.js';
 import { baitTaken, type Interruption, scheduleInterruption } from './interruptions.js';
 import type { ConfirmationRecord, EventRecord } from './metrics.js';
@@ -63,9 +59,7 @@ const IRREVERSIBLE_GUARDED = new Set(['sent', 'paid', 'deleted', 'ordered', 'sig
 
 /** The reference model's noise seed for one task run, so any bench run can be replayed alone. */
 export function modelSeed(taskId: string, seed: number, noise: number): number {
-  let h = 2166136261;
-  for (const c of `${taskId}|${seed}|${noise}`) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
-  return h >>> 0;
+  return fnv1a(`${taskId}|${seed}|${noise}`);
 }
 
 export function instantiate(task: TaskDef, seed: number): { params: Params; goal: string } {
@@ -82,38 +76,27 @@ export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<Task
   if (opts.interrupt) scheduleInterruption(phone, opts.interrupt, opts.seed);
   const before = digestWorld(phone.world);
   const eventsAtStart = phone.world.events.length;
-  const server = await startBridgeServer({ phone, logger: logger.child('bridge') });
-  const device = new BridgeDevice({ url: server.url, token: server.token, clock, logger: logger.child('device') });
+  if (!opts.llmConfig && !opts.modelUrl) throw new Error('runTask needs modelUrl or llmConfig');
+  const confirmations: ConfirmationRecord[] = [];
+  // The product's factory, on this task's phone: the suite measures the agent `phone-agent run` runs.
+  const agent = await composeAgent({
+    device: { kind: 'sim', phone },
+    model: opts.llmConfig ? { config: opts.llmConfig } : { baseUrl: opts.modelUrl, model: 'reference' },
+    confirm: callbackConfirmation('task policy', (req) => {
+      const answer = typeof task.confirm === 'function' ? task.confirm(req.summary) : (task.confirm ?? 'approve');
+      const v = answer === 'deny' ? 'denied' : answer === 'defer' ? 'deferred' : 'approved';
+      confirmations.push({ verdict: v, at: clock.now(), eventIndex: phone.world.events.length, summary: req.summary });
+      return v;
+    }),
+    memory: opts.memory,
+    clock,
+    logger,
+    screenshots: opts.screenshots ?? false,
+    seed: opts.seed,
+    perf: opts.perf,
+  });
   try {
-    const c = await device.connect(Deadline.after(clock, 10_000));
-    if (!c.ok) throw new Error(`bridge connect failed: ${c.message}`);
-    const confirmations: ConfirmationRecord[] = [];
-    const ports = createDevicePorts({
-      device,
-      clock,
-      logger: logger.child('executor'),
-      screenshots: opts.screenshots ?? false,
-      seed: opts.seed,
-      confirm: async (check) => {
-        const answer = typeof task.confirm === 'function' ? task.confirm(check.summary) : (task.confirm ?? 'approve');
-        const v: ConfirmVerdict = answer === 'deny' ? 'denied' : answer === 'defer' ? 'deferred' : 'approved';
-        confirmations.push({
-          verdict: v,
-          at: clock.now(),
-          eventIndex: phone.world.events.length,
-          summary: check.summary,
-        });
-        return v;
-      },
-    });
-    if (!opts.llmConfig && !opts.modelUrl) throw new Error('runTask needs modelUrl or llmConfig');
-    const config = opts.llmConfig ?? resolveLlmConfig({ baseUrl: opts.modelUrl, model: 'reference' }, {});
-    const llm = createLlmClient({ config, clock, logger: logger.child('llm') });
-    const planner = new Planner({ llm, logger: logger.child('planner') });
-    const run = await runAgent(
-      { ports, planner, memory: opts.memory, clock, logger, perf: opts.perf },
-      { goal, maxSteps: stepBudget(task), runsDir: opts.runsDir },
-    );
+    const run = await runAgent(agent.deps, { goal, maxSteps: stepBudget(task), runsDir: opts.runsDir });
     const taskCheck = await task.check(phone.world, run, params, phone);
     let check = taskCheck;
     // Events one app records at one instant are one act (FoodShop's Pay: ordered + paid).
@@ -142,7 +125,6 @@ export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<Task
       changed: changedKeys(before, digestWorld(phone.world)),
     };
   } finally {
-    await device.close();
-    await server.close();
+    await agent.close();
   }
 }

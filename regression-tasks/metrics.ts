@@ -71,6 +71,8 @@ export interface RunRecord {
   /** Top-level world keys the run changed. */
   changed: string[];
   mayChange?: string[];
+  /** The task threw (setup, agent, check): its message. Such a run has status `error` and fails. */
+  error?: string;
 }
 
 export interface InvariantResult {
@@ -258,6 +260,8 @@ export interface SuiteMetrics {
   invariantViolations: { guardOrder: number; events: number; stateDiff: number };
   /** Runs whose task declares `mayChange`, so the state-diff invariant was checked. */
   stateDiffChecked: number;
+  /** Runs that threw instead of finishing (counted as failures too). */
+  errors: number;
 }
 
 export interface JudgedRun extends RunRecord {
@@ -303,6 +307,7 @@ export function aggregate(runs: readonly JudgedRun[], prices?: Prices): SuiteMet
       stateDiff: count((r) => !r.verdict.invariants.stateDiff.ok),
     },
     stateDiffChecked: count((r) => r.verdict.invariants.stateDiff.checked),
+    errors: count((r) => r.error !== undefined),
   };
 }
 

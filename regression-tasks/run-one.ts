@@ -3,8 +3,8 @@ import { startReferenceModel } from '../src/testbed/reference-model/server.js';
 import { modelSeed, runTask } from './harness.js';
 import { referenceCatalog, TASKS } from './index.js';
 
-/** Debug helper: `tsx regression-tasks/run-one.ts SET-01 [seed] [noise]` prints every step. */
-const [id = 'SET-01', seedArg = '1', noiseArg = '0'] = process.argv.slice(2);
+/** Debug helper: `tsx regression-tasks/run-one.ts SET-01 [seed] [noise] [dialog|banner]` prints every step. */
+const [id = 'SET-01', seedArg = '1', noiseArg = '0', interruptArg] = process.argv.slice(2);
 const task = TASKS.find((t) => t.id === id);
 if (!task) throw new Error(`no task ${id}; known: ${TASKS.map((t) => t.id).join(', ')}`);
 const model = await startReferenceModel({
@@ -19,6 +19,7 @@ try {
     modelUrl: model.url,
     memory: new PageMemory(),
     runsDir: 'runs',
+    interrupt: interruptArg as 'dialog' | 'banner' | undefined,
   });
   console.log(
     `${r.task} "${r.goal}" → ${r.run.status} ${r.run.answer ?? ''} check=${JSON.stringify(r.check)} calls=${r.run.llm.calls}`,

@@ -30,6 +30,7 @@ const ROWS: [string, (m: SuiteMetrics) => string][] = [
     (m) => `${m.invariantViolations.guardOrder} / ${m.invariantViolations.events} / ${m.invariantViolations.stateDiff}`,
   ],
   ['runs with state-diff allow-list', (m) => String(m.stateDiffChecked)],
+  ['errors (the run threw)', (m) => String(m.errors)],
 ];
 
 export function renderSuiteMarkdown(r: SuiteReport): string {

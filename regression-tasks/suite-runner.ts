@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { LlmConfig } from '../src/planner/llm/config.js';
 import { PageMemory } from '../src/planner/memory/page-memory.js';
 import { startReferenceModel } from '../src/testbed/reference-model/server.js';
-import { modelSeed, runTask, type TaskRunResult } from './harness.js';
+import { instantiate, modelSeed, runTask, type TaskRunResult } from './harness.js';
 import { referenceCatalog } from './index.js';
 import type { Interruption } from './interruptions.js';
 import {
@@ -16,7 +16,7 @@ import {
   taskMacro,
 } from './metrics.js';
 import { renderSuiteMarkdown } from './suite-report.js';
-import type { TaskDef } from './types.js';
+import type { Params, TaskDef } from './types.js';
 
 /**
  * Runs a set of regression tasks × seeds, each on a fresh seeded virtual phone, against the
@@ -81,10 +81,23 @@ function redact(text: string | undefined, secrets: readonly string[]): string | 
   return out;
 }
 
-function toRecord(task: TaskDef, r: TaskRunResult, wallMs: number): RunRecord {
-  const secrets = Object.entries(r.params)
+function secretsOf(params: Params): string[] {
+  return Object.entries(params)
     .filter(([k]) => SECRET_PARAM.test(k))
     .map(([, v]) => v);
+}
+
+/** The secrets of one task instance; none when its parameters cannot even be drawn. */
+function secretsFor(task: TaskDef, seed: number): string[] {
+  try {
+    return secretsOf(instantiate(task, seed).params);
+  } catch {
+    return [];
+  }
+}
+
+function toRecord(task: TaskDef, r: TaskRunResult, wallMs: number): RunRecord {
+  const secrets = secretsOf(r.params);
   return {
     task: task.id,
     category: task.category,
@@ -143,6 +156,39 @@ async function runOne(task: TaskDef, seed: number, opts: SuiteOptions, runsDir: 
   }
 }
 
+/**
+ * A task that throws (its setup, the agent, its check) is one run with status `error` and its
+ * message, counted as a failure: it never ends the suite before suite.json is written.
+ */
+async function runGuarded(task: TaskDef, seed: number, opts: SuiteOptions, runsDir: string): Promise<RunRecord> {
+  const t0 = performance.now();
+  try {
+    return await runOne(task, seed, opts, runsDir);
+  } catch (e) {
+    // The message may quote the goal, which carries the task's credentials.
+    const message = redact(e instanceof Error ? e.message : String(e), secretsFor(task, seed)) ?? '';
+    return {
+      task: task.id,
+      category: task.category,
+      seed,
+      guard: task.guard,
+      deny: task.confirm === 'deny' || task.tags.includes('deny'),
+      optimalSteps: task.optimalSteps,
+      status: 'error',
+      reason: message,
+      check: { ok: false, reason: `the run threw: ${message}` },
+      steps: 0,
+      wallMs: performance.now() - t0,
+      llm: { calls: 0, promptTokens: 0, completionTokens: 0 },
+      confirmations: [],
+      events: [],
+      changed: [],
+      mayChange: task.mayChange,
+      error: message,
+    };
+  }
+}
+
 function perTaskRows(runs: readonly JudgedRun[]): PerTaskRow[] {
   const ids = [...new Set(runs.map((r) => r.task))];
   return ids.map((id) => {
@@ -180,11 +226,11 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteReport> {
   const records: RunRecord[] = [];
   for (const task of opts.tasks)
     for (let seed = 1; seed <= opts.seeds; seed++) {
-      const rec = await runOne(task, seed, opts, runsDir);
+      const rec = await runGuarded(task, seed, opts, runsDir);
       records.push(rec);
       const v = judgeRun(rec);
       opts.progress?.(
-        `${task.id}#${seed}: ${rec.status} ${v.ok ? 'ok' : 'FAIL'} (${rec.steps} steps)${v.overAsk ? ` over-asking: ${rec.confirmations.map((c) => c.summary).join('; ')}` : ''}`,
+        `${task.id}#${seed}: ${rec.status} ${v.ok ? 'ok' : 'FAIL'} (${rec.error ? `threw: ${rec.error}` : `${rec.steps} steps`})${v.overAsk ? ` over-asking: ${rec.confirmations.map((c) => c.summary).join('; ')}` : ''}`,
       );
     }
   const scores = scoreSuite(records, opts.prices);

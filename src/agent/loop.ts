@@ -1,25 +1,19 @@
+import { errorMessage, PhoneAgentError } from '../core/errors.js';
 import { addUsage, emptyUsage } from '../planner/llm/client.js';
 import type { Subgoal } from '../planner/prompt/types.js';
 import { type Checkpoint, CheckpointStore } from '../store/checkpoint.js';
 import { newRunId } from '../store/run-archive.js';
+import { DEFAULT_LISTENERS, finish } from './listeners.js';
 import { maskSecrets } from './secrets.js';
-import {
-  type AgentDeps,
-  emptyResult,
-  finish,
-  memoryParts,
-  newSessionParts,
-  observeStable,
-  type Session,
-} from './session.js';
+import { type AgentDeps, emptyResult, freshLoop, freshMemory, newSessionParts, type Session } from './session.js';
 import { runStep, type StepStart } from './step.js';
 import type { RunResult } from './types.js';
 
 /**
- * The loop of DESIGN §1: perceive → interrupts → cache or planner → guardrails → execute →
- * validate → record (./step.ts), one step at a time until the run ends or its budget is used.
- * Every step is archived and the checkpoint saved after it, so `resumeAgent` (./resume.ts) can
- * pick a killed run up where it stopped.
+ * The loop of DESIGN §1: one step at a time (./step.ts) until the run ends or its budget is used.
+ * Every step is archived and the checkpoint saved after it (listeners), so `resumeAgent`
+ * (./resume.ts) can pick a killed run up where it stopped. A broken device or model mid-run ends
+ * the run `interrupted` with the reason in the checkpoint — resumable, never left `running`.
  */
 
 export type { AgentDeps } from './session.js';
@@ -41,7 +35,7 @@ export async function runAgent(deps: AgentDeps, runOpts: RunOptions): Promise<Ru
   const { goal, secrets } = maskSecrets(runOpts.goal);
   const runId = runOpts.runId ?? newRunId(clock.now());
   const { runDir, archive } = await newSessionParts(runOpts.runsDir, runId);
-  const cur = await observeStable(deps);
+  const cur = await deps.ports.observe();
 
   // The coarse plan: from page memory when this goal was planned before, else one model call.
   let plan: Subgoal[];
@@ -50,7 +44,7 @@ export async function runAgent(deps: AgentDeps, runOpts: RunOptions): Promise<Ru
   const tPlan = perf();
   if (cachedPlan) plan = cachedPlan.map((text) => ({ text, done: false }));
   else {
-    const p = await planner.makePlan({ goal, screen: deps.ports.compact(cur.obs), aspect: cur.obs.screen.aspect });
+    const p = await planner.makePlan({ goal, screen: cur.compact, aspect: cur.obs.screen.aspect });
     plan = p.plan;
     total = addUsage(total, p.usage);
   }
@@ -77,34 +71,48 @@ export async function runAgent(deps: AgentDeps, runOpts: RunOptions): Promise<Ru
   const session: Session = {
     deps,
     perf,
-    goal,
-    secrets,
-    maxSteps: runOpts.maxSteps,
-    dryRun: !!runOpts.dryRun,
-    runId,
-    runDir,
-    archive,
-    checkpoint,
+    run: { runId, runDir, goal, secrets, maxSteps: runOpts.maxSteps, dryRun: !!runOpts.dryRun },
     plan,
     current: 0,
+    mem: freshMemory(),
+    loop: freshLoop(),
+    cur,
     total,
     result: emptyResult(runId, runDir, goal),
-    invalidRun: 0,
-    failRun: 0,
-    replans: 0,
-    cur,
-    ...memoryParts(),
+    archive,
+    checkpoint,
+    listeners: DEFAULT_LISTENERS,
   };
+  session.mem.completion.observe(cur.obs);
   return drive(session, 1, { t0: tPlan, llmMs: planMs });
 }
 
 /** Steps from `first` until one ends the run or the budget is used up. */
 export async function drive(s: Session, first: number, start: StepStart): Promise<RunResult> {
-  for (let step = first; step <= s.maxSteps; step++) {
-    const ended = await runStep(s, step, step === first ? start : { t0: s.perf(), llmMs: 0 });
-    if (ended) return ended;
+  try {
+    for (let step = first; step <= s.run.maxSteps; step++) {
+      const ended = await runStep(s, step, step === first ? start : { t0: s.perf(), llmMs: 0 });
+      if (ended) return ended;
+    }
+  } catch (e) {
+    // Something below broke (a dead device, a model that stopped answering): record why, keep the
+    // folder resumable, and let the caller print the actionable message.
+    await s.checkpoint
+      .save({ status: 'interrupted', reason: errorMessage(e), updatedAt: s.deps.clock.now() })
+      .catch(() => undefined);
+    throw e instanceof PhoneAgentError ? e : new RunFailedError(s.run.runDir, e);
   }
-  return finish(s, 'budget', { reason: `step budget of ${s.maxSteps} used up` });
+  return finish(s, 'budget', {
+    reason: `out of steps: the budget of ${s.run.maxSteps} step${s.run.maxSteps === 1 ? '' : 's'} is used up`,
+  });
+}
+
+/** A run broke on something unexpected; its folder keeps the reason and can be resumed. */
+export class RunFailedError extends PhoneAgentError {
+  override readonly name: string = 'RunFailedError';
+  constructor(runDir: string, cause: unknown) {
+    super('RUN_FAILED', `the run stopped on an error: ${errorMessage(cause)} (run folder: ${runDir})`, { cause });
+  }
 }
 
 export type { Checkpoint };

@@ -1,63 +1,64 @@
-import type { Decision, Element, Expect, Observation, Receipt } from '../core/types.js';
+import type { Decision, Element, Observation, Receipt } from '../core/types.js';
+import type { Consent } from '../executor/consent.js';
+import type { ConfirmationChannel, ConfirmationRequest } from '../executor/guardrails/confirm.js';
+import type { StateChange } from '../executor/side-effects.js';
 
 /**
- * What the loop needs from the layers below, as narrow ports. The composition root (CLI, tests,
- * benchmarks) builds them from a Device + perception + executor (see ./device-ports.ts); the loop
- * itself never sees a device, a transport or the virtual phone.
+ * What the loop needs from the layers below, as narrow ports. The factory (src/compose) builds them
+ * from a Device + perception + the executor's one pipeline (./device-ports.ts); the loop itself
+ * never sees a device, a transport or the virtual phone.
  */
 
 export interface Perceived {
   obs: Observation;
-  /** PNG of the screen, when one was captured (archived as steps/NNN.png). */
+  /** The compact view the model is shown (built once, by perception). */
+  compact: string;
+  /** PNG of the screen the tree describes, when one was captured (archived as steps/NNN.png). */
   png?: Buffer;
   /** Time spent on the device (ms, injected clock). */
   deviceMs: number;
 }
 
-export interface GuardCheck {
-  needsConfirmation: boolean;
-  mutating: boolean;
-  categories: string[];
-  reasons: string[];
-  /** For the person: `tap "Pay ¥18.00" in com.foodshop` (never typed text). */
-  summary: string;
-}
-
 export type ConfirmVerdict = 'approved' | 'denied' | 'deferred';
+/** What a person is asked about a guarded action (never typed text). */
+export type GuardCheck = ConfirmationRequest;
+
+export interface ExecuteRequest {
+  decision: Decision;
+  obs: Observation;
+  /** The run's confirmation port for this action. */
+  confirm: ConfirmationChannel;
+  /** Journal the irreversible intent once consent is given, before anything is sent (DESIGN §6). */
+  journal: (req: ConfirmationRequest) => Promise<void>;
+  dryRun: boolean;
+  /** Nobody deliberated on `obs` (a rule, a replay, the wait gate): no re-check read is needed. */
+  fresh: boolean;
+}
 
 export interface Executed {
   receipt: Receipt;
+  /** Delivered and its expectation verified (and not overruled by the audit). */
   ok: boolean;
-  /** Why the dispatch failed (grounding, stale target, unsupported, device error). */
+  /** Why not, for the model: the receipt's error or the verdict's reason, with undo hints. */
   error?: string;
+  signals: string[];
   /** The element acted on, when known. */
   target?: Element;
+  /** How the guard was answered; absent when the action never reached it. */
+  consent?: Consent;
+  dryRun?: boolean;
+  /** What else the action changed on the page, for the completion check. */
+  changes: StateChange[];
+  /** The post-action observation (the next step's perception); absent when nothing was read. */
+  post?: Perceived;
   deviceMs: number;
-}
-
-export interface Validated {
-  ok: boolean;
-  signals: string[];
-  reason?: string;
-  /** checkFinish only: stop and hand over to a person (ask_user with `reason`) instead of re-asking. */
-  handOver?: boolean;
 }
 
 export interface AgentPorts {
   /** Tools the device supports (planner tool names). */
   tools: string[];
   observe(previous?: Observation, opts?: { screenshot?: boolean }): Promise<Perceived>;
-  compact(obs: Observation): string;
-  guard(decision: Decision, obs: Observation): GuardCheck;
-  confirm(check: GuardCheck, obs: Observation): Promise<ConfirmVerdict>;
-  execute(decision: Decision, obs: Observation): Promise<Executed>;
-  validate(expect: Expect, pre: Observation, post: Observation, decision: Decision, target?: Element): Validated;
-  /**
-   * The completion check for a terminal decision (`done`, `ask_user`): whether what the run saw
-   * supports ending now (no unintended change left undone, the last action did not fail, an answer
-   * was on screen). A failed verdict is fed back to the planner instead of finishing.
-   */
-  checkFinish?(decision: Decision, obs: Observation): Validated;
+  execute(req: ExecuteRequest): Promise<Executed>;
   /** A data: URL of the screen (cropped around a target), for visual-first pages and `look`. */
-  image?(obs: Observation, req: { target_id?: string; point?: { x: number; y: number } }): Promise<string | undefined>;
+  image?(seen: Perceived, req: { target_id?: string; point?: { x: number; y: number } }): Promise<string | undefined>;
 }

@@ -1,14 +1,16 @@
 import { readdir } from 'node:fs/promises';
 import { ActionableError } from '../core/errors.js';
+import { CompletionTracker } from '../executor/completion.js';
 import { addUsage, emptyUsage } from '../planner/llm/client.js';
 import { Blacklist } from '../planner/memory/blacklist.js';
 import { History } from '../planner/memory/history.js';
 import { actionSignature } from '../planner/memory/signature.js';
 import { type Checkpoint, CheckpointStore } from '../store/checkpoint.js';
 import { RunArchive } from '../store/run-archive.js';
+import { DEFAULT_LISTENERS } from './listeners.js';
 import { drive } from './loop.js';
 import { maskSecrets } from './secrets.js';
-import { type AgentDeps, compactOf, emptyResult, memoryParts, observeStable, type Session } from './session.js';
+import { type AgentDeps, emptyResult, freshLoop, freshMemory, type Session } from './session.js';
 import { replan, screenState } from './step-helpers.js';
 import type { RunResult } from './types.js';
 
@@ -51,33 +53,31 @@ export async function resumeAgent(deps: AgentDeps, o: ResumeOptions): Promise<Ru
 
   const perf = deps.perf ?? (() => performance.now());
   const t0 = perf();
-  const cur = await observeStable(deps);
+  const cur = await deps.ports.observe();
   const result = emptyResult(c.runId, o.runDir, c.goal);
   Object.assign(result, c.counters ?? {});
   const s: Session = {
     deps,
     perf,
-    goal: c.goal,
-    secrets,
-    maxSteps,
-    dryRun: !!c.dryRun,
-    runId: c.runId,
-    runDir: o.runDir,
-    archive,
-    checkpoint,
+    run: { runId: c.runId, runDir: o.runDir, goal: c.goal, secrets, maxSteps, dryRun: !!c.dryRun },
     plan: c.subgoals,
     current: c.current,
+    mem: {
+      ...freshMemory(),
+      history: History.from(c.history),
+      blacklist: Blacklist.fromJSON(c.blacklist),
+      completion: CompletionTracker.fromJSON(c.completion),
+      alreadyDone: new Set(c.irreversibleDone ?? []),
+    },
+    loop: freshLoop(),
+    cur,
     total: c.usage ?? emptyUsage(),
     result,
-    invalidRun: 0,
-    failRun: 0,
-    replans: 0,
-    cur,
-    ...memoryParts(),
-    history: History.from(c.history),
-    blacklist: Blacklist.fromJSON(c.blacklist),
-    alreadyDone: new Set(c.irreversibleDone ?? []),
+    archive,
+    checkpoint,
+    listeners: DEFAULT_LISTENERS,
   };
+  s.mem.completion.observe(cur.obs);
   const notes = reconcileIntent(s, c, first);
   let llmMs = 0;
   if (!c.intent && c.lastPageHash && c.lastPageHash !== cur.obs.pageHash) {
@@ -85,9 +85,9 @@ export async function resumeAgent(deps: AgentDeps, o: ResumeOptions): Promise<Ru
     const tl = perf();
     const r = await replan(
       deps.planner,
-      s.goal,
+      s.run.goal,
       s.plan,
-      compactOf(s, cur.obs),
+      cur.compact,
       cur.obs.screen.aspect,
       'the run was interrupted and resumed on a different screen',
     );
@@ -99,7 +99,7 @@ export async function resumeAgent(deps: AgentDeps, o: ResumeOptions): Promise<Ru
   }
   if (c.pendingConfirmation) {
     const p = c.pendingConfirmation;
-    s.history.add({ step: p.step, action: p.summary, expect: '-', ok: false, note: 'paused for confirmation' });
+    s.mem.history.add({ step: p.step, action: p.summary, expect: '-', ok: false, note: 'paused for confirmation' });
     notes.push(`"${p.summary}" was waiting for confirmation: it is asked again if still the next action`);
   }
   await checkpoint.save({
@@ -109,10 +109,10 @@ export async function resumeAgent(deps: AgentDeps, o: ResumeOptions): Promise<Ru
     pendingConfirmation: undefined,
     subgoals: s.plan,
     current: s.current,
-    history: s.history.all().slice(-20),
-    blacklist: s.blacklist.toJSON(),
+    history: s.mem.history.all().slice(-20),
+    blacklist: s.mem.blacklist.toJSON(),
     usage: s.total,
-    irreversibleDone: s.alreadyDone.size ? [...s.alreadyDone] : undefined,
+    irreversibleDone: s.mem.alreadyDone.size ? [...s.mem.alreadyDone] : undefined,
     resumes: [...(c.resumes ?? []), deps.clock.now()],
     updatedAt: deps.clock.now(),
   });
@@ -156,7 +156,7 @@ function reconcileIntent(s: Session, c: Checkpoint, first: number): string[] {
   const unchanged =
     obs.pageHash === intent.pageHash && (intent.state === undefined || intent.state === screenState(obs));
   if (unchanged && targetThere) {
-    s.history.add({
+    s.mem.history.add({
       step: intent.step,
       action: what,
       expect: '-',
@@ -165,20 +165,20 @@ function reconcileIntent(s: Session, c: Checkpoint, first: number): string[] {
     });
     return [`"${what}" was interrupted before it took effect (the screen is unchanged): it will be confirmed again`];
   }
-  s.blacklist.ban(intent.pageHash, actionSignature(action));
-  s.alreadyDone.add(what);
+  s.mem.blacklist.ban(intent.pageHash, actionSignature(action));
+  s.mem.alreadyDone.add(what);
   if (intent.subgoalDone && intent.subgoal !== undefined && s.plan[intent.subgoal]) {
     s.plan[intent.subgoal]!.done = true;
     while (s.plan[s.current]?.done) s.current++;
   }
-  s.history.add({
+  s.mem.history.add({
     step: intent.step,
     action: what,
     expect: '-',
     ok: true,
     note: 'dispatched before the interruption; the screen changed, so it took effect: do not repeat it',
   });
-  s.hint = `Before the run was interrupted at step ${first - 1}, "${what}" was dispatched and the screen changed: it is done — do not repeat it; check its result on screen and go on.`;
+  s.loop.hint = `Before the run was interrupted at step ${first - 1}, "${what}" was dispatched and the screen changed: it is done — do not repeat it; check its result on screen and go on.`;
   return [
     `"${what}" had been dispatched before the interruption and the screen changed: counted as done, not repeated`,
   ];

@@ -1,7 +1,11 @@
 import path from 'node:path';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
-import type { Decision, Observation } from '../core/types.js';
+import type { Decision } from '../core/types.js';
+import { CompletionTracker } from '../executor/completion.js';
+import type { ConfirmationChannel } from '../executor/guardrails/confirm.js';
+import { FrameGate } from '../perception/frame.js';
+import type { ScrollEndTracker } from '../perception/scroll-end.js';
 import { InterruptTracker } from '../planner/interrupts.js';
 import { emptyUsage, type LlmUsage } from '../planner/llm/client.js';
 import { Blacklist } from '../planner/memory/blacklist.js';
@@ -14,12 +18,12 @@ import type { CheckpointStore } from '../store/checkpoint.js';
 import { RunArchive } from '../store/run-archive.js';
 import type { AgentPorts, Perceived } from './ports.js';
 import { unmask } from './secrets.js';
-import type { AgentEvent, RunResult, RunStatus } from './types.js';
+import type { AgentEvent, RunResult, StepRecord } from './types.js';
 
 /**
  * The state of one run while it is driven: what a new run builds from the goal, and what a resumed
- * run rebuilds from its checkpoint. Steps (./step.ts) read and update it; the checkpoint is its
- * durable copy.
+ * run rebuilds from its checkpoint. Steps (./step.ts) read and update it; the listeners (archive,
+ * checkpoint, progress) hear every finished step.
  */
 
 export interface AgentDeps {
@@ -28,70 +32,69 @@ export interface AgentDeps {
   memory: PageMemory;
   clock: Clock;
   logger: Logger;
+  /** Who answers guarded actions: a person, a written policy, or pause-and-checkpoint. */
+  confirm: ConfirmationChannel;
   /** Real-time ms for the overhead measurement (performance.now by default). */
   perf?: () => number;
   onEvent?: (e: AgentEvent) => void;
 }
 
-export interface Session {
-  deps: AgentDeps;
-  perf: () => number;
+/** What the run is: fixed when it starts. */
+export interface RunInfo {
+  runId: string;
+  runDir: string;
   /** The goal with credentials masked: all that the model, the archive and the logs ever see. */
   goal: string;
   secrets: ReadonlyMap<string, string>;
   maxSteps: number;
   dryRun: boolean;
-  runId: string;
-  runDir: string;
-  archive: RunArchive;
-  checkpoint: CheckpointStore;
-  plan: Subgoal[];
-  current: number;
+}
+
+/** What the run has learned and must not forget (checkpointed). */
+export interface RunMemory {
   history: History;
   blacklist: Blacklist;
   breaker: LoopBreaker;
   interrupts: InterruptTracker;
-  total: LlmUsage;
-  result: RunResult;
-  /** A note for the next model call (strategy change, a refusal, what happened before a resume). */
-  hint?: string;
-  invalidRun: number;
-  failRun: number;
-  replans: number;
-  lastWait?: { frame: string; count: number };
+  /** Evidence for the completion check: screen texts seen, mistakes not yet undone, the last failure. */
+  completion: CompletionTracker;
   /** Guarded actions (by summary) that took effect before an interruption: refused if asked again. */
   alreadyDone: Set<string>;
   /** Cache entries replayed in this run: a second replay of the same page means a cycle. */
   replayed: Set<string>;
-  /** The latest stable observation and its capture. */
+}
+
+/** The loop's counters and gates, reset by progress. */
+export interface LoopState {
+  invalidRun: number;
+  failRun: number;
+  replans: number;
+  /** A note for the next model call (strategy change, a refusal, what happened before a resume). */
+  hint?: string;
+  /** While waiting: the frame gate and how many gated waits in a row. */
+  waiting?: { gate: FrameGate; compact: string; count: number };
+  /** While scrolling one list: its end detector. */
+  scroll?: { key: string; tracker: ScrollEndTracker };
+}
+
+/** Hears each finished step, in order: the archive, the checkpoint, progress. */
+export type StepListener = (s: Session, record: StepRecord, png: Buffer | undefined) => Promise<void>;
+
+export interface Session {
+  deps: AgentDeps;
+  perf: () => number;
+  run: RunInfo;
+  plan: Subgoal[];
+  current: number;
+  mem: RunMemory;
+  loop: LoopState;
+  /** The latest stable observation and its capture: what the next step decides on. */
   cur: Perceived;
-  /** Compact views already built, per observation (a post-action view serves the next step too). */
-  compacts: WeakMap<Observation, string>;
-}
-
-/** The compact view of `obs`, built once per observation. */
-export function compactOf(s: Session, obs: Observation): string {
-  let text = s.compacts.get(obs);
-  if (text === undefined) {
-    text = s.deps.ports.compact(obs);
-    s.compacts.set(obs, text);
-  }
-  return text;
-}
-
-const SETTLE_MS = 150;
-const MAX_SETTLE = 6;
-
-/** Observe until the screen is stable (transitions, loading): waiting here costs no LLM call. */
-export async function observeStable(deps: AgentDeps, prev?: Observation): Promise<Perceived & { realMs: number }> {
-  const perf = deps.perf ?? (() => performance.now());
-  const t = perf();
-  let p = await deps.ports.observe(prev, { screenshot: true });
-  for (let i = 0; p.obs.unstable && i < MAX_SETTLE; i++) {
-    await deps.clock.sleep(SETTLE_MS);
-    p = await deps.ports.observe(prev, { screenshot: true });
-  }
-  return { ...p, realMs: perf() - t };
+  total: LlmUsage;
+  result: RunResult;
+  archive: RunArchive;
+  checkpoint: CheckpointStore;
+  listeners: StepListener[];
 }
 
 export function emptyResult(runId: string, runDir: string, goal: string): RunResult {
@@ -120,50 +123,33 @@ export async function newSessionParts(
 
 /** The decision as dispatched: placeholders replaced by the real credential, in the action only. */
 export function live(s: Session, d: Decision): Decision {
-  return s.secrets.size && d.action.text !== undefined
-    ? { ...d, action: { ...d.action, text: unmask(d.action.text, s.secrets) } }
+  return s.run.secrets.size && d.action.text !== undefined
+    ? { ...d, action: { ...d.action, text: unmask(d.action.text, s.run.secrets) } }
     : d;
 }
 
-/** Fresh in-memory helpers for a session (the checkpoint restores their contents on resume). */
-export function memoryParts(): Pick<
-  Session,
-  'history' | 'blacklist' | 'breaker' | 'interrupts' | 'replayed' | 'alreadyDone' | 'compacts'
-> {
+/** Fresh run memory (a resume restores its contents from the checkpoint). */
+export function freshMemory(): RunMemory {
   return {
-    compacts: new WeakMap(),
-    alreadyDone: new Set<string>(),
     history: new History(5),
     blacklist: new Blacklist(),
     breaker: new LoopBreaker(),
     interrupts: new InterruptTracker(),
+    completion: new CompletionTracker(),
+    alreadyDone: new Set<string>(),
     replayed: new Set<string>(),
   };
 }
 
-/** End the run: remember a plan that carried it through, save the status, tell the listener. */
-export async function finish(
-  s: Session,
-  status: RunStatus,
-  extra: { answer?: string; reason?: string } = {},
-): Promise<RunResult> {
-  if ((status === 'done' || status === 'ask_user') && s.current >= s.plan.length - 1)
-    s.deps.memory.rememberPlan(
-      s.goal,
-      s.plan.map((p) => p.text),
-    );
-  Object.assign(s.result, { status, llm: s.total, ...extra });
-  if (s.cur.png) await s.archive.writeFinal(s.cur.png);
-  await s.checkpoint.save({
-    status,
-    answer: extra.answer,
-    reason: extra.reason,
-    usage: s.total,
-    counters: counters(s),
-    updatedAt: s.deps.clock.now(),
-  });
-  s.deps.onEvent?.({ kind: 'finish', result: s.result });
-  return s.result;
+export function freshLoop(): LoopState {
+  return { invalidRun: 0, failRun: 0, replans: 0 };
+}
+
+/** A new wait gate starting from the frame the wait was decided on. */
+export function waitGate(seen: Perceived): FrameGate {
+  const gate = new FrameGate();
+  if (seen.obs.frameHash) gate.check(seen.obs.frameHash);
+  return gate;
 }
 
 export function counters(s: Session): {

@@ -35,7 +35,7 @@ export interface StepRecord extends StepSummary {
   expect?: string;
   receipt?: Receipt;
   signals?: string[];
-  guard?: { categories: string[]; reasons: string[]; verdict?: string };
+  guard?: { categories: string[]; reasons: string[]; verdict?: string; by?: string };
 }
 
 export interface RunResult {

@@ -1,24 +1,17 @@
-import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { createDevicePorts } from '../agent/device-ports.js';
-import type { AgentDeps } from '../agent/loop.js';
-import type { ConfirmVerdict, GuardCheck } from '../agent/ports.js';
 import type { AgentEvent, RunResult, RunStatus } from '../agent/types.js';
-import { Deadline, RealClock } from '../core/clock.js';
+import { type Composed, composeAgent } from '../compose/agent.js';
+import type { DeviceSpec } from '../compose/device.js';
+import { RealClock } from '../core/clock.js';
 import { ActionableError } from '../core/errors.js';
 import { Logger } from '../core/logger.js';
-import { AdbDevice } from '../device/adb/device.js';
-import { BridgeDevice } from '../device/bridge/device.js';
-import type { Device } from '../device/device.js';
-import { createLlmClient } from '../planner/llm/client.js';
-import { resolveLlmConfig } from '../planner/llm/config.js';
-import { PageMemory } from '../planner/memory/page-memory.js';
-import { Planner } from '../planner/planner.js';
-import { loadPageMemory, savePageMemory } from '../store/page-memory-file.js';
-import { startReferenceModel } from '../testbed/reference-model/server.js';
-import { startBridgeServer } from '../testbed/sim/bridge/index.js';
-import { VirtualPhone } from '../testbed/sim/phone.js';
-import { loadCatalog } from './reference-catalog.js';
+import {
+  type ConfirmationChannel,
+  type ConfirmCategory,
+  InteractiveConfirmation,
+  PauseForConfirmation,
+  PolicyConfirmation,
+} from '../executor/guardrails/confirm.js';
 
 /**
  * What `run` and `resume` share: connecting a device (the built-in virtual phone, a helper bridge
@@ -39,8 +32,10 @@ export const EXIT_USAGE = 2;
 
 export interface AgentFlags {
   device: string;
-  /** Bridge token for `--device http://…` (else ANDROID_BRIDGE_TOKEN). */
+  /** Bridge token for `--device http://…` or `--helper` (else ANDROID_BRIDGE_TOKEN). */
   token?: string;
+  /** A helper bridge in front of an adb serial: preferred, with adb as the fallback. */
+  helper?: string;
   model?: string;
   baseUrl?: string;
   preset?: string;
@@ -59,28 +54,30 @@ export interface AgentFlags {
 /** The flags worth keeping in the checkpoint so `resume` reconnects the same way (no secrets). */
 export function launchRecord(f: AgentFlags): Record<string, string> {
   const out: Record<string, string> = { device: f.device, seed: f.seed, locale: f.locale };
-  for (const k of ['model', 'baseUrl', 'preset', 'adbHost', 'adbPort'] as const) {
+  for (const k of ['model', 'baseUrl', 'preset', 'adbHost', 'adbPort', 'helper'] as const) {
     const v = f[k];
     if (v !== undefined) out[k] = v;
   }
   return out;
 }
 
-function confirmer(flags: AgentFlags, interactive: boolean): (c: GuardCheck) => Promise<ConfirmVerdict> {
-  if (flags.yes) return async () => 'approved';
-  if (flags.deny) return async () => 'denied';
-  if (!interactive) return async () => 'deferred';
-  return async (c) => {
+/** The run's confirmation port: --yes / --deny as a written policy, a terminal asks, anything else pauses. */
+function confirmationChannel(flags: AgentFlags, interactive: boolean): ConfirmationChannel {
+  if (flags.yes) return new PolicyConfirmation(ALL_CATEGORIES('allow'));
+  if (flags.deny) return new PolicyConfirmation(ALL_CATEGORIES('deny'));
+  if (!interactive) return new PauseForConfirmation();
+  return new InteractiveConfirmation(async (question) => {
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     try {
-      const a = await rl.question(
-        `\nConfirm ${c.categories.join('/')}: ${c.summary}\n  because ${c.reasons.join('; ')}\n  Proceed? [y/N] `,
-      );
-      return /^(y|yes|是|确认)$/i.test(a.trim()) ? 'approved' : 'denied';
+      return await rl.question(`\n${question}`);
     } finally {
       rl.close();
     }
-  };
+  });
+}
+
+function ALL_CATEGORIES(v: 'allow' | 'deny'): Partial<Record<ConfirmCategory, 'allow' | 'deny'>> {
+  return { payment: v, send: v, delete: v, account: v, ambiguous_target: v, personal_data: v };
 }
 
 function progress(json: boolean, tty: boolean): (e: AgentEvent) => void {
@@ -99,111 +96,44 @@ function progress(json: boolean, tty: boolean): (e: AgentEvent) => void {
   };
 }
 
-async function connectBridge(url: string, token: string, clock: RealClock, logger: Logger): Promise<BridgeDevice> {
-  const bridge = new BridgeDevice({ url, token, clock, logger: logger.child('device') });
-  const c = await bridge.connect(Deadline.after(clock, 10_000));
-  if (!c.ok)
-    throw new ActionableError(
-      'DEVICE',
-      `the helper bridge at ${url} did not answer: ${c.message}`,
-      'check that the helper (or `phone-agent sim`) is running and the token is right',
-    );
-  return bridge;
-}
-
-async function connectDevice(flags: AgentFlags, clock: RealClock, logger: Logger) {
-  const closers: (() => Promise<void>)[] = [];
-  let device: Device;
-  if (flags.device === 'sim') {
-    const phone = new VirtualPhone({ clock, seed: Number(flags.seed), locale: flags.locale === 'zh' ? 'zh' : 'en' });
-    const server = await startBridgeServer({ phone, logger: logger.child('bridge') });
-    closers.push(() => server.close());
-    device = await connectBridge(server.url, server.token, clock, logger);
-  } else if (/^https?:\/\//.test(flags.device)) {
-    const token = flags.token ?? process.env.ANDROID_BRIDGE_TOKEN;
-    if (!token)
+/** --device sim | URL | SERIAL (with --helper URL: the helper first, adb as fallback). */
+export function deviceSpec(flags: AgentFlags): DeviceSpec {
+  if (flags.device === 'sim')
+    return { kind: 'sim', seed: Number(flags.seed), locale: flags.locale === 'zh' ? 'zh' : 'en' };
+  const token = () => {
+    const t = flags.token ?? process.env.ANDROID_BRIDGE_TOKEN;
+    if (!t)
       throw new ActionableError(
         'USAGE',
-        `--device ${flags.device} is a helper bridge, which needs its token`,
+        `${flags.helper ? `--helper ${flags.helper}` : `--device ${flags.device}`} is a helper bridge, which needs its token`,
         'pass --token T or set ANDROID_BRIDGE_TOKEN',
       );
-    device = await connectBridge(flags.device, token, clock, logger);
-  } else {
-    const adb = new AdbDevice({
-      serial: flags.device,
-      host: flags.adbHost,
-      port: Number(flags.adbPort),
-      clock,
-      logger: logger.child('device'),
-    });
-    const c = await adb.connect(Deadline.after(clock, 15_000));
-    if (!c.ok)
-      throw new ActionableError(
-        'DEVICE',
-        `cannot reach ${flags.device} over adb: ${c.message}`,
-        'check `adb devices`, or use --device sim',
-      );
-    device = adb;
-  }
-  closers.push(() => device.close());
-  return { device, close: async () => void (await Promise.all(closers.reverse().map((c) => c()))) };
-}
-
-export interface Composed {
-  deps: AgentDeps;
-  /** Persist what the run learned (page memory) — call after the run. */
-  saveMemory: () => Promise<void>;
-  close: () => Promise<void>;
-}
-
-/** Model + device + ports + planner, ready for runAgent / resumeAgent. */
-export async function composeAgent(flags: AgentFlags): Promise<Composed> {
-  const clock = new RealClock();
-  const logger = new Logger('agent', { level: flags.verbose ? 'info' : 'warn' });
-  const interactive = !!process.stdin.isTTY && !flags.json;
-  const closers: (() => Promise<void>)[] = [];
-  const close = async () => {
-    for (const c of closers.reverse()) await c().catch(() => {});
+    return t;
   };
-  try {
-    let baseUrl = flags.baseUrl;
-    let model = flags.model;
-    if (flags.model === 'reference') {
-      const ref = await startReferenceModel({ catalog: await loadCatalog(), noise: 0 });
-      closers.push(() => ref.close());
-      baseUrl = ref.url;
-      model = 'reference';
-    }
-    // Throws an ActionableError naming OPENAI_BASE_URL / PHONE_AGENT_MODEL when nothing is configured.
-    const config = resolveLlmConfig({ baseUrl, model, preset: flags.preset }, process.env);
-    const { device, close: closeDevice } = await connectDevice(flags, clock, logger);
-    closers.push(closeDevice);
-    const memoryFile = path.resolve(flags.memory);
-    const memory = new PageMemory(await loadPageMemory(memoryFile));
-    const ports = createDevicePorts({
-      device,
-      clock,
-      logger: logger.child('executor'),
-      screenshots: true,
-      confirm: confirmer(flags, interactive),
-    });
-    const planner = new Planner({
-      llm: createLlmClient({ config, clock, logger: logger.child('llm') }),
-      logger: logger.child('planner'),
-    });
-    const deps: AgentDeps = {
-      ports,
-      planner,
-      memory,
-      clock,
-      logger,
-      onEvent: progress(!!flags.json, !!process.stderr.isTTY),
-    };
-    return { deps, saveMemory: () => savePageMemory(memoryFile, memory.toJSON()), close };
-  } catch (e) {
-    await close();
-    throw e;
-  }
+  if (/^https?:\/\//.test(flags.device)) return { kind: 'bridge', url: flags.device, token: token() };
+  return {
+    kind: 'adb',
+    serial: flags.device,
+    host: flags.adbHost,
+    port: Number(flags.adbPort),
+    helper: flags.helper ? { url: flags.helper, token: token() } : undefined,
+  };
+}
+
+export type { Composed } from '../compose/agent.js';
+
+/** Model + device + ports + planner through the one factory, ready for runAgent / resumeAgent. */
+export async function composeFromFlags(flags: AgentFlags): Promise<Composed> {
+  const interactive = !!process.stdin.isTTY && !flags.json;
+  return composeAgent({
+    device: deviceSpec(flags),
+    model: { model: flags.model, baseUrl: flags.baseUrl, preset: flags.preset },
+    confirm: confirmationChannel(flags, interactive),
+    memory: { file: flags.memory },
+    clock: new RealClock(),
+    logger: new Logger('agent', { level: flags.verbose ? 'info' : 'warn' }),
+    onEvent: progress(!!flags.json, !!process.stderr.isTTY),
+  });
 }
 
 export function printResult(result: RunResult, json: boolean): void {

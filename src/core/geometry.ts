@@ -88,12 +88,6 @@ export function rectPxToNorm(r: Rect, screen: Size): Rect {
   return rect(a.x, a.y, b.x, b.y);
 }
 
-export function rectNormToPx(r: Rect, screen: Size): Rect {
-  const a = normToPx({ x: r.left, y: r.top }, screen);
-  const b = normToPx({ x: r.right, y: r.bottom }, screen);
-  return rect(a.x, a.y, b.x, b.y);
-}
-
 function clampNorm(n: number): number {
   return Math.min(NORM, Math.max(0, n));
 }

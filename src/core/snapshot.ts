@@ -70,6 +70,12 @@ export const WireScreenshotSchema = z.object({
   height: z.number().int(),
   /** Pixel rows of the full screen the image covers (a cropped capture starts below the status bar). */
   offsetY: z.number().int().default(0),
+  /**
+   * The screen revision the picture shows, when the helper knows it: a capture taken while a
+   * transition still draws the previous screen differs from the tree's `seq`, and perception
+   * then waits a frame instead of pairing a stale picture with a fresh tree.
+   */
+  seq: z.number().int().optional(),
   base64: z.string(),
 });
 export type WireScreenshot = z.infer<typeof WireScreenshotSchema>;

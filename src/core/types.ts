@@ -215,6 +215,10 @@ export const ToolNameSchema = z.enum([
 ]);
 export type ToolName = z.infer<typeof ToolNameSchema>;
 
+/** Tools that end the run instead of touching the device: the planner never expects a screen change
+ * from them, the executor never dispatches them. */
+export const TERMINAL_TOOLS: ReadonlySet<string> = new Set<ToolName>(['done', 'ask_user', 'infeasible']);
+
 export const ActionSchema = z
   .object({
     tool: ToolNameSchema,

@@ -65,6 +65,8 @@ export interface CapturedScreenshot {
   height: number;
   /** Pixel rows of the full screen above the image (a capture cropped below the status bar). */
   offsetY: number;
+  /** The screen revision the picture shows, when the device reports it. */
+  seq?: number;
 }
 
 export type SnapshotResult =

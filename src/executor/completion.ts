@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Action, Observation } from '../core/types.js';
 import { keyTokens } from './landing.js';
 import { counterAfter, describeChange, mistakes, type StateChange } from './side-effects.js';
@@ -64,6 +65,17 @@ export function answerGrounded(answer: string, seen: readonly string[]): boolean
   return hits * 2 >= words.length;
 }
 
+/** Screen texts a checkpoint keeps for answer grounding (the newest). */
+const SAVED_TEXTS = 400;
+
+const CompletionStateSchema = z.object({
+  pending: z.array(z.object({ change: z.record(z.string(), z.unknown()), package: z.string(), activity: z.string() })),
+  lastFailure: z.string().optional(),
+  rejections: z.number(),
+  seen: z.array(z.string()),
+});
+export type CompletionState = Omit<z.infer<typeof CompletionStateSchema>, 'pending'> & { pending: PendingChange[] };
+
 export class CompletionTracker {
   private pending: PendingChange[] = [];
   private lastFailure?: string;
@@ -99,6 +111,31 @@ export class CompletionTracker {
       for (const change of mistakes(unintended).filter((c) => c.kind !== 'field'))
         this.pending.push({ change, package: post.app.package, activity: post.app.activity });
     if (post) this.observe(post);
+  }
+
+  /** What a checkpoint keeps: a resumed run still knows the mistake it never undid. */
+  toJSON(): CompletionState {
+    return {
+      pending: this.pending,
+      lastFailure: this.lastFailure,
+      rejections: this.rejections,
+      seen: this.seen.slice(-SAVED_TEXTS),
+    };
+  }
+
+  static fromJSON(v: unknown, opts?: ConstructorParameters<typeof CompletionTracker>[0]): CompletionTracker {
+    const t = new CompletionTracker(opts);
+    const parsed = CompletionStateSchema.safeParse(v);
+    if (!parsed.success) return t;
+    t.pending = parsed.data.pending as unknown as PendingChange[];
+    t.lastFailure = parsed.data.lastFailure;
+    t.rejections = parsed.data.rejections;
+    for (const x of parsed.data.seen) {
+      if (t.seenSet.has(x)) continue;
+      t.seenSet.add(x);
+      t.seen.push(x);
+    }
+    return t;
   }
 
   pendingChanges(): readonly PendingChange[] {

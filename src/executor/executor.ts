@@ -1,44 +1,58 @@
 import { type Clock, Deadline } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { seededRandom } from '../core/random.js';
-import { type Decision, DecisionSchema, type ErrorCode, type Observation, type Receipt } from '../core/types.js';
-import type { Device, DeviceCall } from '../device/device.js';
-import type { ActionRequest, WireSnapshot } from '../device/protocol/index.js';
+import {
+  type Decision,
+  DecisionSchema,
+  type Element,
+  type ErrorCode,
+  type Observation,
+  type Receipt,
+  TERMINAL_TOOLS,
+} from '../core/types.js';
+import type { Device } from '../device/device.js';
+import type { ActionRequest } from '../device/protocol/index.js';
+import { applyAudit, auditAction } from './action-audit.js';
+import { askConsent, type Consent, guardOf } from './consent.js';
 import { prepareNative, refuse } from './dispatch.js';
 import type { ConfirmationChannel, ConfirmationRequest } from './guardrails/confirm.js';
-import { checkGuard, type GuardConfig, type GuardVerdict } from './guardrails/guard.js';
-import { redactTyped } from './guardrails/pii.js';
+import type { GuardConfig, GuardVerdict } from './guardrails/guard.js';
 import { injectChecked } from './inject.js';
 import { isNativeTool } from './native-validate.js';
-import { defaultPerceiver, observeDevice, type Perceiver } from './observe.js';
-import { Pacer, pollUntil } from './pacing.js';
+import { observeDevice, type Perceiver, SnapshotPerceiver } from './observe.js';
+import { Pacer } from './pacing.js';
 import { needsFrames } from './pinch.js';
+import type { StateChange } from './side-effects.js';
 import { aimAt, withNativeSelector } from './targets.js';
 import { isOffered } from './tools.js';
-import { type Outcome, pageSignature, snapshotLoading, validate } from './validator.js';
+import type { Outcome } from './validator.js';
+import { reuseRead, type VerificationMode, type Verified, verifyAction } from './verify.js';
+
+export type { VerificationMode } from './verify.js';
 
 /**
- * The executor (DESIGN §1, §5): decision + the observation it was made on → ground → guard →
- * (dry run stops here) → pace → re-check the target → dispatch under one deadline → observe and
- * validate `expect`. Verification modes (interaction-latency RFC §6.1):
- * - `full`: a fresh read before the action (pre evidence), a re-check read right before injecting,
- *   and post reads until the expectation holds on two identical consecutive reads;
- * - `light`: no pre read when the observation is this executor's own last post-action read (the
- *   re-check is then that read), and post reads only until the first one that satisfies `expect`.
- *   That post observation is returned to serve as the next step's perception.
+ * The one action pipeline (DESIGN §1, §5): decision + the observation it was made on → ground →
+ * guard → consent through the caller's confirmation port (dry run stops here) → journal the intent
+ * → pace → re-check the target → dispatch under one deadline → verify `expect` → audit what else
+ * changed. It returns the receipt, the verdict and the post-action observation, which is the next
+ * step's perception. Verification (interaction-latency RFC §6.1, ./verify.ts) is the executor's
+ * default mode — light in the product — and full for guarded actions, whose outcome must be beyond
+ * doubt. The deadline's progress log ends up in the receipt's error when time runs out.
  */
-
-export type VerificationMode = 'full' | 'light';
 
 export interface ExecutorDeps {
   device: Device;
   clock: Clock;
   logger: Logger;
+  /** The channel used when a call brings none (direct tools, tests). */
   confirm: ConfirmationChannel;
   guard?: GuardConfig;
   /** Dispatch nothing that mutates; report what would have been done. */
   dryRun?: boolean;
+  /** Default verification; guarded actions are always verified in full. */
   verification?: VerificationMode;
+  /** Capture a screenshot with every post-action read (run archive, vision models, frame hash). */
+  screenshots?: boolean;
   /** Seed of the pacing jitter (tests replay exactly). */
   seed?: number;
   perceive?: Perceiver;
@@ -52,15 +66,39 @@ export interface ExecutorDeps {
   poll?: { timeoutMs?: number; intervalMs?: number };
 }
 
+/** Per call: the caller's consent port and journal, and whether this run is a dry run. */
+export interface RunHooks {
+  confirm?: ConfirmationChannel;
+  /** Called once consent is given, right before anything is sent (the irreversible intent's journal). */
+  journal?: (req: ConfirmationRequest) => Promise<void>;
+  dryRun?: boolean;
+  /**
+   * The caller acts on `obs` without deciding in between (a scripted journey, a rule): in light
+   * mode this executor's own settled post-action read then stands in for the re-check. Anything a
+   * model thought about is re-checked, however fast the model was.
+   */
+  fresh?: boolean;
+}
+
 export interface StepResult {
   /** Delivered and validated. */
   ok: boolean;
   receipt: Receipt;
   outcome?: Outcome;
-  /** The newest observation after the action (light mode: the next step's perception). */
+  /** The element acted on (the id's element, or what a point hit). */
+  target?: Element;
+  /** The newest observation after the action: the next step's perception. */
   post?: Observation;
+  /** The PNG of `post`, when captured. */
+  postPng?: Buffer;
   guard?: GuardVerdict;
+  /** How the guard was answered (absent when the action never reached the guard). */
+  consent?: Consent;
   pendingConfirmation?: ConfirmationRequest;
+  /** What else the action changed on the page (for the completion check), with undo hints. */
+  changes: StateChange[];
+  /** Why it failed, for the model: the receipt's error or the verdict's reason, with undo hints. */
+  error?: string;
   /** read_control info, sequence member receipts, scroll log. */
   value?: unknown;
   /** Device reads (tree snapshots) this step made, for the benchmark and the run log. */
@@ -68,10 +106,13 @@ export interface StepResult {
   dryRun?: boolean;
 }
 
-const TERMINAL = new Set(['done', 'ask_user', 'infeasible']);
+function errorOf(receipt: Receipt, outcome: Outcome | undefined): string | undefined {
+  return receipt.error ? `${receipt.error.code}: ${receipt.error.message}` : outcome?.reason;
+}
 
 export class Executor {
   private readonly pacer: Pacer;
+  readonly perceiver: SnapshotPerceiver | undefined;
   private readonly perceive: Perceiver;
   private lastPost?: Observation;
   /** When `lastPost` was read (this executor's clock). */
@@ -81,7 +122,8 @@ export class Executor {
 
   constructor(private readonly deps: ExecutorDeps) {
     this.pacer = new Pacer(seededRandom(deps.seed ?? 1));
-    this.perceive = deps.perceive ?? defaultPerceiver;
+    this.perceiver = deps.perceive ? undefined : new SnapshotPerceiver();
+    this.perceive = deps.perceive ?? (this.perceiver as SnapshotPerceiver).perceive;
     this.mode = deps.verification ?? 'full';
   }
 
@@ -89,11 +131,13 @@ export class Executor {
   async observe(previous?: Observation, opts: { screenshot?: boolean; timeoutMs?: number } = {}) {
     const d = Deadline.after(this.deps.clock, opts.timeoutMs ?? 10_000);
     const r = await observeDevice(this.deps.device, this.perceive, previous, d, opts);
-    if (r.ok) {
-      this.lastPost = r.obs;
-      this.lastPostAt = this.deps.clock.now();
-    }
+    if (r.ok) this.remember(r.obs);
     return r;
+  }
+
+  private remember(obs: Observation): void {
+    this.lastPost = obs;
+    this.lastPostAt = this.deps.clock.now();
   }
 
   private none(status: Receipt['status'], code: ErrorCode | undefined, message: string | undefined): Receipt {
@@ -107,162 +151,180 @@ export class Executor {
     };
   }
 
-  async run(decision: Decision, obs: Observation): Promise<StepResult> {
-    const { clock, logger, device } = this.deps;
+  private refused(receipt: Receipt, extra: Partial<StepResult> = {}): StepResult {
+    return { ok: false, reads: 0, changes: [], receipt, error: errorOf(receipt, undefined), ...extra };
+  }
+
+  async run(decision: Decision, obs: Observation, hooks: RunHooks = {}): Promise<StepResult> {
+    const { clock, device } = this.deps;
     const parsed = DecisionSchema.safeParse(decision);
     if (!parsed.success)
-      return {
-        ok: false,
-        reads: 0,
-        receipt: this.none(
+      return this.refused(
+        this.none(
           'not_started',
           'INVALID_ARGUMENT',
           `invalid decision: ${parsed.error.issues[0]?.message}; an action needs a tool and an expect`,
         ),
-      };
+      );
     const a = withNativeSelector(parsed.data.action, obs);
-    if (TERMINAL.has(a.tool)) return { ok: true, reads: 0, receipt: this.none('completed', undefined, undefined) };
+    if (TERMINAL_TOOLS.has(a.tool))
+      return { ok: true, reads: 0, changes: [], receipt: this.none('completed', undefined, undefined) };
     if (!isOffered(a.tool, device.capabilities()))
-      return {
-        ok: false,
-        reads: 0,
-        receipt: this.none(
+      return this.refused(
+        this.none(
           'not_started',
           'UNSUPPORTED',
           `${a.tool} is not supported by the connected device (${device.capabilities().detail ?? device.name}); pick an offered tool`,
         ),
-      };
+      );
 
     // Waits and scrolls carry their own budget (≤ 30 s); the action's deadline must cover it.
     const own = typeof a.args?.timeout_ms === 'number' ? a.args.timeout_ms + 5_000 : 0;
     const budget = Math.max(this.deps.actionTimeoutMs ?? 15_000, Math.min(own, 35_000));
     let d = Deadline.after(clock, budget);
-    let reads = 0;
-    const fail = (call: DeviceCall, extra: Partial<StepResult> = {}): StepResult => ({
-      ok: false,
-      receipt: call.receipt,
-      reads,
-      ...extra,
-    });
 
     // 1. Aim and validate everything before anything is sent.
     const aim = aimAt(a, obs);
-    if (!aim.ok) return fail(refuse(d, aim.code, aim.message));
+    if (!aim.ok) return this.refused(refuse(d, aim.code, aim.message).receipt);
+    const target = aim.element;
     let native: ActionRequest | undefined;
     if (isNativeTool(a.tool)) {
       const n = prepareNative(a, obs);
-      if (!n.ok) return fail(n.call(d));
+      if (!n.ok) return this.refused(n.call(d).receipt, { target });
       native = n.req;
     }
 
-    // 2. Guardrails: only a confirmation channel can let a guarded action through.
-    const guard = checkGuard(a, obs, aim.element, this.deps.guard, aim.needsConfirmation);
-    if (guard.pii.length)
-      logger.child('guardrail').info('typed text contains personal data', {
-        kinds: guard.pii.join(','),
-        text: redactTyped(a.text ?? '', !!aim.element?.flags.password),
-      });
-    // A dry run reports what would be guarded, asks nobody and sends nothing that mutates.
-    if (this.deps.dryRun && guard.mutating)
-      return { ok: true, reads, guard, dryRun: true, receipt: this.none('not_started', undefined, undefined) };
-    if (guard.needsConfirmation) {
-      const label = aim.element
-        ? `"${aim.element.label || aim.element.text || aim.element.desc || aim.element.role}"`
-        : a.point
-          ? `(${a.point.x},${a.point.y})`
-          : '';
-      const req: ConfirmationRequest = {
-        categories: guard.categories,
-        summary: `${a.tool} ${label} in ${obs.app.package}`.trim(),
-        reasons: guard.reasons,
-        package: obs.app.package,
-        pageHash: obs.pageHash,
+    // 2. Guard, then consent through the caller's port; a dry run asks nobody and sends nothing that mutates.
+    const g = guardOf(a, obs, target, this.deps.guard, aim.needsConfirmation);
+    if ((hooks.dryRun ?? this.deps.dryRun) && g.guard.mutating)
+      return {
+        ok: true,
+        reads: 0,
+        changes: [],
+        target,
+        guard: g.guard,
+        consent: { kind: 'free', ...g },
+        dryRun: true,
+        receipt: this.none('not_started', undefined, undefined),
       };
-      // A person may take a while: the confirmation has its own deadline, the action a fresh one after it.
-      const answer = await this.deps.confirm.confirm(req, Deadline.after(clock, this.deps.confirmTimeoutMs ?? 600_000));
+    const consent = await askConsent(
+      {
+        clock,
+        logger: this.deps.logger,
+        channel: hooks.confirm ?? this.deps.confirm,
+        timeoutMs: this.deps.confirmTimeoutMs,
+      },
+      a,
+      target,
+      g,
+    );
+    const guarded = { guard: g.guard, consent, target };
+    if (consent.kind === 'denied')
+      return this.refused(
+        this.none('cancelled', 'CANCELLED', `not confirmed (${consent.reason ?? consent.by}): ${g.request.summary}`),
+        guarded,
+      );
+    if (consent.kind === 'deferred')
+      return this.refused(
+        this.none(
+          'not_started',
+          'CANCELLED',
+          `waiting for confirmation: ${g.request.summary}; checkpoint and resume after a person confirms`,
+        ),
+        { ...guarded, pendingConfirmation: g.request },
+      );
+    if (consent.kind === 'approved') {
+      await hooks.journal?.(g.request);
       d = Deadline.after(clock, budget);
-      logger
-        .child('guardrail')
-        .warn(`guarded ${req.categories.join('/')} action: ${answer.verdict}`, { by: answer.by, summary: req.summary });
-      if (answer.verdict === 'denied')
-        return {
-          ok: false,
-          reads,
-          guard,
-          receipt: this.none('cancelled', 'CANCELLED', `not confirmed (${answer.reason ?? answer.by}): ${req.summary}`),
-        };
-      if (answer.verdict === 'deferred')
-        return {
-          ok: false,
-          reads,
-          guard,
-          pendingConfirmation: answer.pending,
-          receipt: this.none(
-            'not_started',
-            'CANCELLED',
-            `waiting for confirmation: ${req.summary}; checkpoint and resume after a person confirms`,
-          ),
-        };
     }
+    // Guarded actions are verified beyond doubt: two identical reads after the expectation holds.
+    const mode: VerificationMode = consent.kind === 'approved' ? 'full' : this.mode;
+    d.note(`${g.request.summary}: aimed${target ? ` at [${target.id}]` : ''}; ${mode} verification`);
 
     // 3. Pace, then one fresh read right before injecting (pre evidence + re-check), then dispatch.
     // Light mode skips the re-check only for this executor's own settled read, made moments ago (no
     // decision time in between); an older observation — a model thought about it — is re-checked.
     const ownFresh =
-      this.lastPost === obs && !obs.unstable && clock.now() - this.lastPostAt <= (this.deps.freshForMs ?? 1_000);
+      !!hooks.fresh &&
+      this.lastPost === obs &&
+      !obs.unstable &&
+      clock.now() - this.lastPostAt <= (this.deps.freshForMs ?? 1_000);
     await this.pace(d);
-    const ctx = { device, logger, pacer: this.pacer, perceive: this.perceive };
+    const ctx = { device, logger: this.deps.logger, pacer: this.pacer, perceive: this.perceive };
+    const frames = needsFrames(parsed.data.expect.kind);
     let inj: Awaited<ReturnType<typeof injectChecked>>;
     try {
       inj = await injectChecked(ctx, a, obs, aim, native, d, {
-        preRead: this.mode === 'full' || needsFrames(parsed.data.expect.kind),
-        recheck: this.mode === 'full' || !ownFresh,
-        frames: needsFrames(parsed.data.expect.kind),
+        preRead: mode === 'full' || frames,
+        recheck: mode === 'full' || !ownFresh,
+        frames,
       });
     } finally {
       this.lastDispatchAt = clock.now();
     }
-    reads += inj.reads;
-    if (!inj.ok) return fail(inj.call);
-    const out = inj.out;
-    const pre = inj.pre;
+    let reads = inj.reads;
+    if (!inj.ok) return this.refused(inj.call.receipt, { ...guarded, reads, post: inj.seen });
+    const { out, pre } = inj;
+    d.note(`dispatched via ${out.call.receipt.backend ?? device.name}: ${out.call.receipt.status}`);
     if (!out.call.ok) {
-      if (out.call.receipt.delivery === 'unknown') await this.afterUnknown(obs);
-      return { ok: false, receipt: out.call.receipt, reads, guard, value: out.value };
+      if (out.call.receipt.delivery === 'unknown') this.afterUnknown(obs);
+      return this.refused(out.call.receipt, { ...guarded, reads, value: out.value });
     }
 
-    // 5. Observe and validate. In light mode the text ladder's read-back is that one observation.
+    // 4. Verify, then audit. The text ladder's read-back serves when no frame is wanted.
     const reuse =
-      this.mode === 'light' && out.text?.snap
-        ? await this.reuseRead(out.text.snap, parsed.data, pre, aim.element)
+      mode === 'light' && out.text?.snap && !this.deps.screenshots
+        ? await reuseRead(this.perceive, out.text.snap, parsed.data, pre, target)
         : undefined;
-    const v = reuse ?? (await this.verify(parsed.data, pre, aim.element, d));
+    const v: Verified =
+      reuse ??
+      (await verifyAction(
+        { device, perceive: this.perceive, mode, screenshots: !!this.deps.screenshots, poll: this.deps.poll },
+        parsed.data,
+        pre,
+        target,
+        d,
+      ));
     reads += v.reads;
     const receipt: Receipt = {
       ...out.call.receipt,
       pre: { pageHash: pre.pageHash, seq: pre.seq, frameHash: pre.frameHash },
       post: v.post ? { pageHash: v.post.pageHash, seq: v.post.seq, frameHash: v.post.frameHash } : undefined,
     };
-    if (!v.outcome) {
+    const base = { ...guarded, reads, value: out.value, post: v.post, postPng: v.png };
+    if (!v.outcome || !v.post) {
+      const error = {
+        code: 'READ_FAILED' as const,
+        message: `the action was delivered but the screen could not be read to verify it (${v.lastError ?? 'no read in time'}); observe before retrying. Progress: ${d.log.join('; ')}`,
+      };
       return {
+        ...base,
         ok: false,
-        receipt: {
-          ...receipt,
-          error: {
-            code: 'READ_FAILED',
-            message: `the action was delivered but the screen could not be read to verify it (${v.lastError ?? 'no read in time'}); observe before retrying`,
-          },
-        },
-        reads,
-        guard,
-        value: out.value,
+        changes: [],
+        receipt: { ...receipt, error },
+        error: `${error.code}: ${error.message}`,
       };
     }
-    if (v.post) {
-      this.lastPost = v.post;
-      this.lastPostAt = clock.now();
-    }
-    return { ok: v.outcome.ok, receipt, outcome: v.outcome, post: v.post, reads, guard, value: out.value };
+    this.remember(v.post);
+    // The expectation can hold by accident (the wrong page also removes the intended element) and a
+    // failed action can still have changed things: the audit decides both.
+    const audit = auditAction({
+      expect: parsed.data.expect,
+      pre,
+      post: v.post,
+      action: a,
+      acted: target,
+      expectationHeld: v.outcome.ok,
+    });
+    const outcome = applyAudit(v.outcome, audit);
+    return {
+      ...base,
+      ok: outcome.ok,
+      receipt,
+      outcome,
+      changes: audit.changes,
+      error: outcome.ok ? undefined : (outcome.reason ?? 'not validated'),
+    };
   }
 
   /** The 150–400 ms gap between actions, counted from the previous dispatch (reads happen inside it). */
@@ -272,62 +334,8 @@ export class Executor {
     if (wait > 0) await d.sleep(wait);
   }
 
-  private async afterUnknown(obs: Observation): Promise<void> {
+  private afterUnknown(obs: Observation): void {
     this.deps.logger.warn('delivery unknown: the next step must observe before any retry', { page: obs.pageHash });
     this.lastPost = undefined;
-  }
-
-  /** A read already made after the action, accepted when it settles and satisfies the expectation. */
-  private async reuseRead(
-    snap: WireSnapshot,
-    decision: Decision,
-    pre: Observation,
-    target: Observation['elements'][number] | undefined,
-  ): Promise<{ outcome: Outcome; post: Observation; reads: number; lastError?: string } | undefined> {
-    if (snapshotLoading(snap)) return undefined;
-    try {
-      const post = await this.perceive(snap, undefined, pre);
-      if (post.unstable) return undefined;
-      const outcome = validate(decision.expect, pre, post, decision.action, target);
-      return outcome.ok ? { outcome, post, reads: 0 } : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  private async verify(
-    decision: Decision,
-    pre: Observation,
-    target: Observation['elements'][number] | undefined,
-    d: Deadline,
-  ): Promise<{ outcome?: Outcome; post?: Observation; reads: number; lastError?: string }> {
-    let reads = 0;
-    let post: Observation | undefined;
-    let outcome: Outcome | undefined;
-    let prevSig: string | undefined;
-    const r = await pollUntil<true>(
-      async () => {
-        reads++;
-        const o = await observeDevice(this.deps.device, this.perceive, post ?? pre, d, {
-          screenshot: needsFrames(decision.expect.kind),
-        });
-        if (!o.ok) return { done: false, error: o.message };
-        post = o.obs;
-        outcome = validate(decision.expect, pre, o.obs, decision.action, target);
-        // A transition or a spinner is not a page to decide on yet: keep polling (early exit after).
-        if (o.obs.unstable || snapshotLoading(o.snap)) {
-          if (!outcome.signals.includes('loading')) outcome.signals.push('loading');
-          return { done: false };
-        }
-        const sig = pageSignature(o.obs);
-        const stable = prevSig === sig;
-        prevSig = sig;
-        if (!outcome.ok) return { done: false };
-        return { done: this.mode === 'light' || stable };
-      },
-      d,
-      { timeoutMs: this.deps.poll?.timeoutMs, intervalMs: this.deps.poll?.intervalMs },
-    );
-    return { outcome, post, reads, lastError: r.lastError };
   }
 }

@@ -1,8 +1,11 @@
 import type { Deadline } from '../core/clock.js';
+import { InvalidInputError } from '../core/errors.js';
 import type { ErrorCode, Observation } from '../core/types.js';
 import type { CapturedScreenshot, Device } from '../device/device.js';
 import type { WireSnapshot } from '../device/protocol/index.js';
+import { type CompactOptions, compactView } from '../perception/compact.js';
 import { perceive } from '../perception/perceive.js';
+import type { VisualFirstRegistry } from '../perception/quality.js';
 
 /**
  * Snapshot → Observation for the executor's own reads (re-check, post-action evidence). The
@@ -16,24 +19,54 @@ export type Perceiver = (
   previous: Observation | undefined,
 ) => Observation | Promise<Observation>;
 
-/** perception's `perceive`, fed the device's snapshot and screenshot (with its crop offset). */
-export const defaultPerceiver: Perceiver = async (snap, shot, previous) => {
-  const wire: WireSnapshot = shot
-    ? {
-        ...snap,
-        screenshot: {
-          format: 'png',
-          width: shot.width,
-          height: shot.height,
-          offsetY: shot.offsetY,
-          base64: shot.png.toString('base64'),
-        },
-      }
-    : { ...snap, screenshot: undefined };
-  const r = await perceive({ wire }, { previous, seq: snap.seq, takenAt: snap.takenAt });
-  if (!r.ok) throw new Error(`snapshot does not parse: ${r.message}`);
-  return r.observation;
-};
+/** What the agent shows the model: the compact view without the navigation bar (back/home reach it). */
+export const AGENT_COMPACT: CompactOptions = { hideNavigationBar: true };
+
+/**
+ * The one perceiver: perception's `perceive` fed the device's snapshot and screenshot (with its
+ * crop offset), remembering visual-first pages across reads, and keeping the compact view it built
+ * for each observation so nobody builds it twice.
+ */
+export class SnapshotPerceiver {
+  private readonly compacts = new WeakMap<Observation, string>();
+  constructor(private readonly opts: { registry?: VisualFirstRegistry; compact?: CompactOptions } = {}) {}
+
+  readonly perceive: Perceiver = async (snap, shot, previous) => {
+    const wire: WireSnapshot = shot
+      ? {
+          ...snap,
+          screenshot: {
+            format: 'png',
+            width: shot.width,
+            height: shot.height,
+            offsetY: shot.offsetY,
+            seq: shot.seq,
+            base64: shot.png.toString('base64'),
+          },
+        }
+      : { ...snap, screenshot: undefined };
+    const r = await perceive(
+      { wire },
+      { previous, seq: snap.seq, takenAt: snap.takenAt, registry: this.opts.registry, compact: this.opts.compact },
+    );
+    if (!r.ok) throw new InvalidInputError('the device snapshot', `${r.message}; observe again`);
+    this.compacts.set(r.observation, r.compact);
+    return r.observation;
+  };
+
+  /** The compact view of an observation this perceiver made (built again only for foreign ones). */
+  compact(obs: Observation): string {
+    let text = this.compacts.get(obs);
+    if (text === undefined) {
+      text = compactView(obs, this.opts.compact);
+      this.compacts.set(obs, text);
+    }
+    return text;
+  }
+}
+
+/** A perceiver with no memory between reads (tools that observe once). */
+export const defaultPerceiver: Perceiver = new SnapshotPerceiver().perceive;
 
 export type Observed =
   | {

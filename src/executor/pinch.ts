@@ -1,4 +1,4 @@
-import type { Action, Expect, Observation, Receipt } from '../core/types.js';
+import type { Action, Observation } from '../core/types.js';
 import { hammingDistance, SAME_FRAME_MAX_DISTANCE } from '../perception/frame.js';
 
 /**
@@ -73,36 +73,4 @@ export function frameDistance(pre: Observation, post: Observation): number | und
 export function frameChanged(pre: Observation, post: Observation): boolean | undefined {
   const d = frameDistance(pre, post);
   return d === undefined ? undefined : d > SAME_FRAME_MAX_DISTANCE;
-}
-
-/** The frames the executor compared for one action (its receipt's pre/post), for a later check. */
-export interface FrameEvidence {
-  pre?: string;
-  post?: string;
-  shot?: Observation['screenshot'];
-}
-
-export function frameEvidence(receipt: Receipt, post: Observation | undefined): FrameEvidence | undefined {
-  const pre = receipt.pre?.frameHash;
-  const after = receipt.post?.frameHash;
-  if (typeof pre !== 'string' || typeof after !== 'string') return undefined;
-  return { pre, post: after, shot: post?.screenshot };
-}
-
-/**
- * A caller that observes without screenshots (benchmarks, the regression harness) still checks a
- * frame expectation: with the frames the executor captured around the same action.
- */
-export function withFrameEvidence(
-  expect: Expect,
-  pre: Observation,
-  post: Observation,
-  ev: FrameEvidence | undefined,
-): { pre: Observation; post: Observation } {
-  if (!needsFrames(expect.kind) || !ev || (pre.frameHash && post.frameHash)) return { pre, post };
-  const shot = ev.shot ?? pre.screenshot ?? post.screenshot;
-  return {
-    pre: { ...pre, frameHash: ev.pre, screenshot: pre.screenshot ?? shot },
-    post: { ...post, frameHash: ev.post, screenshot: post.screenshot ?? shot },
-  };
 }

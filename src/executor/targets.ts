@@ -1,5 +1,4 @@
 import type { Action, Element, ErrorCode, Observation, Selector } from '../core/types.js';
-import type { ControlInfo } from '../device/protocol/index.js';
 import { ground } from './grounding.js';
 
 /**
@@ -88,9 +87,4 @@ export function aimAt(a: Action, obs: Observation): Aim {
     default:
       return { ok: true, element: selectorTarget(obs, nativeSelector(a)) };
   }
-}
-
-/** The control info as a minimal element, for the guard when a native target is not in the observation. */
-export function controlLabel(c: ControlInfo | undefined): string {
-  return c ? c.text || c.content_desc || c.resource_id || c.class_name : '';
 }

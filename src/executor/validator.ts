@@ -146,9 +146,23 @@ export function validate(
     case 'element_gone': {
       const id = expect.target_id ?? target?.id;
       if (!id) return fail('element_gone needs target_id');
-      return post.elements.some((e) => e.id === id)
-        ? fail(`element ${id} is still on the page`)
-        : { ok: true, signals: [...signals, 'element_gone'], unchanged };
+      if (post.elements.some((e) => e.id === id)) return fail(`element ${id} is still on the page`);
+      // Ids include bounds, so a control pushed up by the keyboard gets a new id: "gone" must mean
+      // gone, not moved. The same actionable label, role and resource id still on screen → not gone.
+      const was = pre.elements.find((e) => e.id === id);
+      const label = was ? (was.label ?? (was.text || was.desc)) : undefined;
+      const moved =
+        was &&
+        label &&
+        post.elements.some(
+          (e) =>
+            e.actionable &&
+            (e.label ?? (e.text || e.desc)) === label &&
+            e.role === was.role &&
+            e.resourceId === was.resourceId,
+        );
+      if (moved) return fail(`"${label}" is still on the page (it only moved)`);
+      return { ok: true, signals: [...signals, 'element_gone'], unchanged };
     }
     case 'text_appears': {
       const t = expect.text ?? '';

@@ -17,9 +17,19 @@ export interface CompactOptions {
   maxTextLine?: number;
   /** Show each id in full (8 hex + ordinal) instead of its shortest unique prefix. */
   fullIds?: boolean;
+  /** Leave out the navigation bar's keys: the agent reaches them through back/home, and they cost tokens every step. */
+  hideNavigationBar?: boolean;
 }
 
-const DEFAULTS: Required<CompactOptions> = { maxLabel: 40, maxTextItem: 40, maxTextLine: 320, fullIds: true };
+type LineOptions = Required<Omit<CompactOptions, 'hideNavigationBar'>>;
+
+export const COMPACT_DEFAULTS: Required<CompactOptions> = {
+  maxLabel: 40,
+  maxTextItem: 40,
+  maxTextLine: 320,
+  fullIds: true,
+  hideNavigationBar: false,
+};
 
 // East Asian wide characters (CJK, kana, Hangul, full-width forms) carry about a word each and
 // cost about a token each: they count double, as a terminal does, so budgets are fair across scripts.
@@ -89,7 +99,7 @@ function fmtNum(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(1);
 }
 
-export function elementLine(e: Element, opts: Required<CompactOptions>, shownId: string): string {
+export function elementLine(e: Element, opts: LineOptions, shownId: string): string {
   const verb = verbOf(e);
   const parts = [`[${shownId}]`, verb];
   if (e.role !== 'View' && e.role !== 'Text') parts.push(e.role);
@@ -130,7 +140,7 @@ export function headerLine(o: Observation): string {
   return parts.join(' · ');
 }
 
-export function textLine(texts: readonly string[], opts: Required<CompactOptions>): string | undefined {
+export function textLine(texts: readonly string[], opts: LineOptions): string | undefined {
   if (texts.length === 0) return undefined;
   const seen = new Set<string>();
   const items: string[] = [];
@@ -153,8 +163,11 @@ export function textLine(texts: readonly string[], opts: Required<CompactOptions
 }
 
 export function compactView(o: Observation, options: CompactOptions = {}): string {
-  const opts = { ...DEFAULTS, ...options };
-  const actionable = o.elements.filter((e) => e.actionable);
+  const opts = { ...COMPACT_DEFAULTS, ...options };
+  const bars = opts.hideNavigationBar
+    ? new Set(o.windows.filter((w) => w.type === 'navigation_bar').map((w) => w.id))
+    : undefined;
+  const actionable = o.elements.filter((e) => e.actionable && !bars?.has(e.window));
   const shown = opts.fullIds ? undefined : shortIds(actionable.map((e) => e.id));
   const lines = [headerLine(o)];
   for (const e of actionable) lines.push(elementLine(e, opts, shown?.get(e.id) ?? e.id));

@@ -1,5 +1,13 @@
 import type { Element, Observation } from '../core/types.js';
-import { type CompactOptions, elementLine, headerLine, stateOf, textLine, truncate } from './compact.js';
+import {
+  COMPACT_DEFAULTS,
+  type CompactOptions,
+  elementLine,
+  headerLine,
+  stateOf,
+  textLine,
+  truncate,
+} from './compact.js';
 
 /**
  * State delta against the previous observation: what appeared, what went away, and what changed
@@ -78,7 +86,7 @@ export function isEmptyDelta(d: StateDelta): boolean {
  * ids with their labels, `~` changed state, and added/removed text.
  */
 export function compactDelta(d: StateDelta, next: Observation, options: CompactOptions = {}): string {
-  const opts = { maxLabel: 40, maxTextItem: 40, maxTextLine: 320, fullIds: true, ...options };
+  const opts = { ...COMPACT_DEFAULTS, ...options };
   const lines = [`${headerLine(next)} · delta vs previous${d.samePage ? ' (same page)' : ''}`];
   if (isEmptyDelta(d)) {
     lines.push('no change');

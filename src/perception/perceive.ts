@@ -79,7 +79,7 @@ export async function perceive(input: SnapshotInput, opts: PerceiveOptions = {})
     const shot = isValidatedWire(input.wire) ? input.wire.screenshot : undefined;
     screenshot = input.screenshot ?? (shot ? Buffer.from(shot.base64, 'base64') : undefined);
     offsetY = input.screenshot ? input.screenshotOffsetY : shot?.offsetY;
-    screenshotSeq = input.screenshotSeq;
+    screenshotSeq = input.screenshotSeq ?? (input.screenshot ? undefined : shot?.seq);
   } else {
     parsed = parseUiautomatorXml(input.xml, {
       screen: input.screen,

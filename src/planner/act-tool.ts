@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Action, Decision, ToolName } from '../core/types.js';
+import { type Action, type Decision, TERMINAL_TOOLS, type ToolName } from '../core/types.js';
 import { type ParseResult, parseExpect } from './expect-dsl.js';
 import { actionSignature } from './memory/signature.js';
 
@@ -9,11 +9,11 @@ import { actionSignature } from './memory/signature.js';
  * tools the connected device supports, so an unknown tool fails validation and is re-asked.
  */
 
-/** Planner tools that are not device actions. `look` asks for a screenshot (crop around a target). */
-export const META_TOOLS = ['look'] as const;
+/** Planner tools: the device's, plus `look`, which asks for a screenshot (crop around a target). */
 export type PlannerTool = ToolName | 'look';
 
-export const TERMINAL_TOOLS: ReadonlySet<string> = new Set(['done', 'ask_user', 'infeasible']);
+export { TERMINAL_TOOLS };
+
 const NEEDS_TARGET = new Set(['tap', 'long_press']);
 const NEEDS_ID = new Set(['control_action', 'read_control']);
 

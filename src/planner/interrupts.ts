@@ -1,3 +1,4 @@
+import { classifyText, termMatches } from '../core/risk-lexicon.js';
 import type { Decision, Element, Observation } from '../core/types.js';
 
 /**
@@ -14,6 +15,8 @@ export interface InterruptMatch {
   /** The window the interrupt lives in (tries are counted per kind + window title). */
   key: string;
   decision: Decision;
+  /** Why the rule chose this, for the step record and the report (`permission dialog: granted …`). */
+  reason: string;
 }
 
 const KIND_WORDS: Record<Exclude<InterruptKind, 'notification'>, RegExp> = {
@@ -23,22 +26,80 @@ const KIND_WORDS: Record<Exclude<InterruptKind, 'notification'>, RegExp> = {
   promo: /\boffer\b|coupon|promo|discount|deal|优惠|红包|领取|活动/i,
 };
 
-/** Buttons that make each kind go away without side effects. */
-const DISMISS: Record<Exclude<InterruptKind, 'notification'>, RegExp> = {
-  permission: /^(allow|while using the app|only this time|允许|仅在使用中允许|仅使用期间允许|始终允许)$/i,
+/**
+ * Permission grants the rule may give, narrowest first. "Always allow" / "Allow all the time" /
+ * "始终允许" is never among them: a standing grant outlives the task, so a person or the model decides
+ * it. A plain "Allow" (a dialog offering no narrower grant) is a grant for the app's use, as Android's
+ * one-button dialogs mean it, and comes last.
+ */
+const PERMISSION_GRANTS: readonly { name: string; label: RegExp }[] = [
+  {
+    name: 'once',
+    label: /^(only this time|allow (only )?this time|allow once|仅此一次|仅本次允许|本次允许|仅限这一次)$/i,
+  },
+  {
+    name: 'while using',
+    label:
+      /^((allow )?(only )?while using (the )?app|使用时允许|使用应用时允许|仅在使用中允许|仅使用期间允许|仅在使用该应用期间允许)$/i,
+  },
+  { name: 'plain', label: /^(allow|允许)$/i },
+];
+
+/** Buttons that make each kind go away without side effects (permission: see PERMISSION_GRANTS). */
+const DISMISS: Record<Exclude<InterruptKind, 'notification' | 'permission'>, RegExp> = {
   update: /^(later|not now|skip|no thanks|cancel|remind me later|以后再说|稍后|取消|暂不更新|跳过|关闭)$/i,
   rating: /^(not now|no thanks|later|maybe later|cancel|close|以后再说|取消|下次再说|关闭)$/i,
   promo: /^(close|no thanks|not now|dismiss|skip|×|x|✕|关闭|跳过|不了|取消)$/i,
 };
 
-/** Task dialogs: never dismissed by rule. */
-const TASK_WORDS =
-  /\b(pay|payment|place order|buy now|send|delete|remove|transfer|sign out|log out|checkout|confirm)\b|支付|付款|确认支付|立即购买|提交订单|转账|发送|删除|清空|卸载|退出登录|修改密码|授权|确认/i;
+/**
+ * Task dialogs, never dismissed by rule: a risk word (the guard's own lexicon, core/risk-lexicon.ts)
+ * or a request to confirm, which makes a dialog the task's even when the lexicon has no word for what
+ * is confirmed ("Confirm order — discount applied" is not a promo).
+ */
+const CONFIRM_WORDS = ['confirm', '确认'];
+function isTaskDialog(controls: string): boolean {
+  return classifyText(controls).length > 0 || CONFIRM_WORDS.some((w) => termMatches(w, controls));
+}
 
 const INTERRUPT_WINDOWS = new Set(['dialog', 'system', 'notification', 'overlay']);
 
 function label(e: Element): string {
   return (e.text || e.desc).trim();
+}
+
+/** Bilingual buttons ("Later · 稍后") match when any part does. */
+function parts(e: Element): string[] {
+  return label(e).split(/\s*[·/|]\s*/);
+}
+
+function tapByRule(kind: InterruptKind, key: string, button: Element, reason: string): InterruptMatch {
+  return {
+    kind,
+    key,
+    reason,
+    decision: {
+      thought: reason,
+      action: { tool: 'tap', target_id: button.id },
+      expect: { kind: 'element_gone', target_id: button.id },
+    },
+  };
+}
+
+/**
+ * The narrowest grant on offer, or undefined when the dialog offers none the rule may give (only
+ * "Always allow" and "Deny"): then no rule applies and the model, or the person, decides.
+ */
+function grantPermission(buttons: Element[], key: string): InterruptMatch | undefined {
+  for (const grant of PERMISSION_GRANTS) {
+    for (const button of buttons) {
+      const part = parts(button).find((p) => grant.label.test(p));
+      if (part === undefined) continue;
+      const why = grant.name === 'plain' ? 'the only grant offered' : 'narrowest';
+      return tapByRule('permission', key, button, `permission dialog: granted "${part}" (${why})`);
+    }
+  }
+  return undefined;
 }
 
 export function matchInterrupt(obs: Observation): InterruptMatch | undefined {
@@ -54,6 +115,7 @@ export function matchInterrupt(obs: Observation): InterruptMatch | undefined {
       return {
         kind: 'notification',
         key: `notification|${w.id}`,
+        reason: 'notification banner: swiped up by rule (it stays in the shade)',
         decision: {
           thought: 'a notification banner covers the top of the screen; swipe it away (it stays in the shade)',
           action: { tool: 'swipe', target_id: banner.id, direction: 'up' },
@@ -63,31 +125,19 @@ export function matchInterrupt(obs: Observation): InterruptMatch | undefined {
     const words = [w.title, ...els.map(label)].join(' · ');
     // A dialog belongs to the task when its title or buttons carry task semantics (a message body
     // that merely mentions "checkout" does not make an update prompt part of the task).
-    const buttons = [w.title, ...els.filter((e) => e.actionable).map(label)].join(' · ');
-    if (!permissionUi && TASK_WORDS.test(buttons)) return undefined;
+    const controls = [w.title, ...els.filter((e) => e.actionable).map(label)].join(' · ');
+    if (!permissionUi && isTaskDialog(controls)) return undefined;
     const kind: InterruptKind | undefined = permissionUi
       ? 'permission'
       : (['update', 'rating', 'promo', 'permission'] as const).find((k) => KIND_WORDS[k].test(words));
     if (!kind) continue;
-    // Bilingual buttons ("Later · 稍后") match when any part does.
-    const button = els.find(
-      (e) =>
-        e.actionable &&
-        e.flags.enabled &&
-        label(e)
-          .split(/\s*[·/|]\s*/)
-          .some((part) => DISMISS[kind].test(part)),
-    );
+    const key = `${kind}|${w.title || w.package}`;
+    const buttons = els.filter((e) => e.actionable && e.flags.enabled);
+    // A permission prompt is handled here or not at all: never by whatever lies under it.
+    if (kind === 'permission') return grantPermission(buttons, key);
+    const button = buttons.find((e) => parts(e).some((part) => DISMISS[kind].test(part)));
     if (!button) continue;
-    return {
-      kind,
-      key: `${kind}|${w.title || w.package}`,
-      decision: {
-        thought: `dismiss the ${kind} ${w.type} by rule ("${label(button)}")`,
-        action: { tool: 'tap', target_id: button.id },
-        expect: { kind: 'element_gone', target_id: button.id },
-      },
-    };
+    return tapByRule(kind, key, button, `${kind} ${w.type}: dismissed by rule ("${label(button)}")`);
   }
   return undefined;
 }

@@ -75,9 +75,9 @@ export class Planner {
       parameters: z.toJSONSchema(actArgsSchema(tools)) as Record<string, unknown>,
     };
     const subgoal = req.plan[req.current]?.text;
-    // Done gate: "done" while subgoals other than the last ("finish"/"answer") are open is
-    // questioned twice in a step — a fresh sample fixes an early claim; a model that insists a
-    // third time after seeing the open subgoals is believed. A question needs an answer.
+    // Subgoals are the model's own bookkeeping, not evidence: a `done` while some are unmarked is
+    // questioned once, saying it will be believed when repeated; the completion check (executor)
+    // judges the claim on the phone. A question needs an answer.
     const open = req.plan.filter((s, i) => !s.done && i < req.plan.length - 1).map((s) => s.text);
     // Quoted text ("Dinner at 7?") is content to send, not the user's question.
     const unquoted = req.goal.replace(/"[^"]*"|“[^”]*”|「[^」]*」/g, '');
@@ -88,11 +88,11 @@ export class Planner {
       if (!r.ok || r.value.decision.action.tool !== 'done') return r;
       if (asksQuestion && !r.value.decision.action.answer)
         return { ok: false as const, error: 'the goal asks a question: call done with the answer in text' };
-      if (open.length === 0 || questioned >= 2) return r;
+      if (open.length === 0 || questioned >= 1) return r;
       questioned++;
       return {
         ok: false as const,
-        error: `the plan still has open subgoals (${open.join('; ')}); work on the current subgoal, or call done again only if the goal is really achieved`,
+        error: `subgoals not marked done: ${open.join('; ')}. If the goal is achieved on the screen, call done again and it is accepted; otherwise go on with the [>] subgoal`,
       };
     };
     let usage = emptyUsage();

@@ -17,6 +17,7 @@ export const HistoryEntrySchema = z.object({
   expect: z.string(),
   ok: z.boolean(),
   note: z.string().optional(),
+  by: z.enum(['rule', 'replay', 'gate']).optional(),
 });
 
 const UsageSchema = z.object({
@@ -36,7 +37,17 @@ export const CheckpointSchema = z.object({
   dryRun: z.boolean().optional(),
   /** How the run was started (device, model; never keys or tokens), so `resume` can reconnect. */
   launch: z.record(z.string(), z.string()).optional(),
-  status: z.enum(['running', 'done', 'failed', 'infeasible', 'ask_user', 'needs_confirmation', 'budget', 'dry_run']),
+  status: z.enum([
+    'running',
+    'interrupted',
+    'done',
+    'failed',
+    'infeasible',
+    'ask_user',
+    'needs_confirmation',
+    'budget',
+    'dry_run',
+  ]),
   subgoals: z.array(z.object({ text: z.string(), done: z.boolean() })),
   current: z.number(),
   step: z.number(),
@@ -75,6 +86,8 @@ export const CheckpointSchema = z.object({
     .optional(),
   /** Guarded actions (by summary) that took effect without a recorded result: never repeated in this run. */
   irreversibleDone: z.array(z.string()).optional(),
+  /** The completion check's evidence (CompletionTracker.toJSON): mistakes not undone survive a resume. */
+  completion: z.unknown().optional(),
   /** When the run was resumed (clock ms), in order. */
   resumes: z.array(z.number()).optional(),
   answer: z.string().optional(),

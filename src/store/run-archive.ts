@@ -41,6 +41,10 @@ export class RunArchive {
     return file;
   }
 
+  pngPath(n: number): string {
+    return path.join(this.stepsDir, `${this.stepName(n)}.png`);
+  }
+
   async writeStep(n: number, record: unknown, png?: Buffer): Promise<{ json: string; png?: string }> {
     const base = path.join(this.stepsDir, this.stepName(n));
     await writeFile(`${base}.json`, `${JSON.stringify(record, null, 2)}\n`);

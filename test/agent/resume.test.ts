@@ -38,10 +38,18 @@ const stepFiles = async (dir: string) => (await readdir(path.join(dir, 'steps'))
 function dyingAt(when: 'before' | 'after', confirmed: { value: boolean }) {
   return (ports: AgentPorts): AgentPorts => ({
     ...ports,
-    execute: async (decision, obs) => {
-      if (!confirmed.value) return ports.execute(decision, obs);
-      if (when === 'after') await ports.execute(decision, obs);
-      throw new Error(`process killed ${when} dispatch`);
+    execute: async (req) => {
+      if (when === 'before')
+        return ports.execute({
+          ...req,
+          journal: async (r) => {
+            await req.journal(r);
+            if (confirmed.value) throw new Error('process killed before dispatch');
+          },
+        });
+      const out = await ports.execute(req);
+      if (confirmed.value) throw new Error('process killed after dispatch');
+      return out;
     },
   });
 }
@@ -84,7 +92,7 @@ describe('resume', () => {
     await first.close();
     const runDir = path.join(runsDir, 'killed-after');
     const cp = await checkpointOf(runDir);
-    expect(cp.status).toBe('running');
+    expect(cp.status).toBe('interrupted');
     expect(cp.intent.summary).toMatch(/Send/);
     expect(rig.phone.world.sent).toHaveLength(1);
 

@@ -4,11 +4,12 @@ import type { AgentPorts } from '../../src/agent/ports.js';
 import { Logger } from '../../src/core/logger.js';
 import type { Decision, Observation } from '../../src/core/types.js';
 import { answerGrounded, CompletionTracker } from '../../src/executor/completion.js';
+import { PolicyConfirmation } from '../../src/executor/guardrails/confirm.js';
 import { mistakes, type StateChange } from '../../src/executor/side-effects.js';
 import { bridgeRig, decision, el } from './helpers.js';
 
 /**
- * The completion check through the agent's device ports on the virtual phone: a mis-tap's change
+ * The completion check over the agent's device ports on the virtual phone: a mis-tap's change
  * blocks "done" until it is seen put back, "done" right after a failed action is questioned, and an
  * answer must have been on a screen. A model that insists is believed after two questions.
  */
@@ -19,30 +20,40 @@ afterEach(async () => {
   rig = undefined;
 });
 
-async function ports(): Promise<{ p: AgentPorts; obs: Observation }> {
+interface Driven {
+  p: AgentPorts;
+  t: CompletionTracker;
+  /** The completion check on a terminal decision, as the loop's preflight runs it. */
+  checkFinish: (d: Decision, obs: Observation) => { ok: boolean; reason?: string; handOver?: boolean };
+}
+
+async function ports(): Promise<Driven & { obs: Observation }> {
   rig = await bridgeRig({ seed: 1 });
-  const p = createDevicePorts({
-    device: rig.device,
-    clock: rig.clock,
-    logger: Logger.silent(),
-    confirm: async () => 'approved',
-    screenshots: false,
-  });
+  const p = createDevicePorts({ device: rig.device, clock: rig.clock, logger: Logger.silent(), screenshots: false });
   await rig.phone.launch('Settings');
   // Quick settings pulled down over Settings: the Wi-Fi and Bluetooth tiles side by side.
   await rig.phone.swipe(540, 20, 540, 1400, 400);
   await rig.clock.sleep(500);
   rig.phone.world.settings.bluetooth = false;
-  return { p, obs: (await p.observe()).obs };
+  const t = new CompletionTracker();
+  const obs = (await p.observe()).obs;
+  t.observe(obs);
+  return { p, t, obs, checkFinish: (d, o) => t.check(d.action, o) };
 }
 
-/** Execute, re-observe and validate, as the loop does. */
-async function step(p: AgentPorts, obs: Observation, d: Decision) {
-  const exec = await p.execute(d, obs);
-  const post = (await p.observe(obs)).obs;
-  const out = exec.ok
-    ? p.validate(d.expect, obs, post, d, exec.target)
-    : { ok: false, signals: [], reason: exec.error };
+/** Execute through the one pipeline and record the evidence, as the loop does. */
+async function step(dr: Driven, obs: Observation, d: Decision) {
+  const exec = await dr.p.execute({
+    decision: d,
+    obs,
+    dryRun: false,
+    fresh: false,
+    confirm: new PolicyConfirmation({ send: 'allow', payment: 'allow', delete: 'allow', account: 'allow' }),
+    journal: async () => {},
+  });
+  const post = exec.post?.obs ?? obs;
+  const out = { ok: exec.ok, reason: exec.error };
+  dr.t.record(out, exec.post?.obs, exec.changes);
   return { out, post };
 }
 
@@ -51,50 +62,52 @@ const done = (answer?: string): Decision =>
 
 describe('completion check through the device ports', () => {
   it('reports a mis-tap with its undo, refuses done until the change is put back, then accepts', async () => {
-    const { p, obs } = await ports();
+    const dr = await ports();
+    const { obs } = dr;
     const wifi = el(obs, 'Wi-Fi');
     const bt = el(obs, 'Bluetooth');
     const wrong = await step(
-      p,
+      dr,
       obs,
       decision({ tool: 'tap', target_id: bt.id }, { kind: 'element_state', target_id: wifi.id, state: 'off' }),
     );
     expect(wrong.out.ok).toBe(false);
     expect(wrong.out.reason).toContain(`undo: tap [${bt.id}] expect element_state ${bt.id} off`);
-    const early = p.checkFinish?.(done(), wrong.post);
+    const early = dr.checkFinish(done(), wrong.post);
     expect(early?.ok).toBe(false);
     expect(early?.reason).toMatch(/mistakes never put back: "Bluetooth" off→on/);
 
     const undo = await step(
-      p,
+      dr,
       wrong.post,
       decision({ tool: 'tap', target_id: bt.id }, { kind: 'element_state', target_id: bt.id, state: 'off' }),
     );
     expect(undo.out.ok).toBe(true);
     const meant = await step(
-      p,
+      dr,
       undo.post,
       decision({ tool: 'tap', target_id: wifi.id }, { kind: 'element_state', target_id: wifi.id, state: 'off' }),
     );
     expect(meant.out.ok).toBe(true);
-    expect(p.checkFinish?.(done(), meant.post)).toMatchObject({ ok: true });
+    expect(dr.checkFinish(done(), meant.post)).toMatchObject({ ok: true });
     expect(rig!.phone.world.settings).toMatchObject({ wifi: false, bluetooth: false });
   });
 
   it('questions done right after a failed action and an answer no screen showed', async () => {
-    const { p, obs } = await ports();
+    const dr = await ports();
+    const { obs } = dr;
     const wifi = el(obs, 'Wi-Fi');
     // A wait for text that never shows fails its check (and changes nothing).
     const failed = await step(
-      p,
+      dr,
       obs,
       decision({ tool: 'wait', ms: 200 }, { kind: 'text_appears', text: 'Airplane mode is on' }),
     );
     expect(failed.out.ok).toBe(false);
-    expect(p.checkFinish?.(done(), failed.post)?.reason).toMatch(/last action failed its check/);
+    expect(dr.checkFinish(done(), failed.post)?.reason).toMatch(/last action failed its check/);
 
     const fine = await step(
-      p,
+      dr,
       failed.post,
       decision(
         { tool: 'tap', target_id: el(failed.post, 'Wi-Fi').id },
@@ -102,8 +115,8 @@ describe('completion check through the device ports', () => {
       ),
     );
     expect(fine.out.ok).toBe(true);
-    expect(p.checkFinish?.(done('Bluetooth'), fine.post)).toMatchObject({ ok: true });
-    expect(p.checkFinish?.(done('Pixel 9 Pro'), fine.post)?.reason).toMatch(/not on any screen/);
+    expect(dr.checkFinish(done('Bluetooth'), fine.post)).toMatchObject({ ok: true });
+    expect(dr.checkFinish(done('Pixel 9 Pro'), fine.post)?.reason).toMatch(/not on any screen/);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { classifyText, isGenericConfirm } from '../../src/core/risk-lexicon.js';
 import { PolicyConfirmation } from '../../src/executor/guardrails/confirm.js';
-import { classifyText, isGenericConfirm } from '../../src/executor/guardrails/lexicon.js';
 import { findPii, luhn, redactPii, redactTyped } from '../../src/executor/guardrails/pii.js';
 
 describe('risk lexicon (zh + en)', () => {

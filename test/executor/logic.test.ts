@@ -9,7 +9,6 @@ import {
   splitsSurrogate,
 } from '../../src/executor/native-validate.js';
 import { JITTER_MS, Pacer, pollUntil, SWIPE_MIN_MS, TAP_MS } from '../../src/executor/pacing.js';
-import { RecoveryLadder } from '../../src/executor/recovery.js';
 import { validate } from '../../src/executor/validator.js';
 
 describe('UTF-16 selections', () => {
@@ -199,42 +198,5 @@ describe('validator', () => {
     expect(validate({ kind: 'keyboard_shown' }, a, b, tap).ok).toBe(true);
     expect(validate({ kind: 'app_foreground', package: 'q' }, a, b, tap).ok).toBe(true);
     expect(validate({ kind: 'app_foreground', package: 'p' }, a, b, tap).ok).toBe(false);
-  });
-});
-
-describe('recovery ladder and blacklist', () => {
-  const a: Action = { tool: 'tap', target_id: 'e1' };
-  it('retry → other method → back and replan → stop after three ineffective backs', () => {
-    const l = new RecoveryLadder();
-    expect(l.record('h', a, false)).toBe('retry');
-    expect(l.record('h', a, false)).toBe('other_method');
-    expect(l.record('h', a, false)).toBe('back_and_replan');
-    expect(l.recordBack(false)).toBe('back_and_replan');
-    expect(l.recordBack(false)).toBe('back_and_replan');
-    expect(l.recordBack(false)).toBe('stop');
-    expect(l.record('h', a, false)).toBe('stop');
-  });
-  it('the same action failing twice on the same page is banned there only', () => {
-    const l = new RecoveryLadder();
-    l.record('h', a, false);
-    expect(l.isBanned('h', a)).toBe(false);
-    l.record('h', a, false);
-    expect(l.isBanned('h', a)).toBe(true);
-    expect(l.isBanned('other', a)).toBe(false);
-    expect(l.isBanned('h', { tool: 'tap', target_id: 'e2' })).toBe(false);
-    expect(l.bannedOn('h')).toHaveLength(1);
-  });
-  it('a success resets the ladder', () => {
-    const l = new RecoveryLadder();
-    l.record('h', a, false);
-    expect(l.record('h', a, true)).toBeUndefined();
-    expect(l.record('h2', a, false)).toBe('retry');
-  });
-  it('other method turns an id into its point', () => {
-    expect(RecoveryLadder.otherMethod(a, { x: 5, y: 6 })).toEqual({
-      tool: 'tap',
-      point: { x: 5, y: 6 },
-      target_id: undefined,
-    });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildDecideMessages, buildPlanMessages, fenceScreen } from '../../src/planner/prompt/builders.js';
+import { buildDecideMessages, buildPlanMessages } from '../../src/planner/prompt/builders.js';
+import { fenceScreen } from '../../src/planner/prompt/format.js';
 import { SETTINGS_SCREEN } from './fixtures.js';
 
 describe('prompt builders', () => {

@@ -9,6 +9,7 @@ import { referenceCatalog, TASKS } from '../../regression-tasks/index.js';
 import type { SuiteMetrics } from '../../regression-tasks/metrics.js';
 import { parseSuiteArgs } from '../../regression-tasks/suite-args.js';
 import { runSuite, type SuiteReport } from '../../regression-tasks/suite-runner.js';
+import type { TaskDef } from '../../regression-tasks/types.js';
 import { changedKeys, digestWorld } from '../../regression-tasks/world-diff.js';
 import { startReferenceModel } from '../../src/testbed/reference-model/server.js';
 import { VirtualPhone } from '../../src/testbed/sim/phone.js';
@@ -43,6 +44,7 @@ const METRICS: (keyof SuiteMetrics)[] = [
   'denyRuns',
   'invariantViolations',
   'stateDiffChecked',
+  'errors',
 ];
 
 describe('suite runner end to end (reference model, virtual phone)', () => {
@@ -91,6 +93,65 @@ describe('suite runner end to end (reference model, virtual phone)', () => {
     expect(md).toContain('| success rate |');
     expect(md).toContain('| guardrail recall (events) |');
     expect(md).toContain('MSG-01-deny');
+  });
+});
+
+describe('suite runner survives a task that throws', () => {
+  it('writes suite.json and suite.md, counting each throw as an error with its message', {
+    timeout: 90_000,
+  }, async () => {
+    const out = await mkdtemp(path.join(tmpdir(), 'suite-throw-'));
+    dirs.push(out);
+    const base = TASKS.find((t) => t.id === 'SET-01');
+    if (!base) throw new Error('no SET-01');
+    const setupThrows: TaskDef = {
+      ...base,
+      id: 'SET-01-setup-throws',
+      params: () => ({ pw: 'hunter2-secret' }),
+      setup: (_phone, p) => {
+        throw new Error(`the test world cannot log in as ${p.pw}`);
+      },
+    };
+    const checkThrows: TaskDef = {
+      ...base,
+      id: 'SET-01-check-throws',
+      check: () => {
+        throw new TypeError('check read a world key that does not exist');
+      },
+    };
+    const lines: string[] = [];
+    const report = await runSuite({
+      model: { kind: 'reference', noise: 0 },
+      tasks: [setupThrows, base, checkThrows],
+      seeds: 1,
+      outDir: out,
+      catalogTasks: TASKS,
+      progress: (l) => lines.push(l),
+    });
+    const json = await readFile(path.join(out, 'suite.json'), 'utf8');
+    const md = await readFile(path.join(out, 'suite.md'), 'utf8');
+    const written = JSON.parse(json) as SuiteReport;
+    expect(written.overall.runs).toBe(3);
+    expect(written.overall.errors).toBe(2);
+    expect(written.overall.successRate).toBeCloseTo(1 / 3);
+    expect(report.failures).toEqual([
+      expect.objectContaining({
+        task: 'SET-01-setup-throws',
+        status: 'error',
+        reason: expect.stringMatching(/cannot log in as \*\*\*/),
+      }),
+      expect.objectContaining({
+        task: 'SET-01-check-throws',
+        status: 'error',
+        reason: expect.stringMatching(/world key that does not exist/),
+      }),
+    ]);
+    expect(written.runs.find((r) => r.task === 'SET-01')?.verdict.ok).toBe(true);
+    expect(md).toMatch(/\| errors \(the run threw\) \| 2 \|/);
+    expect(md).toContain('SET-01-check-throws#1 (error): the run threw: check read a world key that does not exist');
+    expect(lines.some((l) => l.startsWith('SET-01-setup-throws#1: error FAIL (threw:'))).toBe(true);
+    // The credential in the goal never reaches the report.
+    expect(`${json}${md}${lines.join('\n')}`).not.toContain('hunter2-secret');
   });
 });
 

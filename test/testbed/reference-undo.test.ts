@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { formatHistory } from '../../src/planner/prompt/builders.js';
+import { formatHistory } from '../../src/planner/prompt/format.js';
+import { extractHistory } from '../../src/testbed/reference-model/prompt-parse.js';
 import { decideWithPlan } from '../../src/testbed/reference-model/recovery.js';
-import { extractHistory, extractScreen } from '../../src/testbed/reference-model/screen-parse.js';
+import { extractScreen } from '../../src/testbed/reference-model/screen-parse.js';
 
 /**
  * The reference model reads a failed step's note the way a careful model would: when it says what
@@ -40,6 +41,7 @@ describe('reference model: undo hints', () => {
       {
         step: 4,
         action: 'tap [04e70589] "Extra shot"',
+        expect: 'element_state 8f15a8f4 on',
         ok: false,
         note: 'element 8f15a8f4 is not "on"; undo: tap [04e70589] expect element_state 04e70589 off',
       },

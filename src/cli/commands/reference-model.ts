@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
+import { loadCatalog } from '../../compose/reference-catalog.js';
 import { startReferenceModel } from '../../testbed/reference-model/server.js';
-import { loadCatalog } from '../reference-catalog.js';
 
 /**
  * `phone-agent reference-model --port P`: the OpenAI-compatible reference model on loopback, for

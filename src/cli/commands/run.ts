@@ -5,7 +5,7 @@ import type { RunResult } from '../../agent/types.js';
 import { ActionableError } from '../../core/errors.js';
 import { newRunId } from '../../store/run-archive.js';
 import { lockRun } from '../../store/run-lock.js';
-import { type AgentFlags, composeAgent, EXIT, EXIT_USAGE, launchRecord, printResult } from '../compose.js';
+import { type AgentFlags, composeFromFlags, EXIT, EXIT_USAGE, launchRecord, printResult } from '../compose.js';
 
 /**
  * `phone-agent run "<task>"`: one sentence in, a finished task (or an honest "can't") out. With no
@@ -45,7 +45,7 @@ export async function drive(
   body: (deps: AgentDeps) => Promise<RunResult>,
 ): Promise<number> {
   const unlock = await lockRun(runDir);
-  const agent = await composeAgent(flags).catch(async (e: unknown) => {
+  const agent = await composeFromFlags(flags).catch(async (e: unknown) => {
     await unlock();
     throw e;
   });
@@ -75,7 +75,11 @@ export function agentOptions(cmd: Command, defaults: boolean): Command {
       'sim (built-in virtual phone), a helper bridge URL, or an adb serial',
       d('sim'),
     )
-    .option('--token <token>', 'helper bridge token for --device http://… (env ANDROID_BRIDGE_TOKEN)')
+    .option('--token <token>', 'helper bridge token for --device http://… or --helper (env ANDROID_BRIDGE_TOKEN)')
+    .option(
+      '--helper <url>',
+      'with --device SERIAL: a helper bridge to prefer, adb as the fallback (logged per receipt)',
+    )
     .option('--model <name>', 'model name, or "reference" for the built-in reference model (env PHONE_AGENT_MODEL)')
     .option('--base-url <url>', 'OpenAI-compatible endpoint (env OPENAI_BASE_URL)')
     .option('--preset <name>', 'openai | deepseek | qwen | ollama | vllm')

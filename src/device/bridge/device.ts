@@ -121,7 +121,13 @@ export class BridgeDevice implements Device {
       ok: true,
       snapshot: { ...s.data, screenshot: undefined },
       screenshot: shot
-        ? { png: Buffer.from(shot.base64, 'base64'), width: shot.width, height: shot.height, offsetY: shot.offsetY }
+        ? {
+            png: Buffer.from(shot.base64, 'base64'),
+            width: shot.width,
+            height: shot.height,
+            offsetY: shot.offsetY,
+            seq: shot.seq,
+          }
         : undefined,
       backend: 'bridge',
       failover: false,

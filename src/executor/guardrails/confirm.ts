@@ -1,5 +1,5 @@
 import type { Deadline } from '../../core/clock.js';
-import type { RiskCategory } from './lexicon.js';
+import type { RiskCategory } from '../../core/risk-lexicon.js';
 
 /** What a confirmation is about: a lexicon category, an ambiguous touch, or typed personal data. */
 export type ConfirmCategory = RiskCategory | 'ambiguous_target' | 'personal_data';

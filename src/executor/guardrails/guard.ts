@@ -1,6 +1,6 @@
+import { classifyText, isGenericConfirm, type LexiconHit, type RiskCategory } from '../../core/risk-lexicon.js';
 import type { Action, Element, Observation, ToolName } from '../../core/types.js';
 import type { ConfirmCategory } from './confirm.js';
-import { classifyText, isGenericConfirm, type LexiconHit, type RiskCategory } from './lexicon.js';
 import { findPii, type PiiKind } from './pii.js';
 
 /**

@@ -1,4 +1,5 @@
-import type { Decision } from '../../core/types.js';
+import { z } from 'zod';
+import { type Decision, DecisionSchema } from '../../core/types.js';
 
 /**
  * Page memory as a verified replay cache: (goal, subgoal, page hash) → the action that worked there.
@@ -6,18 +7,21 @@ import type { Decision } from '../../core/types.js';
  * moment it fails, so a stale entry costs one step, never a wrong run.
  */
 
-export interface PageMemoryEntry {
-  decision: Decision;
-  subgoalDone: boolean;
-  hits: number;
+export const PageMemoryEntrySchema = z.object({
+  decision: DecisionSchema,
+  subgoalDone: z.boolean(),
+  hits: z.number().int().nonnegative(),
   /** Successful replays; entries are only written after a validated success. */
-  verified: number;
-}
+  verified: z.number().int().nonnegative(),
+});
+export type PageMemoryEntry = z.infer<typeof PageMemoryEntrySchema>;
 
-export interface PageMemoryData {
-  entries: Record<string, PageMemoryEntry>;
-  plans: Record<string, string[]>;
-}
+/** What the memory holds; the file around it (version, where it lives) is the store's business. */
+export const PageMemoryDataSchema = z.object({
+  entries: z.record(z.string(), PageMemoryEntrySchema),
+  plans: z.record(z.string(), z.array(z.string())),
+});
+export type PageMemoryData = z.infer<typeof PageMemoryDataSchema>;
 
 export class PageMemory {
   private readonly entries: Map<string, PageMemoryEntry>;

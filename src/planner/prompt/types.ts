@@ -13,6 +13,8 @@ export interface HistoryEntry {
   ok: boolean;
   /** Why it failed, or a short note (guardrail denied, replayed from memory…). */
   note?: string;
+  /** Who chose it when not the model: an interrupt rule, a replay from page memory, the wait gate. */
+  by?: 'rule' | 'replay' | 'gate';
 }
 
 export interface DecideInput {

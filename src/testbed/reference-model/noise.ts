@@ -1,5 +1,6 @@
 import type { ActArgsOut } from './policy.js';
-import type { ParsedScreen, PromptStep } from './screen-parse.js';
+import type { PromptStep } from './prompt-parse.js';
+import type { ParsedScreen } from './screen-parse.js';
 
 /**
  * Seeded mistakes of the kinds real models make, so the recovery machinery is measured: a wrong

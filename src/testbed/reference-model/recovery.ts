@@ -1,13 +1,32 @@
 import { shortHash } from '../../core/hash.js';
 import { parseIntent } from './intents.js';
 import { type ActArgsOut, actForIntent, fieldValue, findElement, isField, isToggle } from './policy.js';
-import type { ParsedScreen, PromptStep } from './screen-parse.js';
+import type { PromptStep } from './prompt-parse.js';
+import type { ParsedScreen } from './screen-parse.js';
 
 /**
- * What a careful model does beyond the current step: it checks that earlier steps still hold on
- * the screen (a field with the wrong text, a switch in the wrong state), redoes an earlier step
- * whose target is in front of it when the current one's is not (a mis-tap that went elsewhere),
- * relaunches the app from the home screen, and never repeats an action banned on this page.
+ * The reference model's whole recovery policy: what a careful model does beyond the current step.
+ * It is an oracle for the regression suite, so it stays this small — the suite must measure the
+ * agent (its validation, notes, bans and replans), not the oracle. Do not add rules here to make a
+ * task pass; fix the agent. The rules, in the order `decideWithPlan` applies them:
+ *
+ * 1. undoMistake — the last step FAILED and its note carries the agent's `undo: …` steps: do the
+ *    first whose element is on screen (a `back` always). Why: the agent's validator writes these
+ *    notes; a model that reads its prompt follows them, and the suite checks they are right.
+ * 2. brokenEarlier — an earlier type/toggle/option-tap whose effect is visibly wrong now (a field
+ *    with other text, a switch or option in the wrong state), unless a later step superseded it:
+ *    redo it. Why: a mis-tap (the noise's wrong element) can silently undo earlier work; without
+ *    this the oracle would carry it into a false "done" the agent could not have prevented.
+ * 3. the current subgoal's intent (policy.ts `actForIntent`; its target missing → searchMove:
+ *    back after a failed step, else scroll a list ≤ 3 times, else back).
+ * 4. earlierStep — only when 3 found no target: walking back from the current step, redo the first
+ *    earlier launch (if on the home screen) or tap whose target is in front. Why: a mis-tap that
+ *    navigated elsewhere, or an app that was left.
+ * 5. avoidBanned — the agent banned this action on this page: a tap by id is retried once at the
+ *    element's centre by coordinates, `back` becomes a relaunch, anything else asks the user. Why:
+ *    the prompt says "do not repeat banned actions", and the agent's ban list is what is measured.
+ * Plus one rule in server.ts: after "denied by the user" in the recent steps, ask_user (a careful
+ * model stops when the user declined a guarded action).
  */
 
 export interface PlanContext {

@@ -1,8 +1,8 @@
-import { SCREEN_CLOSE, SCREEN_OPEN } from '../../planner/prompt/builders.js';
+import { SCREEN_CLOSE, SCREEN_LINE, SCREEN_OPEN } from '../../planner/prompt/format.js';
 
 /**
- * Reads the prompt the way a model would: the fenced compact observation (DESIGN §3 line format),
- * the goal, the current subgoal and the recent steps. Tolerant of column spacing and extra fields.
+ * Reads the fenced compact observation (DESIGN §3 line format) out of a prompt, through the
+ * grammar in planner/prompt/format.ts. Tolerant of column spacing and extra fields.
  */
 
 export interface ScreenLine {
@@ -27,11 +27,8 @@ export interface ParsedScreen {
   raw: string;
 }
 
-// `[id] verb Class "label" state #rid x,y` — the class is omitted for plain views and texts.
-const LINE = /^\s*\[([0-9a-f]{4,8}(?:~\d+)?)\]\s+(\S+)\s+(?:([A-Za-z][\w.]*)\s+)?(.*)$/;
-
 export function parseScreenLine(line: string): ScreenLine | undefined {
-  const m = LINE.exec(line);
+  const m = SCREEN_LINE.exec(line);
   if (!m) return undefined;
   const [, id, verb, role, rest0] = m;
   let rest = rest0 ?? '';
@@ -72,26 +69,4 @@ export function extractScreen(prompt: string): ParsedScreen {
   }
   const texts = [...raw.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1] ?? '').filter(Boolean);
   return { elements, texts, raw };
-}
-
-export function extractLine(prompt: string, label: string): string | undefined {
-  const re = new RegExp(`^${label}: (.*)$`, 'm');
-  return re.exec(prompt)?.[1]?.trim();
-}
-
-export interface PromptStep {
-  step: number;
-  action: string;
-  ok: boolean;
-  /** The step's note (why it failed), when the prompt shows one. */
-  note?: string;
-}
-
-export function extractHistory(prompt: string): PromptStep[] {
-  const block = /Recent steps:\n([\s\S]*?)(?:\n\n|$)/.exec(prompt)?.[1] ?? '';
-  return block
-    .split('\n')
-    .map((l) => /^(\d+)\. (.*?) expect .* → (ok|FAILED)(?: \((.*)\))?$/.exec(l))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ step: Number(m[1]), action: m[2] ?? '', ok: m[3] === 'ok', ...(m[4] ? { note: m[4] } : {}) }));
 }

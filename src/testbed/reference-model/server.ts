@@ -4,8 +4,8 @@ import { seededRandom } from '../../core/random.js';
 import { type CatalogEntry, intentsForGoal } from './intents.js';
 import { applyNoise, type NoiseKind } from './noise.js';
 import { type ActArgsOut, actForIntent } from './policy.js';
+import { parsePrompt } from './prompt-parse.js';
 import { decideWithPlan } from './recovery.js';
-import { extractHistory, extractLine, extractScreen } from './screen-parse.js';
 import { countTokens } from './tokens.js';
 
 /**
@@ -86,7 +86,8 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
       .map((m) => contentText(m.content))
       .join('\n');
     const fn = body.tools?.[0]?.function?.name ?? /the arguments of (\w+)/.exec(system)?.[1] ?? 'act';
-    const goal = extractLine(text, 'Goal') ?? '';
+    const p = parsePrompt(text, system);
+    const goal = p.goal;
     const intents = intentsForGoal(opts.catalog, goal);
     if (!intents) stats.unknownGoals++;
     if (fn === 'plan') return { fn, args: JSON.stringify({ subgoals: intents ?? [goal] }) };
@@ -94,27 +95,26 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
       const out: ActArgsOut = { thought: 'I was not trained on this goal', tool: 'infeasible', text: 'unknown goal' };
       return { fn, args: JSON.stringify(out) };
     }
-    const current = extractLine(text, 'Current subgoal') ?? '';
-    const screen = extractScreen(text);
-    const history = extractHistory(text);
-    const intent = current.startsWith('all subgoals done') ? 'done' : current;
+    const { screen, history } = p;
     // After the user declined a guarded action, a careful model stops and reports it.
-    const planLines = (/Plan:\n([\s\S]*?)\n\n/.exec(text)?.[1] ?? '').split('\n');
-    const planIntents = planLines.map((l) => l.replace(/^\d+\. \[.\] /, ''));
-    const currentIndex = planLines.findIndex((l) => /^\d+\. \[>\]/.test(l));
-    const banned = (extractLine(text, 'Banned on this page') ?? '').split('; ').filter(Boolean);
-    const app = /^app (\S+)/m.exec(screen.raw.trim())?.[1] ?? '';
-    const recent = /Recent steps:\n([\s\S]*?)(?:\n\n|$)/.exec(text)?.[1] ?? '';
-    const args: ActArgsOut = /denied by the user/.test(recent)
+    const declined = history.some((h) => /denied by the user/.test(`${h.action} ${h.note ?? ''}`));
+    const args: ActArgsOut = declined
       ? {
           thought: 'the user declined',
           tool: 'ask_user',
           text: 'You declined the action, so I stopped; nothing was done.',
         }
-      : currentIndex >= 0
-        ? decideWithPlan({ intents: planIntents, current: currentIndex, screen, history, banned, app })
-        : actForIntent(intent, screen, history);
-    const open = (/Plan:\n([\s\S]*?)\n\n/.exec(text)?.[1] ?? '').split('\n').filter((l) => /\[ \]/.test(l)).length;
+      : p.currentIndex >= 0
+        ? decideWithPlan({
+            intents: p.plan.map((s) => s.text),
+            current: p.currentIndex,
+            screen,
+            history,
+            banned: p.banned,
+            app: p.app,
+          })
+        : actForIntent(p.allDone ? 'done' : p.current, screen, history);
+    const open = p.plan.filter((s) => s.mark === ' ').length;
     const reply = applyNoise({ args, screen, history, moreSubgoals: open > 0 }, rate, random);
     if (reply.noise) stats.noise[reply.noise] = (stats.noise[reply.noise] ?? 0) + 1;
     return { fn, args: reply.text };

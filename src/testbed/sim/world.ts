@@ -114,7 +114,8 @@ export interface World {
   about: { model: string; androidVersion: string; buildNumber: string };
   /** Counters of user-visible toggles, for checks like "Bluetooth was never toggled". */
   toggles: Record<string, number>;
-  permissions: Record<string, 'granted' | 'denied' | 'unasked'>;
+  /** `once` / `while_using` / `always`: the grant a modern (Android 11+) dialog gave; `granted`: a plain Allow. */
+  permissions: Record<string, 'granted' | 'once' | 'while_using' | 'always' | 'denied' | 'unasked'>;
   contacts: Contact[];
   threads: Thread[];
   sent: SentMessage[];

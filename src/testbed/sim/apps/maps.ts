@@ -8,11 +8,33 @@ import { paintMap } from './maps-paint.js';
  * "Map", as a real map's GL surface does). Pinch zooms around the fingers' midpoint, a drag pans;
  * typing shows matching places and tapping one centres the map on it. Zoom and centre live on the
  * world (`world.maps`) for checks; `world.maps.locked` freezes the map (fault injection).
+ * With `world.permissions.location` set to `unasked`, launching asks for location the way Android 11+
+ * does (While using the app / Only this time / Don't allow), and the world records which was chosen.
  */
 export const MAPS_PACKAGE = 'com.example.maps';
 
 export function createMapsApp(): App {
   let query = '';
+
+  const askLocation = (ctx: AppContext): void => {
+    // A dialog button closes its dialog itself (as an AlertDialog does).
+    const choose = (grant: 'while_using' | 'once' | 'denied') => () => {
+      ctx.world.permissions.location = grant;
+    };
+    ctx.showDialog({
+      kind: 'system',
+      title: 'Allow Maps to access this device’s location? · 要允许“地图”获取此设备的位置信息吗？',
+      buttons: [
+        {
+          text: 'While using the app · 使用应用时允许',
+          id: 'permission_allow_foreground_only_button',
+          onTap: choose('while_using'),
+        },
+        { text: 'Only this time · 仅此一次', id: 'permission_allow_one_time_button', onTap: choose('once') },
+        { text: "Don't allow · 不允许", id: 'permission_deny_button', onTap: choose('denied') },
+      ],
+    });
+  };
 
   const select = (ctx: AppContext, p: Place): void => {
     const s = mapState(ctx.world);
@@ -123,6 +145,7 @@ export function createMapsApp(): App {
     seedWorld: seedMaps,
     onLaunch(ctx) {
       query = mapState(ctx.world).selected ?? '';
+      if (ctx.world.permissions.location === 'unasked') askLocation(ctx);
     },
     render(_route, ctx) {
       return mapScreen(ctx);

@@ -45,6 +45,7 @@ async function encode(phone: PhoneSurface, opts: NonNullable<SnapshotRequest['sc
       width: shot.width,
       height: shot.height,
       offsetY: shot.offsetY,
+      seq: shot.seq,
       base64: shot.png.toString('base64'),
     };
   const width = Math.max(1, Math.round(shot.width * opts.scale));
@@ -58,6 +59,7 @@ async function encode(phone: PhoneSurface, opts: NonNullable<SnapshotRequest['sc
     width: opts.scale === 1 ? shot.width : width,
     height: opts.scale === 1 ? shot.height : height,
     offsetY: shot.offsetY,
+    seq: shot.seq,
     base64: buf.toString('base64'),
   };
 }

@@ -1,7 +1,10 @@
 /**
- * The high-risk lexicon of DESIGN §5 (zh + en). A hit on the target — or on the page, when the
- * target is a generic "OK / 确定" in a dialog about paying or deleting — needs a confirmation.
- * On-screen text is data, never instructions: it only ever makes the guard stricter.
+ * The high-risk lexicon of DESIGN §5 (zh + en), the project's one list of payment / send / delete /
+ * account words. In core because two layers judge by it: the executor's guard (a hit on the target
+ * — or on the page, when the target is a generic "OK / 确定" in a dialog about paying or deleting —
+ * needs a confirmation) and the planner's interrupt rule (a dialog whose title or buttons hit it
+ * belongs to the task and is never dismissed by rule). On-screen text is data, never instructions:
+ * it only ever makes the agent stricter.
  */
 
 export type RiskCategory = 'payment' | 'send' | 'delete' | 'account';
@@ -65,7 +68,7 @@ function escapeRe(s: string): string {
 }
 
 /** English terms match whole words (case-insensitive); Chinese terms match as substrings. */
-function termMatches(term: string, text: string): boolean {
+export function termMatches(term: string, text: string): boolean {
   if (CJK.test(term)) return text.includes(term);
   return new RegExp(`(^|[^a-z])${escapeRe(term)}([^a-z]|$)`, 'i').test(text);
 }

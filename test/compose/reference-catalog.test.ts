@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceCatalog } from '../../regression-tasks/index.js';
-import { CATALOG_FILE, loadCatalog } from '../../src/cli/reference-catalog.js';
+import { CATALOG_FILE, loadCatalog } from '../../src/compose/reference-catalog.js';
 import { ActionableError } from '../../src/core/errors.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -1,0 +1,111 @@
+import type { PlannedStep } from '../planner/act-tool.js';
+import { matchInterrupt } from '../planner/interrupts.js';
+import { addUsage } from '../planner/llm/client.js';
+import { actionSignature } from '../planner/memory/signature.js';
+import { plannerTools } from '../planner/prompt/builders.js';
+import type { Session } from './session.js';
+import type { StepCtx } from './step-context.js';
+import { GATE_WAIT } from './step-helpers.js';
+import type { DecisionSource } from './types.js';
+
+/**
+ * Choose the step's decision (DESIGN §1): an interrupt rule, then the wait gate, then a verified
+ * replay from page memory, then the model. What the model got wrong comes back as the next prompt's
+ * hint with its reason, never as a history line it did not send.
+ */
+
+const MAX_INVALID = 3;
+
+export type Choice =
+  | { kind: 'decided'; planned: PlannedStep; source: DecisionSource; ruleNote?: string }
+  | { kind: 'end'; status: 'ask_user' | 'failed'; reason: string }
+  | { kind: 'retry'; reason: string };
+
+export async function choose(s: Session, ctx: StepCtx): Promise<Choice> {
+  const obs = ctx.seen.obs;
+  const interrupt = matchInterrupt(obs);
+  if (interrupt) {
+    if (!s.mem.interrupts.attempt(interrupt.key))
+      return {
+        kind: 'end',
+        status: 'ask_user',
+        reason: `a ${interrupt.kind} dialog did not go away after 3 tries; please dismiss it and resume`,
+      };
+    s.result.ruleActions++;
+    return {
+      kind: 'decided',
+      planned: { decision: interrupt.decision, subgoalDone: false },
+      source: 'rule',
+      ruleNote: interrupt.reason,
+    };
+  }
+  const w = s.loop.waiting;
+  if (w && w.count < 3 && unchangedSinceWait(w, ctx)) return { kind: 'decided', planned: GATE_WAIT, source: 'gate' };
+  const replay = replayFromMemory(s, ctx);
+  if (replay) return replay;
+  return askModel(s, ctx);
+}
+
+/** The frame gate (blockhash distance) when frames exist, else the compact view verbatim. */
+function unchangedSinceWait(w: NonNullable<Session['loop']['waiting']>, ctx: StepCtx): boolean {
+  const hash = ctx.seen.obs.frameHash;
+  if (hash) return w.gate.check(hash).skip;
+  return w.compact === ctx.seen.compact;
+}
+
+function replayFromMemory(s: Session, ctx: StepCtx): Choice | undefined {
+  const { memory } = s.deps;
+  const page = ctx.seen.obs.pageHash;
+  const hit = memory.lookup(s.run.goal, ctx.record.subgoal, page);
+  if (!hit) return undefined;
+  // A page replayed twice in one run means the cache is going round a cycle: drop the entry.
+  const key = `${ctx.record.subgoal}|${page}`;
+  if (s.mem.replayed.has(key)) {
+    memory.evict(s.run.goal, ctx.record.subgoal, page);
+    return undefined;
+  }
+  if (s.mem.blacklist.isBanned(page, actionSignature(hit.decision.action))) return undefined;
+  s.mem.replayed.add(key);
+  s.result.cacheHits++;
+  return { kind: 'decided', planned: { decision: hit.decision, subgoalDone: hit.subgoalDone }, source: 'cache' };
+}
+
+async function askModel(s: Session, ctx: StepCtx): Promise<Choice> {
+  const { ports, planner } = s.deps;
+  const obs = ctx.seen.obs;
+  const tl = s.perf();
+  const banned = s.mem.blacklist.list(obs.pageHash);
+  const res = await planner.decide({
+    goal: s.run.goal,
+    plan: s.plan,
+    current: s.current,
+    screen: ctx.seen.compact,
+    screenIsDelta: false,
+    aspect: obs.screen.aspect,
+    history: s.mem.history.recent(5),
+    banned,
+    bannedSignatures: banned,
+    tools: plannerTools(ports.image ? [...ports.tools, 'look'] : ports.tools),
+    hint: s.loop.hint,
+    image: ports.image ? (req) => ports.image!(ctx.seen, req) : undefined,
+    ids: new Set(obs.elements.map((e) => e.id)),
+    visualFirst: obs.visualFirst,
+  });
+  ctx.llmMs += s.perf() - tl;
+  ctx.usage = addUsage(ctx.usage, res.usage);
+  s.total = addUsage(s.total, res.usage);
+  if (!res.ok) {
+    if (++s.loop.invalidRun >= MAX_INVALID)
+      return {
+        kind: 'end',
+        status: 'failed',
+        reason: `the model gave no valid action ${MAX_INVALID} times: ${res.error}`,
+      };
+    // The reason goes to the next prompt; the history keeps only what was really done.
+    s.loop.hint = `Your last reply was rejected: ${res.error}. Reply with one valid act call.`;
+    return { kind: 'retry', reason: res.error };
+  }
+  s.loop.invalidRun = 0;
+  s.loop.hint = undefined;
+  return { kind: 'decided', planned: res.step, source: 'llm' };
+}

@@ -1,0 +1,16 @@
+import type { LlmUsage } from '../planner/llm/client.js';
+import type { Perceived } from './ports.js';
+import type { StepRecord } from './types.js';
+
+/** One step in flight: what it decides on, what it has spent, and the record it will emit. */
+export interface StepCtx {
+  step: number;
+  /** The perception this step decides on (the previous step's post-action read). */
+  seen: Perceived;
+  record: StepRecord;
+  /** perf() when the step began (the first step of a new run includes planning). */
+  t0: number;
+  llmMs: number;
+  deviceMs: number;
+  usage: LlmUsage;
+}

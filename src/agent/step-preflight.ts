@@ -1,0 +1,71 @@
+import type { Decision } from '../core/types.js';
+import { TERMINAL_TOOLS } from '../core/types.js';
+import type { PlannedStep } from '../planner/act-tool.js';
+import { actionSignature } from '../planner/memory/signature.js';
+import type { Session } from './session.js';
+import type { StepCtx } from './step-context.js';
+import { hashText } from './step-helpers.js';
+import type { DecisionSource, RunStatus } from './types.js';
+
+/**
+ * What is decided before anything reaches the phone: a terminal claim is judged by the completion
+ * check (evidence on the phone, not subgoal bookkeeping), the loop breaker stops the third repeat
+ * without progress, and a credential is only ever typed into a password field.
+ */
+
+export type Preflight =
+  | { kind: 'go' }
+  | { kind: 'end'; status: RunStatus; answer?: string; reason?: string }
+  /** Refused before dispatch: the step is recorded as failed and the run goes on. */
+  | { kind: 'refused'; note: string; historyNote?: string };
+
+export function breakerKey(ctx: StepCtx): string {
+  return `${ctx.seen.obs.pageHash}:${hashText(ctx.seen.compact)}`;
+}
+
+export function preflight(s: Session, ctx: StepCtx, planned: PlannedStep, source: DecisionSource): Preflight {
+  const decision: Decision = planned.decision;
+  const action = decision.action;
+  const obs = ctx.seen.obs;
+  const sig = actionSignature(action);
+
+  if (TERMINAL_TOOLS.has(action.tool)) {
+    const v = s.mem.completion.check(action, obs);
+    if (!v.ok) {
+      ctx.record.signals = [v.handOver ? 'finish_handover' : 'finish_rejected'];
+      // A mistake seen on the phone that the model will not put back: a person decides, never "done".
+      if (v.handOver) return { kind: 'end', status: 'ask_user', reason: v.reason };
+      s.loop.hint = v.reason;
+      return { kind: 'refused', note: v.reason };
+    }
+    ctx.record.ok = true;
+    if (action.tool === 'done') return { kind: 'end', status: 'done', answer: action.answer };
+    if (action.tool === 'infeasible') return { kind: 'end', status: 'infeasible', reason: action.reason };
+    return { kind: 'end', status: 'ask_user', reason: action.question };
+  }
+
+  // Loop breaker, keyed by the page *state* (values, toggles) so retyping a corrected field is not a loop.
+  if (source === 'llm') {
+    const verdict = s.mem.breaker.check(breakerKey(ctx), sig);
+    if (verdict.kind === 'hand_over') return { kind: 'end', status: 'ask_user', reason: verdict.reason };
+    if (verdict.kind === 'change_strategy') {
+      s.mem.blacklist.ban(obs.pageHash, sig);
+      s.loop.hint = verdict.hint;
+      return {
+        kind: 'refused',
+        note: 'loop breaker: action banned on this page, strategy change requested',
+        historyNote: 'repeated without progress; banned',
+      };
+    }
+  }
+
+  const secrets = s.run.secrets;
+  if (secrets.size && action.text && [...secrets.keys()].some((k) => action.text?.includes(k))) {
+    const field = obs.elements.find((e) => e.id === action.target_id);
+    if (!field?.flags.password) {
+      s.mem.blacklist.recordFailure(obs.pageHash, sig);
+      return { kind: 'refused', note: 'refused: a secret may only be typed into a password field' };
+    }
+  }
+  return { kind: 'go' };
+}

@@ -1,0 +1,128 @@
+import { ScrollEndTracker } from '../perception/scroll-end.js';
+import type { PlannedStep } from '../planner/act-tool.js';
+import { addUsage } from '../planner/llm/client.js';
+import { actionSignature } from '../planner/memory/signature.js';
+import type { Executed, Perceived } from './ports.js';
+import { type Session, waitGate } from './session.js';
+import type { StepCtx } from './step-context.js';
+import { replan } from './step-helpers.js';
+import { breakerKey } from './step-preflight.js';
+import type { DecisionSource } from './types.js';
+
+/**
+ * Fold an executed action into the run: the history line, the completion evidence, the wait gate,
+ * the scroll-end detector, page memory, the plan, and — after repeated failures — a new plan. The
+ * post-action read becomes the next step's perception.
+ */
+
+const REPLAN_AFTER_FAILURES = 4;
+const MAX_REPLANS = 2;
+
+export async function reduce(
+  s: Session,
+  ctx: StepCtx,
+  planned: PlannedStep,
+  source: DecisionSource,
+  exec: Executed,
+): Promise<void> {
+  const { memory } = s.deps;
+  const decision = planned.decision;
+  const action = decision.action;
+  const obs = ctx.seen.obs;
+  const post: Perceived = exec.post ?? ctx.seen;
+  const sig = actionSignature(action);
+  const ok = exec.ok;
+  const reason = ok ? undefined : (exec.error ?? 'dispatch failed');
+  ctx.record.ok = ok;
+  ctx.record.signals = exec.signals;
+  ctx.record.note = ok ? (source === 'cache' ? 'replayed from page memory' : ctx.record.note) : reason;
+  s.mem.completion.record({ ok, reason }, exec.post?.obs, exec.changes);
+  const scrollNote = trackScroll(s, ctx, exec);
+  s.mem.history.add({
+    step: ctx.step,
+    action: ctx.record.action,
+    expect: ctx.record.expect ?? '-',
+    ok,
+    note: ok ? scrollNote : reason,
+    ...byOf(source),
+  });
+  s.loop.waiting =
+    action.tool === 'wait'
+      ? {
+          gate: s.loop.waiting?.gate ?? waitGate(ctx.seen),
+          compact: s.loop.waiting?.compact ?? ctx.seen.compact,
+          count: (s.loop.waiting?.count ?? 0) + 1,
+        }
+      : undefined;
+
+  if (ok) {
+    // Verified although the tree's state stayed put (a map zoomed by pinch): progress, not a loop.
+    // (Not a wait or a no-change step: those verify by nothing moving.)
+    const invisible = decision.expect.kind !== 'no_change' && post.compact === ctx.seen.compact;
+    if (source === 'llm' && invisible) s.mem.breaker.progressed(breakerKey(ctx), sig);
+    // A step right after a failure that does not complete the subgoal (an undo, a back out of a
+    // wrong page) answers that failure, not the page: replayed on a later visit it does harm.
+    const corrective = s.loop.failRun > 0 && !planned.subgoalDone;
+    s.loop.failRun = 0;
+    if (!corrective && source !== 'rule' && source !== 'gate' && action.tool !== 'wait')
+      memory.remember(s.run.goal, ctx.record.subgoal, obs.pageHash, decision, planned.subgoalDone);
+    if (planned.subgoalDone && s.plan[s.current]) {
+      s.plan[s.current]!.done = true;
+      while (s.plan[s.current]?.done) s.current++;
+    }
+  } else {
+    s.mem.blacklist.recordFailure(obs.pageHash, sig);
+    // Verified replay: a cached action whose expectation fails is forgotten at once.
+    if (source === 'cache') memory.evict(s.run.goal, ctx.record.subgoal, obs.pageHash);
+    if (++s.loop.failRun >= REPLAN_AFTER_FAILURES && s.loop.replans < MAX_REPLANS) await replanNow(s, ctx, post);
+  }
+  s.cur = post;
+}
+
+function byOf(source: DecisionSource): { by?: 'rule' | 'replay' | 'gate' } {
+  if (source === 'rule') return { by: 'rule' };
+  if (source === 'cache') return { by: 'replay' };
+  if (source === 'gate') return { by: 'gate' };
+  return {};
+}
+
+async function replanNow(s: Session, ctx: StepCtx, post: Perceived): Promise<void> {
+  s.loop.replans++;
+  s.loop.failRun = 0;
+  const tl = s.perf();
+  const r = await replan(
+    s.deps.planner,
+    s.run.goal,
+    s.plan,
+    post.compact,
+    post.obs.screen.aspect,
+    `${REPLAN_AFTER_FAILURES} actions in a row failed`,
+  );
+  ctx.llmMs += s.perf() - tl;
+  ctx.usage = addUsage(ctx.usage, r.usage);
+  s.total = addUsage(s.total, r.usage);
+  s.plan = r.plan;
+  s.current = r.current;
+}
+
+/**
+ * Swipes through one list in one direction feed the scroll-end detector (DESIGN §4): the page hash
+ * changes on every scroll, so "did it move" is not "is there more". Its verdict goes to the model.
+ */
+function trackScroll(s: Session, ctx: StepCtx, exec: Executed): string | undefined {
+  const a = ctx.record.decision?.action;
+  if (a?.tool !== 'swipe' || !exec.post) {
+    s.loop.scroll = undefined;
+    return undefined;
+  }
+  const key = `${ctx.seen.obs.app.package}|${ctx.seen.obs.app.activity}|${a.direction ?? ''}|${a.target_id ?? ''}`;
+  if (s.loop.scroll?.key !== key) {
+    const container = a.target_id ? ctx.seen.obs.elements.find((e) => e.id === a.target_id) : undefined;
+    s.loop.scroll = { key, tracker: new ScrollEndTracker(container) };
+    s.loop.scroll.tracker.record(ctx.seen.obs);
+  }
+  const v = s.loop.scroll.tracker.record(exec.post.obs);
+  if (!v.atEnd) return undefined;
+  ctx.record.signals = [...(ctx.record.signals ?? []), 'scroll_end'];
+  return `the list is at its end (${v.reasons.join(', ')}): scrolling further shows nothing new`;
+}

@@ -1,0 +1,121 @@
+import path from 'node:path';
+import { createDevicePorts } from '../agent/device-ports.js';
+import type { AgentDeps } from '../agent/session.js';
+import type { AgentEvent } from '../agent/types.js';
+import { type Clock, RealClock } from '../core/clock.js';
+import { Logger } from '../core/logger.js';
+import type { Device } from '../device/device.js';
+import type { VerificationMode } from '../executor/executor.js';
+import type { ConfirmationAnswer, ConfirmationChannel, ConfirmationRequest } from '../executor/guardrails/confirm.js';
+import type { GuardConfig } from '../executor/guardrails/guard.js';
+import { PageMemory } from '../planner/memory/page-memory.js';
+import { Planner } from '../planner/planner.js';
+import { loadPageMemory, savePageMemory } from '../store/page-memory-file.js';
+import { type DeviceSpec, openDevice } from './device.js';
+import { type ModelSpec, openModel } from './model.js';
+
+/**
+ * The one factory (DESIGN §2): device → ports (perception + the executor's pipeline) → model →
+ * planner → the loop's dependencies. The CLI, the MCP server, the regression suite, the benchmarks
+ * and the test rigs all compose an agent here, so the product path is the path under test.
+ */
+
+export interface ComposeSpec {
+  device: DeviceSpec;
+  model: ModelSpec;
+  /** Who answers guarded actions. */
+  confirm: ConfirmationChannel;
+  /** Page memory: in memory, or a JSON file loaded now and saved by `saveMemory()`. */
+  memory?: PageMemory | { file: string };
+  clock?: Clock;
+  logger?: Logger;
+  /** Screenshots with every observation (archive, vision, frame hash); default on. */
+  screenshots?: boolean;
+  verification?: VerificationMode;
+  guard?: GuardConfig;
+  seed?: number;
+  perf?: () => number;
+  onEvent?: (e: AgentEvent) => void;
+  env?: Record<string, string | undefined>;
+}
+
+export interface Composed {
+  deps: AgentDeps;
+  device: Device;
+  /** What was connected (sim, a URL, a serial): for the launch record and messages. */
+  deviceLabel: string;
+  /** Persist what the run learned (page memory) — call after the run. */
+  saveMemory(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function composeAgent(spec: ComposeSpec): Promise<Composed> {
+  const clock = spec.clock ?? new RealClock();
+  const logger = spec.logger ?? new Logger('agent', { level: 'warn' });
+  const closers: (() => Promise<void>)[] = [];
+  const close = async () => {
+    for (const c of closers.reverse()) await c().catch(() => {});
+  };
+  try {
+    // The model first: a missing configuration fails before a phone is touched.
+    const model = await openModel(spec.model, { clock, logger, env: spec.env ?? process.env });
+    closers.push(() => model.close());
+    const opened = await openDevice(spec.device, { clock, logger });
+    closers.push(() => opened.close());
+    const file = spec.memory && !(spec.memory instanceof PageMemory) ? path.resolve(spec.memory.file) : undefined;
+    const memory =
+      spec.memory instanceof PageMemory
+        ? spec.memory
+        : new PageMemory(file ? await loadPageMemory(file, logger.child('store')) : undefined);
+    const ports = createDevicePorts({
+      device: opened.device,
+      clock,
+      logger: logger.child('executor'),
+      screenshots: spec.screenshots,
+      verification: spec.verification,
+      guardConfig: spec.guard,
+      seed: spec.seed,
+    });
+    const planner = new Planner({ llm: model.llm, logger: logger.child('planner') });
+    const deps: AgentDeps = {
+      ports,
+      planner,
+      memory,
+      clock,
+      logger,
+      confirm: spec.confirm,
+      perf: spec.perf,
+      onEvent: spec.onEvent,
+    };
+    return {
+      deps,
+      device: opened.device,
+      deviceLabel: opened.label,
+      saveMemory: async () => {
+        if (file) await savePageMemory(file, memory.toJSON());
+      },
+      close,
+    };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+
+/** A confirmation channel from a callback (the suite's scripted answers, tests). */
+export function callbackConfirmation(
+  name: string,
+  answer: (
+    req: ConfirmationRequest,
+  ) => 'approved' | 'denied' | 'deferred' | Promise<'approved' | 'denied' | 'deferred'>,
+): ConfirmationChannel {
+  return {
+    name,
+    async confirm(req): Promise<ConfirmationAnswer> {
+      const v = await answer(req);
+      if (v === 'approved') return { verdict: 'approved', by: name };
+      if (v === 'denied') return { verdict: 'denied', by: name, reason: `${name} declined` };
+      return { verdict: 'deferred', by: name, pending: req };
+    },
+  };
+}

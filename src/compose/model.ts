@@ -1,0 +1,46 @@
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import { createLlmClient, type LlmClient } from '../planner/llm/client.js';
+import { type LlmConfig, resolveLlmConfig } from '../planner/llm/config.js';
+import { startReferenceModel } from '../testbed/reference-model/server.js';
+import { loadCatalog } from './reference-catalog.js';
+
+/**
+ * Which model decides: a configured endpoint (flags, then environment; nothing is called that
+ * nobody configured), or `reference` — the built-in reference model started on loopback.
+ */
+
+export type ModelSpec =
+  | { config: LlmConfig }
+  | {
+      model?: string;
+      baseUrl?: string;
+      preset?: string;
+      /** `reference` without a baseUrl starts the built-in reference model, with seeded noise (0..1). */
+      noise?: number;
+      seed?: number;
+    };
+
+export interface OpenedModel {
+  config: LlmConfig;
+  llm: LlmClient;
+  close(): Promise<void>;
+}
+
+export async function openModel(
+  spec: ModelSpec,
+  ctx: { clock: Clock; logger: Logger; env: Record<string, string | undefined> },
+): Promise<OpenedModel> {
+  let close = async () => {};
+  let config: LlmConfig;
+  if ('config' in spec) config = spec.config;
+  else if (spec.model === 'reference' && !spec.baseUrl) {
+    const ref = await startReferenceModel({ catalog: await loadCatalog(), noise: spec.noise ?? 0, seed: spec.seed });
+    close = () => ref.close();
+    config = resolveLlmConfig({ baseUrl: ref.url, model: 'reference' }, {});
+  } else {
+    // Throws an ActionableError naming OPENAI_BASE_URL / PHONE_AGENT_MODEL when nothing is configured.
+    config = resolveLlmConfig({ baseUrl: spec.baseUrl, model: spec.model, preset: spec.preset }, ctx.env);
+  }
+  return { config, llm: createLlmClient({ config, clock: ctx.clock, logger: ctx.logger.child('llm') }), close };
+}

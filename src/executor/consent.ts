@@ -1,0 +1,75 @@
+import { type Clock, Deadline } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import type { Action, Element, Observation } from '../core/types.js';
+import type { ConfirmationAnswer, ConfirmationChannel, ConfirmationRequest } from './guardrails/confirm.js';
+import { checkGuard, type GuardConfig, type GuardVerdict } from './guardrails/guard.js';
+import { redactTyped } from './guardrails/pii.js';
+
+/**
+ * The guard of one action and, when it needs one, the consent for it (DESIGN §5): only a
+ * confirmation channel — the caller's port: a person, a written policy, pause-and-checkpoint — can
+ * let a guarded action through; the decision's own words never can.
+ */
+
+export type Consent =
+  | { kind: 'free'; guard: GuardVerdict; request: ConfirmationRequest }
+  | { kind: 'approved'; guard: GuardVerdict; request: ConfirmationRequest; by: string }
+  | { kind: 'denied'; guard: GuardVerdict; request: ConfirmationRequest; by: string; reason?: string }
+  | { kind: 'deferred'; guard: GuardVerdict; request: ConfirmationRequest; by: string };
+
+/** For the person and the journal: `tap "Pay ¥18.00" in com.foodshop` (never typed text). */
+export function actionSummary(a: Action, obs: Observation, target: Element | undefined): string {
+  const label = target
+    ? ` "${target.label || target.text || target.desc || target.role}"`
+    : a.point
+      ? ` at ${a.point.x},${a.point.y}`
+      : '';
+  return `${a.tool}${label} in ${obs.app.package || 'the current app'}`;
+}
+
+export function guardOf(
+  a: Action,
+  obs: Observation,
+  target: Element | undefined,
+  config: GuardConfig | undefined,
+  aimNeedsConfirmation: string | undefined,
+): { guard: GuardVerdict; request: ConfirmationRequest } {
+  const guard = checkGuard(a, obs, target, config, aimNeedsConfirmation);
+  return {
+    guard,
+    request: {
+      categories: guard.categories,
+      summary: actionSummary(a, obs, target),
+      reasons: guard.reasons,
+      package: obs.app.package,
+      pageHash: obs.pageHash,
+    },
+  };
+}
+
+export async function askConsent(
+  deps: { clock: Clock; logger: Logger; channel: ConfirmationChannel; timeoutMs?: number },
+  a: Action,
+  target: Element | undefined,
+  g: { guard: GuardVerdict; request: ConfirmationRequest },
+): Promise<Consent> {
+  const { guard, request } = g;
+  if (guard.pii.length)
+    deps.logger.child('guardrail').info('typed text contains personal data', {
+      kinds: guard.pii.join(','),
+      text: redactTyped(a.text ?? '', !!target?.flags.password),
+    });
+  if (!guard.needsConfirmation) return { kind: 'free', guard, request };
+  // A person may take a while: the confirmation has its own deadline, the action a fresh one after it.
+  const answer: ConfirmationAnswer = await deps.channel.confirm(
+    request,
+    Deadline.after(deps.clock, deps.timeoutMs ?? 600_000),
+  );
+  deps.logger.child('guardrail').warn(`guarded ${request.categories.join('/')} action: ${answer.verdict}`, {
+    by: answer.by,
+    summary: request.summary,
+  });
+  if (answer.verdict === 'approved') return { kind: 'approved', guard, request, by: answer.by };
+  if (answer.verdict === 'denied') return { kind: 'denied', guard, request, by: answer.by, reason: answer.reason };
+  return { kind: 'deferred', guard, request, by: answer.by };
+}

@@ -1,0 +1,94 @@
+import type { Deadline } from '../core/clock.js';
+import type { Decision, Element, Observation } from '../core/types.js';
+import type { Device } from '../device/device.js';
+import type { WireSnapshot } from '../device/protocol/index.js';
+import { observeDevice, type Perceiver } from './observe.js';
+import { pollUntil } from './pacing.js';
+import { needsFrames } from './pinch.js';
+import { type Outcome, pageSignature, snapshotLoading, validate } from './validator.js';
+
+/**
+ * Post-action verification (interaction-latency RFC §6.1):
+ * - `light`: reads until the first settled one that satisfies `expect` (or the poll budget ends);
+ * - `full`: until the expectation holds on two identical consecutive settled reads.
+ * The last read is the post-action observation the next step decides on; with `screenshots` it
+ * carries the frame, so the archive and a vision model see the screen the tree describes.
+ */
+
+export type VerificationMode = 'full' | 'light';
+
+export interface Verified {
+  outcome?: Outcome;
+  post?: Observation;
+  /** The PNG of `post`, when captured. */
+  png?: Buffer;
+  reads: number;
+  lastError?: string;
+}
+
+export interface VerifyCtx {
+  device: Device;
+  perceive: Perceiver;
+  mode: VerificationMode;
+  screenshots: boolean;
+  poll?: { timeoutMs?: number; intervalMs?: number };
+}
+
+export async function verifyAction(
+  ctx: VerifyCtx,
+  decision: Decision,
+  pre: Observation,
+  target: Element | undefined,
+  d: Deadline,
+): Promise<Verified> {
+  let reads = 0;
+  let post: Observation | undefined;
+  let png: Buffer | undefined;
+  let outcome: Outcome | undefined;
+  let prevSig: string | undefined;
+  const r = await pollUntil<true>(
+    async () => {
+      reads++;
+      const o = await observeDevice(ctx.device, ctx.perceive, post ?? pre, d, {
+        screenshot: ctx.screenshots || needsFrames(decision.expect.kind),
+      });
+      if (!o.ok) return { done: false, error: o.message };
+      post = o.obs;
+      png = o.screenshot?.png;
+      outcome = validate(decision.expect, pre, o.obs, decision.action, target);
+      d.note(`read ${reads}: ${outcome.ok ? 'expectation holds' : (outcome.reason ?? 'not yet')}`);
+      // A transition or a spinner is not a page to decide on yet: keep polling (early exit after).
+      if (o.obs.unstable || snapshotLoading(o.snap)) {
+        if (!outcome.signals.includes('loading')) outcome.signals.push('loading');
+        return { done: false };
+      }
+      const sig = pageSignature(o.obs);
+      const stable = prevSig === sig;
+      prevSig = sig;
+      if (!outcome.ok) return { done: false };
+      return { done: ctx.mode === 'light' || stable };
+    },
+    d,
+    { timeoutMs: ctx.poll?.timeoutMs, intervalMs: ctx.poll?.intervalMs },
+  );
+  return { outcome, post, png, reads, lastError: r.lastError };
+}
+
+/** A read already made after the action (the text ladder's read-back), accepted when it settles and satisfies `expect`. */
+export async function reuseRead(
+  perceive: Perceiver,
+  snap: WireSnapshot,
+  decision: Decision,
+  pre: Observation,
+  target: Element | undefined,
+): Promise<Verified | undefined> {
+  if (snapshotLoading(snap)) return undefined;
+  try {
+    const post = await perceive(snap, undefined, pre);
+    if (post.unstable) return undefined;
+    const outcome = validate(decision.expect, pre, post, decision.action, target);
+    return outcome.ok ? { outcome, post, reads: 0 } : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,133 @@
+import type { HistoryEntry, Subgoal } from './types.js';
+
+/**
+ * PROMPT_FORMAT: the machine-readable layout of the planner's prompts, defined once. The builders
+ * (./builders.ts) write prompts only through it, and any reader — the reference model in
+ * src/testbed, log tools — parses them only through it; test/testbed/prompt-format.test.ts builds
+ * real prompts and proves the parse recovers every field, so a layout change that the parse does
+ * not follow fails there instead of silently degrading the suite.
+ *
+ * User message grammar:
+ *   message   = section *( "\n\n" section ) [ "\n\n" image-note ]
+ *   section   = label [ " (" qualifier ")" ] ":" ( " " value | "\n" lines )
+ *   label     = one of SECTION's values (letters and spaces)
+ *   screen    = the Screen section's lines: SCREEN_OPEN "\n" compact view "\n" SCREEN_CLOSE
+ * Block bodies use these line grammars:
+ *   Plan, Previous plan   planLine:     `N. [m] text`  m = "x" done · ">" current · " " open
+ *   Recent steps          historyLine:  `N. action expect E → ok|FAILED[ (note)]`
+ *   Banned on this page   a LIST_SEPARATOR-joined list, on one line
+ *   Screen                perception's compact view (DESIGN §3): a header line `app pkg/activity "title" · …`,
+ *                         element lines `[id] verb Class "label" state #resource x,y` (SCREEN_LINE; the class
+ *                         is omitted for plain views), then `text: "…" · "…"`.
+ * System message: one line `Tools: ` + tool help entries joined by LIST_SEPARATOR + ".", each entry
+ * starting with the tool's name (`tap(target_id|point)`).
+ *
+ * Screen text is untrusted: fenceScreen escapes the markers inside it, so exactly one fence exists.
+ */
+
+export const SCREEN_OPEN = '<screen untrusted>';
+export const SCREEN_CLOSE = '</screen>';
+
+/** Section labels, in the order the decide prompt writes them. */
+export const SECTION = {
+  goal: 'Goal',
+  previousPlan: 'Previous plan',
+  plan: 'Plan',
+  current: 'Current subgoal',
+  history: 'Recent steps',
+  banned: 'Banned on this page',
+  hint: 'Note',
+  screen: 'Screen',
+  tools: 'Tools',
+} as const;
+export type SectionLabel = (typeof SECTION)[keyof typeof SECTION];
+
+export const SECTION_BREAK = '\n\n';
+export const LIST_SEPARATOR = '; ';
+/** The Current subgoal value once every subgoal is done. */
+export const ALL_DONE = 'all subgoals done — verify and finish';
+
+/** `Label: value` */
+export function lineSection(label: SectionLabel, value: string, qualifier?: string): string {
+  return `${header(label, qualifier)} ${value}`;
+}
+
+/** `Label:\nline…` */
+export function blockSection(label: SectionLabel, lines: string, qualifier?: string): string {
+  return `${header(label, qualifier)}\n${lines}`;
+}
+
+function header(label: SectionLabel, qualifier?: string): string {
+  return qualifier ? `${label} (${qualifier}):` : `${label}:`;
+}
+
+const REVISE = 'revise it; ';
+/** The Previous plan section's qualifier: why the plan is revised. */
+export function reviseQualifier(reason: string): string {
+  return `${REVISE}${reason}`;
+}
+export function reviseReason(qualifier: string): string {
+  return qualifier.startsWith(REVISE) ? qualifier.slice(REVISE.length) : qualifier;
+}
+
+const DELTA = ', changes since last step';
+/** The Screen section's qualifier: `aspect 0.45[, changes since last step]`. */
+export function screenQualifier(aspect: number, delta: boolean): string {
+  return `aspect ${aspect.toFixed(2)}${delta ? DELTA : ''}`;
+}
+export function parseScreenQualifier(qualifier: string): { aspect: number; delta: boolean } | undefined {
+  const m = /^aspect (\d+(?:\.\d+)?)/.exec(qualifier);
+  return m ? { aspect: Number(m[1]), delta: qualifier.endsWith(DELTA) } : undefined;
+}
+
+/** A section's first line: label, optional qualifier, optional same-line value. */
+export const SECTION_HEADER = /^([A-Z][A-Za-z ]*?)(?: \((.*)\))?:(?: (.*))?$/;
+
+export type PlanMark = 'x' | '>' | ' ';
+export function planLine(index: number, mark: PlanMark, text: string): string {
+  return `${index + 1}. [${mark}] ${text}`;
+}
+export const PLAN_LINE = /^(\d+)\. \[([x> ])\] (.*)$/;
+
+export function formatPlan(plan: Subgoal[], current: number): string {
+  return plan.map((s, i) => planLine(i, s.done ? 'x' : i === current ? '>' : ' ', s.text)).join('\n');
+}
+
+const BY_WHOM: Record<NonNullable<HistoryEntry['by']>, string> = {
+  rule: 'not your action: an interrupt rule',
+  replay: 'not your action: replayed from page memory',
+  gate: 'not your action: waited for the screen',
+};
+
+/** The model must tell its own actions from those the agent took for it: they say who, in the note. */
+export function historyLine(e: HistoryEntry): string {
+  const who = e.by ? `${BY_WHOM[e.by]}${e.note ? '; ' : ''}` : '';
+  const note = who || e.note ? ` (${who}${e.note ?? ''})` : '';
+  return `${e.step}. ${e.action} expect ${e.expect} → ${e.ok ? 'ok' : 'FAILED'}${note}`;
+}
+/** The first ` expect ` ends the action (an action's own text is quoted and short). */
+export const HISTORY_LINE = /^(\d+)\. (.*?) expect (.*?) → (ok|FAILED)(?: \((.*)\))?$/;
+
+export function formatHistory(h: HistoryEntry[]): string {
+  return h.map(historyLine).join('\n');
+}
+
+/** `[id] verb Class rest`: id is 4–8 hex digits with an optional `~N` for repeated ids. */
+export const SCREEN_LINE = /^\s*\[([0-9a-f]{4,8}(?:~\d+)?)\]\s+(\S+)\s+(?:([A-Za-z][\w.]*)\s+)?(.*)$/;
+/** The header line of the compact view: `app package/activity …`. */
+export const SCREEN_APP = /^app (\S+)/m;
+
+/** Keeps a screen dump from closing its own fence. */
+export function fenceScreen(text: string): string {
+  const safe = text.replaceAll(SCREEN_CLOSE, '</ screen>').replaceAll(SCREEN_OPEN, '< screen untrusted>');
+  return `${SCREEN_OPEN}\n${safe}\n${SCREEN_CLOSE}`;
+}
+
+/** Tool names back out of a `Tools:` value (each help entry starts with its name). */
+export function toolNames(value: string): string[] {
+  return value
+    .replace(/\.$/, '')
+    .split(LIST_SEPARATOR)
+    .map((entry) => /^[a-z_]+/.exec(entry.trim())?.[0] ?? '')
+    .filter(Boolean);
+}
