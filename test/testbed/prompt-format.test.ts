@@ -62,7 +62,7 @@ const input = (screen: string, over: Partial<DecideInput> = {}): DecideInput => 
 
 describe('PROMPT_FORMAT: the reference model parses every field the builders write', () => {
   it('decide prompt: goal, plan, current subgoal, history, bans, hint, tools and the screen lines', async () => {
-    const seen = await screenOf('com.android.settings/.InternetSettings');
+    const seen = await screenOf('com.android.settings');
     const { system, user } = buildDecideMessages(input(seen.compact));
     const p = parsePrompt(user, system);
     expect(p.goal).toBe('Text 15551234567: "On my way (5 min)".');
@@ -92,7 +92,7 @@ describe('PROMPT_FORMAT: the reference model parses every field the builders wri
     const want = expectedLines(seen);
     expect(want.length).toBeGreaterThan(5);
     expect(lines(p)).toEqual(want);
-    expect(p.screen.elements.map((e) => e.text)).toContain('Wi-Fi');
+    expect(p.screen.elements.map((e) => e.text)).toContain('Apps');
   });
 
   it('a dialog screen (the permission prompt) parses with its buttons', async () => {
