@@ -31,6 +31,8 @@ export interface DevicePortsDeps {
   seed?: number;
   /** Per-call device deadline (ms). */
   callTimeoutMs?: number;
+  /** The model reads images: screenshots are offered to it (visual-first screens, `look`). */
+  vision?: boolean;
 }
 
 /** Errors that say the device, not the action, is in trouble: the next read tells whether it is gone. */
@@ -78,6 +80,30 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
     return { obs: r.obs, compact: perceiver.compact(r.obs), png: r.screenshot?.png, deviceMs: clock.now() - t };
   };
 
+  // Screenshots go to the model downscaled (and cropped around a target when it asks to zoom).
+  const image = async (seen: Perceived, req: { target_id?: string; point?: { x: number; y: number } }) => {
+    // Screenshots go to the model downscaled (and cropped around a target when it asks to zoom).
+    if (!seen.png) return undefined;
+    const { obs } = seen;
+    const sharp = (await import('sharp')).default;
+    let img = sharp(seen.png);
+    const el = req.target_id ? obs.elements.find((e) => e.id === req.target_id) : undefined;
+    const centre = el
+      ? { x: (el.boundsPx.left + el.boundsPx.right) / 2, y: (el.boundsPx.top + el.boundsPx.bottom) / 2 }
+      : req.point
+        ? { x: (req.point.x / 1000) * obs.screen.w, y: (req.point.y / 1000) * obs.screen.h }
+        : undefined;
+    if (centre) {
+      const w = Math.round(obs.screen.w / 2);
+      const h = Math.round(obs.screen.h / 4);
+      const left = Math.max(0, Math.min(obs.screen.w - w, Math.round(centre.x - w / 2)));
+      const top = Math.max(0, Math.min(obs.screen.h - h, Math.round(centre.y - h / 2)));
+      img = img.extract({ left, top, width: w, height: h });
+    } else img = img.resize({ width: 512, height: 512, fit: 'inside' });
+    const jpeg = await img.jpeg({ quality: 70 }).toBuffer();
+    return `data:image/jpeg;base64,${jpeg.toString('base64')}`;
+  };
+
   return {
     tools: [...offeredTools(device.capabilities())],
     observe,
@@ -111,28 +137,7 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
       executed.deviceMs = clock.now() - t;
       return executed;
     },
-
-    async image(seen, req) {
-      // Screenshots go to the model downscaled (and cropped around a target when it asks to zoom).
-      if (!seen.png) return undefined;
-      const { obs } = seen;
-      const sharp = (await import('sharp')).default;
-      let img = sharp(seen.png);
-      const el = req.target_id ? obs.elements.find((e) => e.id === req.target_id) : undefined;
-      const centre = el
-        ? { x: (el.boundsPx.left + el.boundsPx.right) / 2, y: (el.boundsPx.top + el.boundsPx.bottom) / 2 }
-        : req.point
-          ? { x: (req.point.x / 1000) * obs.screen.w, y: (req.point.y / 1000) * obs.screen.h }
-          : undefined;
-      if (centre) {
-        const w = Math.round(obs.screen.w / 2);
-        const h = Math.round(obs.screen.h / 4);
-        const left = Math.max(0, Math.min(obs.screen.w - w, Math.round(centre.x - w / 2)));
-        const top = Math.max(0, Math.min(obs.screen.h - h, Math.round(centre.y - h / 2)));
-        img = img.extract({ left, top, width: w, height: h });
-      } else img = img.resize({ width: 512, height: 512, fit: 'inside' });
-      const jpeg = await img.jpeg({ quality: 70 }).toBuffer();
-      return `data:image/jpeg;base64,${jpeg.toString('base64')}`;
-    },
+    // A model that cannot read images (or a run without screenshots) is never offered them, nor `look`.
+    image: deps.vision && deps.screenshots !== false ? image : undefined,
   };
 }

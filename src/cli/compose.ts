@@ -39,6 +39,8 @@ export interface AgentFlags {
   model?: string;
   baseUrl?: string;
   preset?: string;
+  /** The model reads images (else the preset's, else PHONE_AGENT_VISION, else no). */
+  vision?: boolean;
   yes?: boolean;
   deny?: boolean;
   json?: boolean;
@@ -127,7 +129,7 @@ export async function composeFromFlags(flags: AgentFlags): Promise<Composed> {
   const interactive = !!process.stdin.isTTY && !flags.json;
   return composeAgent({
     device: deviceSpec(flags),
-    model: { model: flags.model, baseUrl: flags.baseUrl, preset: flags.preset },
+    model: { model: flags.model, baseUrl: flags.baseUrl, preset: flags.preset, vision: flags.vision },
     confirm: confirmationChannel(flags, interactive),
     memory: { file: flags.memory },
     clock: new RealClock(),

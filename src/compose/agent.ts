@@ -75,6 +75,7 @@ export async function composeAgent(spec: ComposeSpec): Promise<Composed> {
       verification: spec.verification,
       guardConfig: spec.guard,
       seed: spec.seed,
+      vision: model.config.vision,
     });
     const planner = new Planner({ llm: model.llm, logger: logger.child('planner') });
     const deps: AgentDeps = {

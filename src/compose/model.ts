@@ -16,6 +16,7 @@ export type ModelSpec =
       model?: string;
       baseUrl?: string;
       preset?: string;
+      vision?: boolean;
       /** `reference` without a baseUrl starts the built-in reference model, with seeded noise (0..1). */
       noise?: number;
       seed?: number;
@@ -37,10 +38,14 @@ export async function openModel(
   else if (spec.model === 'reference' && !spec.baseUrl) {
     const ref = await startReferenceModel({ catalog: await loadCatalog(), noise: spec.noise ?? 0, seed: spec.seed });
     close = () => ref.close();
-    config = resolveLlmConfig({ baseUrl: ref.url, model: 'reference' }, {});
+    // It takes images (and ignores them), so the `look` path stays exercised without a real model.
+    config = resolveLlmConfig({ baseUrl: ref.url, model: 'reference', vision: true }, {});
   } else {
     // Throws an ActionableError naming OPENAI_BASE_URL / PHONE_AGENT_MODEL when nothing is configured.
-    config = resolveLlmConfig({ baseUrl: spec.baseUrl, model: spec.model, preset: spec.preset }, ctx.env);
+    config = resolveLlmConfig(
+      { baseUrl: spec.baseUrl, model: spec.model, preset: spec.preset, vision: spec.vision },
+      ctx.env,
+    );
   }
   return { config, llm: createLlmClient({ config, clock: ctx.clock, logger: ctx.logger.child('llm') }), close };
 }

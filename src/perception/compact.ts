@@ -135,7 +135,9 @@ export function headerLine(o: Observation): string {
   const parts = [`app ${app}${title}`, `${o.screen.w}x${o.screen.h} (${o.screen.aspect})`];
   parts.push(o.keyboard.shown ? 'keyboard shown' : 'keyboard hidden');
   if (o.treeQuality !== 'ok')
-    parts.push(`tree ${o.treeQuality}${o.visualFirst ? ' (visual-first: use the screenshot)' : ''}`);
+    parts.push(
+      `tree ${o.treeQuality}${o.visualFirst ? ' (visual-first: the app draws what the tree does not list)' : ''}`,
+    );
   if (o.unstable) parts.push(`unstable: ${o.unstable}`);
   return parts.join(' · ');
 }

@@ -101,7 +101,11 @@ export class Planner {
     for (let looks = 0; ; looks++) {
       const { system, user } = buildDecideMessages({
         ...req,
-        imageNote: image ? 'A screenshot of the screen is attached.' : undefined,
+        imageNote: image
+          ? 'A screenshot of the screen is attached.'
+          : req.visualFirst
+            ? 'This screen is drawn in pixels that the listing does not show, and no screenshot can be given to you: act only on what the listing shows, or ask_user if the goal needs what is drawn.'
+            : undefined,
       });
       const userMsg: ChatMessage = image
         ? {

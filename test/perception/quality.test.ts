@@ -78,7 +78,7 @@ describe('empty trees are reported, never passed on silently', () => {
     expect(r.observation.treeQuality).toBe('empty');
     expect(r.observation.visualFirst).toBe(true);
     expect(r.observation.elements).toEqual([]);
-    expect(r.compact.split('\n')[0]).toMatch(/tree empty \(visual-first: use the screenshot\)$/);
+    expect(r.compact.split('\n')[0]).toMatch(/tree empty \(visual-first: the app draws what the tree does not list\)$/);
     expect(r.observation.notes?.join()).toMatch(/no nodes/);
     expect(r.observation.frameHash).toMatch(/^[0-9a-f]{64}$/);
   });

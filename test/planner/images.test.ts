@@ -77,3 +77,32 @@ describe('screenshots go to the model only when needed', () => {
     expect(r.usage.calls).toBe(2);
   });
 });
+
+describe('a model that reads no images', () => {
+  it('is told a visual-first screen is pixels it cannot see, and gets no image', async () => {
+    const e = await scriptedEndpoint([tap]);
+    close = e.close;
+    const logger = new Logger('planner', { sink: () => {} });
+    const llm = createLlmClient({
+      config: resolveLlmConfig({ baseUrl: e.url, model: 'm' }, {}),
+      clock: new VirtualClock(),
+      logger,
+    });
+    const r = await new Planner({ llm, logger }).decide({ ...base, tools: ['tap', 'back', 'done'], visualFirst: true });
+    expect(r.ok).toBe(true);
+    expect(images(e.seen[0]!)).toHaveLength(0);
+    const text = JSON.stringify(e.seen[0]!.messages);
+    expect(text).toContain('no screenshot can be given to you');
+    expect(text).not.toMatch(/look\(/);
+  });
+
+  it('declares vision by flag, environment or preset; an unknown model has none', () => {
+    expect(resolveLlmConfig({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm' }, {}).vision).toBe(false);
+    expect(resolveLlmConfig({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm', vision: true }, {}).vision).toBe(true);
+    expect(resolveLlmConfig({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm' }, { PHONE_AGENT_VISION: '1' }).vision).toBe(
+      true,
+    );
+    expect(resolveLlmConfig({ preset: 'openai', apiKey: 'k' }, {}).vision).toBe(true);
+    expect(resolveLlmConfig({ preset: 'ollama' }, {}).vision).toBe(false);
+  });
+});

@@ -83,6 +83,11 @@ export function agentOptions(cmd: Command, defaults: boolean): Command {
     .option('--model <name>', 'model name, or "reference" for the built-in reference model (env PHONE_AGENT_MODEL)')
     .option('--base-url <url>', 'OpenAI-compatible endpoint (env OPENAI_BASE_URL)')
     .option('--preset <name>', 'openai | deepseek | qwen | ollama | vllm')
+    .option(
+      '--vision',
+      'the model reads images: screenshots on visual-first screens, and `look` (env PHONE_AGENT_VISION=1)',
+    )
+    .option('--no-vision', 'the model reads no images: never send screenshots, never offer `look`')
     .option('--yes', 'approve guarded actions (pay, send, delete, account) without asking')
     .option('--deny', 'deny every guarded action')
     .option('--json', 'print the run result as JSON on stdout')

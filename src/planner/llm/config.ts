@@ -16,6 +16,8 @@ export interface Preset {
   tools: boolean;
   /** Local servers accept any key. */
   needsKey: boolean;
+  /** The preset's model reads images (screenshots on visual-first screens and `look`). */
+  vision: boolean;
 }
 
 /** Presets are explicit opt-ins (`--preset deepseek`), never a fallback. */
@@ -26,6 +28,7 @@ export const PRESETS: Record<PresetName, Preset> = {
     strictTools: true,
     tools: true,
     needsKey: true,
+    vision: true,
   },
   deepseek: {
     baseURL: 'https://api.deepseek.com/v1',
@@ -33,6 +36,7 @@ export const PRESETS: Record<PresetName, Preset> = {
     strictTools: false,
     tools: true,
     needsKey: true,
+    vision: false,
   },
   qwen: {
     baseURL: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
@@ -40,6 +44,7 @@ export const PRESETS: Record<PresetName, Preset> = {
     strictTools: false,
     tools: true,
     needsKey: true,
+    vision: false,
   },
   ollama: {
     baseURL: 'http://127.0.0.1:11434/v1',
@@ -47,8 +52,16 @@ export const PRESETS: Record<PresetName, Preset> = {
     strictTools: false,
     tools: true,
     needsKey: false,
+    vision: false,
   },
-  vllm: { baseURL: 'http://127.0.0.1:8000/v1', model: 'default', strictTools: false, tools: true, needsKey: false },
+  vllm: {
+    baseURL: 'http://127.0.0.1:8000/v1',
+    model: 'default',
+    strictTools: false,
+    tools: true,
+    needsKey: false,
+    vision: false,
+  },
 };
 
 export interface LlmConfig {
@@ -63,6 +76,12 @@ export interface LlmConfig {
   maxReasks: number;
   /** Retries on 429 / 5xx / connection errors, with exponential backoff. */
   maxRetries: number;
+  /**
+   * The model reads images: it gets the screenshot on visual-first screens and may `look`. Without
+   * it `look` is never offered and a visual-only screen is said to be one. `--vision`/`--no-vision`,
+   * PHONE_AGENT_VISION=1|0, else the preset's (a model of unknown kind: no).
+   */
+  vision: boolean;
 }
 
 export interface LlmFlags {
@@ -72,6 +91,7 @@ export interface LlmFlags {
   preset?: string;
   jsonMode?: boolean;
   timeoutMs?: number;
+  vision?: boolean;
 }
 
 export const ENV_HINT =
@@ -125,5 +145,11 @@ export function resolveLlmConfig(flags: LlmFlags, env: Record<string, string | u
     timeoutMs: flags.timeoutMs ?? Number(env.PHONE_AGENT_LLM_TIMEOUT_MS ?? 60_000),
     maxReasks: 2,
     maxRetries: 3,
+    vision: flags.vision ?? envFlag(env.PHONE_AGENT_VISION) ?? preset?.vision ?? false,
   };
+}
+
+function envFlag(v: string | undefined): boolean | undefined {
+  if (v === undefined || v === '') return undefined;
+  return /^(1|true|yes|on)$/i.test(v);
 }
