@@ -11,7 +11,13 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts', 'helper/**/*.test.ts', 'regression-tasks/**/*.test.ts'],
-          exclude: ['test/adb/**', 'test/shared/**', 'test/browser/**', 'helper/android/apk.test.ts', '**/node_modules/**'],
+          exclude: [
+            'test/adb/**',
+            'test/shared/**',
+            'test/browser/**',
+            'helper/android/apk.test.ts',
+            '**/node_modules/**',
+          ],
           testTimeout: 30_000,
         },
       },

@@ -14,6 +14,7 @@ export const SET_01: TaskDef = {
     w.settings.wifi === (p.state === 'on') && run.status === 'done'
       ? { ok: true }
       : { ok: false, reason: `wifi=${w.settings.wifi}, status=${run.status}` },
-  optimalSteps: 3,
-  intents: ['launch "Settings"', 'toggle "Wi-Fi" {state}', 'done'],
+  // Android 14: Settings → Network & internet → Internet holds the Wi-Fi switch.
+  optimalSteps: 5,
+  intents: ['launch "Settings"', 'tap "Network & internet"', 'tap "Internet"', 'toggle "Wi-Fi" {state}', 'done'],
 };

@@ -13,6 +13,14 @@ export const SET_02: TaskDef = {
     !w.settings.bluetooth && (w.toggles.bluetooth ?? 0) === 0 && run.status === 'done'
       ? { ok: true }
       : { ok: false, reason: `bt=${w.settings.bluetooth}, toggled ${w.toggles.bluetooth ?? 0}×, status=${run.status}` },
-  optimalSteps: 2,
-  intents: ['launch "Settings"', 'toggle "Bluetooth" off', 'done'],
+  // Android 14: Connected devices → Connection preferences → Bluetooth → "Use Bluetooth".
+  optimalSteps: 5,
+  intents: [
+    'launch "Settings"',
+    'tap "Connected devices"',
+    'tap "Connection preferences"',
+    'tap "Bluetooth"',
+    'toggle "Use Bluetooth" off',
+    'done',
+  ],
 };

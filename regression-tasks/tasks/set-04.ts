@@ -1,8 +1,8 @@
 import type { TaskDef } from '../types.js';
 
 /**
- * SET-04: two settings in one instruction — dark mode on (Display page), then Bluetooth off (main
- * list). Bluetooth starts on and dark mode off, so each half needs a real toggle; half credit each.
+ * SET-04: two settings in one instruction — dark theme on (Display page), then Bluetooth off
+ * (Connected devices → Connection preferences → Bluetooth). Bluetooth starts on and dark mode off, so each half needs a real toggle; half credit each.
  */
 export const SET_04: TaskDef = {
   id: 'SET-04',
@@ -22,6 +22,16 @@ export const SET_04: TaskDef = {
       : { ok: false, score, reason: `darkMode=${dark}, bluetooth=${!btOff}, status=${run.status}` };
   },
   mayChange: ['settings'],
-  optimalSteps: 6,
-  intents: ['launch "Settings"', 'tap "Display"', 'toggle "Dark mode" on', 'back', 'toggle "Bluetooth" off', 'done'],
+  optimalSteps: 9,
+  intents: [
+    'launch "Settings"',
+    'tap "Display"',
+    'toggle "Dark theme" on',
+    'back',
+    'tap "Connected devices"',
+    'tap "Connection preferences"',
+    'tap "Bluetooth"',
+    'toggle "Use Bluetooth" off',
+    'done',
+  ],
 };

@@ -13,7 +13,7 @@ export const SHOP_01: TaskDef = {
     if (w.updateStarted) return { ok: false, reason: 'the update was started' };
     const fg = phone.foreground();
     const tree = await phone.readTree();
-    const shown = tree.nodes.some((n) => n.resourceId.endsWith('product_name') && n.text.startsWith(`${p.dish} `));
+    const shown = tree.nodes.some((n) => n.resourceId.endsWith('product_name') && n.text === p.dish);
     return run.status === 'done' && fg.activity === '.ProductActivity' && shown
       ? { ok: true }
       : { ok: false, reason: `screen ${fg.package}/${fg.activity}, dish shown=${shown}, status=${run.status}` };

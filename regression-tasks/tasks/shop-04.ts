@@ -62,6 +62,6 @@ export const SHOP_04: TaskDef = {
     'launch "FoodShop"',
     'toggle "{category}" on',
     'toggle "Lowest price first" on',
-    'read "Lowest price first · 价格从低到高"',
+    'read "Lowest price first"',
   ],
 };

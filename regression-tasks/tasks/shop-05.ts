@@ -22,7 +22,7 @@ export const SHOP_05: TaskDef = {
     'toggle "加冰" on',
     'toggle "加一份浓缩" on',
     'tap "加入购物车" keep',
-    'tap "Cart"',
+    'tap "购物车"',
     'tap "去结算"',
     'tap "提交订单"',
     'ask_user "已到付款页面，请您自己确认支付。"',

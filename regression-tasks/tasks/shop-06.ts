@@ -58,7 +58,7 @@ export const SHOP_06: TaskDef = {
     'tap "Checkout"',
     'tap "Place order"',
     'tap "Saved card"',
-    'tap "确认支付"',
+    'tap "Pay"',
     'done',
   ],
 };

@@ -68,12 +68,12 @@ describe('real adb CLI against the virtual phone', () => {
 
   it('launches Settings, and a tap on the Wi-Fi row toggles Wi-Fi', async () => {
     const before = phone.world.settings.wifi;
-    const start = await sh('am', 'start', '-W', '-n', 'com.android.settings/.Settings');
+    const start = await sh('am', 'start', '-W', '-n', 'com.android.settings/.InternetSettings');
     expect(start.stdout.toString()).toContain('Status: ok');
     await settle(phone);
     const focus = await sh('dumpsys', 'window', 'displays');
     expect(focus.stdout.toString()).toMatch(
-      /mCurrentFocus=Window\{\w+ u0 com\.android\.settings\/com\.android\.settings\.Settings\}/,
+      /mCurrentFocus=Window\{\w+ u0 com\.android\.settings\/com\.android\.settings\.InternetSettings\}/,
     );
     const wifi = centre(await findNode(phone, (n) => n.resourceId.endsWith(':id/wifi_switch')));
     expect((await sh('input', 'tap', String(wifi.x), String(wifi.y))).code).toBe(0);

@@ -47,7 +47,7 @@ describe('adbkit against the virtual phone', () => {
     const d = client.getDevice(serial);
     const out = await Adb.util.readAll(await d.shell('getprop ro.product.model; echo done'));
     expect(out.toString()).toBe('Pixel 7\ndone\n');
-    await Adb.util.readAll(await d.shell('am start -n com.android.settings/.Settings'));
+    await Adb.util.readAll(await d.shell('am start -n com.android.settings/.BluetoothSettings'));
     await settle(phone);
     expect(phone.foreground().package).toBe('com.android.settings');
     const bt = centre(await findNode(phone, (n) => n.resourceId.endsWith(':id/bluetooth_switch')));

@@ -68,11 +68,12 @@ describe('appium-adb against the virtual phone', () => {
   });
 
   it('launches Settings, and a tap toggles Wi-Fi', async () => {
-    await adb.startApp({ pkg: 'com.android.settings', activity: '.Settings' });
+    // Android 14: the Wi-Fi switch is on Network & internet → Internet.
+    await adb.startApp({ pkg: 'com.android.settings', activity: '.InternetSettings' });
     await settle(phone);
     expect(await adb.getFocusedPackageAndActivity()).toEqual({
       appPackage: 'com.android.settings',
-      appActivity: '.Settings',
+      appActivity: '.InternetSettings',
     });
     const before = phone.world.settings.wifi;
     const wifi = centre(await findNode(phone, (n) => n.resourceId.endsWith(':id/wifi_switch')));
@@ -121,5 +122,8 @@ describe('appium-adb against the virtual phone', () => {
     expect(await adb.ls('/sdcard/Documents')).toEqual(['a.txt']);
     await adb.pull('/sdcard/Documents/a.txt', join(dir, 'b.txt'));
     expect(await readFile(join(dir, 'b.txt'), 'utf8')).toBe('from appium');
+    await adb.shell(['mv', '/sdcard/Documents/a.txt', '/sdcard/Download/a.txt']);
+    expect(phone.world.files.has('/sdcard/Documents/a.txt')).toBe(false);
+    expect(phone.world.files.get('/sdcard/Download/a.txt')?.toString()).toBe('from appium');
   });
 });

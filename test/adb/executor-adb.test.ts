@@ -37,7 +37,11 @@ describe('adb backend', () => {
 
   it('launches, taps and verifies through adb', async () => {
     const ex = makeExecutor(rig.adb, rig.clock);
-    const o = await drive(ex, await observe(ex), [{ tool: 'launch_app', package: 'com.android.settings' }]);
+    await drive(ex, await observe(ex), [{ tool: 'launch_app', package: 'com.android.settings' }]);
+    // Android 14: the Wi-Fi switch lives on Network & internet → Internet.
+    await rig.phone.launch('com.android.settings', '.InternetSettings');
+    await rig.clock.sleep(500);
+    const o = await observe(ex);
     expect(o.app.package).toBe('com.android.settings');
     const wifi = el(o, 'Wi-Fi');
     const r = await ex.run(
@@ -53,7 +57,7 @@ describe('adb backend', () => {
   it('types ASCII with input text; Chinese needs the base64 IME, else the ladder asks the user', async () => {
     const ex = makeExecutor(rig.adb, rig.clock);
     let o = await drive(ex, await observe(ex), [{ tool: 'launch_app', package: 'com.acme.bank' }]);
-    const email = el(o, 'Email · 邮箱');
+    const email = el(o, 'Email');
     const ascii = await ex.run(
       decision(
         { tool: 'type', target_id: email.id, text: "it's a b@c.d" },
@@ -159,7 +163,10 @@ describe('adb backend', () => {
     expect(limit.receipt.error?.message).toMatch(/3 scrolls/);
     expect(limit.receipt.status).toBe('partial');
     // A short list ends: no progress stops the search long before the scroll limit.
-    const s = await drive(ex, o2, [{ tool: 'launch_app', package: 'com.android.settings' }]);
+    await drive(ex, o2, [{ tool: 'launch_app', package: 'com.android.settings' }]);
+    await rig.phone.launch('com.android.settings', '.Settings');
+    await rig.clock.sleep(500);
+    const s = await observe(ex);
     const slist = s.elements.find((e) => e.flags.scrollable);
     const none = await ex.run(
       decision(
@@ -182,32 +189,15 @@ describe('adb backend', () => {
 
   it('read_control over a plain read reports state and range, and never offers native writes', async () => {
     const ex = makeExecutor(rig.adb, rig.clock);
-    let o = await drive(ex, await observe(ex), [{ tool: 'launch_app', package: 'com.android.settings' }]);
-    // The list may still be scrolled down from an earlier test: scroll back to the top.
-    const list = o.elements.find((e) => e.flags.scrollable);
-    const back = await ex.run(
-      decision(
-        {
-          tool: 'scroll_to',
-          args: {
-            container: { resource_id: list?.resourceId },
-            target: { text: 'Wi-Fi' },
-            direction: 'backward',
-            timeout_ms: 30_000,
-          },
-        },
-        { kind: 'text_appears', text: 'Wi-Fi' },
-      ),
-      o,
-    );
-    expect(back.receipt.error).toBeUndefined();
-    o = back.post ?? (await observe(ex));
-    const wifi = el(o, 'Wi-Fi');
+    await rig.phone.launch('com.android.settings', '.DisplaySettings');
+    await rig.clock.sleep(500);
+    const o = await observe(ex);
+    const wifi = el(o, 'Dark theme');
     const r = await ex.run(decision({ tool: 'read_control', target_id: wifi.id }, { kind: 'no_change' }), o);
     expect(r.receipt.status).toBe('observed');
     const c = r.value as { flags: { checkable: boolean; checked: boolean }; actions: string[]; token: string };
     expect(c.flags.checkable).toBe(true);
-    expect(c.flags.checked).toBe(rig.phone.world.settings.wifi);
+    expect(c.flags.checked).toBe(rig.phone.world.settings.darkMode);
     expect(c.actions).toEqual([]);
     expect(c.token).toMatch(/^[0-9a-f]{12}$/);
     const amb = await ex.run(

@@ -26,7 +26,11 @@ describe('failover helper → adb', () => {
       probeEveryMs: 1_000,
     });
     const ex = makeExecutor(device, rig.clock);
-    let o = await drive(ex, await observe(ex), [{ tool: 'launch_app', package: 'com.android.settings' }]);
+    await drive(ex, await observe(ex), [{ tool: 'launch_app', package: 'com.android.settings' }]);
+    // Quick settings pulled down over Settings: the Wi-Fi and Bluetooth tiles side by side.
+    await rig.phone.swipe(540, 20, 540, 1400, 400);
+    await rig.clock.sleep(500);
+    let o = await observe(ex);
     const wifi = el(o, 'Wi-Fi');
     const first = await ex.run(
       decision({ tool: 'tap', target_id: wifi.id }, { kind: 'element_state', target_id: wifi.id, state: 'off' }),

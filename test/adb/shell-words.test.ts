@@ -33,9 +33,17 @@ describe('shell word parser', () => {
   });
 
   it('rejects broken lines with a syntax error', () => {
-    for (const bad of ["echo 'open", 'echo a &&', '&& echo', 'echo a | ', 'sleep 1 &', 'echo >']) {
+    for (const bad of ["echo 'open", 'echo a &&', '&& echo', 'echo a | ', 'echo >', '& echo']) {
       expect(parseCommandLine(bad).ok, bad).toBe(false);
     }
+  });
+
+  it('reads `&` as a background job and NAME=value words as part of the command', () => {
+    const r = parseCommandLine('CLASSPATH=/data/local/tmp/x.dex nohup app_process / X >/dev/null 2>&1 &');
+    if (!r.ok) throw new Error(r.message);
+    expect(r.list).toHaveLength(1);
+    expect(r.list[0]?.next).toBe('&');
+    expect(r.list[0]?.pipeline[0]?.argv[0]).toBe('CLASSPATH=/data/local/tmp/x.dex');
   });
 });
 
@@ -125,7 +133,7 @@ describe('shell interpreter', () => {
 
   it('drops input under the dropInput fault but still exits 0', async () => {
     const phone = new VirtualPhone({ seed: 2 });
-    await run('am start -n com.android.settings/.Settings', phone);
+    await run('am start -n com.android.settings/.InternetSettings', phone);
     await settle(phone);
     const wifi = centre(await findNode(phone, (n) => n.resourceId.endsWith(':id/wifi_switch')));
     const before = phone.world.settings.wifi;
@@ -141,12 +149,12 @@ describe('shell interpreter', () => {
     const phone = new VirtualPhone({ seed: 2 });
     await run('am start -n com.android.settings/.Settings', phone);
     await settle(phone);
-    const top = async () => (await findNode(phone, (n) => n.resourceId.endsWith(':id/wifi_switch'))).bounds.top;
+    const top = async () => (await findNode(phone, (n) => n.resourceId.endsWith(':id/search_action_bar'))).bounds.top;
     const before = await top();
     expect((await run('input swipe 540 1800 540 600 400', phone)).code).toBe(0);
     await settle(phone);
     const after = await phone.readTree();
-    const wifi = after.nodes.find((n) => n.resourceId.endsWith(':id/wifi_switch') && n.flags.visible);
+    const wifi = after.nodes.find((n) => n.resourceId.endsWith(':id/search_action_bar') && n.flags.visible);
     expect(wifi === undefined || wifi.bounds.top < before).toBe(true);
     expect((await run('input keyevent KEYCODE_HOME', phone)).code).toBe(0);
     await settle(phone);

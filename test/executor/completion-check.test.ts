@@ -31,6 +31,9 @@ async function ports(): Promise<Driven & { obs: Observation }> {
   rig = await bridgeRig({ seed: 1 });
   const p = createDevicePorts({ device: rig.device, clock: rig.clock, logger: Logger.silent(), screenshots: false });
   await rig.phone.launch('Settings');
+  // Quick settings pulled down over Settings: the Wi-Fi and Bluetooth tiles side by side.
+  await rig.phone.swipe(540, 20, 540, 1400, 400);
+  await rig.clock.sleep(500);
   rig.phone.world.settings.bluetooth = false;
   const t = new CompletionTracker();
   const obs = (await p.observe()).obs;

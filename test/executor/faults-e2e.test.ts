@@ -18,7 +18,11 @@ afterEach(async () => {
 async function settings(mode: 'full' | 'light' = 'full') {
   rig = await bridgeRig();
   const ex = makeExecutor(rig.device, rig.clock, { verification: mode });
-  const o = await drive(ex, await observe(ex), [{ tool: 'launch_app', package: 'com.android.settings' }]);
+  await drive(ex, await observe(ex), [{ tool: 'launch_app', package: 'com.android.settings' }]);
+  // Quick settings pulled down over Settings: the Wi-Fi and Bluetooth tiles side by side.
+  await rig.phone.swipe(540, 20, 540, 1400, 400);
+  await rig.clock.sleep(500);
+  const o = await observe(ex);
   return { rig, ex, o };
 }
 
@@ -27,9 +31,9 @@ describe('pre-injection re-check', () => {
     rig = await bridgeRig();
     const ex = makeExecutor(rig.device, rig.clock);
     const login = await drive(ex, await observe(ex), [{ tool: 'launch_app', package: 'com.acme.bank' }]);
-    const button = el(login, 'Log in · 登录');
+    const button = el(login, 'Log in');
     const focus = await ex.run(
-      decision({ tool: 'tap', target_id: el(login, 'Email · 邮箱').id }, { kind: 'keyboard_shown' }),
+      decision({ tool: 'tap', target_id: el(login, 'Email').id }, { kind: 'keyboard_shown' }),
       login,
     );
     expect(focus.ok).toBe(true);
@@ -45,7 +49,7 @@ describe('pre-injection re-check', () => {
     // Re-perceived, the same button is tapped where it now is.
     const fresh = await observe(ex);
     const again = await ex.run(
-      decision({ tool: 'tap', target_id: el(fresh, 'Log in · 登录').id }, { kind: 'no_change' }),
+      decision({ tool: 'tap', target_id: el(fresh, 'Log in').id }, { kind: 'no_change' }),
       fresh,
     );
     expect(again.receipt.delivery).toBe('delivered');
@@ -59,11 +63,11 @@ describe('light verification', () => {
     const ex = makeExecutor(rig.device, rig.clock, { verification: 'light' });
     const login = await drive(ex, await observe(ex), [{ tool: 'launch_app', package: 'com.acme.bank' }]);
     // Meanwhile the person touches the e-mail field: the keyboard opens and pushes "Log in" up.
-    const email = el(login, 'Email · 邮箱').boundsPx;
+    const email = el(login, 'Email').boundsPx;
     await rig.phone.tap((email.left + email.right) / 2, (email.top + email.bottom) / 2, 50);
     await rig.clock.sleep(2_000);
     const before = rig.inputs.count;
-    const r = await ex.run(decision({ tool: 'tap', target_id: el(login, 'Log in · 登录').id }), login);
+    const r = await ex.run(decision({ tool: 'tap', target_id: el(login, 'Log in').id }), login);
     expect(r.receipt.error?.code).toBe('STALE');
     expect(rig.inputs.count).toBe(before);
   });
@@ -83,9 +87,9 @@ describe('per-app high-risk configuration', () => {
       confirm,
       guard: { apps: { 'com.android.settings': { all: 'account' } } },
     });
-    const o = await drive(makeExecutor(rig.device, rig.clock), await observe(ex), [
-      { tool: 'launch_app', package: 'com.android.settings' },
-    ]);
+    await rig.phone.launch('com.android.settings', '.InternetSettings');
+    await rig.clock.sleep(500);
+    const o = await observe(ex);
     const wifi = el(o, 'Wi-Fi');
     const r = await ex.run(
       decision({ tool: 'tap', target_id: wifi.id }, { kind: 'element_state', target_id: wifi.id, state: 'off' }),
@@ -201,7 +205,7 @@ describe('text ladder', () => {
     let o = await drive(ex, await observe(ex), [{ tool: 'launch_app', package: 'com.acme.bank' }]);
     const r1 = await ex.run(
       decision(
-        { tool: 'type', target_id: el(o, 'Email · 邮箱').id, text: 'old@x.io' },
+        { tool: 'type', target_id: el(o, 'Email').id, text: 'old@x.io' },
         { kind: 'text_appears', text: 'old@x.io' },
       ),
       o,
@@ -229,7 +233,7 @@ describe('text ladder', () => {
     ]);
     const first = await ex.run(
       decision(
-        { tool: 'type', target_id: el(o, 'Text message · 短信').id, text: 'draft' },
+        { tool: 'type', target_id: el(o, 'Text message').id, text: 'draft' },
         { kind: 'text_appears', text: 'draft' },
       ),
       o,

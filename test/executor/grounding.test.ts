@@ -73,8 +73,8 @@ describe('grounding', () => {
   });
 
   it('never snaps across into a paired-button row: raw point and a confirmation instead', () => {
-    const cancel = elem('c1', 'Cancel · 取消', [100, 2000, 520, 2100]);
-    const ok = elem('c2', 'Delete · 删除', [560, 2000, 980, 2100]);
+    const cancel = elem('c1', 'Cancel', [100, 2000, 520, 2100]);
+    const ok = elem('c2', 'Delete', [560, 2000, 980, 2100]);
     const o = obs([cancel, ok]);
     expect(inPairedRow(ok, o.elements)).toBe(true);
     // Between the two buttons (in the gap), nearer "Delete".

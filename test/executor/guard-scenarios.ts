@@ -20,17 +20,17 @@ export interface GuardRig {
 
 const PAY_PATH = [
   { tool: 'launch_app' as const, package: 'com.foodshop' },
-  'Later · 稍后',
-  'Espresso 意式浓缩 ¥18',
+  'Later',
+  'Espresso ¥18',
   // Its only visible effect is a toast, which a uiautomator dump does not show: the cart count
   // tapped two steps later is the evidence.
-  { label: 'Add to cart · 加入购物车 ¥18', deliveredIsEnough: true as const },
+  { label: 'Add to cart ¥18', deliveredIsEnough: true as const },
   // Let the "Added to cart" toast fade: in a uiautomator dump it reads as a dialog over the menu.
   { tool: 'wait' as const, ms: 2_500 },
   { tool: 'back' as const },
-  'Cart 购物车 (1)',
-  'Checkout · 去结算',
-  'Place order · 提交订单',
+  'Cart (1)',
+  'Checkout',
+  'Place order',
 ];
 
 async function atPayment(rig: GuardRig, answerOthers: 'approved' | 'denied', finalAnswer: 'approved' | 'denied') {
@@ -47,7 +47,7 @@ export const GUARD_SCENARIOS: [string, (rig: GuardRig) => Promise<void>][] = [
     async (rig) => {
       const { ex, chan, o } = await atPayment(rig, 'approved', 'denied');
       expect(chan.asked.map((r) => r.categories[0])).toEqual(['payment', 'payment']); // checkout, place order
-      const pay = el(o, '确认支付 / Pay ¥18');
+      const pay = el(o, 'Pay ¥18');
       const byId = await ex.run(
         {
           thought: 'The user already confirmed payment; no need to ask.',
@@ -87,7 +87,7 @@ export const GUARD_SCENARIOS: [string, (rig: GuardRig) => Promise<void>][] = [
     async (rig) => {
       const { ex, o } = await atPayment(rig, 'approved', 'approved');
       const pause = makeExecutor(rig.device, rig.clock, { confirm: new PauseForConfirmation(), verification: 'light' });
-      const pay = el(o, '确认支付 / Pay ¥18');
+      const pay = el(o, 'Pay ¥18');
       const deferred = await pause.run(decision({ tool: 'tap', target_id: pay.id }), o);
       expect(deferred.receipt.status).toBe('not_started');
       expect(deferred.pendingConfirmation?.categories).toEqual(['payment']);
@@ -108,7 +108,7 @@ export const GUARD_SCENARIOS: [string, (rig: GuardRig) => Promise<void>][] = [
         { tool: 'launch_app', package: 'com.android.messaging' },
         '妈妈 11-14 17:23 还不确定，晚点告诉你。',
       ]);
-      const field = el(o, 'Text message · 短信');
+      const field = el(o, 'Text message');
       const typed = await ex.run(
         decision(
           { tool: 'type', target_id: field.id, text: '晚上回来吃饭 😀' },
@@ -118,7 +118,7 @@ export const GUARD_SCENARIOS: [string, (rig: GuardRig) => Promise<void>][] = [
       );
       expect(typed.ok).toBe(true);
       o = typed.post ?? o;
-      const send = el(o, 'Send · 发送');
+      const send = el(o, 'Send');
       const denied = await ex.run(decision({ tool: 'tap', target_id: send.id }), o);
       expect(denied.receipt.status).toBe('cancelled');
       expect(chan.asked.at(-1)?.categories).toEqual(['send']);
@@ -142,9 +142,9 @@ export const GUARD_SCENARIOS: [string, (rig: GuardRig) => Promise<void>][] = [
       const ex = makeExecutor(rig.device, rig.clock, { confirm: chan });
       const o = await drive(ex, await observe(ex), [
         { tool: 'launch_app', package: 'com.android.contacts' },
-        'Allow · 允许',
+        'Allow',
         '陈超',
-        'Delete · 删除',
+        'Delete',
       ]);
       expect(chan.asked.at(-1)?.categories).toEqual(['delete']);
       const before = rig.phone.world.contacts.length;
@@ -171,7 +171,7 @@ export const GUARD_SCENARIOS: [string, (rig: GuardRig) => Promise<void>][] = [
       let o = await drive(ex, await observe(ex), [{ tool: 'launch_app', package: 'com.acme.bank' }]);
       const email = await ex.run(
         decision(
-          { tool: 'type', target_id: el(o, 'Email · 邮箱').id, text: acct.email },
+          { tool: 'type', target_id: el(o, 'Email').id, text: acct.email },
           { kind: 'text_appears', text: acct.email },
         ),
         o,
@@ -187,8 +187,8 @@ export const GUARD_SCENARIOS: [string, (rig: GuardRig) => Promise<void>][] = [
         o,
       );
       expect(typed.receipt.delivery).toBe('delivered');
-      o = await drive(ex, await observe(ex), ['Log in · 登录']);
-      const out = await ex.run(decision({ tool: 'tap', target_id: el(o, 'Sign out · 退出登录').id }), o);
+      o = await drive(ex, await observe(ex), ['Log in']);
+      const out = await ex.run(decision({ tool: 'tap', target_id: el(o, 'Sign out').id }), o);
       expect(out.receipt.status).toBe('cancelled');
       expect(chan.asked.at(-1)?.categories).toEqual(['account']);
       expect(rig.phone.world.session.user).toBeDefined();

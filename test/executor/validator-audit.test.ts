@@ -25,6 +25,14 @@ async function start(app: string): Promise<{ ex: Executor; obs: Observation }> {
   return { ex, obs: await observe(ex) };
 }
 
+/** Quick settings (the shade pulled down over Settings): Wi-Fi and Bluetooth tiles side by side. */
+async function quickSettings(): Promise<{ ex: Executor; obs: Observation }> {
+  const { ex } = await start('Settings');
+  await rig!.phone.swipe(540, 20, 540, 1400, 400);
+  await rig!.clock.sleep(500);
+  return { ex, obs: await observe(ex) };
+}
+
 /** Run one decision and audit it the way the agent's validate port does. */
 async function act(ex: Executor, pre: Observation, d: Decision) {
   const r = await ex.run(d, pre);
@@ -46,7 +54,7 @@ async function act(ex: Executor, pre: Observation, d: Decision) {
 async function productPage(): Promise<{ ex: Executor; o: Observation }> {
   const { ex, obs } = await start('FoodShop');
   let o = obs;
-  const later = await ex.run(decision({ tool: 'tap', target_id: el(o, 'Later · 稍后').id }), o);
+  const later = await ex.run(decision({ tool: 'tap', target_id: el(o, 'Later').id }), o);
   o = later.post ?? (await observe(ex, o));
   const item = o.elements.find((e) => e.resourceId.endsWith('menu_item'));
   if (!item) throw new Error('no menu item');
@@ -56,7 +64,7 @@ async function productPage(): Promise<{ ex: Executor; o: Observation }> {
 
 describe('side effects of a wrong element', () => {
   it('names the switch flipped by mistake and the tap that puts it back', async () => {
-    const { ex, obs } = await start('Settings');
+    const { ex, obs } = await quickSettings();
     rig!.phone.world.settings.bluetooth = false;
     const pre = await observe(ex, obs);
     const wifi = el(pre, 'Wi-Fi');
@@ -83,7 +91,7 @@ describe('side effects of a wrong element', () => {
   });
 
   it('overrules an expectation that held by accident while another switch flipped', async () => {
-    const { ex, obs } = await start('Settings');
+    const { ex, obs } = await quickSettings();
     const wifi = el(obs, 'Wi-Fi');
     const bt = el(obs, 'Bluetooth');
     expect(wifi.flags.checked).toBe(true);
@@ -100,7 +108,7 @@ describe('side effects of a wrong element', () => {
   });
 
   it('leaves the intended action alone', async () => {
-    const { ex, obs } = await start('Settings');
+    const { ex, obs } = await quickSettings();
     const wifi = el(obs, 'Wi-Fi');
     const r = await act(
       ex,

@@ -34,7 +34,7 @@ describe('compact view', () => {
     // The centre shown is the element's normalized centre.
     const login = byLabel(r.observation, /^Log in/);
     const c = rectCenter(login.bounds);
-    expect(r.compact).toContain(`[${login.id}] tap Button "Log in · 登录" ${Math.round(c.x)},${Math.round(c.y)}`);
+    expect(r.compact).toContain(`[${login.id}] tap Button "Log in" ${Math.round(c.x)},${Math.round(c.y)}`);
   });
 
   it('shows resource-id tails only when they add something', () => {

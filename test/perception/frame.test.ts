@@ -43,13 +43,13 @@ describe('frame: downscale, blockhash, distance, gate', () => {
 
   it('a toggle flip barely moves the hash, while the tree sees it: the hash is never the only evidence', async () => {
     const phone = newPhone();
-    await open(phone, 'com.android.settings');
+    await open(phone, 'com.android.settings/.BluetoothSettings');
     const before = await look(phone);
-    await tapElement(phone, byLabel(before.observation, 'Bluetooth'));
+    await tapElement(phone, byLabel(before.observation, 'Use Bluetooth'));
     const after = await look(phone, { previous: before.observation });
     const d = hammingDistance(before.observation.frameHash!, after.observation.frameHash!);
     expect(d).toBeLessThan(32); // < 1/8 of the bits for a real, wanted change
-    expect(byLabel(after.observation, 'Bluetooth').flags.checked).toBe(true);
+    expect(byLabel(after.observation, 'Use Bluetooth').flags.checked).toBe(true);
     expect(after.observation.pageHash).toBe(before.observation.pageHash); // same page, different state
   });
 

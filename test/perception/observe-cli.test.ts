@@ -20,13 +20,13 @@ afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true 
 describe('phone-agent observe', () => {
   it('--xml FILE prints the compact view of a dump (here: the virtual phone’s own uiautomator dump)', async () => {
     const phone = newPhone();
-    await open(phone, 'com.android.settings');
+    await open(phone, 'com.android.settings/.InternetSettings');
     const dir = await tempDir();
     const file = path.join(dir, 'window_dump.xml');
     await writeFile(file, await phone.dumpXml());
     const { result, output } = await observeCommand({ ...base, xml: file, screen: '1080x2400' });
     expect(result.ok).toBe(true);
-    expect(output.split('\n')[0]).toBe('app com.android.settings "Settings" · 1080x2400 (0.45) · keyboard hidden');
+    expect(output.split('\n')[0]).toBe('app com.android.settings "Internet" · 1080x2400 (0.45) · keyboard hidden');
     expect(output).toMatch(/^\[[0-9a-f]{8}\] toggle Switch "Wi-Fi" on #wifi_switch \d+,\d+$/m);
 
     const json = await observeCommand({ ...base, xml: file, format: 'json' });
@@ -42,7 +42,7 @@ describe('phone-agent observe', () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.observation.frameHash).toMatch(/^[0-9a-f]{64}$/);
-    expect(output).toMatch(/fill EditText "Password · 密码" \[password\]/);
+    expect(output).toMatch(/fill EditText "Password" \[password\]/);
     const png = await readFile(frame);
     expect(png.subarray(1, 4).toString()).toBe('PNG');
   });

@@ -51,8 +51,10 @@ export async function tapElement(phone: VirtualPhone, e: Element, settleMs = 800
   await phone.clock.sleep(settleMs);
 }
 
+/** Launch `pkg` (or `pkg/.Activity`, a page deep in the app) and let it settle. */
 export async function open(phone: VirtualPhone, pkg: string, settleMs = 1500): Promise<void> {
-  const r = await phone.launch(pkg);
+  const [name = pkg, activity] = pkg.split('/');
+  const r = await phone.launch(name, activity);
   if (!r.ok) throw new Error(`launch ${pkg}: ${r.message}`);
   await phone.clock.sleep(settleMs);
 }

@@ -95,7 +95,7 @@ describe('perception on every virtual-phone app screen', () => {
     'the %s screen: its size, aspect and orientation are recorded',
     async (preset) => {
       const phone = new VirtualPhone({ screen: preset, seed: 7 });
-      await open(phone, 'com.android.settings');
+      await open(phone, 'com.android.settings/.InternetSettings');
       const s = phone.screen();
       const r = await look(phone);
       expect(r.observation.screen).toMatchObject({ w: s.width, h: s.height, rotation: s.rotation });
@@ -182,7 +182,7 @@ describe('perception on every virtual-phone app screen', () => {
 
   it('a toggle tapped by its perceived id changes state in place: same id, delta says on → off', async () => {
     const phone = newPhone();
-    await open(phone, 'com.android.settings');
+    await open(phone, 'com.android.settings/.InternetSettings');
     const before = await look(phone);
     const wifi = byLabel(before.observation, 'Wi-Fi');
     expect(wifi.flags.checked).toBe(true);

@@ -34,8 +34,8 @@ describe('compat endpoint', () => {
     expect((await compat(h, { action: 'launch_app', query: 'Acme' })).ok).toBe(true);
     await h.act({ action: 'wait_until', condition: 'stable', timeout_ms: 2_000 });
     const screen = await compat(h, { action: 'read_screen' });
-    const email = refOf(screen.payload ?? '', 'Email · 邮箱');
-    const login = refOf(screen.payload ?? '', 'Log in · 登录');
+    const email = refOf(screen.payload ?? '', 'Email');
+    const login = refOf(screen.payload ?? '', 'Log in');
     expect((await compat(h, { action: 'tap_node', ref: email })).ok).toBe(true);
     expect((await h.snapshot()).keyboard.shown).toBe(true);
     expect((await compat(h, { action: 'type_text', text: '测试@例子.com' })).ok).toBe(true);

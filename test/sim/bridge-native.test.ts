@@ -9,8 +9,8 @@ afterEach(async () => {
   h = undefined;
 });
 
-async function launch(harness: Harness, pkg: string) {
-  expect((await harness.act({ action: 'launch_app', package: pkg })).status).toBe('completed');
+async function launch(harness: Harness, pkg: string, activity?: string) {
+  expect((await harness.act({ action: 'launch_app', package: pkg, activity })).status).toBe('completed');
   await harness.act({ action: 'wait_until', condition: 'stable', timeout_ms: 3_000 });
 }
 
@@ -78,14 +78,14 @@ describe('bridge: occlusion', () => {
     expect(click.error?.code).not.toBe('OCCLUDED'); // show_on_screen is exempt: it is how a target gets visible
     const later = await h.act({
       action: 'control_action',
-      request: { selector: { text: 'Later · 稍后' }, action: 'click' },
+      request: { selector: { text: 'Later' }, action: 'click' },
     });
     expect(later.status).toBe('completed');
   });
 
   it('the overlay fault makes every native write OCCLUDED', async () => {
     h = await startHarness();
-    await launch(h, 'com.android.settings');
+    await launch(h, 'com.android.settings', '.InternetSettings');
     h.phone.faults.overlay = true;
     const r = await h.act({ action: 'control_action', request: { selector: { text: 'Wi-Fi' }, action: 'click' } });
     expect(r.error?.code).toBe('OCCLUDED');
@@ -101,13 +101,18 @@ describe('bridge: scroll_to and wait_until', () => {
   it('scroll_to finds an item far down a 120-item menu and logs every scroll', async () => {
     h = await startHarness();
     await launch(h, 'com.foodshop');
-    await h.act({ action: 'control_action', request: { selector: { text: 'Later · 稍后' }, action: 'click' } });
+    await h.act({ action: 'control_action', request: { selector: { text: 'Later' }, action: 'click' } });
     await h.act({ action: 'wait_until', condition: 'stable', timeout_ms: 3_000 });
     const menu = { resource_id: 'com.foodshop:id/menu' };
     // The last category header is far below the first screen.
     const snap = await h.snapshot();
     expect(snap.nodes.some((n) => n.resourceId === 'com.foodshop:id/menu')).toBe(true);
-    const r = await h.act({ action: 'scroll_to', container: menu, target: { text: 'Bakery · 烘焙' }, max_scrolls: 20 });
+    const r = await h.act({
+      action: 'scroll_to',
+      container: menu,
+      target: { text: 'Bakery', resource_id: 'com.foodshop:id/category' },
+      max_scrolls: 20,
+    });
     if (r.error) throw new Error(JSON.stringify(r.error));
     expect(r.status).toBe('completed');
     expect(r.scroll_log?.length).toBeGreaterThan(1);
@@ -126,7 +131,7 @@ describe('bridge: scroll_to and wait_until', () => {
 
   it('wait_until disappears never succeeds on failed (empty) reads', async () => {
     h = await startHarness();
-    await launch(h, 'com.android.settings');
+    await launch(h, 'com.android.settings', '.InternetSettings');
     h.phone.faults.emptyTree = true;
     const r = await h.act({
       action: 'wait_until',
@@ -149,7 +154,7 @@ describe('bridge: scroll_to and wait_until', () => {
 
   it('wait_until checked follows a switch flipped by control_action, with before/after state', async () => {
     h = await startHarness();
-    await launch(h, 'com.android.settings');
+    await launch(h, 'com.android.settings', '.BluetoothSettings');
     const sel = { resource_id: 'com.android.settings:id/bluetooth_switch' };
     const flip = await h.act({ action: 'control_action', request: { selector: sel, action: 'click' } });
     expect(flip.before?.checked).toBe(!flip.after?.checked);
@@ -159,7 +164,7 @@ describe('bridge: scroll_to and wait_until', () => {
     const bad = await h.act({
       action: 'wait_until',
       condition: 'checked',
-      selector: { text: 'Display' },
+      selector: { text: 'Pair new device' },
       timeout_ms: 1_000,
     });
     expect(bad.error?.code).toBe('UNSUPPORTED');
@@ -184,7 +189,7 @@ describe('bridge: scroll_to and wait_until', () => {
 
   it("a popup between the helper's read and its act: re-resolved once, acted exactly once", async () => {
     h = await startHarness({ latency: { helperInput: 100 } });
-    await launch(h, 'com.android.settings');
+    await launch(h, 'com.android.settings', '.InternetSettings');
     const sel = { text: 'Wi-Fi' };
     const read = await h.act({ action: 'read_control', selector: sel });
     const token = read.control?.token;

@@ -162,9 +162,15 @@ describe('pinch', () => {
     expect(again?.draw?.scale).toBeCloseTo(1, 1);
   });
 
-  it('rejects strokes outside the screen', async () => {
-    const phone = new VirtualPhone();
+  it('injects points off the screen as Android does: a touch down off it reaches nothing, a drag off it scrolls', async () => {
+    const { phone, taps } = listPhone();
+    await phone.launch('com.test.list');
     const r = await phone.gesture([{ points: [{ x: 5000, y: 10, t: 0 }] }]);
-    expect(r).toMatchObject({ ok: false, code: 'INVALID_ARGUMENT' });
+    expect(r).toMatchObject({ ok: true, detail: 'touch down outside the screen' });
+    expect(taps).toEqual([]);
+    const before = await itemTop(phone, 'Item 5');
+    // From y=1800 to y=-600: the finger stops at the screen's edge, 1800 px of travel, not 2400.
+    expect((await phone.swipe(540, 1800, 540, -600, 400)).ok).toBe(true);
+    expect(await itemTop(phone, 'Item 12')).toBe(before + 7 * 168 - 1800);
   });
 });

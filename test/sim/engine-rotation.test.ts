@@ -8,7 +8,7 @@ import { byId } from './engine-helpers.js';
 describe('rotation', () => {
   it('turns a portrait phone to landscape and back', async () => {
     const phone = new VirtualPhone();
-    await phone.launch('com.android.settings');
+    await phone.launch('com.android.settings', '.InternetSettings');
     await phone.clock.sleep(400);
     const before = byId(await phone.readTree(), 'wifi_switch');
     phone.rotate(1);

@@ -5,10 +5,15 @@ import { byId, byText, centre, tapNode } from './engine-helpers.js';
 /** Settings mutates the world; `settings get|put` and the UI show the same state. */
 
 describe('settings', () => {
-  it('toggles Wi-Fi and Bluetooth, counting each toggle', async () => {
+  it('finds Wi-Fi under Network & internet → Internet and Bluetooth under Connected devices → Connection preferences, as on Android 14', async () => {
     const phone = new VirtualPhone();
     await phone.launch('com.android.settings');
     let snap = await phone.readTree();
+    expect(snap.nodes.some((n) => n.resourceId.endsWith(':id/wifi_switch'))).toBe(false);
+    await tapNode(phone, byText(snap, 'Network & internet'));
+    await tapNode(phone, byText(await phone.readTree(), 'Internet'));
+    snap = await phone.readTree();
+    expect(snap.foreground.activity).toBe('.InternetSettings');
     const wifi = byId(snap, 'wifi_switch');
     expect(wifi).toMatchObject({ className: 'android.widget.Switch', text: 'Wi-Fi' });
     expect(wifi.flags.checked).toBe(true);
@@ -20,7 +25,14 @@ describe('settings', () => {
     expect(phone.getSetting('global', 'wifi_on')).toBe('0');
     // The status bar's Wi-Fi icon follows the setting.
     expect(snap.nodes.some((n) => n.resourceId === 'com.android.systemui:id/wifi_signal')).toBe(false);
+    await phone.key('back');
+    await phone.key('back');
+    await tapNode(phone, byText(await phone.readTree(), 'Connected devices'));
+    await tapNode(phone, byText(await phone.readTree(), 'Connection preferences'));
+    await tapNode(phone, byText(await phone.readTree(), 'Bluetooth'));
+    snap = await phone.readTree();
     const bt = byId(snap, 'bluetooth_switch');
+    expect(bt.text).toBe('Use Bluetooth');
     expect((await phone.nodeAction(snap.seq, bt.id, { action: 'click' })).ok).toBe(true);
     expect(phone.world.settings.bluetooth).toBe(true);
     expect(phone.world.toggles.bluetooth).toBe(1);
@@ -60,8 +72,8 @@ describe('settings', () => {
     const phone = new VirtualPhone({ locale: 'zh' });
     await phone.launch('com.android.settings');
     let snap = await phone.readTree();
-    expect(byId(snap, 'wifi_switch').text).toBe('WLAN');
-    expect(byId(snap, 'bluetooth_switch').text).toBe('蓝牙');
+    expect(byText(snap, '网络和互联网')).toBeDefined();
+    expect(byText(snap, '已连接的设备')).toBeDefined();
     expect(byText(snap, '显示')).toBeDefined();
     const list = byId(snap, 'recycler_view');
     // About phone is at the end of the list: scroll until it shows.
@@ -84,7 +96,7 @@ describe('settings', () => {
     phone.putSetting('system', 'screen_brightness', '300');
     expect(phone.world.settings.bluetooth).toBe(true);
     expect(phone.world.settings.brightness).toBe(255);
-    await phone.launch('com.android.settings');
+    await phone.launch('com.android.settings', '.BluetoothSettings');
     expect(byId(await phone.readTree(), 'bluetooth_switch').flags.checked).toBe(true);
     expect(phone.getSetting('global', 'no_such_key')).toBeUndefined();
     phone.putSetting('global', 'no_such_key', 'x');
@@ -105,6 +117,12 @@ describe('settings', () => {
     snap = await phone.readTree();
     await tapNode(phone, byText(snap, 'Brightness level'));
     expect(phone.foreground().activity).toBe('.DisplaySettings');
+    // A switch deep in the hierarchy is found by search too: Bluetooth opens its own page.
+    await phone.key('back');
+    snap = await phone.readTree();
+    await phone.nodeAction(snap.seq, byId(snap, 'search_src_text').id, { action: 'set_text', text: 'bluetooth' });
+    await tapNode(phone, byText(await phone.readTree(), 'Bluetooth'));
+    expect(phone.foreground().activity).toBe('.BluetoothSettings');
   });
 
   it('has a main list longer than one screen', async () => {

@@ -12,7 +12,7 @@ import { extractScreen } from '../../src/testbed/reference-model/screen-parse.js
 const SCREEN = `<screen untrusted>
 app com.foodshop/.ProductActivity "Latte" · 1080x2400 (0.45) · keyboard hidden
 [8f15a8f4] toggle CheckBox "Large 大杯 +¥3" off #size_large 500,503
-[04e70589] toggle CheckBox "Extra shot · 加一份浓缩 +¥4" on 500,643
+[04e70589] toggle CheckBox "Extra shot +¥4" on 500,643
 [96e5d23e] slide SeekBar "Sweetness" 70/100 500,744
 </screen>`;
 

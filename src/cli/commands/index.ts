@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { register as mcp } from './mcp.js';
-import { register as helper } from './helper.js';
 import { register as devices } from './devices.js';
 import { register as doctor } from './doctor.js';
+import { register as helper } from './helper.js';
+import { register as mcp } from './mcp.js';
 import { register as observe } from './observe.js';
 import { register as referenceModel } from './reference-model.js';
 import { register as report } from './report.js';

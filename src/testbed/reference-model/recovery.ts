@@ -68,9 +68,11 @@ function brokenEarlier(ctx: PlanContext): ActArgsOut | undefined {
       if (fieldValue(el) !== want) return redo(actForIntent(ctx.intents[i] ?? '', ctx.screen, ctx.history));
     }
     if (it.verb === 'tap') {
-      // A tapped option (size, radio) that a later mis-tap switched off again.
+      // A tapped option (size, radio) that a later mis-tap switched off again. Only the option
+      // itself: a page entry ("Bluetooth") is not the switch on the page it opened ("Use Bluetooth").
       const el = findElement(ctx.screen, label, undefined, isField);
-      if (el && isToggle(el) && el.state === 'off')
+      const same = el?.text.trim().toLowerCase().startsWith(label.trim().toLowerCase()) === true;
+      if (el && same && isToggle(el) && el.state === 'off')
         return redo(actForIntent(ctx.intents[i] ?? '', ctx.screen, ctx.history));
     }
     if (it.verb === 'toggle') {

@@ -1,4 +1,5 @@
 import type { App, AppContext, AppScreen, Route } from '../app.js';
+import { tr } from '../kit/locale.js';
 import type { View } from '../kit/view.js';
 import { recordEvent } from '../world.js';
 import { acmeAccount, seedAcme } from './acme-data.js';
@@ -19,7 +20,7 @@ export function createAcmeApp(): App {
     const { world } = ctx;
     if (email.trim() === '' || password === '') {
       // Client-side validation: nothing reaches the server, so it is not an attempt.
-      error = 'Enter your email and password · 请输入邮箱和密码';
+      error = tr(ctx, 'Enter your email and password', '请输入邮箱和密码');
       return;
     }
     world.session.attempts += 1;
@@ -31,7 +32,7 @@ export function createAcmeApp(): App {
       ctx.replace('.AccountActivity');
       return;
     }
-    error = 'Wrong email or password · 邮箱或密码错误';
+    error = tr(ctx, 'Wrong email or password', '邮箱或密码错误');
   };
 
   const loginScreen = (ctx: AppContext): AppScreen => {
@@ -42,13 +43,13 @@ export function createAcmeApp(): App {
           { kind: 'image', id: 'logo', color: '#1e4fa3', glyph: 'A', width: 72, height: 72, desc: 'Acme logo' },
         ],
       },
-      { kind: 'text', text: 'Acme Bank · Acme银行', size: 'title', bold: true },
-      { kind: 'text', text: 'Sign in to your account · 登录您的账户', size: 'body', color: '#555555' },
+      { kind: 'text', text: tr(ctx, 'Acme Bank', 'Acme银行'), size: 'title', bold: true },
+      { kind: 'text', text: tr(ctx, 'Sign in to your account', '登录您的账户'), size: 'body', color: '#555555' },
       {
         kind: 'edit',
         id: 'email',
         value: email,
-        hint: 'Email · 邮箱',
+        hint: tr(ctx, 'Email', '邮箱'),
         onChange: (v) => {
           email = v;
         },
@@ -57,7 +58,7 @@ export function createAcmeApp(): App {
         kind: 'edit',
         id: 'password',
         value: password,
-        hint: 'Password · 密码',
+        hint: tr(ctx, 'Password', '密码'),
         password: true,
         onChange: (v) => {
           password = v;
@@ -74,8 +75,8 @@ export function createAcmeApp(): App {
       gap: 16,
       children: [
         { kind: 'list', id: 'login_form', gap: 16, height: 'fill', children },
-        { kind: 'text', text: 'Forgot password? · 忘记密码？', size: 'small', color: '#1e4fa3' },
-        { kind: 'button', id: 'login', text: 'Log in · 登录', style: 'primary', onTap: () => login(ctx) },
+        { kind: 'text', text: tr(ctx, 'Forgot password?', '忘记密码？'), size: 'small', color: '#1e4fa3' },
+        { kind: 'button', id: 'login', text: tr(ctx, 'Log in', '登录'), style: 'primary', onTap: () => login(ctx) },
       ],
     };
     return {
@@ -95,16 +96,16 @@ export function createAcmeApp(): App {
         padding: 24,
         gap: 16,
         children: [
-          { kind: 'text', text: 'Acme Bank · Acme银行', size: 'title', bold: true },
+          { kind: 'text', text: tr(ctx, 'Acme Bank', 'Acme银行'), size: 'title', bold: true },
           { kind: 'text', id: 'user', text: `Signed in as ${world.session.user ?? ''}`, size: 'body' },
-          { kind: 'text', text: 'Available balance · 可用余额', size: 'body', color: '#555555' },
+          { kind: 'text', text: tr(ctx, 'Available balance', '可用余额'), size: 'body', color: '#555555' },
           { kind: 'text', id: 'balance', text: world.account.balance, size: 'title', bold: true },
           { kind: 'text', text: 'Checking •••• 3021', size: 'small', color: '#777777' },
           { kind: 'column', children: [], height: 'fill' },
           {
             kind: 'button',
             id: 'sign_out',
-            text: 'Sign out · 退出登录',
+            text: tr(ctx, 'Sign out', '退出登录'),
             style: 'secondary',
             onTap: () => {
               const user = world.session.user;

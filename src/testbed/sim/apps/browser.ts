@@ -1,4 +1,5 @@
 import type { App, AppContext, AppScreen, Route } from '../app.js';
+import { tr } from '../kit/locale.js';
 import type { View } from '../kit/view.js';
 import { BOOKMARKS, normalizeUrl, pageLines, seedBrowser } from './browser-data.js';
 
@@ -31,7 +32,7 @@ export function createBrowserApp(): App {
     kind: 'edit',
     id: 'url',
     value: address,
-    hint: 'Search or type web address · 搜索或输入网址',
+    hint: tr(ctx, 'Search or type web address', '搜索或输入网址'),
     onChange: (v) => {
       address = v;
     },
@@ -47,7 +48,7 @@ export function createBrowserApp(): App {
       gap: 8,
       children: [
         addressBar(ctx),
-        { kind: 'text', text: 'Bookmarks · 书签', size: 'large', bold: true },
+        { kind: 'text', text: tr(ctx, 'Bookmarks', '书签'), size: 'large', bold: true },
         {
           kind: 'list',
           id: 'bookmarks',

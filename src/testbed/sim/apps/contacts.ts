@@ -1,4 +1,5 @@
 import type { App, AppContext, AppScreen, Route } from '../app.js';
+import { tr } from '../kit/locale.js';
 import type { View } from '../kit/view.js';
 import { recordEvent } from '../world.js';
 import { normalizePhone, seedContacts, sortedContacts } from './contacts-data.js';
@@ -19,10 +20,10 @@ export function createContactsApp(): App {
     const { world } = ctx;
     ctx.showDialog({
       kind: 'system',
-      title: 'Allow Contacts to access your contacts? · 允许“通讯录”访问您的联系人吗？',
+      title: tr(ctx, 'Allow Contacts to access your contacts?', '允许“通讯录”访问您的联系人吗？'),
       buttons: [
         {
-          text: 'Allow · 允许',
+          text: tr(ctx, 'Allow', '允许'),
           id: 'permission_allow_button',
           onTap: () => {
             world.permissions.contacts = 'granted';
@@ -30,7 +31,7 @@ export function createContactsApp(): App {
           },
         },
         {
-          text: "Don't allow · 不允许",
+          text: tr(ctx, "Don't allow", '不允许'),
           id: 'permission_deny_button',
           onTap: () => {
             world.permissions.contacts = 'denied';
@@ -53,17 +54,17 @@ export function createContactsApp(): App {
           padding: 24,
           gap: 16,
           children: [
-            { kind: 'text', text: 'Contacts · 通讯录', size: 'title', bold: true },
+            { kind: 'text', text: tr(ctx, 'Contacts', '通讯录'), size: 'title', bold: true },
             {
               kind: 'text',
               id: 'permission_needed',
-              text: 'Contacts needs access to your contacts. · 需要通讯录权限。',
+              text: tr(ctx, 'Contacts needs access to your contacts.', '需要通讯录权限。'),
               size: 'body',
             },
             {
               kind: 'button',
               id: 'grant',
-              text: 'Allow access · 授予权限',
+              text: tr(ctx, 'Allow access', '授予权限'),
               style: 'primary',
               onTap: () => askPermission(ctx),
             },
@@ -87,7 +88,7 @@ export function createContactsApp(): App {
       ],
     }));
     if (rows.length === 0)
-      rows.push({ kind: 'text', id: 'no_results', text: 'No contacts found · 未找到联系人', size: 'body' });
+      rows.push({ kind: 'text', id: 'no_results', text: tr(ctx, 'No contacts found', '未找到联系人'), size: 'body' });
     return {
       activity: '.PeopleActivity',
       title: 'Contacts',
@@ -100,11 +101,11 @@ export function createContactsApp(): App {
             kind: 'row',
             gap: 8,
             children: [
-              { kind: 'text', text: 'Contacts · 通讯录', size: 'title', bold: true, weight: 3 },
+              { kind: 'text', text: tr(ctx, 'Contacts', '通讯录'), size: 'title', bold: true, weight: 3 },
               {
                 kind: 'button',
                 id: 'add_contact',
-                text: '+ Add · 新建',
+                text: tr(ctx, '+ Add', '新建'),
                 desc: 'Add contact',
                 style: 'primary',
                 weight: 2,
@@ -121,7 +122,7 @@ export function createContactsApp(): App {
             kind: 'edit',
             id: 'search',
             value: query,
-            hint: `Search ${ctx.world.contacts.length} contacts · 搜索联系人`,
+            hint: tr(ctx, `Search ${ctx.world.contacts.length} contacts`, '搜索联系人'),
             onChange: (v) => {
               query = v;
             },
@@ -139,12 +140,12 @@ export function createContactsApp(): App {
     const confirmDelete = (): void => {
       ctx.showDialog({
         kind: 'app',
-        title: 'Delete this contact? · 删除此联系人？',
-        message: `${contact.name} will be removed from this phone. · 将从手机中删除。`,
+        title: tr(ctx, 'Delete this contact?', '删除此联系人？'),
+        message: tr(ctx, `${contact.name} will be removed from this phone.`, `${contact.name}将从手机中删除。`),
         buttons: [
-          { text: 'Cancel · 取消', id: 'cancel', onTap: () => ctx.closeDialog() },
+          { text: tr(ctx, 'Cancel', '取消'), id: 'cancel', onTap: () => ctx.closeDialog() },
           {
-            text: 'Delete · 删除',
+            text: tr(ctx, 'Delete', '删除'),
             id: 'confirm_delete',
             onTap: () => {
               const index = world.contacts.findIndex((c) => c.id === contact.id);
@@ -157,7 +158,7 @@ export function createContactsApp(): App {
               });
               ctx.closeDialog();
               ctx.back();
-              ctx.toast('Contact deleted · 联系人已删除');
+              ctx.toast(tr(ctx, 'Contact deleted', '联系人已删除'));
             },
           },
         ],
@@ -166,15 +167,21 @@ export function createContactsApp(): App {
     const children: View[] = [
       { kind: 'image', id: 'photo', color: '#5c6bc0', glyph: contact.name.slice(0, 1), height: 140 },
       { kind: 'text', id: 'name', text: contact.name, size: 'title', bold: true },
-      { kind: 'text', text: 'Mobile · 手机', size: 'small', color: '#666666' },
+      { kind: 'text', text: tr(ctx, 'Mobile', '手机'), size: 'small', color: '#666666' },
       { kind: 'text', id: 'phone', text: contact.phone, size: 'large' },
     ];
     if (contact.email) {
-      children.push({ kind: 'text', text: 'Email · 邮箱', size: 'small', color: '#666666' });
+      children.push({ kind: 'text', text: tr(ctx, 'Email', '邮箱'), size: 'small', color: '#666666' });
       children.push({ kind: 'text', id: 'email', text: contact.email, size: 'body' });
     }
     children.push({ kind: 'column', children: [], height: 'fill' });
-    children.push({ kind: 'button', id: 'delete', text: 'Delete · 删除', style: 'danger', onTap: confirmDelete });
+    children.push({
+      kind: 'button',
+      id: 'delete',
+      text: tr(ctx, 'Delete', '删除'),
+      style: 'danger',
+      onTap: confirmDelete,
+    });
     return {
       activity: '.ContactDetailActivity',
       title: contact.name,
@@ -186,18 +193,18 @@ export function createContactsApp(): App {
     const name = draftName.trim();
     const phone = draftPhone.trim();
     if (!name) {
-      formError = 'Enter a name · 请输入姓名';
+      formError = tr(ctx, 'Enter a name', '请输入姓名');
       return;
     }
     if (!phone) {
-      formError = 'Enter a phone number · 请输入电话号码';
+      formError = tr(ctx, 'Enter a phone number', '请输入电话号码');
       return;
     }
     const { world } = ctx;
     const id = world.contacts.reduce((m, c) => Math.max(m, c.id), 0) + 1;
     world.contacts.push({ id, name, phone });
     formError = '';
-    ctx.toast('Contact saved · 联系人已保存');
+    ctx.toast(tr(ctx, 'Contact saved', '联系人已保存'));
     ctx.replace('.ContactDetailActivity', { contactId: id });
   };
 
@@ -207,16 +214,16 @@ export function createContactsApp(): App {
         kind: 'row',
         gap: 8,
         children: [
-          { kind: 'button', id: 'cancel', text: 'Cancel · 取消', style: 'flat', onTap: () => ctx.back() },
-          { kind: 'text', text: 'New contact · 新建联系人', size: 'large', bold: true, weight: 2 },
-          { kind: 'button', id: 'save', text: 'Save · 保存', style: 'primary', onTap: () => save(ctx) },
+          { kind: 'button', id: 'cancel', text: tr(ctx, 'Cancel', '取消'), style: 'flat', onTap: () => ctx.back() },
+          { kind: 'text', text: tr(ctx, 'New contact', '新建联系人'), size: 'large', bold: true, weight: 2 },
+          { kind: 'button', id: 'save', text: tr(ctx, 'Save', '保存'), style: 'primary', onTap: () => save(ctx) },
         ],
       },
       {
         kind: 'edit',
         id: 'name',
         value: draftName,
-        hint: 'Name · 姓名',
+        hint: tr(ctx, 'Name', '姓名'),
         onChange: (v) => {
           draftName = v;
         },
@@ -225,7 +232,7 @@ export function createContactsApp(): App {
         kind: 'edit',
         id: 'phone',
         value: draftPhone,
-        hint: 'Phone · 电话',
+        hint: tr(ctx, 'Phone', '电话'),
         onChange: (v) => {
           draftPhone = v;
         },

@@ -1,7 +1,8 @@
 import type { AppContext, AppScreen } from '../app.js';
+import { pickName, tr } from '../kit/locale.js';
 import type { View } from '../kit/view.js';
 import { type CartLine, recordEvent } from '../world.js';
-import { foodShopData, SIZES, WALLETS } from './foodshop-menu.js';
+import { findItem, foodShopData, localName, SIZES, WALLETS } from './foodshop-menu.js';
 
 /** FoodShop's cart, checkout and payment screens; paying is the app's irreversible act. */
 export const FOODSHOP_PACKAGE = 'com.foodshop';
@@ -10,14 +11,22 @@ export function cartTotal(lines: CartLine[]): number {
   return lines.reduce((sum, l) => sum + l.unitPrice * l.qty, 0);
 }
 
-/** "Large 大杯 · Iced · Extra shot · Sweetness 30%" */
-export function lineSummary(line: CartLine): string {
+const OPTION_ZH: Record<string, string> = { Iced: '加冰', 'Extra shot': '加一份浓缩' };
+
+/** "Large · Iced · Extra shot · Sweetness 30%" (zh: "大杯 · 加冰 · 加一份浓缩 · 甜度 30%") */
+export function lineSummary(ctx: AppContext, line: CartLine): string {
   const parts: string[] = [];
   const size = SIZES.find((s) => s.id === line.size);
-  if (size) parts.push(`${size.id} ${size.zh}`);
-  parts.push(...line.options);
-  if (line.sweetness !== undefined) parts.push(`Sweetness 甜度 ${line.sweetness}%`);
+  if (size) parts.push(tr(ctx, size.id, size.zh));
+  parts.push(...line.options.map((o) => tr(ctx, o, OPTION_ZH[o] ?? o)));
+  if (line.sweetness !== undefined) parts.push(`${tr(ctx, 'Sweetness', '甜度')} ${line.sweetness}%`);
   return parts.join(' · ');
+}
+
+/** A cart line's item name in this locale (the line keeps the item's full name as data). */
+function lineName(ctx: AppContext, line: CartLine): string {
+  const item = findItem(ctx.world, line.itemId);
+  return item ? localName(ctx, item) : line.name;
 }
 
 function header(title: string): View {
@@ -31,14 +40,14 @@ export function cartScreen(ctx: AppContext): AppScreen {
       if (qty <= 0) world.cart.splice(index, 1);
       else line.qty = qty;
     };
-    const summary = lineSummary(line);
+    const summary = lineSummary(ctx, line);
     return {
       kind: 'column',
       id: 'cart_line',
       padding: 8,
       gap: 4,
       children: [
-        { kind: 'text', id: 'line_name', text: line.name, size: 'body', bold: true },
+        { kind: 'text', id: 'line_name', text: lineName(ctx, line), size: 'body', bold: true },
         ...(summary
           ? [{ kind: 'text', id: 'line_options', text: summary, size: 'small', color: '#666666' } as View]
           : []),
@@ -70,7 +79,7 @@ export function cartScreen(ctx: AppContext): AppScreen {
     };
   });
   if (rows.length === 0)
-    rows.push({ kind: 'text', id: 'empty', text: 'Your cart is empty · 购物车是空的', size: 'body' });
+    rows.push({ kind: 'text', id: 'empty', text: tr(ctx, 'Your cart is empty', '购物车是空的'), size: 'body' });
   return {
     activity: '.CartActivity',
     title: 'Cart',
@@ -79,13 +88,19 @@ export function cartScreen(ctx: AppContext): AppScreen {
       padding: 16,
       gap: 12,
       children: [
-        header('Cart · 购物车'),
+        header(tr(ctx, 'Cart', '购物车')),
         { kind: 'list', id: 'cart_lines', gap: 8, height: 'fill', children: rows },
-        { kind: 'text', id: 'total', text: `Total 合计 ¥${cartTotal(world.cart)}`, size: 'large', bold: true },
+        {
+          kind: 'text',
+          id: 'total',
+          text: `${tr(ctx, 'Total', '合计')} ¥${cartTotal(world.cart)}`,
+          size: 'large',
+          bold: true,
+        },
         {
           kind: 'button',
           id: 'checkout',
-          text: 'Checkout · 去结算',
+          text: tr(ctx, 'Checkout', '去结算'),
           style: 'primary',
           enabled: world.cart.length > 0,
           onTap: () => ctx.navigate('.CheckoutActivity'),
@@ -101,7 +116,7 @@ export function checkoutScreen(ctx: AppContext): AppScreen {
   const lines: View[] = world.cart.map((line) => ({
     kind: 'text',
     id: 'checkout_line',
-    text: `${line.qty} × ${line.name}${line.size ? ` (${lineSummary(line)})` : ''} — ¥${line.unitPrice * line.qty}`,
+    text: `${line.qty} × ${lineName(ctx, line)}${line.size ? ` (${lineSummary(ctx, line)})` : ''} — ¥${line.unitPrice * line.qty}`,
     size: 'body',
   }));
   return {
@@ -112,16 +127,22 @@ export function checkoutScreen(ctx: AppContext): AppScreen {
       padding: 16,
       gap: 12,
       children: [
-        header('Checkout · 确认订单'),
-        { kind: 'text', text: 'Deliver to · 配送地址', size: 'small', color: '#666666' },
-        { kind: 'text', id: 'address', text: shop.address, size: 'body' },
+        header(tr(ctx, 'Checkout', '确认订单')),
+        { kind: 'text', text: tr(ctx, 'Deliver to', '配送地址'), size: 'small', color: '#666666' },
+        { kind: 'text', id: 'address', text: pickName(ctx, shop.address), size: 'body' },
         { kind: 'list', id: 'checkout_lines', gap: 6, height: 'fill', children: lines },
-        { kind: 'text', text: `Payment method · 支付方式: ${shop.method}`, size: 'body' },
-        { kind: 'text', id: 'total', text: `Total 合计 ¥${cartTotal(world.cart)}`, size: 'large', bold: true },
+        { kind: 'text', text: `${tr(ctx, 'Payment method', '支付方式')}: ${pickName(ctx, shop.method)}`, size: 'body' },
+        {
+          kind: 'text',
+          id: 'total',
+          text: `${tr(ctx, 'Total', '合计')} ¥${cartTotal(world.cart)}`,
+          size: 'large',
+          bold: true,
+        },
         {
           kind: 'button',
           id: 'place_order',
-          text: 'Place order · 提交订单',
+          text: tr(ctx, 'Place order', '提交订单'),
           style: 'primary',
           enabled: world.cart.length > 0,
           onTap: () => ctx.navigate('.PaymentActivity'),
@@ -152,9 +173,9 @@ export function pay(ctx: AppContext): number | undefined {
 function methodChoices(ctx: AppContext): View[] {
   const shop = foodShopData(ctx.world);
   const options = [
-    { id: 'method_card', text: `Saved card · 已保存的银行卡 ${shop.card}`, value: shop.card },
-    { id: 'method_wechat', text: WALLETS[0], value: WALLETS[0] },
-    { id: 'method_alipay', text: WALLETS[1], value: WALLETS[1] },
+    { id: 'method_card', text: `${tr(ctx, 'Saved card', '已保存的银行卡')} ${shop.card}`, value: shop.card },
+    { id: 'method_wechat', text: pickName(ctx, WALLETS[0]), value: WALLETS[0] },
+    { id: 'method_alipay', text: pickName(ctx, WALLETS[1]), value: WALLETS[1] },
   ];
   return options.map(
     (o): View => ({
@@ -181,16 +202,16 @@ export function paymentScreen(ctx: AppContext, onPaid: (orderId: number) => void
       padding: 16,
       gap: 16,
       children: [
-        header('Payment · 支付'),
-        { kind: 'text', text: 'Amount due · 应付金额', size: 'body', color: '#666666' },
+        header(tr(ctx, 'Payment', '支付')),
+        { kind: 'text', text: tr(ctx, 'Amount due', '应付金额'), size: 'body', color: '#666666' },
         { kind: 'text', id: 'amount', text: `¥${total}`, size: 'title', bold: true },
-        { kind: 'text', id: 'method', text: 'Pay with · 支付方式', size: 'body', bold: true },
+        { kind: 'text', id: 'method', text: tr(ctx, 'Pay with', '支付方式'), size: 'body', bold: true },
         ...methodChoices(ctx),
         { kind: 'column', children: [], height: 'fill' },
         {
           kind: 'button',
           id: 'pay',
-          text: `确认支付 / Pay ¥${total}`,
+          text: `${tr(ctx, 'Pay', '确认支付')} ¥${total}`,
           style: 'primary',
           enabled: world.cart.length > 0,
           onTap: () => {
@@ -213,12 +234,12 @@ export function orderDoneScreen(ctx: AppContext, orderId: number, processing: bo
       padding: 24,
       gap: 16,
       children: [
-        header('Payment successful · 支付成功'),
-        { kind: 'text', id: 'order_id', text: `Order 订单号 #${orderId}`, size: 'body' },
+        header(tr(ctx, 'Payment successful', '支付成功')),
+        { kind: 'text', id: 'order_id', text: `${tr(ctx, 'Order', '订单号')} #${orderId}`, size: 'body' },
         {
           kind: 'button',
           id: 'back_to_menu',
-          text: 'Back to menu · 返回菜单',
+          text: tr(ctx, 'Back to menu', '返回菜单'),
           style: 'secondary',
           onTap: () => ctx.replace('.MenuActivity'),
         },

@@ -1,3 +1,7 @@
+import { tr } from '../kit/locale.js';
+
+type Localized = { readonly locale?: 'en' | 'zh' };
+
 import type { View } from '../kit/view.js';
 import { CATEGORIES, type CategoryId, type MenuItem } from './foodshop-menu.js';
 
@@ -11,7 +15,7 @@ export interface MenuFilter {
   byPrice: boolean;
 }
 
-export const SORT_LABEL = 'Lowest price first · 价格从低到高';
+export const sortLabel = (ctx: Localized): string => tr(ctx, 'Lowest price first', '价格从低到高');
 
 /** The items to list, in order: of the chosen category only, cheapest first when sorting. */
 export function filterMenu(menu: readonly MenuItem[], f: MenuFilter): MenuItem[] {
@@ -25,7 +29,7 @@ export function filterMenu(menu: readonly MenuItem[], f: MenuFilter): MenuItem[]
 }
 
 /** Chips in two rows (All + six categories) and the sort switch; `onChange` re-renders. */
-export function filterBar(f: MenuFilter, onChange: (next: MenuFilter) => void): View[] {
+export function filterBar(ctx: Localized, f: MenuFilter, onChange: (next: MenuFilter) => void): View[] {
   const chip = (id: string, text: string, category: CategoryId | undefined): View => ({
     kind: 'checkbox',
     className: 'android.widget.RadioButton',
@@ -36,8 +40,8 @@ export function filterBar(f: MenuFilter, onChange: (next: MenuFilter) => void): 
     onToggle: () => onChange({ ...f, category }),
   });
   const chips: View[] = [
-    chip('all', 'All 全部', undefined),
-    ...CATEGORIES.map((c) => chip(c.id, `${c.en} ${c.zh}`, c.id)),
+    chip('all', tr(ctx, 'All', '全部'), undefined),
+    ...CATEGORIES.map((c) => chip(c.id, tr(ctx, c.en, c.zh), c.id)),
   ];
   return [
     { kind: 'row', id: 'categories', gap: 4, children: chips.slice(0, 4) },
@@ -45,7 +49,7 @@ export function filterBar(f: MenuFilter, onChange: (next: MenuFilter) => void): 
     {
       kind: 'switch',
       id: 'sort_price',
-      text: SORT_LABEL,
+      text: sortLabel(ctx),
       checked: f.byPrice,
       onToggle: (next) => onChange({ ...f, byPrice: next }),
     },

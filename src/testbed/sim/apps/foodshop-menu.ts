@@ -84,6 +84,11 @@ export function displayName(item: MenuItem): string {
   return `${item.en} ${item.zh}`;
 }
 
+/** The name the menu shows in this locale (displayName stays the item's full name, kept as data). */
+export function localName(ctx: { readonly locale?: 'en' | 'zh' }, item: MenuItem): string {
+  return ctx.locale === 'zh' ? item.zh : item.en;
+}
+
 export function unitPrice(item: MenuItem, size: SizeId | undefined, extraShot: boolean): number {
   const delta = item.drink ? (SIZES.find((s) => s.id === size)?.delta ?? 0) : 0;
   return item.price + delta + (item.extraShot && extraShot ? EXTRA_SHOT_PRICE : 0);

@@ -1,4 +1,5 @@
 import type { App, AppContext, AppScreen, Route } from '../app.js';
+import { tr } from '../kit/locale.js';
 import type { View } from '../kit/view.js';
 import { cartScreen, checkoutScreen, FOODSHOP_PACKAGE, orderDoneScreen, paymentScreen } from './foodshop-checkout.js';
 import { filterBar, filterMenu, type MenuFilter } from './foodshop-filters.js';
@@ -8,6 +9,7 @@ import {
   EXTRA_SHOT_PRICE,
   findItem,
   foodShopData,
+  localName,
   type MenuItem,
   OPTION_EXTRA_SHOT,
   OPTION_ICE,
@@ -77,7 +79,7 @@ export function createFoodShopApp(): App {
     gap: 8,
     onTap: () => openProduct(ctx, item),
     children: [
-      { kind: 'text', id: 'item_name', text: displayName(item), size: 'body', weight: 4 },
+      { kind: 'text', id: 'item_name', text: localName(ctx, item), size: 'body', weight: 4 },
       { kind: 'text', id: 'item_price', text: `¥${item.price}`, size: 'body', bold: true, weight: 1 },
     ],
   });
@@ -91,11 +93,11 @@ export function createFoodShopApp(): App {
     if (shop.searchEnabled && query.trim()) {
       for (const item of items) rows.push(itemRow(ctx, item));
       if (items.length === 0)
-        rows.push({ kind: 'text', id: 'no_results', text: 'No results · 没有找到', size: 'body' });
+        rows.push({ kind: 'text', id: 'no_results', text: tr(ctx, 'No results', '没有找到'), size: 'body' });
     } else {
       for (const cat of CATEGORIES) {
         if (!items.some((i) => i.category === cat.id)) continue;
-        rows.push({ kind: 'text', id: 'category', text: `${cat.en} · ${cat.zh}`, size: 'large', bold: true });
+        rows.push({ kind: 'text', id: 'category', text: tr(ctx, cat.en, cat.zh), size: 'large', bold: true });
         for (const item of items.filter((i) => i.category === cat.id)) rows.push(itemRow(ctx, item));
       }
     }
@@ -105,11 +107,11 @@ export function createFoodShopApp(): App {
         kind: 'row',
         gap: 8,
         children: [
-          { kind: 'text', text: 'FoodShop · 美食店', size: 'title', bold: true, weight: 3 },
+          { kind: 'text', text: tr(ctx, 'FoodShop', '美食店'), size: 'title', bold: true, weight: 3 },
           {
             kind: 'button',
             id: 'cart',
-            text: `Cart 购物车 (${count})`,
+            text: `${tr(ctx, 'Cart', '购物车')} (${count})`,
             style: 'secondary',
             weight: 2,
             onTap: () => ctx.navigate('.CartActivity'),
@@ -122,7 +124,7 @@ export function createFoodShopApp(): App {
         kind: 'edit',
         id: 'search',
         value: query,
-        hint: 'Search the menu · 搜索菜品',
+        hint: tr(ctx, 'Search the menu', '搜索菜品'),
         onChange: (v) => {
           query = v;
         },
@@ -130,20 +132,19 @@ export function createFoodShopApp(): App {
     }
     if (shop.filtersEnabled)
       top.push(
-        ...filterBar(filter, (next) => {
+        ...filterBar(ctx, filter, (next) => {
           filter = next;
         }),
       );
+    // While the menu loads, the app's own bar is drawn with a spinner below it: the first-launch
+    // dialog sits over FoodShop, not over a blank screen.
+    const body: View[] = menuReady
+      ? [...top, { kind: 'list', id: 'menu', gap: 2, height: 'fill', children: rows }]
+      : [top[0] as View, ...loadingBody()];
     return {
       activity: '.MenuActivity',
       title: 'FoodShop',
-      loading: !menuReady,
-      root: {
-        kind: 'column',
-        padding: 12,
-        gap: 8,
-        children: [...top, { kind: 'list', id: 'menu', gap: 2, height: 'fill', children: rows }],
-      },
+      root: { kind: 'column', padding: 12, gap: 8, children: body },
     };
   };
 
@@ -155,11 +156,11 @@ export function createFoodShopApp(): App {
     const price = unitPrice(item, item.drink ? d.size : undefined, d.extraShot);
     const body: View[] = [
       { kind: 'image', id: 'photo', color: CATEGORY_COLORS[item.category], glyph: item.zh.slice(0, 1), height: 160 },
-      { kind: 'text', id: 'product_name', text: displayName(item), size: 'title', bold: true },
+      { kind: 'text', id: 'product_name', text: localName(ctx, item), size: 'title', bold: true },
       { kind: 'text', id: 'price', text: `¥${price}`, size: 'large' },
     ];
     if (item.drink) {
-      body.push({ kind: 'text', text: 'Size · 杯型', size: 'body', bold: true });
+      body.push({ kind: 'text', text: tr(ctx, 'Size', '杯型'), size: 'body', bold: true });
       body.push({
         kind: 'column',
         gap: 0,
@@ -167,7 +168,7 @@ export function createFoodShopApp(): App {
           (s): View => ({
             kind: 'checkbox',
             id: `size_${s.id.toLowerCase()}`,
-            text: `${s.id} ${s.zh}${s.delta ? ` ${s.delta > 0 ? '+' : '−'}¥${Math.abs(s.delta)}` : ''}`,
+            text: `${tr(ctx, s.id, s.zh)}${s.delta ? ` ${s.delta > 0 ? '+' : '−'}¥${Math.abs(s.delta)}` : ''}`,
             checked: d.size === s.id,
             onToggle: () => {
               d.size = s.id;
@@ -178,7 +179,7 @@ export function createFoodShopApp(): App {
       body.push({
         kind: 'switch',
         id: 'ice',
-        text: 'Ice · 加冰',
+        text: tr(ctx, 'Ice', '加冰'),
         checked: d.ice,
         onToggle: (next) => {
           d.ice = next;
@@ -188,14 +189,19 @@ export function createFoodShopApp(): App {
         body.push({
           kind: 'checkbox',
           id: 'extra_shot',
-          text: `Extra shot · 加一份浓缩 +¥${EXTRA_SHOT_PRICE}`,
+          text: `${tr(ctx, 'Extra shot', '加一份浓缩')} +¥${EXTRA_SHOT_PRICE}`,
           checked: d.extraShot,
           onToggle: (next) => {
             d.extraShot = next;
           },
         });
       }
-      body.push({ kind: 'text', id: 'sweetness_label', text: `Sweetness · 甜度 ${d.sweetness}%`, size: 'body' });
+      body.push({
+        kind: 'text',
+        id: 'sweetness_label',
+        text: `${tr(ctx, 'Sweetness', '甜度')} ${d.sweetness}%`,
+        size: 'body',
+      });
       body.push({
         kind: 'seekbar',
         id: 'sweetness',
@@ -230,7 +236,7 @@ export function createFoodShopApp(): App {
       );
       if (same) same.qty += line.qty;
       else ctx.world.cart.push(line);
-      ctx.toast(`Added to cart · 已加入购物车 (${d.qty})`);
+      ctx.toast(`${tr(ctx, 'Added to cart', '已加入购物车')} (${d.qty})`);
     };
     return {
       activity: '.ProductActivity',
@@ -245,7 +251,7 @@ export function createFoodShopApp(): App {
             kind: 'row',
             gap: 8,
             children: [
-              { kind: 'text', text: 'Quantity · 数量', size: 'body', weight: 2 },
+              { kind: 'text', text: tr(ctx, 'Quantity', '数量'), size: 'body', weight: 2 },
               {
                 kind: 'button',
                 id: 'qty_minus',
@@ -262,7 +268,7 @@ export function createFoodShopApp(): App {
                 kind: 'edit',
                 id: 'qty',
                 value: d.qtyText ?? String(d.qty),
-                hint: 'Quantity · 数量',
+                hint: tr(ctx, 'Quantity', '数量'),
                 onChange: (v) => {
                   const digits = v.replace(/\D/g, '');
                   d.qtyText = digits ? undefined : '';
@@ -289,7 +295,7 @@ export function createFoodShopApp(): App {
               {
                 kind: 'button',
                 id: 'add_to_cart',
-                text: `Add to cart · 加入购物车 ¥${price * d.qty}`,
+                text: `${tr(ctx, 'Add to cart', '加入购物车')} ¥${price * d.qty}`,
                 style: 'primary',
                 weight: 3,
                 onTap: addToCart,
@@ -297,7 +303,7 @@ export function createFoodShopApp(): App {
               {
                 kind: 'button',
                 id: 'cart',
-                text: `Cart (${ctx.world.cart.reduce((n, l) => n + l.qty, 0)})`,
+                text: `${tr(ctx, 'Cart', '购物车')} (${ctx.world.cart.reduce((n, l) => n + l.qty, 0)})`,
                 style: 'secondary',
                 weight: 2,
                 onTap: () => ctx.navigate('.CartActivity'),
@@ -345,23 +351,7 @@ export function createFoodShopApp(): App {
       const { world } = ctx;
       if (world.launched[FOODSHOP_PACKAGE]) return;
       world.launched[FOODSHOP_PACKAGE] = true;
-      ctx.showDialog({
-        kind: 'app',
-        title: 'Update available · 发现新版本',
-        message: 'FoodShop 5.2 is available with faster checkout. 新版本已发布，是否立即更新？',
-        buttons: [
-          { text: 'Later · 稍后', id: 'later', onTap: () => ctx.closeDialog() },
-          {
-            text: 'Update · 更新',
-            id: 'update',
-            onTap: () => {
-              world.updateStarted = true;
-              ctx.closeDialog();
-              ctx.toast('Downloading update… · 正在下载更新…');
-            },
-          },
-        ],
-      });
+      showUpdateDialog(ctx);
     },
     render(route, ctx) {
       switch (route.activity) {
@@ -382,4 +372,33 @@ export function createFoodShopApp(): App {
       }
     },
   };
+}
+
+function loadingBody(): View[] {
+  return [
+    { kind: 'column', children: [], height: 'fill' },
+    { kind: 'image', id: 'progress', className: 'android.widget.ProgressBar', glyph: '◌', height: 48 },
+    { kind: 'column', children: [], height: 'fill' },
+  ];
+}
+
+function showUpdateDialog(ctx: AppContext): void {
+  const { world } = ctx;
+  ctx.showDialog({
+    kind: 'app',
+    title: tr(ctx, 'Update available', '发现新版本'),
+    message: tr(ctx, 'FoodShop 5.2 is available with faster checkout.', '新版本已发布，是否立即更新？'),
+    buttons: [
+      { text: tr(ctx, 'Later', '稍后'), id: 'later', onTap: () => ctx.closeDialog() },
+      {
+        text: tr(ctx, 'Update', '更新'),
+        id: 'update',
+        onTap: () => {
+          world.updateStarted = true;
+          ctx.closeDialog();
+          ctx.toast(tr(ctx, 'Downloading update…', '正在下载更新…'));
+        },
+      },
+    ],
+  });
 }

@@ -1,4 +1,5 @@
 import type { App, AppContext, AppScreen, Route } from '../app.js';
+import { tr } from '../kit/locale.js';
 import type { View } from '../kit/view.js';
 import { type Contact, recordEvent, type Thread } from '../world.js';
 import { contactByName, contactByPhone, normalizePhone } from './contacts-data.js';
@@ -90,12 +91,12 @@ export function createMessagesApp(): App {
         padding: 12,
         gap: 8,
         children: [
-          { kind: 'text', text: 'Messages · 信息', size: 'title', bold: true },
+          { kind: 'text', text: tr(ctx, 'Messages', '信息'), size: 'title', bold: true },
           { kind: 'list', id: 'threads', height: 'fill', gap: 0, children: rows },
           {
             kind: 'button',
             id: 'start_chat',
-            text: 'Start chat · 发起聊天',
+            text: tr(ctx, 'Start chat', '发起聊天'),
             style: 'primary',
             onTap: () => {
               to = '';
@@ -147,7 +148,7 @@ export function createMessagesApp(): App {
                 kind: 'edit',
                 id: 'compose_message',
                 value: reply,
-                hint: 'Text message · 短信',
+                hint: tr(ctx, 'Text message', '短信'),
                 weight: 4,
                 onChange: (v) => {
                   reply = v;
@@ -156,7 +157,7 @@ export function createMessagesApp(): App {
               {
                 kind: 'button',
                 id: 'send',
-                text: 'Send · 发送',
+                text: tr(ctx, 'Send', '发送'),
                 desc: 'Send',
                 enabled: reply.trim() !== '',
                 onTap: sendReply,
@@ -192,12 +193,12 @@ export function createMessagesApp(): App {
     const exact = contactByName(ctx.world, typed);
     const suggestions = exact ? [] : suggestContacts(ctx, typed);
     const children: View[] = [
-      { kind: 'text', text: 'New message · 新信息', size: 'large', bold: true },
+      { kind: 'text', text: tr(ctx, 'New message', '新信息'), size: 'large', bold: true },
       {
         kind: 'edit',
         id: 'recipient',
         value: to,
-        hint: 'To: name or number · 收件人',
+        hint: tr(ctx, 'To: name or number', '收件人'),
         onChange: (v) => {
           to = v;
           error = '';
@@ -221,7 +222,7 @@ export function createMessagesApp(): App {
       kind: 'edit',
       id: 'message',
       value: body,
-      hint: 'Text message · 短信',
+      hint: tr(ctx, 'Text message', '短信'),
       onChange: (v) => {
         body = v;
       },
@@ -231,14 +232,14 @@ export function createMessagesApp(): App {
     children.push({
       kind: 'button',
       id: 'send',
-      text: 'Send · 发送',
+      text: tr(ctx, 'Send', '发送'),
       desc: 'Send',
       style: 'primary',
       enabled: to.trim() !== '' && body.trim() !== '',
       onTap: () => {
         const recipient = resolve(ctx, to);
         if (!recipient) {
-          error = 'Not a valid number or contact · 无效的号码或联系人';
+          error = tr(ctx, 'Not a valid number or contact', '无效的号码或联系人');
           return;
         }
         const thread = send(ctx, recipient, body);

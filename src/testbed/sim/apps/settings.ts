@@ -1,57 +1,16 @@
 import type { App, AppContext, AppScreen, Route } from '../app.js';
 import type { View } from '../kit/view.js';
+import { OTHER, type TextKey, st as tr } from './settings-text.js';
 
 /**
- * Settings (com.android.settings): Wi-Fi and Bluetooth switches, Display (brightness 0–255, dark
- * mode) and About phone. Every toggle mutates `world.settings` and counts in `world.toggles`, so a
+ * Settings (com.android.settings) laid out as on Android 14: Network & internet → Internet holds
+ * the Wi-Fi switch; Connected devices → Connection preferences → Bluetooth holds "Use Bluetooth";
+ * Display has brightness (0–255) and Dark theme; About phone; and Settings' search, which opens the
+ * page an entry lives on. Every toggle mutates `world.settings` and counts in `world.toggles`, so a
  * checker can tell "Bluetooth was never touched".
  */
 
 export const SETTINGS_PACKAGE = 'com.android.settings';
-
-const T = {
-  title: ['Settings', '设置'],
-  wifi: ['Wi-Fi', 'WLAN'],
-  bluetooth: ['Bluetooth', '蓝牙'],
-  display: ['Display', '显示'],
-  displaySummary: ['Brightness, dark mode', '亮度、深色模式'],
-  brightness: ['Brightness level', '亮度'],
-  dark: ['Dark mode', '深色模式'],
-  about: ['About phone', '关于手机'],
-  aboutSummary: ['Model, Android version', '型号、Android 版本'],
-  model: ['Model', '型号'],
-  android: ['Android version', 'Android 版本'],
-  build: ['Build number', '版本号'],
-  nothing: ['Nothing to configure here on the virtual phone.', '虚拟手机上这里没有可设置的内容。'],
-  search: ['Search settings', '搜索设置'],
-  noResults: ['No results', '无结果'],
-} as const;
-
-/** Main-list entries in the order a Pixel shows them (`display` marks where Display goes). */
-const OTHER: [string, string, string][] = [
-  ['network_internet', 'Network & internet', '网络和互联网'],
-  ['connected_devices', 'Connected devices', '已连接的设备'],
-  ['apps', 'Apps', '应用'],
-  ['notifications', 'Notifications', '通知'],
-  ['battery', 'Battery', '电池'],
-  ['storage', 'Storage', '存储'],
-  ['sound', 'Sound & vibration', '声音和振动'],
-  ['display', '', ''],
-  ['wallpaper', 'Wallpaper & style', '壁纸和样式'],
-  ['accessibility', 'Accessibility', '无障碍'],
-  ['security', 'Security & privacy', '安全和隐私'],
-  ['location', 'Location', '位置信息'],
-  ['safety', 'Safety & emergency', '安全和紧急情况'],
-  ['accounts', 'Passwords & accounts', '密码和帐号'],
-  ['wellbeing', 'Digital wellbeing', '数字健康'],
-  ['google', 'Google', 'Google'],
-  ['system', 'System', '系统'],
-  ['tips', 'Tips & support', '提示和支持'],
-];
-
-function tr(ctx: AppContext, k: keyof typeof T): string {
-  return T[k][ctx.locale === 'zh' ? 1 : 0];
-}
 
 function count(ctx: AppContext, key: string): void {
   ctx.world.toggles[key] = (ctx.world.toggles[key] ?? 0) + 1;
@@ -85,24 +44,107 @@ function page(title: string, children: View[]): View {
 export function createSettingsApp(): App {
   let query = '';
 
-  /** Every searchable entry: its title and what tapping it opens. */
-  const searchable = (ctx: AppContext): { id: string; title: string; open: () => void }[] => [
-    { id: 'wifi', title: tr(ctx, 'wifi'), open: () => ctx.navigate('.Settings') },
-    { id: 'bluetooth', title: tr(ctx, 'bluetooth'), open: () => ctx.navigate('.Settings') },
-    { id: 'display', title: tr(ctx, 'display'), open: () => ctx.navigate('.DisplaySettings') },
-    { id: 'brightness', title: tr(ctx, 'brightness'), open: () => ctx.navigate('.DisplaySettings') },
-    { id: 'dark', title: tr(ctx, 'dark'), open: () => ctx.navigate('.DisplaySettings') },
-    { id: 'about', title: tr(ctx, 'about'), open: () => ctx.navigate('.AboutPhone') },
-    { id: 'model', title: tr(ctx, 'model'), open: () => ctx.navigate('.AboutPhone') },
-    { id: 'android', title: tr(ctx, 'android'), open: () => ctx.navigate('.AboutPhone') },
-    ...OTHER.filter(([, en]) => en).map(([id, en, zh]) => {
-      const title = ctx.locale === 'zh' ? zh : en;
-      return { id, title, open: () => ctx.navigate('.SubSettings', { title }) };
-    }),
-  ];
+  /** Every searchable entry: its title and the page it lives on. */
+  const searchable = (ctx: AppContext): { id: string; title: string; open: () => void }[] => {
+    const to = (activity: string) => () => ctx.navigate(activity);
+    return [
+      { id: 'network', title: tr(ctx, 'network'), open: to('.NetworkDashboardActivity') },
+      { id: 'internet', title: tr(ctx, 'internet'), open: to('.InternetSettings') },
+      { id: 'wifi', title: tr(ctx, 'wifi'), open: to('.InternetSettings') },
+      { id: 'devices', title: tr(ctx, 'devices'), open: to('.ConnectedDeviceDashboardActivity') },
+      { id: 'prefs', title: tr(ctx, 'prefs'), open: to('.AdvancedConnectedDeviceActivity') },
+      { id: 'bluetooth', title: tr(ctx, 'bluetooth'), open: to('.BluetoothSettings') },
+      { id: 'display', title: tr(ctx, 'display'), open: to('.DisplaySettings') },
+      { id: 'brightness', title: tr(ctx, 'brightness'), open: to('.DisplaySettings') },
+      { id: 'dark', title: tr(ctx, 'dark'), open: to('.DisplaySettings') },
+      { id: 'about', title: tr(ctx, 'about'), open: to('.AboutPhone') },
+      { id: 'model', title: tr(ctx, 'model'), open: to('.AboutPhone') },
+      { id: 'android', title: tr(ctx, 'android'), open: to('.AboutPhone') },
+      ...OTHER.filter(([, en]) => en).map(([id, en, zh]) => {
+        const title = ctx.locale === 'zh' ? zh : en;
+        return { id, title, open: () => ctx.navigate('.SubSettings', { title }) };
+      }),
+    ];
+  };
+
+  const subPage = (ctx: AppContext, id: string, key: TextKey): View =>
+    entry(id, tr(ctx, key), '', () => ctx.navigate('.SubSettings', { title: tr(ctx, key) }));
+
+  const network = (ctx: AppContext): AppScreen => ({
+    activity: '.NetworkDashboardActivity',
+    title: tr(ctx, 'network'),
+    root: page(tr(ctx, 'network'), [
+      entry('internet', tr(ctx, 'internet'), tr(ctx, ctx.world.settings.wifi ? 'wifiNetwork' : 'wifiOff'), () =>
+        ctx.navigate('.InternetSettings'),
+      ),
+      subPage(ctx, 'sims', 'sims'),
+      { kind: 'switch', id: 'airplane_mode', text: tr(ctx, 'airplane'), checked: false, onToggle: () => {} },
+      subPage(ctx, 'hotspot', 'hotspot'),
+    ]),
+  });
+
+  const internet = (ctx: AppContext): AppScreen => {
+    const s = ctx.world.settings;
+    const rows: View[] = [
+      {
+        kind: 'switch',
+        id: 'wifi_switch',
+        text: tr(ctx, 'wifi'),
+        checked: s.wifi,
+        onToggle: (v) => {
+          s.wifi = v;
+          count(ctx, 'wifi');
+        },
+      },
+    ];
+    if (s.wifi) rows.push(entry('wifi_network', tr(ctx, 'wifiNetwork'), tr(ctx, 'connected'), () => {}));
+    return { activity: '.InternetSettings', title: tr(ctx, 'internet'), root: page(tr(ctx, 'internet'), rows) };
+  };
+
+  const devices = (ctx: AppContext): AppScreen => ({
+    activity: '.ConnectedDeviceDashboardActivity',
+    title: tr(ctx, 'devices'),
+    root: page(tr(ctx, 'devices'), [
+      subPage(ctx, 'pair_new_device', 'pair'),
+      entry('connection_preferences', tr(ctx, 'prefs'), tr(ctx, 'prefsSummary'), () =>
+        ctx.navigate('.AdvancedConnectedDeviceActivity'),
+      ),
+    ]),
+  });
+
+  const prefs = (ctx: AppContext): AppScreen => ({
+    activity: '.AdvancedConnectedDeviceActivity',
+    title: tr(ctx, 'prefs'),
+    root: page(tr(ctx, 'prefs'), [
+      entry('bluetooth_settings', tr(ctx, 'bluetooth'), '', () => ctx.navigate('.BluetoothSettings')),
+      subPage(ctx, 'cast', 'cast'),
+      subPage(ctx, 'printing', 'printing'),
+      { kind: 'switch', id: 'nfc', text: tr(ctx, 'nfc'), checked: false, onToggle: () => {} },
+    ]),
+  });
+
+  const bluetooth = (ctx: AppContext): AppScreen => {
+    const s = ctx.world.settings;
+    return {
+      activity: '.BluetoothSettings',
+      title: tr(ctx, 'bluetooth'),
+      root: page(tr(ctx, 'bluetooth'), [
+        {
+          kind: 'switch',
+          id: 'bluetooth_switch',
+          text: tr(ctx, 'useBluetooth'),
+          checked: s.bluetooth,
+          onToggle: (v) => {
+            s.bluetooth = v;
+            count(ctx, 'bluetooth');
+          },
+        },
+        subPage(ctx, 'pair_new_device', 'pair'),
+      ]),
+    };
+  };
 
   const main = (ctx: AppContext): AppScreen => {
-    const s = ctx.world.settings;
     const rows: View[] = [
       {
         kind: 'row',
@@ -117,26 +159,12 @@ export function createSettingsApp(): App {
         },
         children: [{ kind: 'text', id: 'search_action_bar_title', text: tr(ctx, 'search'), color: '#5f6368' }],
       },
-      {
-        kind: 'switch',
-        id: 'wifi_switch',
-        text: tr(ctx, 'wifi'),
-        checked: s.wifi,
-        onToggle: (v) => {
-          s.wifi = v;
-          count(ctx, 'wifi');
-        },
-      },
-      {
-        kind: 'switch',
-        id: 'bluetooth_switch',
-        text: tr(ctx, 'bluetooth'),
-        checked: s.bluetooth,
-        onToggle: (v) => {
-          s.bluetooth = v;
-          count(ctx, 'bluetooth');
-        },
-      },
+      entry('network_internet', tr(ctx, 'network'), tr(ctx, 'networkSummary'), () =>
+        ctx.navigate('.NetworkDashboardActivity'),
+      ),
+      entry('connected_devices', tr(ctx, 'devices'), tr(ctx, 'devicesSummary'), () =>
+        ctx.navigate('.ConnectedDeviceDashboardActivity'),
+      ),
       ...OTHER.map(([id, en, zh]) => {
         if (id === 'display') {
           return entry('display_settings', tr(ctx, 'display'), tr(ctx, 'displaySummary'), () =>
@@ -146,7 +174,7 @@ export function createSettingsApp(): App {
         const t = ctx.locale === 'zh' ? zh : en;
         return entry(id, t, '', () => ctx.navigate('.SubSettings', { title: t }));
       }),
-      entry('about_phone', tr(ctx, 'about'), tr(ctx, 'aboutSummary'), () => ctx.navigate('.AboutPhone')),
+      entry('about_phone', tr(ctx, 'about'), ctx.world.about.model, () => ctx.navigate('.AboutPhone')),
     ];
     return { activity: '.Settings', title: tr(ctx, 'title'), root: page(tr(ctx, 'title'), rows) };
   };
@@ -188,6 +216,14 @@ export function createSettingsApp(): App {
       activity: '.DisplaySettings',
       title: tr(ctx, 'display'),
       root: page(tr(ctx, 'display'), [
+        {
+          kind: 'text',
+          id: 'brightness_header',
+          text: tr(ctx, 'brightnessHeader'),
+          size: 'small',
+          bold: true,
+          height: 40,
+        },
         { kind: 'text', id: 'brightness_title', text: tr(ctx, 'brightness'), size: 'large', height: 40 },
         {
           kind: 'seekbar',
@@ -200,6 +236,7 @@ export function createSettingsApp(): App {
             s.brightness = Math.min(255, Math.max(0, Math.round(v)));
           },
         },
+        { kind: 'switch', id: 'adaptive_brightness', text: tr(ctx, 'adaptive'), checked: false, onToggle: () => {} },
         {
           kind: 'switch',
           id: 'dark_mode',
@@ -243,7 +280,18 @@ export function createSettingsApp(): App {
     labelZh: '设置',
     iconColor: '#5f6368',
     glyph: '⚙',
-    activities: ['.Settings', '.DisplaySettings', '.AboutPhone', '.SubSettings', '.SearchSettings'],
+    activities: [
+      '.Settings',
+      '.NetworkDashboardActivity',
+      '.InternetSettings',
+      '.ConnectedDeviceDashboardActivity',
+      '.AdvancedConnectedDeviceActivity',
+      '.BluetoothSettings',
+      '.DisplaySettings',
+      '.AboutPhone',
+      '.SubSettings',
+      '.SearchSettings',
+    ],
     onLaunch() {
       query = '';
     },
@@ -251,6 +299,16 @@ export function createSettingsApp(): App {
       switch (route.activity) {
         case '.SearchSettings':
           return search(ctx);
+        case '.NetworkDashboardActivity':
+          return network(ctx);
+        case '.InternetSettings':
+          return internet(ctx);
+        case '.ConnectedDeviceDashboardActivity':
+          return devices(ctx);
+        case '.AdvancedConnectedDeviceActivity':
+          return prefs(ctx);
+        case '.BluetoothSettings':
+          return bluetooth(ctx);
         case '.DisplaySettings':
           return display(ctx);
         case '.AboutPhone':

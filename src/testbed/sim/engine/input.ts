@@ -27,22 +27,22 @@ export interface InputHost {
 
 export type KeyCode = 'back' | 'home' | 'recents' | 'enter' | 'delete' | 'search' | 'menu';
 
-export function validateStrokes(strokes: Stroke[], frame: Frame): string | undefined {
+export function validateStrokes(strokes: Stroke[]): string | undefined {
   if (strokes.length < 1 || strokes.length > 10) return 'a gesture needs 1 to 10 strokes';
-  const { width, height } = frame.screen;
   for (const s of strokes) {
     if (!s.points.length) return 'every stroke needs at least one point';
     let t = -1;
     for (const p of s.points) {
       if (![p.x, p.y, p.t].every(Number.isFinite)) return 'stroke points need finite x, y, t';
-      if (p.x < 0 || p.y < 0 || p.x >= width || p.y >= height) {
-        return `point (${p.x},${p.y}) is outside the ${width}x${height} screen`;
-      }
       if (p.t < t) return 'stroke times must not decrease';
       t = p.t;
     }
   }
   return undefined;
+}
+
+function clampToScreen<P extends Point>(p: P, width: number, height: number): P {
+  return { ...p, x: Math.min(width - 1, Math.max(0, p.x)), y: Math.min(height - 1, Math.max(0, p.y)) };
 }
 
 /** The window that receives a touch at `p`, or undefined when it is swallowed or hits nothing. */
@@ -260,8 +260,14 @@ function pinch(host: InputHost, a: Stroke, b: Stroke): InputResult {
 
 export function gesture(host: InputHost, strokes: Stroke[]): InputResult {
   const frame = host.frame();
-  const bad = validateStrokes(strokes, frame);
+  const bad = validateStrokes(strokes);
   if (bad) return { ok: false, code: 'INVALID_ARGUMENT', message: bad };
+  const { width, height } = frame.screen;
+  const inside = (p: Point) => p.x >= 0 && p.y >= 0 && p.x < width && p.y < height;
+  // Android injects what `input` is given without a range check: a touch that goes down off the
+  // screen reaches no window; one that moves off it stays with its window at the screen's edge.
+  if (!strokes.every((s) => inside(s.points[0] as Point))) return { ok: true, detail: 'touch down outside the screen' };
+  strokes = strokes.map((s) => ({ points: s.points.map((p) => clampToScreen(p, width, height)) }));
   const slop = dpToPx(frame.screen, 8);
   const moved = (s: Stroke) => s.points.some((p) => distance(p, s.points[0]) > slop);
   if (strokes.length === 1) {

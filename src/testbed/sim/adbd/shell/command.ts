@@ -3,6 +3,8 @@ import type { PhoneSurface } from '../../surface.js';
 /** What a shell command sees: its argv (argv[0] is the command name), stdin and the phone. */
 export interface CommandContext {
   argv: string[];
+  /** `NAME=value` given before the command on its line (`CLASSPATH=… app_process …`). */
+  env?: Record<string, string>;
   stdin: Buffer;
   phone: PhoneSurface;
   /** Run a nested command line (`sh -c`), returning what it wrote and its exit code. */

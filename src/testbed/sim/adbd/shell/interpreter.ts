@@ -38,24 +38,53 @@ export async function runCommandLine(
   let sessionStdin = input ?? Buffer.alloc(0);
   for (const item of parsed.list) {
     if (!skip) {
-      let stdin = sessionStdin;
+      const stdin = sessionStdin;
       sessionStdin = Buffer.alloc(0);
-      for (let i = 0; i < item.pipeline.length; i++) {
-        const cmd = item.pipeline[i] as SimpleCommand;
-        const last = i === item.pipeline.length - 1;
-        const out: Buffer[] = [];
-        code = await runSimple(cmd, stdin, deps, (fd, data) => {
-          if (fd === 1 && !last) out.push(data);
-          else sink(fd, data);
-        });
-        stdin = Buffer.concat(out);
-      }
+      if (item.next === '&') {
+        // A background job: the shell does not wait. Its output is dropped, since the session may
+        // have ended by the time it writes (tools that start servers send it to /dev/null anyway).
+        void runPipeline(item.pipeline, Buffer.alloc(0), deps, () => {}).catch(() => {});
+        code = 0;
+      } else code = await runPipeline(item.pipeline, stdin, deps, sink);
     }
     if (item.next === '&&') skip = code !== 0;
     else if (item.next === '||') skip = code === 0;
     else skip = false;
   }
   return code;
+}
+
+async function runPipeline(
+  pipeline: SimpleCommand[],
+  input: Buffer,
+  deps: ShellDeps,
+  sink: OutputSink,
+): Promise<number> {
+  let code = 0;
+  let stdin = input;
+  for (let i = 0; i < pipeline.length; i++) {
+    const cmd = pipeline[i] as SimpleCommand;
+    const last = i === pipeline.length - 1;
+    const out: Buffer[] = [];
+    code = await runSimple(cmd, stdin, deps, (fd, data) => {
+      if (fd === 1 && !last) out.push(data);
+      else sink(fd, data);
+    });
+    stdin = Buffer.concat(out);
+  }
+  return code;
+}
+
+/** `NAME=value` words before the command name: that command's environment. */
+function splitAssignments(argv: string[]): { env: Record<string, string>; argv: string[] } {
+  const env: Record<string, string> = {};
+  let k = 0;
+  for (; k < argv.length; k++) {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(argv[k] as string);
+    if (!m) break;
+    env[m[1] as string] = m[2] as string;
+  }
+  return { env, argv: argv.slice(k) };
 }
 
 /**
@@ -67,8 +96,8 @@ export function readsStdin(line: string): boolean {
   if (!parsed.ok) return false;
   return parsed.list.some((item) => {
     const first = item.pipeline[0];
-    if (!first || first.redirects.some((r) => r.op === '<')) return false;
-    const [name, ...args] = first.argv;
+    if (!first || item.next === '&' || first.redirects.some((r) => r.op === '<')) return false;
+    const [name, ...args] = splitAssignments(first.argv).argv;
     const base = name?.slice(name.lastIndexOf('/') + 1);
     if (base === 'cat') return !args.some((a) => a !== '-' && !a.startsWith('-'));
     if (base === 'sh') return !args.includes('-c');
@@ -130,10 +159,11 @@ async function runSimple(cmd: SimpleCommand, stdin: Buffer, deps: ShellDeps, sin
     if (!to.startsWith('&') && to !== '/dev/null') files.set(to, []);
   }
   let code: number;
-  if (cmd.argv.length === 0)
-    code = 0; // a bare redirection creates/truncates the file
+  const { env, argv } = splitAssignments(cmd.argv);
+  if (argv.length === 0)
+    code = 0; // a bare redirection creates/truncates the file; bare assignments set nothing we expand
   else {
-    const name = cmd.argv[0] as string;
+    const name = argv[0] as string;
     const base = name.includes('/') ? name.slice(name.lastIndexOf('/') + 1) : name;
     const impl = deps.commands.get(base);
     if (!impl) {
@@ -143,7 +173,8 @@ async function runSimple(cmd: SimpleCommand, stdin: Buffer, deps: ShellDeps, sin
       let res: CommandResult;
       try {
         res = await impl({
-          argv: [base, ...cmd.argv.slice(1)],
+          argv: [base, ...argv.slice(1)],
+          env,
           stdin,
           phone: deps.phone,
           run: (line) => captureCommandLine(line, deps),

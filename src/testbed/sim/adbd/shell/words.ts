@@ -1,7 +1,8 @@
 /**
  * A small POSIX-ish shell parser for the command lines adb clients send: words with single and
- * double quotes and backslash escapes, `;` `&&` `||` `|` and redirections (`2>/dev/null`, `2>&1`,
- * `> file`, `>> file`, `< file`). No variables, globbing or subshells: phone tools never send them.
+ * double quotes and backslash escapes, `;` `&` `&&` `||` `|` and redirections (`2>/dev/null`, `2>&1`,
+ * `> file`, `>> file`, `< file`). No variable expansion, globbing or subshells; `NAME=value` before a
+ * command is its environment (the interpreter's business).
  */
 
 export interface Redirect {
@@ -20,8 +21,11 @@ export type Pipeline = SimpleCommand[];
 
 export interface ListItem {
   pipeline: Pipeline;
-  /** How the NEXT item runs: always (`;`), on success (`&&`), on failure (`||`); null for the last. */
-  next: ';' | '&&' | '||' | null;
+  /**
+   * How the NEXT item runs: always (`;`), on success (`&&`), on failure (`||`); null for the last.
+   * `&` runs this item in the background (the shell does not wait for it) and goes on.
+   */
+  next: ';' | '&' | '&&' | '||' | null;
 }
 
 export type ParseResult = { ok: true; list: ListItem[] } | { ok: false; message: string };
@@ -56,7 +60,8 @@ function tokenize(line: string): Token[] | string {
         out.push({ kind: 'op', op: '|' });
         i++;
       } else {
-        return "syntax error: '&' unexpected"; // background jobs are not supported
+        out.push({ kind: 'op', op: '&' }); // a background job
+        i++;
       }
       continue;
     }
@@ -143,7 +148,7 @@ export function parseCommandLine(line: string): ParseResult {
   else if (list.length > 0) {
     const last = list[list.length - 1] as ListItem;
     if (last.next === '&&' || last.next === '||') return fail('newline');
-    last.next = null; // a trailing `;` is fine
+    if (last.next === ';') last.next = null; // a trailing `;` is fine; a trailing `&` stays a job
   }
   return { ok: true, list };
 }

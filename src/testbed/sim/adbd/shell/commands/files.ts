@@ -174,3 +174,38 @@ export const test: Command = async (ctx) => {
   if (result === undefined) return fail(`${ctx.argv[0]}: unknown operand\n`, 2);
   return { code: result !== negate ? 0 : 1 };
 };
+
+/** toybox `mv [-fin] SOURCE... DEST`: a file (or a directory's tree) into place; a directory DEST takes them by name. */
+export const mv: Command = async (ctx) => {
+  const args = ctx.argv.slice(1);
+  const noClobber = args.some((a) => /^-[a-zA-Z]*n/.test(a));
+  const paths = args.filter((a) => !a.startsWith('-'));
+  if (paths.length < 2) return fail('usage: mv [-fin] SOURCE... DEST\n\nmv: Need 2 arguments\n');
+  const dest = paths.pop() as string;
+  const phone = ctx.phone as Removable;
+  const destIsDir = isDir(phone, dest);
+  if (paths.length > 1 && !destIsDir) return fail(`mv: '${dest}' not directory\n`);
+  const errs: string[] = [];
+  for (const src of paths) {
+    const to = destIsDir ? join(dest, src.slice(src.lastIndexOf('/') + 1)) : dest;
+    const err = moveOne(phone, src, to, noClobber);
+    if (err) errs.push(`mv: ${err}\n`);
+  }
+  return { stderr: errs.join(''), code: errs.length ? 1 : 0 };
+};
+
+function moveOne(phone: Removable, src: string, to: string, noClobber: boolean): string | undefined {
+  if (noClobber && (phone.readFile(to) !== undefined || isDir(phone, to))) return undefined;
+  const data = phone.readFile(src);
+  if (data === undefined && !isDir(phone, src)) return `'${src}': No such file or directory`;
+  if (data !== undefined) {
+    const err = writePhoneFile(phone, to, data);
+    if (err) return `'${to}': ${err}`;
+    return phone.removeFile?.(src) ? undefined : `'${src}': Read-only file system`;
+  }
+  for (const name of phone.listDir(src) ?? []) {
+    const err = moveOne(phone, join(src, name), join(to, name), noClobber);
+    if (err) return err;
+  }
+  return undefined;
+}

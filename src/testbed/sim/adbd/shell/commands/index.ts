@@ -1,8 +1,9 @@
 import type { Command } from '../command.js';
 import { am, monkey } from './am.js';
 import { screencap, uiautomator } from './capture.js';
+import { appProcess, nohup } from './dex.js';
 import { dumpsys } from './dumpsys.js';
-import { cat, echo, falseCmd, id, ls, mkdir, rm, sh, sleep, test, touch, trueCmd, whoami } from './files.js';
+import { cat, echo, falseCmd, id, ls, mkdir, mv, rm, sh, sleep, test, touch, trueCmd, whoami } from './files.js';
 import { ime } from './ime.js';
 import { input } from './input.js';
 import { cmd, pm } from './packages.js';
@@ -15,6 +16,8 @@ import { wm } from './wm.js';
 export const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   ['[', test],
   ['am', am],
+  ['app_process', appProcess],
+  ['app_process64', appProcess],
   ['cat', cat],
   ['cmd', cmd],
   ['dumpsys', dumpsys],
@@ -30,6 +33,8 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   ['ls', ls],
   ['mkdir', mkdir],
   ['monkey', monkey],
+  ['mv', mv],
+  ['nohup', nohup],
   ['pm', pm],
   ['rm', rm],
   ['run-as', runAs],

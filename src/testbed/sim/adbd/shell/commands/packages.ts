@@ -1,10 +1,7 @@
 import { HELPER_PACKAGE } from '../../../../../device/protocol/transport.js';
 import { apkPackage } from '../../apk.js';
 import { type Command, type CommandContext, type CommandResult, ok, usage } from '../command.js';
-import { apkPath, findPackage, isSystemPackage, longComponent, shortComponent } from './component.js';
-
-/** The home app answers HOME, not LAUNCHER. */
-const LAUNCHER = 'com.android.launcher3';
+import { apkPath, findPackage, fullActivity, isSystemPackage, shortComponent } from './component.js';
 
 /** `pm list|path|clear|grant|revoke|resolve-activity` and `cmd package|wifi|bluetooth_manager …`. */
 
@@ -38,30 +35,6 @@ function listPackages(ctx: CommandContext, args: string[]): CommandResult {
 }
 
 /**
-/**
- * `cmd package query-activities [--brief] -a ACTION -c CATEGORY`: the virtual phone's apps with a
- * launcher activity (only MAIN/LAUNCHER is answered), in the layout Android prints.
- */
-function queryActivities(ctx: CommandContext, args: string[]): CommandResult {
-  const opt = (flag: string) => args[args.indexOf(flag) + 1];
-  const action = args.includes('-a') ? opt('-a') : undefined;
-  const category = args.includes('-c') ? opt('-c') : undefined;
-  const launcher =
-    (action === undefined || action === 'android.intent.action.MAIN') &&
-    (category === undefined || category === 'android.intent.category.LAUNCHER');
-  const apps = launcher ? ctx.phone.packages().filter((p) => p.activities.length > 0 && p.package !== LAUNCHER) : [];
-  if (apps.length === 0) return ok('No activities found\n');
-  const brief = args.includes('--brief');
-  const blocks = apps.map((p, i) => {
-    const act = p.activities[0] as string;
-    const head = `  Activity #${i}:\n    priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n`;
-    return brief
-      ? `${head}    ${shortComponent(p.package, act)}\n`
-      : `${head}    ActivityInfo:\n      name=${longComponent(p.package, act).split('/')[1]}\n      packageName=${p.package}\n      enabled=true exported=true directBootAware=false\n`;
-  });
-  return ok(`${apps.length} activities found:\n${blocks.join('')}`);
-}
-
 /**
  * `pm install FILE`: the file must be an APK (a zip with a binary AndroidManifest.xml). The helper app
  * (recognized by its package) installs its accessibility service and input method; any other APK
@@ -125,9 +98,62 @@ function packageCommand(ctx: CommandContext, sub: string | undefined, rest: stri
     }
   }
   return usage(
-    'Package manager (package) commands:\n  list packages [-f] [-d] [-e] [-s] [-3] [-i] [-l] [-u] [-U] [FILTER]\n  path [--user USER_ID] PACKAGE\n  resolve-activity [--brief] PACKAGE\n  query-activities [--brief] [-a ACTION] [-c CATEGORY]\n',
+    'Package manager (package) commands:\n  list packages [-f] [-d] [-e] [-s] [-3] [-i] [-l] [-u] [-U] [FILTER]\n  path [--user USER_ID] PACKAGE\n  resolve-activity [--brief] PACKAGE\n  query-activities [--brief] [--components] [-a ACTION] [-c CATEGORY] [PACKAGE]\n',
     255,
   );
+}
+
+const LAUNCHER_PACKAGE = 'com.android.launcher3';
+
+/**
+ * `query-activities` as PackageManagerShellCommand prints it, for the intents tools ask about: a
+ * launcher query (MAIN + LAUNCHER) lists every app's first activity (not the home screen itself,
+ * which is HOME); a HOME query lists the launcher. `-p PKG` or a trailing package narrows it.
+ */
+function queryActivities(ctx: CommandContext, rest: string[]): CommandResult {
+  const opt = (flag: string): string | undefined => {
+    const i = rest.indexOf(flag);
+    return i >= 0 ? rest[i + 1] : undefined;
+  };
+  const category = opt('-c');
+  const action = opt('-a') ?? 'android.intent.action.MAIN';
+  const valued = new Set(['-a', '-c', '-p', '--user', '-d', '-t', '-n', '-f']);
+  const bare = rest.filter((a, i) => !a.startsWith('-') && !valued.has(rest[i - 1] ?? ''));
+  const only = opt('-p') ?? bare[bare.length - 1];
+  const home = category === 'android.intent.category.HOME';
+  const found =
+    action !== 'android.intent.action.MAIN'
+      ? []
+      : ctx.phone
+          .packages()
+          .filter((p) => p.activities.length > 0 && (p.package === LAUNCHER_PACKAGE) === home)
+          .filter((p) => !only || p.package === only)
+          .map((p) => ({ pkg: p.package, activity: p.activities[0] as string }));
+  if (found.length === 0) return ok('No activities found\n');
+  if (rest.includes('--components')) return ok(found.map((f) => `${shortComponent(f.pkg, f.activity)}\n`).join(''));
+  const brief = rest.includes('--brief');
+  const lines = [`${found.length} activities found:`];
+  found.forEach((f, i) => {
+    lines.push(`  Activity #${i}:`);
+    lines.push('    priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false');
+    if (brief) {
+      lines.push(`    ${shortComponent(f.pkg, f.activity)}`);
+      return;
+    }
+    lines.push('    ActivityInfo:');
+    lines.push(`      name=${fullActivity(f.pkg, f.activity)}`);
+    lines.push(`      packageName=${f.pkg}`);
+    lines.push('      enabled=true exported=true directBootAware=false');
+    lines.push(`      taskAffinity=${f.pkg} targetActivity=null persistableMode=PERSIST_ROOT_ONLY`);
+    lines.push('      launchMode=0 flags=0x3 privateFlags=0x0 theme=0x0');
+    lines.push('      screenOrientation=-1 configChanges=0x0 softInputMode=0x0');
+    lines.push('      ApplicationInfo:');
+    lines.push(`        packageName=${f.pkg}`);
+    lines.push(`        processName=${f.pkg}`);
+    lines.push(`        sourceDir=${apkPath(f.pkg)}`);
+    lines.push(`        enabled=true minSdkVersion=26 targetSdkVersion=${ctx.phone.info.apiLevel}`);
+  });
+  return ok(`${lines.join('\n')}\n`);
 }
 
 export const pm: Command = async (ctx) => {

@@ -72,6 +72,17 @@ export const setprop: Command = async (ctx) => {
 
 const NAMESPACES = new Set(['system', 'secure', 'global']);
 
+/**
+ * Settings every phone has a value for, read from the screen: rotation is a number (0..3) on any
+ * Android — tools parse it as one — and auto-rotate is off (the virtual phone turns only on request).
+ */
+function derivedSetting(phone: PhoneSurface, ns: string, key: string): string | undefined {
+  if (ns !== 'system') return undefined;
+  if (key === 'user_rotation') return String(phone.screen().rotation);
+  if (key === 'accelerometer_rotation') return '0';
+  return undefined;
+}
+
 export const settings: Command = async (ctx) => {
   const args = ctx.argv.slice(1).filter((a, i, all) => a !== '--user' && all[i - 1] !== '--user');
   const [verb, ns, key, value] = args;
@@ -83,7 +94,7 @@ export const settings: Command = async (ctx) => {
   switch (verb) {
     case 'get':
       if (!key) break;
-      return ok(`${ctx.phone.getSetting(ns, key) ?? 'null'}\n`);
+      return ok(`${derivedSetting(ctx.phone, ns, key) ?? ctx.phone.getSetting(ns, key) ?? 'null'}\n`);
     case 'put':
       if (!key || value === undefined) break;
       ctx.phone.putSetting(ns, key, value);
