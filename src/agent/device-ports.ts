@@ -125,6 +125,7 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
         consent: r.consent,
         dryRun: r.dryRun,
         changes: r.changes,
+        value: r.value,
         deviceMs: 0,
       };
       const captured = !!r.postPng || deps.screenshots === false;

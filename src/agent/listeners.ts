@@ -22,6 +22,7 @@ export const checkpointStep: StepListener = async (s, record, png) => {
     history: s.mem.history.all().slice(-20),
     blacklist: s.mem.blacklist.toJSON(),
     completion: s.mem.completion.toJSON(),
+    notes: s.mem.notes.length ? s.mem.notes : undefined,
     irreversibleDone: s.mem.alreadyDone.size ? [...s.mem.alreadyDone] : undefined,
     usage: s.total,
     counters: counters(s),

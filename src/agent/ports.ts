@@ -49,6 +49,8 @@ export interface Executed {
   dryRun?: boolean;
   /** What else the action changed on the page, for the completion check. */
   changes: StateChange[];
+  /** What a read-only tool answered (read_control's control), for the model. */
+  value?: unknown;
   /** The post-action observation (the next step's perception); absent when nothing was read. */
   post?: Perceived;
   deviceMs: number;

@@ -68,6 +68,7 @@ export async function resumeAgent(deps: AgentDeps, o: ResumeOptions): Promise<Ru
       blacklist: Blacklist.fromJSON(c.blacklist),
       completion: CompletionTracker.fromJSON(c.completion),
       alreadyDone: new Set(c.irreversibleDone ?? []),
+      notes: c.notes ?? [],
     },
     loop: freshLoop(),
     cur,

@@ -62,6 +62,8 @@ export interface RunMemory {
   alreadyDone: Set<string>;
   /** Cache entries replayed in this run: a second replay of the same page means a cycle. */
   replayed: Set<string>;
+  /** The model's working memory (`note`), shown in every prompt. */
+  notes: string[];
 }
 
 /** The loop's counters and gates, reset by progress. */
@@ -138,6 +140,7 @@ export function freshMemory(): RunMemory {
     completion: new CompletionTracker(),
     alreadyDone: new Set<string>(),
     replayed: new Set<string>(),
+    notes: [],
   };
 }
 

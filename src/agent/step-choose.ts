@@ -85,7 +85,9 @@ async function askModel(s: Session, ctx: StepCtx): Promise<Choice> {
     history: s.mem.history.recent(5),
     banned,
     bannedSignatures: banned,
-    tools: plannerTools(ports.image ? [...ports.tools, 'look'] : ports.tools),
+    // note and read act on the agent; look only where the model can see images.
+    tools: plannerTools([...ports.tools, 'note', 'read', ...(ports.image ? ['look'] : [])]),
+    notes: s.mem.notes,
     hint: s.loop.hint,
     image: ports.image ? (req) => ports.image!(ctx.seen, req) : undefined,
     ids: new Set(obs.elements.map((e) => e.id)),

@@ -30,7 +30,7 @@ export function preflight(s: Session, ctx: StepCtx, planned: PlannedStep, source
   const sig = actionSignature(action);
 
   if (TERMINAL_TOOLS.has(action.tool)) {
-    const v = s.mem.completion.check(action, obs);
+    const v = s.mem.completion.check(action, obs, { goal: s.run.goal });
     if (!v.ok) {
       ctx.record.signals = [v.handOver ? 'finish_handover' : 'finish_rejected'];
       // A mistake seen on the phone that the model will not put back: a person decides, never "done".

@@ -6,6 +6,7 @@ import type { Executed, Perceived } from './ports.js';
 import { type Session, waitGate } from './session.js';
 import type { StepCtx } from './step-context.js';
 import { replan } from './step-helpers.js';
+import { controlSummary } from './step-meta.js';
 import { breakerKey } from './step-preflight.js';
 import type { DecisionSource } from './types.js';
 
@@ -37,7 +38,8 @@ export async function reduce(
   ctx.record.signals = exec.signals;
   ctx.record.note = ok ? (source === 'cache' ? 'replayed from page memory' : ctx.record.note) : reason;
   s.mem.completion.record({ ok, reason }, exec.post?.obs, exec.changes);
-  const scrollNote = trackScroll(s, ctx, exec);
+  const scrollNote =
+    trackScroll(s, ctx, exec) ?? (action.tool === 'read_control' ? controlSummary(exec.value) : undefined);
   s.mem.history.add({
     step: ctx.step,
     action: ctx.record.action,

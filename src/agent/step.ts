@@ -7,6 +7,7 @@ import { choose } from './step-choose.js';
 import type { StepCtx } from './step-context.js';
 import { executePlanned } from './step-execute.js';
 import { labelOf } from './step-helpers.js';
+import { handleMeta, revisePlan } from './step-meta.js';
 import { preflight } from './step-preflight.js';
 import { reduce } from './step-reduce.js';
 import type { RunResult, RunStatus } from './types.js';
@@ -69,6 +70,11 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
     expect: formatExpect(planned.decision.expect),
     note: choice.ruleNote,
   });
+  revisePlan(s, planned.revisedPlan);
+  if (handleMeta(s, ctx, planned)) {
+    await commit(s, ctx);
+    return undefined;
+  }
   const refused = async (note: string, historyNote = note) => {
     ctx.record.note = note;
     s.mem.history.add({

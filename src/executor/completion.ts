@@ -71,6 +71,8 @@ export interface AnswerContext {
    * numbers it claims. Unknown: judged as an answer.
    */
   question?: boolean;
+  /** The goal's own text: a summary may repeat its numbers ("Alarm set for 05:45") unseen on a screen. */
+  goal?: string;
 }
 
 /**
@@ -85,7 +87,7 @@ export function answerGrounded(answer: string, seen: readonly string[], ctx: Ans
   if (!a || GENERIC.test(a)) return true;
   const corpus = norm(seen.join('\n'));
   if (corpus.includes(a)) return true;
-  const shown = shownNumbers(corpus);
+  const shown = shownNumbers(ctx.question === false && ctx.goal ? `${corpus}\n${norm(ctx.goal)}` : corpus);
   const numbers = answerNumbers(a);
   const digitsOnly = a.replace(/\D/g, '');
   const asPhone = /^[+\d\s\-().]+$/.test(a) && digitsOnly.length >= 6 && shown.has(digitsOnly);
@@ -181,7 +183,7 @@ export class CompletionTracker {
    */
   check(action: Action, obs: Observation, ctx: { goal?: string } = {}): Verdict {
     this.observe(obs);
-    const v = this.verdict(action, ctx.goal === undefined ? {} : { question: asksQuestion(ctx.goal) });
+    const v = this.verdict(action, ctx.goal === undefined ? {} : { question: asksQuestion(ctx.goal), goal: ctx.goal });
     if (v.ok) return v;
     if (this.rejections >= (this.opts.maxRejections ?? 2)) {
       // Weak evidence (a failed check, an unseen answer) yields to a model that insists; a change
@@ -214,7 +216,7 @@ export class CompletionTracker {
         ok: false,
         reason:
           answer.question === false
-            ? `the summary "${action.answer}" names a number no screen in this run showed; check it on the screen`
+            ? `the summary "${action.answer}" names a number neither the task nor any screen in this run showed; check it on the screen`
             : `the answer "${action.answer}" is not on any screen seen in this run; read it from the screen`,
       };
     return { ok: true };

@@ -86,6 +86,8 @@ export const CheckpointSchema = z.object({
     .optional(),
   /** Guarded actions (by summary) that took effect without a recorded result: never repeated in this run. */
   irreversibleDone: z.array(z.string()).optional(),
+  /** The model's working memory (`note`). */
+  notes: z.array(z.string()).optional(),
   /** The completion check's evidence (CompletionTracker.toJSON): mistakes not undone survive a resume. */
   completion: z.unknown().optional(),
   /** When the run was resumed (clock ms), in order. */

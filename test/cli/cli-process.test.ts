@@ -68,8 +68,8 @@ describe('usage errors exit 2 and say what was wrong', () => {
     const url = `http://127.0.0.1:${await deadPort()}/v1`;
     const r = await run('run', 'Turn Wi-Fi off', '--base-url', url, '--model', 'm', '--runs-dir', 'runs-dead');
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`the model endpoint ${url} (model m) failed`);
-    expect(r.stderr).toMatch(/check that the server is running/);
+    expect(r.stderr).toContain(`the model "m" at ${url} could not be reached`);
+    expect(r.stderr).toMatch(/check that the model server is running/);
     expect(await readdir(path.join(dir, 'runs-dead')).catch(() => [])).toEqual([]);
   }, 60_000);
 

@@ -20,13 +20,13 @@ describe('the password field after the email is typed', () => {
     await rig.clock.sleep(1500);
     obs = await observe(ex, obs);
     const typed = await ex.run(
-      decision({ tool: 'type', target_id: el(obs, 'Email · 邮箱').id, text: 'a@acme.test' }, { kind: 'no_change' }),
+      decision({ tool: 'type', target_id: el(obs, 'Email').id, text: 'a@acme.test' }, { kind: 'no_change' }),
       obs,
     );
     expect(typed.receipt.delivery).toBe('delivered');
     obs = await observe(ex, obs);
     const pw = obs.elements.find((e) => e.flags.password);
-    expect(pw && compactView(obs)).toContain(`[${pw?.id}] fill EditText "Password · 密码" [password] empty`);
+    expect(pw && compactView(obs)).toContain(`[${pw?.id}] fill EditText "Password" [password] empty`);
     const tap = await ex.run(decision({ tool: 'tap', target_id: pw?.id }, { kind: 'keyboard_shown' }), obs);
     expect(tap.receipt.error?.message).toBeUndefined();
     expect(tap.receipt.delivery).toBe('delivered');
@@ -37,7 +37,7 @@ describe('the password field after the email is typed', () => {
     await ex.run(decision({ tool: 'type', target_id: field?.id, text: 'Pw-1234x' }, { kind: 'no_change' }), obs);
     obs = await observe(ex, obs);
     const view = compactView(obs);
-    expect(view).toMatch(/"Password · 密码" \[password\] filled \(8 chars\)/);
+    expect(view).toMatch(/"Password" \[password\] filled \(8 chars\)/);
     expect(view).not.toContain('Pw-1234x');
     expect(view).not.toContain('••');
   });

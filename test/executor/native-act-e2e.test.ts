@@ -16,11 +16,13 @@ afterEach(async () => {
   rig = undefined;
 });
 
-async function settings() {
+/** Settings (or one of its pages: `.InternetSettings` holds the Wi-Fi switch, as on Android 14). */
+async function settings(page?: string) {
   rig = await bridgeRig({ seed: 7 });
   const ex = makeExecutor(rig.device, rig.clock);
   let obs = await observe(ex);
   await ex.run(decision({ tool: 'launch_app', package: 'com.android.settings' }), obs);
+  if (page) await rig.phone.launch('com.android.settings', page);
   await rig.clock.sleep(1500);
   obs = await observe(ex, obs);
   const tools = plannerTools(offeredTools(rig.device.capabilities())) as PlannerTool[];
@@ -62,7 +64,7 @@ describe('native tools through act', () => {
   });
 
   it('read_control by id returns the control, wait_until and action_sequence run by id', async () => {
-    const { ex, obs, act } = await settings();
+    const { ex, obs, act } = await settings('.InternetSettings');
     const wifi = el(obs, 'Wi-Fi');
     const read = await ex.run(act({ tool: 'read_control', target_id: wifi.id, expect: 'no_change' }, obs), obs);
     expect(read.ok).toBe(true);

@@ -1,0 +1,62 @@
+import { readText } from '../perception/read-text.js';
+import type { PlannedStep } from '../planner/act-tool.js';
+import type { Session } from './session.js';
+import type { StepCtx } from './step-context.js';
+
+/**
+ * Decisions that act on the agent, not the phone (nothing is dispatched): `note` keeps a fact in
+ * working memory, shown in every later prompt; `read` answers with an element's full text (a cut
+ * line, line breaks kept) in the history; a revised plan replaces the open subgoals.
+ */
+
+const MAX_NOTES = 10;
+
+/** Apply a plan the model revised: done subgoals stay done, the new ones replace the open ones. */
+export function revisePlan(s: Session, revised: readonly string[] | undefined): void {
+  if (!revised?.length) return;
+  const done = s.plan.filter((p) => p.done);
+  const doneTexts = new Set(done.map((p) => p.text));
+  s.plan = [...done, ...revised.filter((t) => !doneTexts.has(t)).map((text) => ({ text, done: false }))];
+  s.current = done.length;
+}
+
+/** A note or a read: handled here and recorded; returns false for a decision that goes to the phone. */
+export function handleMeta(s: Session, ctx: StepCtx, planned: PlannedStep): boolean {
+  if (planned.note !== undefined) {
+    s.mem.notes = [...s.mem.notes, planned.note].slice(-MAX_NOTES);
+    ctx.record.action = `note "${planned.note}"`;
+    ctx.record.ok = true;
+    if (planned.subgoalDone && s.plan[s.current]) {
+      s.plan[s.current]!.done = true;
+      while (s.plan[s.current]?.done) s.current++;
+    }
+    s.mem.history.add({ step: ctx.step, action: ctx.record.action, expect: '-', ok: true, note: 'kept in Notes' });
+    return true;
+  }
+  if (planned.read !== undefined) {
+    const r = readText(ctx.seen.obs, planned.read);
+    ctx.record.action = `read ${planned.read.target_id ? `[${planned.read.target_id}]` : `"${planned.read.text ?? ''}"`}`;
+    ctx.record.ok = r.ok;
+    ctx.record.note = r.ok ? undefined : r.error;
+    s.mem.history.add({
+      step: ctx.step,
+      action: ctx.record.action,
+      expect: '-',
+      ok: r.ok,
+      note: r.ok ? `full text: "${r.text}"` : r.error,
+    });
+    return true;
+  }
+  return false;
+}
+
+/** A read_control's answer, for the history: what the control holds, in one short line. */
+export function controlSummary(value: unknown): string | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const v = value as Record<string, unknown>;
+  const parts: string[] = [];
+  for (const k of ['text', 'value', 'checked', 'selected', 'enabled', 'range', 'state'] as const)
+    if (v[k] !== undefined && v[k] !== '') parts.push(`${k}=${JSON.stringify(v[k])}`);
+  const line = parts.join(' ');
+  return line ? `read: ${line.length > 300 ? `${line.slice(0, 300)}…` : line}` : undefined;
+}

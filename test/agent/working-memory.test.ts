@@ -1,0 +1,58 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAgent } from '../../src/agent/loop.js';
+import { scriptedEndpoint } from '../planner/fixtures.js';
+import { startRig } from './support/agent-rig.js';
+
+/**
+ * Decisions that act on the agent, not the phone: a `note` is shown in every later prompt and kept
+ * in the checkpoint; a `read` answers in the history; a revised plan replaces the open subgoals.
+ * Nothing of these reaches the phone.
+ */
+
+let runsDir: string;
+beforeAll(async () => {
+  runsDir = await mkdtemp(path.join(tmpdir(), 'pa-notes-'));
+});
+afterAll(async () => {
+  await rm(runsDir, { recursive: true, force: true });
+});
+
+describe('working memory in the loop', () => {
+  it('keeps a note in every later prompt, answers a read in the history, and takes a revised plan', async () => {
+    const model = await scriptedEndpoint([
+      // Not a plan (asked three times): the goal becomes the only subgoal.
+      { thought: 'plan', tool: 'done' },
+      { thought: 'plan', tool: 'done' },
+      { thought: 'plan', tool: 'done' },
+      { thought: 'remember', tool: 'note', text: 'the code is 4711', plan: ['check the code', 'finish'] },
+      { thought: 'full text', tool: 'read', text: 'Acme' },
+      // Subgoals unmarked: questioned once, then believed with what shows it.
+      { thought: 'finished', tool: 'done', text: 'The code 4711 is noted' },
+      { thought: 'finished', tool: 'done', text: 'The code 4711 is noted' },
+    ]);
+    const rig = await startRig({ modelUrl: model.url });
+    try {
+      const a = await rig.agent({ confirm: () => 'approved' });
+      const inputs = rig.phone.world.events.length;
+      const run = await runAgent(a.deps, { goal: 'Remember the code 4711.', maxSteps: 6, runsDir });
+      await a.close();
+      expect(run.status).toBe('done');
+      expect(rig.phone.world.events.length).toBe(inputs);
+      const prompts = model.seen.map((r) => JSON.stringify(r.messages));
+      expect(prompts[3]).not.toContain('the code is 4711');
+      expect(prompts[4]).toContain('the code is 4711');
+      expect(prompts[5]).toContain('the code is 4711');
+      expect(prompts[5]).toMatch(/read \\"Acme\\"/);
+      expect(prompts[4]).toContain('check the code');
+      const cp = JSON.parse(await readFile(path.join(run.runDir, 'checkpoint.json'), 'utf8'));
+      expect(cp.notes).toEqual(['the code is 4711']);
+      expect(cp.subgoals.map((p: { text: string }) => p.text)).toEqual(['check the code', 'finish']);
+    } finally {
+      await rig.close();
+      await model.close();
+    }
+  });
+});
