@@ -1,10 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../src/core/clock.js';
-import { Logger } from '../../src/core/logger.js';
-import { createLlmClient } from '../../src/planner/llm/client.js';
-import { resolveLlmConfig } from '../../src/planner/llm/config.js';
-import { Planner } from '../../src/planner/planner.js';
-import { SETTINGS_IDS, SETTINGS_SCREEN, scriptedEndpoint } from './fixtures.js';
+import { plannerAt, SETTINGS_IDS, SETTINGS_SCREEN, scriptedEndpoint } from './fixtures.js';
 
 /**
  * Subgoals are the model's bookkeeping, not evidence: `done` with subgoals unmarked is questioned
@@ -38,13 +33,7 @@ const req = {
 async function decide(replies: Record<string, unknown>[]) {
   const e = await scriptedEndpoint(replies);
   close = e.close;
-  const logger = new Logger('planner', { sink: () => {} });
-  const llm = createLlmClient({
-    config: resolveLlmConfig({ baseUrl: e.url, model: 'm' }, {}),
-    clock: new VirtualClock(),
-    logger,
-  });
-  return { r: await new Planner({ llm, logger }).decide(req), seen: e.seen };
+  return { r: await plannerAt(e.url).decide(req), seen: e.seen };
 }
 
 describe('done with subgoals unmarked', () => {

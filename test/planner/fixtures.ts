@@ -1,6 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { VirtualClock } from '../../src/core/clock.js';
+import { Logger } from '../../src/core/logger.js';
 import type { Element, Observation } from '../../src/core/types.js';
+import { createLlmClient } from '../../src/planner/llm/client.js';
+import { resolveLlmConfig } from '../../src/planner/llm/config.js';
+import { Planner, type PlannerDeps } from '../../src/planner/planner.js';
 
 /** A Settings-like screen in the DESIGN §3 compact format, and the matching observation ids. */
 export const SETTINGS_SCREEN = [
@@ -119,4 +124,15 @@ export async function scriptedEndpoint(replies: Record<string, unknown>[]) {
     seen,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
+}
+
+/** A planner over a loopback model URL, with a silent logger and a virtual clock (and an optional image source). */
+export function plannerAt(url: string, image?: PlannerDeps['image']): Planner {
+  const logger = new Logger('planner', { sink: () => {} });
+  const llm = createLlmClient({
+    config: resolveLlmConfig({ baseUrl: url, model: 'm' }, {}),
+    clock: new VirtualClock(),
+    logger,
+  });
+  return new Planner({ llm, logger, image });
 }

@@ -1,10 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { VirtualClock } from '../../src/core/clock.js';
-import { Logger } from '../../src/core/logger.js';
-import { createLlmClient } from '../../src/planner/llm/client.js';
 import { resolveLlmConfig } from '../../src/planner/llm/config.js';
-import { Planner } from '../../src/planner/planner.js';
-import { SETTINGS_IDS, SETTINGS_SCREEN, scriptedEndpoint } from './fixtures.js';
+import { plannerAt, SETTINGS_IDS, SETTINGS_SCREEN, scriptedEndpoint } from './fixtures.js';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -17,19 +13,9 @@ const images = (m: { messages: { role: string; content: unknown }[] }) =>
     .filter((p) => (p as { type: string }).type === 'image_url');
 
 function planner(url: string, requests: unknown[]) {
-  const logger = new Logger('planner', { sink: () => {} });
-  const llm = createLlmClient({
-    config: resolveLlmConfig({ baseUrl: url, model: 'm' }, {}),
-    clock: new VirtualClock(),
-    logger,
-  });
-  return new Planner({
-    llm,
-    logger,
-    image: async (req) => {
-      requests.push(req);
-      return 'data:image/jpeg;base64,AAAA';
-    },
+  return plannerAt(url, async (req) => {
+    requests.push(req);
+    return 'data:image/jpeg;base64,AAAA';
   });
 }
 
@@ -82,13 +68,7 @@ describe('a model that reads no images', () => {
   it('is told a visual-first screen is pixels it cannot see, and gets no image', async () => {
     const e = await scriptedEndpoint([tap]);
     close = e.close;
-    const logger = new Logger('planner', { sink: () => {} });
-    const llm = createLlmClient({
-      config: resolveLlmConfig({ baseUrl: e.url, model: 'm' }, {}),
-      clock: new VirtualClock(),
-      logger,
-    });
-    const r = await new Planner({ llm, logger }).decide({ ...base, tools: ['tap', 'back', 'done'], visualFirst: true });
+    const r = await plannerAt(e.url).decide({ ...base, tools: ['tap', 'back', 'done'], visualFirst: true });
     expect(r.ok).toBe(true);
     expect(images(e.seen[0]!)).toHaveLength(0);
     const text = JSON.stringify(e.seen[0]!.messages);
