@@ -62,6 +62,8 @@ export interface RunMemory {
   alreadyDone: Set<string>;
   /** Cache entries replayed in this run: a second replay of the same page means a cycle. */
   replayed: Set<string>;
+  /** Page-memory entries this run learned (subgoal|page): never replayed on this run. */
+  learned: Set<string>;
   /** The model's working memory (`note`), shown in every prompt. */
   notes: string[];
 }
@@ -141,6 +143,7 @@ export function freshMemory(): RunMemory {
     alreadyDone: new Set<string>(),
     replayed: new Set<string>(),
     notes: [],
+    learned: new Set<string>(),
   };
 }
 

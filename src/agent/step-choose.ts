@@ -58,10 +58,11 @@ function replayFromMemory(s: Session, ctx: StepCtx): Choice | undefined {
   const page = ctx.seen.obs.pageHash;
   const hit = memory.lookup(s.run.goal, ctx.record.subgoal, page);
   if (!hit) return undefined;
-  // A page replayed twice in one run means the cache is going round a cycle: drop the entry.
+  // A page replayed twice in one run means the cache is going round a cycle: drop the entry. An
+  // entry this run learned itself is not replayed on it either (the model just did that action).
   const key = `${ctx.record.subgoal}|${page}`;
   if (s.mem.replayed.has(key)) {
-    memory.evict(s.run.goal, ctx.record.subgoal, page);
+    if (!s.mem.learned.has(key)) memory.evict(s.run.goal, ctx.record.subgoal, page);
     return undefined;
   }
   if (s.mem.blacklist.isBanned(page, actionSignature(hit.decision.action))) return undefined;

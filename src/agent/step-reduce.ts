@@ -66,8 +66,12 @@ export async function reduce(
     // wrong page) answers that failure, not the page: replayed on a later visit it does harm.
     const corrective = s.loop.failRun > 0 && !planned.subgoalDone;
     s.loop.failRun = 0;
-    if (!corrective && source !== 'rule' && source !== 'gate' && action.tool !== 'wait')
+    if (!corrective && source !== 'rule' && source !== 'gate' && action.tool !== 'wait') {
       memory.remember(s.run.goal, ctx.record.subgoal, obs.pageHash, decision, planned.subgoalDone);
+      // Learned now, replayed on a later run: on this run the model has just done it.
+      s.mem.replayed.add(`${ctx.record.subgoal}|${obs.pageHash}`);
+      s.mem.learned.add(`${ctx.record.subgoal}|${obs.pageHash}`);
+    }
     if (planned.subgoalDone && s.plan[s.current]) {
       s.plan[s.current]!.done = true;
       while (s.plan[s.current]?.done) s.current++;

@@ -92,11 +92,13 @@ export class Planner {
       const answer = r.value.decision.action.answer?.trim();
       if (question && !answer)
         return { ok: false as const, error: 'the goal asks a question: call done with the answer in text' };
-      if (open.length === 0 || (questioned && answer)) return r;
+      // `subgoal_done` on the done itself closes the [>] subgoal.
+      const stillOpen = r.value.subgoalDone ? open.filter((t) => t !== subgoal) : open;
+      if (stillOpen.length === 0 || (questioned && answer)) return r;
       questioned = true;
       return {
         ok: false as const,
-        error: `subgoals not marked done: ${open.join('; ')}. If the goal is already reached, call done again with \`text\` saying what on the screen shows it, and it is accepted; otherwise go on with the [>] subgoal`,
+        error: `subgoals not marked done: ${stillOpen.join('; ')}. If the goal is already reached, call done again with \`text\` saying what on the screen shows it, and it is accepted; otherwise go on with the [>] subgoal`,
       };
     };
     let usage = emptyUsage();

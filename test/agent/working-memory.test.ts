@@ -56,3 +56,26 @@ describe('working memory in the loop', () => {
     }
   });
 });
+
+describe('page memory within one run', () => {
+  it('does not replay an action the model has just done on the same page (it learned it now)', async () => {
+    const model = await scriptedEndpoint([
+      { thought: 'plan', tool: 'done' },
+      { thought: 'plan', tool: 'done' },
+      { thought: 'plan', tool: 'done' },
+      { thought: 'stay', tool: 'back', expect: 'no_change' },
+      { thought: 'finished', tool: 'done', text: 'The home screen is shown' },
+    ]);
+    const rig = await startRig({ modelUrl: model.url });
+    try {
+      const a = await rig.agent({ confirm: () => 'approved' });
+      const run = await runAgent(a.deps, { goal: 'Stay on the home screen.', maxSteps: 4, runsDir });
+      await a.close();
+      expect(run.stepLog.map((s) => s.source)).toEqual(['llm', 'llm']);
+      expect(run.status).toBe('done');
+    } finally {
+      await rig.close();
+      await model.close();
+    }
+  });
+});

@@ -38,7 +38,7 @@ export const TOOL_HELP: Record<string, string> = {
   home: 'home (expect app_foreground <launcher> or page_changes)',
   launch_app: 'launch_app(package=the app\'s name as the launcher shows it, e.g. "Settings", or its package)',
   wait: 'wait(value=ms)',
-  done: 'done(text=the answer, when the goal asks a question) — no expect',
+  done: "done(text=the answer when the goal asks a question, else what on the screen shows it's reached) — no expect",
   ask_user: 'ask_user(text=question)',
   infeasible: 'infeasible(text=reason)',
   read_control: 'read_control(target_id) the element\'s full text (a label cut with "…"), value, range and state',
