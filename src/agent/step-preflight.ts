@@ -60,6 +60,14 @@ export function preflight(s: Session, ctx: StepCtx, planned: PlannedStep, source
   }
 
   const secrets = s.run.secrets;
+  // Only `type` fills in a credential (into a password field): in any other tool's arguments the
+  // placeholder would be sent as it is, or the secret land where a password field does not hide it.
+  const inArgs = action.args !== undefined && [...secrets.keys()].some((k) => JSON.stringify(action.args).includes(k));
+  if (secrets.size && inArgs) {
+    s.mem.blacklist.recordFailure(obs.pageHash, sig);
+    s.loop.hint = 'A secret placeholder is entered only with the type tool, into the password field.';
+    return { kind: 'refused', note: 'refused: a secret placeholder is entered only with type, into a password field' };
+  }
   if (secrets.size && action.text && [...secrets.keys()].some((k) => action.text?.includes(k))) {
     const field = obs.elements.find((e) => e.id === action.target_id);
     if (!field?.flags.password) {

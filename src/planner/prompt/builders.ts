@@ -62,7 +62,7 @@ export function plannerTools(deviceTools: readonly string[]): string[] {
 
 /** Secret placeholders (`⟨secret1⟩`) in the goal: values the model types but never sees. */
 export const SECRET_HELP =
-  '⟨secretN⟩ in the goal stands for a secret (a password); type it exactly as written and the real value is entered. A password field shows only whether it is filled.';
+  '⟨secretN⟩ in the goal stands for a secret (a password): enter it with the type tool into the password field, written exactly as ⟨secretN⟩, and the real value is typed (no other tool takes it). A password field shows only whether it is filled.';
 
 export function systemPrompt(tools: string[], secrets = false): string {
   const toolLines = tools.map((t) => TOOL_HELP[t] ?? t).join(LIST_SEPARATOR);
