@@ -23,7 +23,7 @@ export interface Outcome {
 /** Everything visible about an element's state (fingerprints ignore checked/focus/value). */
 function stateKey(e: Element): string {
   const f = e.flags;
-  return `${e.id}:${f.checked ? 1 : 0}${f.focused ? 1 : 0}${f.selected ? 1 : 0}${f.enabled ? 1 : 0}:${e.text}:${e.range?.current ?? ''}`;
+  return `${e.id}:${f.checked ? 1 : 0}${f.focused ? 1 : 0}${f.selected ? 1 : 0}${f.enabled ? 1 : 0}:${e.text}:${e.range?.current ?? ''}:${e.filled ?? ''}`;
 }
 
 export function pageSignature(o: Observation): string {

@@ -178,6 +178,15 @@ describe('validator', () => {
       false,
     );
   });
+  it('a password field that got filled is a change (its text is never shown, its length is)', () => {
+    const pw = { ...el('p1'), flags: { ...el('p1').flags, editable: true, password: true } };
+    const r = validate({ kind: 'no_change' }, page('h', [pw]), page('h', [{ ...pw, filled: 10 }]), {
+      tool: 'type',
+      target_id: 'p1',
+      text: 'x',
+    });
+    expect(r).toMatchObject({ ok: false, unchanged: false });
+  });
   it('an element already in the expected state passes though nothing changed; one that is not, fails', () => {
     const typed = { ...el('f1'), text: 'Maya Brandt', flags: { ...el('f1').flags, editable: true } };
     const retype: Action = { tool: 'type', target_id: 'f1', text: 'Maya Brandt' };
