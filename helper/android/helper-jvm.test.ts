@@ -14,7 +14,9 @@ describe('helper core on the JVM', () => {
     await compileJvm();
     tests = await runCoreTests();
     const token = randomBytes(32).toString('hex');
-    helper = await startJvmHelper({ token });
+    // Short HTTP deadlines, announced in hello.limits, keep the timeout checks quick (the JVM unit
+    // tests check the §3 defaults the app runs with).
+    helper = await startJvmHelper({ token, headerTimeoutMs: 400, bodyTimeoutMs: 800 });
     const all = await runConformance({ url: helper.url, token });
     results = new Map(all.map((r) => [r.name, r]));
   }, 120_000);

@@ -50,10 +50,19 @@ export interface JvmHelper {
 }
 
 /** Start the runner over the scripted tree; resolves once it listens on 127.0.0.1. */
-export async function startJvmHelper(opts: { token: string; port?: number; api?: number }): Promise<JvmHelper> {
+export async function startJvmHelper(opts: {
+  token: string;
+  port?: number;
+  api?: number;
+  /** HTTP deadlines (PROTOCOL §3; the helper's defaults 10 000 / 30 000), announced in hello.limits. */
+  headerTimeoutMs?: number;
+  bodyTimeoutMs?: number;
+}): Promise<JvmHelper> {
   const args = ['-cp', JVM_CLASSES, 'dev.phoneagent.helper.jvm.JvmMain', '--token', opts.token];
   if (opts.port !== undefined) args.push('--port', String(opts.port));
   if (opts.api !== undefined) args.push('--api', String(opts.api));
+  if (opts.headerTimeoutMs !== undefined) args.push('--header-timeout-ms', String(opts.headerTimeoutMs));
+  if (opts.bodyTimeoutMs !== undefined) args.push('--body-timeout-ms', String(opts.bodyTimeoutMs));
   const child: ChildProcess = spawn('java', args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });

@@ -25,11 +25,18 @@ final class Compat {
 
   static final String SUPPORTED = "read_screen, tap_node, tap_point, long_press, type_text, press, press_back, launch_app, swipe, screenshot";
 
-  HttpServer.Response handle(String method, Map<String, String> headers, byte[] body) {
+  /** Token, method and size, from the headers alone (PROTOCOL.md §2, §8); null to read the body. */
+  HttpServer.Response refusal(String method, Map<String, String> headers, long contentLength) {
     if (!Auth.same(headers.get("x-android-bridge-token"), p.token))
       return answer(401, false, "missing or wrong x-android-bridge-token");
     if (!method.equals("POST")) return answer(405, false, "POST only");
-    if (body == null) return answer(413, false, "the body is over " + Limits.MAX_BODY_BYTES + " bytes");
+    if (contentLength > p.limits.maxBodyBytes) return answer(413, false, "the body is over " + p.limits.maxBodyBytes + " bytes");
+    return null;
+  }
+
+  HttpServer.Response handle(String method, Map<String, String> headers, byte[] body) {
+    HttpServer.Response refused = refusal(method, headers, body == null ? Long.MAX_VALUE : body.length);
+    if (refused != null) return refused;
     Map<String, Object> m;
     try {
       Object j = Json.parse(new String(body, StandardCharsets.UTF_8));

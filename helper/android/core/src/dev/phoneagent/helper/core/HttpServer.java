@@ -1,5 +1,6 @@
 package dev.phoneagent.helper.core;
 
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,10 +16,20 @@ import java.util.Map;
 /**
  * A small HTTP/1.1 server over java.net.ServerSocket, bound to 127.0.0.1 only (screen content is
  * personal data and the bridge drives the phone). One thread per connection, keep-alive, bodies by
- * Content-Length; a body over the limit is drained and answered 413.
+ * Content-Length. Token, method, path and size are decided from the headers (Handler.early) before a
+ * byte of the body is read; a refusal is answered at once with `connection: close`, then what the
+ * client still sends is discarded for a bounded while. Headers and the whole request have deadlines
+ * from the request's first byte (HttpLimits): late → 408 and close. PROTOCOL.md §2–§4.
  */
 public final class HttpServer {
   public interface Handler {
+    /**
+     * The answer decided from the headers alone (401, 404, 405, 413 for a Content-Length over the
+     * limit), or null to read the body and call handle.
+     */
+    Response early(String method, String path, Map<String, String> headers, long contentLength);
+
+    /** body is null when it was over the server's limit. */
     Response handle(String method, String path, Map<String, String> headers, byte[] body);
   }
 
@@ -30,20 +41,30 @@ public final class HttpServer {
       this.status = status;
       this.body = json.getBytes(StandardCharsets.UTF_8);
     }
+
+    public int status() {
+      return status;
+    }
   }
 
-  /** Largest body drained before the 413 is sent; beyond it the connection is closed. */
-  static final int DRAIN_LIMIT = 8 * 1024 * 1024;
+  /** An idle keep-alive connection (no byte of a next request) is closed after this, silently. */
+  static final int KEEP_ALIVE_MS = 5_000;
+
+  static final Response TIMEOUT = new Response(408, "");
 
   private final ServerSocket socket;
   private final Handler handler;
-  private final int maxBody;
+  private final HttpLimits limits;
   private volatile boolean closed;
 
   public HttpServer(int port, int maxBody, Handler handler) throws IOException {
+    this(port, new HttpLimits(maxBody, Limits.HEADER_TIMEOUT_MS, Limits.BODY_TIMEOUT_MS), handler);
+  }
+
+  public HttpServer(int port, HttpLimits limits, Handler handler) throws IOException {
     this.socket = new ServerSocket(port, 16, InetAddress.getByName("127.0.0.1"));
     this.handler = handler;
-    this.maxBody = maxBody;
+    this.limits = limits;
     Thread t = new Thread(new Runnable() {
       @Override
       public void run() {
@@ -87,46 +108,29 @@ public final class HttpServer {
   }
 
   void serve(Socket s) {
+    InputStream in = null;
+    OutputStream out = null;
     try {
-      InputStream in = s.getInputStream();
-      OutputStream out = s.getOutputStream();
+      in = new BufferedInputStream(s.getInputStream(), 8192);
+      out = s.getOutputStream();
       while (!closed) {
-        String head = readHead(in);
-        if (head == null) break;
-        String[] lines = head.split("\r\n");
-        String[] first = lines[0].split(" ");
-        if (first.length < 3) {
-          write(out, new Response(400, "{\"error\":{\"code\":\"INVALID_ARGUMENT\",\"message\":\"bad request line\"}}"), false);
-          break;
-        }
-        Map<String, String> headers = new HashMap<String, String>();
-        for (int i = 1; i < lines.length; i++) {
-          int c = lines[i].indexOf(':');
-          if (c > 0) headers.put(lines[i].substring(0, c).trim().toLowerCase(Locale.ROOT), lines[i].substring(c + 1).trim());
-        }
-        long len = 0;
+        int first;
         try {
-          if (headers.containsKey("content-length")) len = Long.parseLong(headers.get("content-length"));
-        } catch (NumberFormatException e) {
-          len = -1;
+          first = HttpWire.read(s, in, HttpWire.now() + KEEP_ALIVE_MS);
+        } catch (HttpWire.Late idle) {
+          break; // no request begun: nothing to answer
         }
-        if (len < 0 || headers.containsKey("transfer-encoding")) {
-          write(out, new Response(400, "{\"error\":{\"code\":\"INVALID_ARGUMENT\",\"message\":\"send a Content-Length body (chunked bodies are not accepted)\"}}"), false);
-          break;
-        }
-        byte[] body = null;
-        if (len <= maxBody) body = readN(in, (int) len);
-        else if (len <= DRAIN_LIMIT) skip(in, len);
-        else {
-          write(out, handler.handle(first[0], first[1], headers, null), false);
-          break;
-        }
-        boolean keep = !"close".equalsIgnoreCase(headers.get("connection"));
-        write(out, handler.handle(first[0], first[1], headers, body), keep);
-        if (!keep) break;
+        if (first < 0 || !request(s, in, out, first, HttpWire.now())) break;
+      }
+    } catch (HttpWire.Late e) {
+      try {
+        HttpWire.write(out, TIMEOUT, false);
+        HttpWire.linger(s, in);
+      } catch (IOException ignored) {
+        // the client went away
       }
     } catch (IOException ignored) {
-      // the client went away
+      // the client went away, or sent a head we do not read
     } finally {
       try {
         s.close();
@@ -136,6 +140,50 @@ public final class HttpServer {
     }
   }
 
+  /** One request whose first byte arrived at t0; false when the connection is to be closed. */
+  boolean request(Socket s, InputStream in, OutputStream out, int firstByte, long t0) throws IOException {
+    String head = HttpWire.readHead(s, in, firstByte, t0 + limits.headerTimeoutMs);
+    String[] lines = head.split("\r\n");
+    String[] first = lines[0].split(" ");
+    if (first.length < 3) return refuse(s, in, out, Protocol.error(400, "INVALID_ARGUMENT", "bad request line"));
+    Map<String, String> headers = new HashMap<String, String>();
+    for (int i = 1; i < lines.length; i++) {
+      int c = lines[i].indexOf(':');
+      if (c > 0) headers.put(lines[i].substring(0, c).trim().toLowerCase(Locale.ROOT), lines[i].substring(c + 1).trim());
+    }
+    long len = contentLength(headers.get("content-length"));
+    if (len < 0 || headers.containsKey("transfer-encoding"))
+      return refuse(s, in, out, Protocol.error(400, "INVALID_ARGUMENT", "send a Content-Length body (chunked bodies are not accepted)"));
+    String method = first[0], path = first[1];
+    Response early = handler.early(method, path, headers, len);
+    if (early == null && len > limits.maxBodyBytes) early = handler.handle(method, path, headers, null);
+    if (early != null) return refuse(s, in, out, early);
+    if (len > 0 && "100-continue".equalsIgnoreCase(headers.get("expect"))) {
+      out.write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+      out.flush();
+    }
+    byte[] body = HttpWire.readN(s, in, (int) len, t0 + limits.bodyTimeoutMs);
+    String conn = headers.get("connection");
+    boolean keep = first[2].equals("HTTP/1.0") ? "keep-alive".equalsIgnoreCase(conn) : !"close".equalsIgnoreCase(conn);
+    HttpWire.write(out, handler.handle(method, path, headers, body), keep);
+    return keep;
+  }
+
+  /** A Content-Length of digits only (absent = 0), or -1. */
+  static long contentLength(String v) {
+    if (v == null) return 0;
+    if (v.isEmpty() || v.length() > 18) return -1;
+    for (int i = 0; i < v.length(); i++) if (v.charAt(i) < '0' || v.charAt(i) > '9') return -1;
+    return Long.parseLong(v);
+  }
+
+  private static boolean refuse(Socket s, InputStream in, OutputStream out, Response r) throws IOException {
+    HttpWire.write(out, r, false);
+    HttpWire.linger(s, in);
+    return false;
+  }
+
+  /** Client side, for tests: a response head up to the blank line (excluded), or null at EOF. */
   static String readHead(InputStream in) throws IOException {
     ByteArrayOutputStream b = new ByteArrayOutputStream();
     int state = 0;
@@ -143,7 +191,6 @@ public final class HttpServer {
       int c = in.read();
       if (c < 0) return null;
       b.write(c);
-      if (b.size() > 16 * 1024) throw new IOException("header too large");
       state = (c == '\r' && (state == 0 || state == 2)) ? state + 1 : (c == '\n' && (state == 1 || state == 3)) ? state + 1 : 0;
       if (state == 4) break;
     }
@@ -160,42 +207,5 @@ public final class HttpServer {
       off += r;
     }
     return buf;
-  }
-
-  static void skip(InputStream in, long n) throws IOException {
-    byte[] buf = new byte[8192];
-    while (n > 0) {
-      int r = in.read(buf, 0, (int) Math.min(buf.length, n));
-      if (r < 0) throw new IOException("body ended early");
-      n -= r;
-    }
-  }
-
-  static void write(OutputStream out, Response r, boolean keep) throws IOException {
-    String head =
-        "HTTP/1.1 " + r.status + " " + reason(r.status) + "\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: "
-            + r.body.length + "\r\nconnection: " + (keep ? "keep-alive" : "close") + "\r\n\r\n";
-    out.write(head.getBytes(StandardCharsets.ISO_8859_1));
-    out.write(r.body);
-    out.flush();
-  }
-
-  static String reason(int s) {
-    switch (s) {
-      case 200:
-        return "OK";
-      case 400:
-        return "Bad Request";
-      case 401:
-        return "Unauthorized";
-      case 404:
-        return "Not Found";
-      case 405:
-        return "Method Not Allowed";
-      case 413:
-        return "Payload Too Large";
-      default:
-        return "Internal Server Error";
-    }
   }
 }

@@ -19,12 +19,35 @@ public final class Json {
   }
 
   public static Object parse(String s) throws ParseError {
+    if (depth(s, Limits.MAX_JSON_DEPTH) > Limits.MAX_JSON_DEPTH)
+      throw new ParseError("JSON nested deeper than " + Limits.MAX_JSON_DEPTH + " levels");
     Reader r = new Reader(s);
     r.ws();
     Object v = r.value(0);
     r.ws();
     if (r.i != s.length()) throw new ParseError("unexpected text after the JSON value at offset " + r.i);
     return v;
+  }
+
+  /**
+   * The deepest nesting of arrays and objects in a JSON text, in one linear pass before parsing
+   * (strings and their escapes skipped); stops counting once past `max`.
+   */
+  public static int depth(String s, int max) {
+    int depth = 0, deepest = 0;
+    boolean inString = false;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (inString) {
+        if (c == '\\') i++;
+        else if (c == '"') inString = false;
+      } else if (c == '"') inString = true;
+      else if (c == '[' || c == '{') {
+        if (++depth > deepest) deepest = depth;
+        if (deepest > max) return deepest;
+      } else if (c == ']' || c == '}') depth--;
+    }
+    return deepest;
   }
 
   private static final class Reader {
@@ -48,7 +71,8 @@ public final class Json {
     }
 
     Object value(int depth) throws ParseError {
-      if (depth > 64) throw err("nesting too deep");
+      // depth = containers around this value; the pre-scan already bounds it, this keeps the stack safe.
+      if (depth > Limits.MAX_JSON_DEPTH) throw err("nesting too deep");
       if (i >= s.length()) throw err("unexpected end");
       char c = s.charAt(i);
       switch (c) {

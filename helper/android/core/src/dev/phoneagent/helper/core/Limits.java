@@ -8,6 +8,12 @@ public final class Limits {
   private Limits() {}
 
   public static final int MAX_BODY_BYTES = 256 * 1024;
+  /** A request's headers must be in within this (ms) of its first byte, else 408 and close. */
+  public static final int HEADER_TIMEOUT_MS = 10_000;
+  /** The whole request, body included, within this (ms) of its first byte, else 408 and close. */
+  public static final int BODY_TIMEOUT_MS = 30_000;
+  /** Nesting of arrays/objects allowed in a body; deeper → 400, decided before parsing. */
+  public static final int MAX_JSON_DEPTH = 64;
   public static final int MAX_FINGERS = 5;
   public static final int MIN_FRAMES = 2;
   public static final int MAX_FRAMES = 32;

@@ -23,13 +23,20 @@ public final class Protocol implements HttpServer.Handler {
   final Compat compat;
   final String token;
   final Log log;
+  /** What the server in front enforces, announced in hello.limits. */
+  final HttpLimits limits;
 
   public Protocol(Device device, String token, Log log) {
+    this(device, token, log, HttpLimits.DEFAULTS);
+  }
+
+  public Protocol(Device device, String token, Log log, HttpLimits limits) {
     this.device = device;
     this.engine = new Engine(device);
     this.compat = new Compat(this);
     this.token = token;
     this.log = log;
+    this.limits = limits;
   }
 
   public Engine engine() {
@@ -45,22 +52,44 @@ public final class Protocol implements HttpServer.Handler {
   }
 
   @Override
-  public HttpServer.Response handle(String method, String path, Map<String, String> headers, byte[] body) {
-    HttpServer.Response r = route(method, path, headers, body);
-    if (log != null) log.line(method, path, r.status);
+  public HttpServer.Response early(String method, String path, Map<String, String> headers, long contentLength) {
+    HttpServer.Response r = refusal(method, bare(path), headers, contentLength);
+    if (r != null && log != null) log.line(method, bare(path), r.status);
     return r;
   }
 
-  HttpServer.Response route(String method, String path, Map<String, String> headers, byte[] body) {
+  @Override
+  public HttpServer.Response handle(String method, String path, Map<String, String> headers, byte[] body) {
+    HttpServer.Response r = route(method, bare(path), headers, body);
+    if (log != null) log.line(method, bare(path), r.status);
+    return r;
+  }
+
+  static String bare(String path) {
     int q = path.indexOf('?');
-    if (q >= 0) path = path.substring(0, q);
+    return q >= 0 ? path.substring(0, q) : path;
+  }
+
+  /**
+   * What is decided from the headers, before a byte of the body is read (PROTOCOL.md §2): the path,
+   * the token, the method and a Content-Length over the limit. contentLength is MAX_VALUE for a
+   * body the server did not keep.
+   */
+  HttpServer.Response refusal(String method, String path, Map<String, String> headers, long contentLength) {
+    if (path.equals("/action")) return compat.refusal(method, headers, contentLength);
     boolean v3 = path.equals("/v3/hello") || path.equals("/v3/snapshot") || path.equals("/v3/action") || path.equals("/v3/cancel");
-    if (path.equals("/action")) return compat.handle(method, headers, body);
     if (!v3) return error(404, "NO_SUCH_ENDPOINT", "no endpoint " + path + "; the helper serves POST /v3/hello, /v3/snapshot, /v3/action, /v3/cancel and /action");
     if (!Auth.same(Auth.bearer(headers.get("authorization")), token))
       return error(401, "UNAUTHORIZED", "missing or wrong token: send authorization: Bearer <token> (phone-agent helper status shows how to get it)");
     if (!method.equals("POST")) return error(405, "INVALID_ARGUMENT", "every endpoint is POST");
-    if (body == null) return error(413, "PAYLOAD_TOO_LARGE", "the body is over " + Limits.MAX_BODY_BYTES + " bytes");
+    if (contentLength > limits.maxBodyBytes) return error(413, "PAYLOAD_TOO_LARGE", "the body is over " + limits.maxBodyBytes + " bytes");
+    return null;
+  }
+
+  HttpServer.Response route(String method, String path, Map<String, String> headers, byte[] body) {
+    if (path.equals("/action")) return compat.handle(method, headers, body);
+    HttpServer.Response refused = refusal(method, path, headers, body == null ? Long.MAX_VALUE : body.length);
+    if (refused != null) return refused;
     Object json;
     try {
       String text = new String(body, StandardCharsets.UTF_8);
@@ -89,7 +118,8 @@ public final class Protocol implements HttpServer.Handler {
         "protocol", 3, "helperVersion", VERSION, "apiLevel", i.apiLevel,
         "device", Json.obj("manufacturer", i.manufacturer, "model", i.model, "androidVersion", i.androidVersion),
         "screen", screen(i), "capabilities", new ArrayList<Object>(i.capabilities),
-        "limits", Json.obj("maxBodyBytes", Limits.MAX_BODY_BYTES, "maxBurstActions", Limits.MAX_BURST_ACTIONS,
+        "limits", Json.obj("maxBodyBytes", limits.maxBodyBytes, "headerTimeoutMs", limits.headerTimeoutMs,
+            "bodyTimeoutMs", limits.bodyTimeoutMs, "maxJsonDepth", Limits.MAX_JSON_DEPTH, "maxBurstActions", Limits.MAX_BURST_ACTIONS,
             "maxWaitMs", Limits.MAX_WAIT_MS, "maxScrolls", Limits.MAX_SCROLLS, "maxGestureMs", Limits.MAX_GESTURE_MS));
   }
 

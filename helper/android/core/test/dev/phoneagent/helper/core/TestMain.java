@@ -34,6 +34,7 @@ public final class TestMain {
   public static void main(String[] args) {
     CoreTests.register();
     EngineTests.register();
+    HttpTests.register();
     int passed = 0, failed = 0;
     for (int i = 0; i < tests.size(); i++) {
       try {
