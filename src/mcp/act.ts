@@ -54,7 +54,8 @@ export async function act(s: DeviceSession, req: ActRequest): Promise<ActionResu
       fresh: !!req.fresh,
       verification: mode === 'full' ? 'full' : 'none',
       dispatchTimeoutMs: eff.dispatchMs,
-      verifyTimeoutMs: mode === 'full' ? eff.verifyMs : undefined,
+      // Also the budget of a guarded action's full verification when the call asked for light.
+      verifyTimeoutMs: mode === 'none' ? undefined : eff.verifyMs,
     });
   } finally {
     s.consent.end();
@@ -115,7 +116,10 @@ export async function act(s: DeviceSession, req: ActRequest): Promise<ActionResu
     };
   }
 
-  if (mode === 'none')
+  // A guarded action the user approved is verified in full by the executor, whatever the call
+  // asked: its outcome is reported as such (a failed check is a failed action, never "pending").
+  const verified = r.outcome !== undefined;
+  if (mode === 'none' && !verified)
     return {
       ...base,
       success: true,
@@ -125,7 +129,7 @@ export async function act(s: DeviceSession, req: ActRequest): Promise<ActionResu
       debug: debug(),
     };
 
-  if (mode === 'light') {
+  if (mode === 'light' && !verified) {
     // One fresh tree, no settling wait; failing to read is "unavailable", never a failed action.
     const from = s.revisions.latest()?.revision;
     try {
@@ -154,7 +158,7 @@ export async function act(s: DeviceSession, req: ActRequest): Promise<ActionResu
     }
   }
 
-  // Full: the executor validated (or could not read the screen after delivering).
+  // Full (or guarded): the executor validated, or could not read the screen after delivering.
   const from = req.base.revision;
   const revision = r.post ? s.keep(r.post) : undefined;
   const delta = revision !== undefined ? s.revisions.delta(from, revision) : undefined;

@@ -28,14 +28,8 @@ const wifi = (o: Observation) => o.elements.find((e) => e.label === 'Wi-Fi' && e
 describe('executor verification none', () => {
   it('makes no read after the dispatch; full reads before and after the same tap', async () => {
     const ex = makeExecutor(rig.device, rig.clock);
-    await ex.run(
-      {
-        thought: 't',
-        action: { tool: 'launch_app', package: 'com.android.settings' },
-        expect: { kind: 'app_foreground', package: 'com.android.settings' },
-      },
-      await observe(ex),
-    );
+    // Android 14's Settings: the Wi-Fi switch is on Network & internet → Internet.
+    await rig.phone.launch('com.android.settings', '.InternetSettings');
     const obs = await observe(ex);
     const target = wifi(obs);
     expect(target).toBeDefined();
@@ -52,18 +46,33 @@ describe('executor verification none', () => {
     expect(snapshots).toBe(0); // its own fresh read stood in for the re-check
     expect(rig.phone.world.settings.wifi).toBe(false);
 
+    // Not marked fresh (a decision came in between): one re-check read before the touch, none after.
+    const seen = await observe(ex);
+    snapshots = 0;
+    const rechecked = await ex.run(
+      { thought: 't', action: { tool: 'tap', target_id: wifi(seen)?.id }, expect: { kind: 'screen_changes' } },
+      seen,
+      { verification: 'none', dispatchTimeoutMs: 5_000 },
+    );
+    expect(rechecked.ok).toBe(true);
+    expect(rechecked.post).toBeUndefined();
+    expect(rechecked.reads).toBe(1);
+    expect(snapshots).toBe(1);
+    expect(rig.phone.world.settings.wifi).toBe(true);
+
     const again = await observe(ex);
     snapshots = 0;
     const full = await ex.run(
       {
         thought: 't',
         action: { tool: 'tap', target_id: wifi(again)?.id },
-        expect: { kind: 'element_state', target_id: wifi(again)?.id, state: 'on' },
+        expect: { kind: 'element_state', target_id: wifi(again)?.id, state: 'off' },
       },
       again,
       { verification: 'full' },
     );
     expect(full.ok).toBe(true);
     expect(snapshots).toBeGreaterThanOrEqual(3);
+    expect(rig.phone.world.settings.wifi).toBe(false);
   });
 });
