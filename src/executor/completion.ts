@@ -83,7 +83,10 @@ export interface AnswerContext {
  * done is not read off a screen.
  */
 export function answerGrounded(answer: string, seen: readonly string[], ctx: AnswerContext = {}): boolean {
-  const a = norm(answer).replace(/^["'“”「]+|["'“”」.。!！]+$/g, '');
+  // An element id quoted from the listing ("[e5e22768]") is not a number the answer claims.
+  const a = norm(answer.replace(/\[[0-9a-f]{4,8}(?:~\d+)?\]/gi, ' '))
+    .trim()
+    .replace(/^["'“”「]+|["'“”」.。!！]+$/g, '');
   if (!a || GENERIC.test(a)) return true;
   const corpus = norm(seen.join('\n'));
   if (corpus.includes(a)) return true;

@@ -159,6 +159,9 @@ describe('CompletionTracker', () => {
     expect(answerGrounded('pixel 7.', seen)).toBe(true);
     expect(answerGrounded('The battery is at 85%', seen)).toBe(true);
     expect(answerGrounded('Pixel 8', seen)).toBe(false);
+    // A summary quoting an element id from the listing claims no number (a relay model did this).
+    expect(answerGrounded('The switch [e5e22768] shows off', seen, { question: false })).toBe(true);
+    expect(answerGrounded('The switch [e5e22768] shows 93%', seen, { question: false })).toBe(false);
     expect(answerGrounded('Galaxy S23', seen)).toBe(false);
     // Leading zeros do not matter; a summary is judged by its numbers; "Done" claims nothing.
     expect(answerGrounded('Alarm set for 8:45', ['08:45', 'Gym'])).toBe(true);
