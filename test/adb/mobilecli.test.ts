@@ -20,7 +20,18 @@ const require = createRequire(import.meta.url);
 const ARCH: Record<string, string> = { x64: 'amd64', arm64: 'arm64' };
 const PLATFORM: Record<string, string> = { linux: 'linux', darwin: 'darwin' };
 const target = `mobilecli-${PLATFORM[process.platform] ?? process.platform}-${ARCH[process.arch] ?? process.arch}`;
-const MOBILECLI = join(dirname(require.resolve(`@mobilenext/${target}/package.json`)), target);
+/** The pinned client; not in the lock (its other-platform builds are not served here): .ci/run installs it. */
+const MOBILECLI_VERSION = '1.0.9';
+function binary(): string {
+  try {
+    return join(dirname(require.resolve(`@mobilenext/${target}/package.json`)), target);
+  } catch {
+    throw new Error(
+      `mobilecli is not installed: run \`npm install --no-save mobilecli@${MOBILECLI_VERSION}\` (as .ci/run does), then test:adb again`,
+    );
+  }
+}
+const MOBILECLI = binary();
 
 let server: PrivateAdbServer;
 let device: AdbDevice;
