@@ -5,3 +5,4 @@ export * from './logger.js';
 export * from './random.js';
 export * from './snapshot.js';
 export * from './types.js';
+export * from './wait-conditions.js';

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import type { Action } from '../core/types.js';
+import { WAIT_CONDITIONS } from '../core/wait-conditions.js';
+
+/** Re-exported for the prompt's tool list; the list itself lives in core. */
+export { WAIT_CONDITIONS };
 
 /**
  * The seed's native tools (read_control, control_action, wait_until, scroll_to, touch_gesture,
@@ -21,19 +25,6 @@ export const CONTROL_OPS = [
   'ime_enter',
 ] as const;
 
-/** wait_until conditions (PROTOCOL.md §7). */
-export const WAIT_CONDITIONS = [
-  'appears',
-  'disappears',
-  'enabled',
-  'disabled',
-  'checked',
-  'unchecked',
-  'selected',
-  'text_equals',
-  'value_equals',
-  'stable',
-] as const;
 
 const Point = z.object({ x: z.number(), y: z.number() });
 export const FrameArg = z.object({ at_ms: z.number(), points: z.array(Point).min(1).max(5) });

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { SelectorSchema } from '../../core/types.js';
+import { WAIT_CONDITIONS } from '../../core/wait-conditions.js';
 import { LIMITS, OpIdSchema as OpId } from './limits.js';
 
 /**
  * Requests of the native control actions (PROTOCOL.md §7): set_text, read_control, control_action,
  * wait_until and scroll_to. Selectors match exactly; see src/testbed/sim/bridge/selector.ts for resolution.
  */
+
+export { WAIT_CONDITIONS };
 
 export const SetTextRequestSchema = z
   .object({
@@ -71,19 +74,6 @@ export type ControlRequest = z.infer<typeof ControlRequestSchema>;
 export const ControlActionRequestSchema = z
   .object({ action: z.literal('control_action'), op_id: OpId, request: ControlRequestSchema })
   .strict();
-
-export const WAIT_CONDITIONS = [
-  'appears',
-  'disappears',
-  'enabled',
-  'disabled',
-  'checked',
-  'unchecked',
-  'selected',
-  'text_equals',
-  'value_equals',
-  'stable',
-] as const;
 
 export const WaitUntilRequestSchema = z
   .object({
