@@ -1,3 +1,5 @@
+import type { Decision, Observation } from '../core/types.js';
+import { stateMatches } from '../executor/element-state.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import { matchInterrupt } from '../planner/interrupts.js';
 import { addUsage } from '../planner/llm/client.js';
@@ -66,9 +68,20 @@ function replayFromMemory(s: Session, ctx: StepCtx): Choice | undefined {
     return undefined;
   }
   if (s.mem.blacklist.isBanned(page, actionSignature(hit.decision.action))) return undefined;
+  // The page hash ignores checked state: a remembered toggle would switch an already-right switch
+  // back. What the entry expects already holds, so there is nothing to replay; the model decides.
+  if (alreadyInExpectedState(hit.decision, ctx.seen.obs)) return undefined;
   s.mem.replayed.add(key);
   s.result.cacheHits++;
   return { kind: 'decided', planned: { decision: hit.decision, subgoalDone: hit.subgoalDone }, source: 'cache' };
+}
+
+/** A remembered `element_state` step whose element is already in that state on this screen. */
+function alreadyInExpectedState(d: Decision, obs: Observation): boolean {
+  if (d.expect.kind !== 'element_state' || !d.expect.state) return false;
+  const id = d.expect.target_id ?? d.action.target_id;
+  const e = id ? obs.elements.find((x) => x.id === id) : undefined;
+  return !!e && stateMatches(e, d.expect.state);
 }
 
 async function askModel(s: Session, ctx: StepCtx): Promise<Choice> {

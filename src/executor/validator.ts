@@ -1,5 +1,7 @@
 import type { Action, Element, Expect, Observation } from '../core/types.js';
 import { labelScore, looksLikePackage } from '../device/app-label.js';
+import { onlyTextAppeared } from '../perception/page-identity.js';
+import { stateMatches, stateMismatch } from './element-state.js';
 import { frameChanged } from './pinch.js';
 
 /**
@@ -145,18 +147,15 @@ function findState(o: Observation, id: string | undefined): Element | undefined 
   return id ? o.elements.find((e) => e.id === id) : undefined;
 }
 
-function stateMatches(e: Element, state: string): boolean {
-  const s = state.trim().toLowerCase();
-  const f = e.flags;
-  if (s === 'checked' || s === 'on') return f.checked;
-  if (s === 'unchecked' || s === 'off') return f.checkable && !f.checked;
-  if (s === 'enabled') return f.enabled;
-  if (s === 'disabled') return !f.enabled;
-  if (s === 'focused') return f.focused;
-  if (s === 'selected') return f.selected;
-  const m = /^(?:text|value)\s*[=:]\s*(.*)$/.exec(state.trim());
-  if (m) return e.text === m[1] || String(e.range?.current ?? '') === m[1];
-  return e.text === state;
+/**
+ * A message on the same page — a failed login's "Wrong email or password" — is what the page says,
+ * not a new page: `page_changes` fails and says what did appear (perception/page-identity.ts).
+ */
+function textOnlyChange(pre: Observation, post: Observation): string | undefined {
+  const appeared = onlyTextAppeared(pre, post);
+  if (!appeared) return undefined;
+  const shown = appeared.slice(0, 2).map((t) => `"${t.length > 60 ? `${t.slice(0, 59)}…` : t}"`);
+  return `still the same page: only text appeared (${shown.join(', ')}); read it: if it is what you wanted, expect text_appears next time`;
 }
 
 /** Whether the app a launch_app names (package, prefix or name) is the one in the foreground. */
@@ -204,6 +203,10 @@ export function validate(
       return { ok: true, signals, unchanged };
     case 'page_changes':
       if (onlyToastsChanged(pre, post, 'any')) return fail('only a toast came or went; the page itself did not change');
+      if (!signals.includes('loading')) {
+        const same = textOnlyChange(pre, post);
+        if (same) return fail(same);
+      }
       if (pre.pageHash !== post.pageHash || pre.app.package !== post.app.package)
         return { ok: true, signals, unchanged };
       if (signals.includes('loading')) return { ok: true, signals, unchanged };
@@ -238,7 +241,8 @@ export function validate(
     case 'element_state': {
       const e = findState(post, expect.target_id ?? target?.id);
       if (!e) return fail(`element ${expect.target_id ?? target?.id ?? '?'} is not on the page to check its state`);
-      if (!expect.state || !stateMatches(e, expect.state)) return fail(`element ${e.id} is not "${expect.state}"`);
+      if (!expect.state) return fail(`element_state needs a state for ${e.id}`);
+      if (!stateMatches(e, expect.state)) return fail(stateMismatch(e, expect.state));
       signals.push('state_matches');
       return { ok: true, signals, unchanged };
     }

@@ -19,7 +19,7 @@ const ExpectShape = {
     .string()
     .optional()
     .describe(
-      'what the action should do, checked in full mode: page_changes | screen_changes | element_gone <id> | text_appears <text> | element_state <id> <on|off|text=S> | keyboard_shown | app_foreground <pkg> | no_change',
+      'what the action should do, checked in full mode: page_changes | screen_changes | element_gone <id> | text_appears <text> | element_state <id> <on|off|filled|empty|text=S> | keyboard_shown | app_foreground <pkg> | no_change',
     ),
   confirmation_id: z
     .string()

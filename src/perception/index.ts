@@ -6,6 +6,7 @@ export * from './elements.js';
 export * from './fingerprint.js';
 export * from './frame.js';
 export * from './observe-tree.js';
+export * from './page-identity.js';
 export * from './parse-wire.js';
 export * from './parse-xml.js';
 export * from './perceive.js';

@@ -6,7 +6,7 @@ import type { Expect } from '../core/types.js';
  */
 
 export const EXPECT_HELP =
-  'expect (one line): page_changes | element_gone <id> | text_appears <text> | element_state <id> <on|off|focused|value=N|text=S> | keyboard_shown | app_foreground <app name or package> | frame_changes (screenshot only: maps, canvases) | no_change';
+  'expect (one line): page_changes | element_gone <id> | text_appears <text> | element_state <id> <on|off|filled|empty|focused|value=N|text=S> | keyboard_shown | app_foreground <app name or package> | frame_changes (screenshot only: maps, canvases) | no_change';
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };
 

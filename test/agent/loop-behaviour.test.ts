@@ -60,6 +60,31 @@ describe('page memory is a verified replay cache', () => {
   });
 });
 
+describe('a replayed toggle', () => {
+  it('is skipped when the switch is already in the state the memory expects (XAPP-02)', async () => {
+    const { SET_02 } = await import('../../regression-tasks/tasks/set-02.js');
+    const memory = new PageMemory();
+    // "Turn Bluetooth off." with Bluetooth on: the run learns the tap on "Use Bluetooth".
+    const startsOn: TaskDef = {
+      ...SET_02,
+      setup: (phone) => {
+        phone.world.settings.bluetooth = true;
+      },
+      check: (w) => (w.settings.bluetooth ? { ok: false, reason: 'still on' } : { ok: true }),
+    };
+    const cold = await runTask(startsOn, { seed: 1, modelUrl: model.url, memory, runsDir });
+    expect(cold.check).toEqual({ ok: true });
+    const toggle = Object.values(memory.toJSON().entries).find((e) => e.decision.expect.kind === 'element_state');
+    expect(toggle?.decision.expect.state).toBe('off');
+    // The same goal with Bluetooth already off (SET-02): the switch's page has the same hash (checked
+    // state is not in it), so a blind replay of the remembered tap would turn Bluetooth back on.
+    const warm = await runTask(SET_02, { seed: 1, modelUrl: model.url, memory, runsDir });
+    expect(warm.check, JSON.stringify(warm.run.stepLog, null, 1)).toEqual({ ok: true });
+    expect(warm.run.stepLog.some((s) => s.source === 'cache')).toBe(true);
+    expect(warm.run.stepLog.filter((s) => s.source === 'cache' && /Use Bluetooth/.test(s.action ?? ''))).toEqual([]);
+  });
+});
+
 describe('secrets in the goal', () => {
   it('are masked for everything but dispatch', () => {
     const m = maskSecrets('Log into Acme as a@b.c with password Hunter-22.');

@@ -130,7 +130,7 @@ export function actForIntent(intentLine: string, screen: ParsedScreen, history: 
     case 'type': {
       const el = findElement(screen, a0, isField) ?? screen.elements.find((e) => isField(e) && e.focused);
       if (!el || !isField(el)) return searchMove(screen, history, a0);
-      // A password field shows nothing of what was typed, so there is nothing visible to expect.
+      // A password field never shows what was typed, only that it is filled: that is what to expect.
       const secret = /\[password\]|password|pwd|密码/i.test(`${el.text} ${el.resourceId} ${el.raw} ${a0}`);
       return {
         thought: `enter the ${a0}`,
@@ -138,7 +138,7 @@ export function actForIntent(intentLine: string, screen: ParsedScreen, history: 
         target_id: el.id,
         text: a1,
         // The field's own text, not "the text appears somewhere": typing into the wrong field must fail.
-        expect: secret ? 'no_change' : `element_state ${el.id} text=${a1}`,
+        expect: secret ? `element_state ${el.id} filled` : `element_state ${el.id} text=${a1}`,
         subgoal_done: true,
       };
     }
