@@ -1,5 +1,6 @@
 import { rectCenter } from '../core/geometry.js';
 import type { Element, Observation } from '../core/types.js';
+import { humanizeRid } from './control-labels.js';
 import { isKeyboardKey, keyboardLine, keyboardWindows } from './keyboard.js';
 import { verbOf } from './roles.js';
 
@@ -108,7 +109,8 @@ export function elementLine(e: Element, opts: LineOptions, shownId: string): str
   if (label) parts.push(quote(truncate(label, opts.maxLabel)));
   parts.push(...stateOf(e));
   const tail = resourceTail(e.resourceId);
-  if (ridWorthShowing(tail, label ?? '')) parts.push(`#${tail}`);
+  // A label made from the id ("Scrim behind") is a reading of it: the id itself is still shown.
+  if (ridWorthShowing(tail, label ?? '') || (label && label === humanizeRid(e.resourceId))) parts.push(`#${tail}`);
   const c = rectCenter(e.bounds);
   parts.push(`${Math.round(c.x)},${Math.round(c.y)}`);
   return parts.join(' ');
@@ -145,13 +147,15 @@ export function headerLine(o: Observation): string {
 
 export function textLine(texts: readonly string[], opts: LineOptions): string | undefined {
   if (texts.length === 0) return undefined;
-  const seen = new Set<string>();
   const items: string[] = [];
   let used = 0;
   let more = false;
+  let prev: string | undefined;
   for (const t of texts) {
-    if (seen.has(t)) continue;
-    seen.add(t);
+    // The same text twice in a row says nothing new; the same value on two rows (a quantity of 1
+    // on two cart lines) is two facts, and both stay.
+    if (t === prev) continue;
+    prev = t;
     const q = quote(truncate(t, opts.maxTextItem));
     const w = displayWidth(q);
     if (used + w > opts.maxTextLine) {

@@ -1,5 +1,6 @@
 import { type Rect, rectPxToNorm } from '../core/geometry.js';
 import type { Element, Flags } from '../core/types.js';
+import { humanizeRid, joinParts, type LabelPart, truncateWord, uniqueJoin } from './control-labels.js';
 import {
   assignOrdinals,
   carryIds,
@@ -46,10 +47,12 @@ interface Draft {
   /** Merged into another draft. */
   removed: boolean;
   mergedNodes: number[];
-  parts: string[];
+  parts: LabelPart[];
   /** Labels of actionable descendants whose nearest actionable ancestor is this one. */
   nested: string[];
   label: string;
+  /** The label is a fallback (clipped text, the resource id): not part of the fingerprint. */
+  fallback?: boolean;
 }
 
 const WS_RE = /\s+/g;
@@ -187,7 +190,7 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
     const owner = nearestDraft(n.idx, true);
     // A zero-size title inside a visible control (icon-only tabs keep their text this way) still names it.
     if (!r) {
-      if (vis.reasons[n.idx] === 'zero_area' && owner >= 0) drafts[owner].parts.push(text);
+      if (vis.reasons[n.idx] === 'zero_area' && owner >= 0) drafts[owner].parts.push({ text });
       continue;
     }
     const d: Draft = {
@@ -206,7 +209,7 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
       label: text,
     };
     labelDrafts.push(d);
-    if (owner >= 0) drafts[owner].parts.push(text);
+    if (owner >= 0) drafts[owner].parts.push({ text, rect: r });
   }
 
   // Labels of actionables.
@@ -217,9 +220,10 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
     const kids = nodes[i].children;
     end[i] = kids.length > 0 ? end[kids[kids.length - 1]] : i + 1;
   }
-  const firstTextWithin = (n: UiNode): string => {
+  const firstTextWithin = (n: UiNode, hiddenToo = false): string => {
     for (let i = n.idx + 1; i < end[n.idx]; i++) {
-      if (!vis.rects[i]) continue;
+      // Text clipped by the screen's edge (not visible to the user) still names its control.
+      if (!vis.rects[i] && !hiddenToo) continue;
       const t = cleanText(nodes[i].text) || cleanText(nodes[i].desc);
       if (t) return t;
     }
@@ -232,10 +236,11 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
     const own = cleanText(d.node.text);
     const hint = cleanText(d.node.hint);
     // An empty field reports its hint as text; a password field's text is otherwise only bullets.
-    if (d.flags.editable) d.label = hint || d.desc || uniqueJoin(d.parts) || (MASKED_RE.test(own) ? '' : own);
+    const inside = uniqueJoin(d.parts.map((p) => p.text));
+    if (d.flags.editable) d.label = hint || d.desc || inside || (MASKED_RE.test(own) ? '' : own);
     // A seek bar's text is its value, not its name.
-    else if (d.role === 'SeekBar') d.label = d.desc || uniqueJoin(d.parts) || hint;
-    else if (!pureScroll(d)) d.label = own || d.desc || uniqueJoin(d.parts);
+    else if (d.role === 'SeekBar') d.label = d.desc || inside || hint;
+    else if (!pureScroll(d)) d.label = own || d.desc || joinParts(d.parts);
     // A list without a name is named by its first item, so the reader can tell lists apart.
     else d.label = own || d.desc || (meaningfulRid(d.resourceId) ? '' : truncateWord(firstTextWithin(d.node), 24));
     if (!d.label && !pureScroll(d) && d.nested.length > 0) {
@@ -267,6 +272,13 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
       consumed.add(best);
     }
   }
+  // Still nameless: text inside it that is clipped off screen, else its resource id in words.
+  for (const d of drafts) {
+    if (d.removed || d.label || pureScroll(d)) continue;
+    d.label = truncateWord(firstTextWithin(d.node, true), 40) || humanizeRid(d.resourceId);
+    // Clipped text is not in every channel's dump (uiautomator omits it): ids must not depend on it.
+    d.fallback = d.label !== '';
+  }
   for (const l of labelDrafts) {
     const o = l.owner >= 0 ? drafts[l.owner] : undefined;
     if (!o || pureScroll(o)) continue;
@@ -284,7 +296,7 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
       actionable: d.actionable,
       editable: d.flags.editable,
       text: d.node.text,
-      label: d.label,
+      label: d.fallback ? '' : d.label,
     });
     const parts = { resourceId: d.resourceId, role: d.role, text: fpText, desc: d.desc, bounds };
     return { d, bounds, text: fpText, contentKey: contentKey(parts) };
@@ -366,24 +378,6 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
   });
   const texts = labelDrafts.filter((l) => !consumed.has(l)).map((l) => l.label);
   return { elements, texts, nodeToId, mergedNodes, dropped, dropReasons: vis.reasons };
-}
-
-function uniqueJoin(parts: readonly string[], max = 200): string {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  let len = 0;
-  for (const p of parts) {
-    if (seen.has(p)) continue;
-    seen.add(p);
-    out.push(p);
-    len += p.length + 1;
-    if (len >= max) break;
-  }
-  return out.join(' ').slice(0, max);
-}
-
-function truncateWord(s: string, max: number): string {
-  return s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`;
 }
 
 /** Obfuscated ids (`a`, `i1`) say nothing to a reader. */

@@ -25,7 +25,6 @@ export const CONTROL_OPS = [
   'ime_enter',
 ] as const;
 
-
 const Point = z.object({ x: z.number(), y: z.number() });
 export const FrameArg = z.object({ at_ms: z.number(), points: z.array(Point).min(1).max(5) });
 

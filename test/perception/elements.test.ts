@@ -41,7 +41,8 @@ describe('element extraction', () => {
       ]),
     ]);
     const [row] = actionable(observation);
-    expect(row.label).toBe('Wi-Fi Connected');
+    // A title over a summary: separated, as a reader sees two lines.
+    expect(row.label).toBe('Wi-Fi — Connected');
     expect(row.text).toBe('');
     // Its labels are attached to it and not repeated on the text line.
     const labels = observation.elements.filter((e) => !e.actionable);
@@ -155,7 +156,8 @@ describe('element extraction', () => {
     const labels = actionable(observation).map((e) => e.label || e.resourceId);
     expect(labels).toContain('Share');
     expect(labels).not.toContain('Content behind');
-    expect(labels.some((l) => l.endsWith('touch_outside'))).toBe(true);
+    // Nameless but for its resource id: named by it, in words.
+    expect(labels).toContain('Touch outside');
   });
 
   it('collapses layout-only containers and merges a wrapper with the same bounds', () => {

@@ -82,7 +82,8 @@ export function readValue(screen: ParsedScreen, label: string): string | undefin
   const l = norm(label);
   for (const e of screen.elements) {
     const t = e.text.trim();
-    if (norm(t).startsWith(l) && t.length > label.length) return t.slice(label.length).trim();
+    // A row reads "Title — body": the value is the body, without the separator.
+    if (norm(t).startsWith(l) && t.length > label.length) return t.slice(label.length).replace(/^[\s—·:]+/, '');
   }
   const i = screen.texts.findIndex((t) => norm(t).includes(l));
   return i >= 0 ? screen.texts[i + 1]?.trim() : undefined;

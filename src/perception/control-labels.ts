@@ -1,0 +1,101 @@
+import type { Rect } from '../core/geometry.js';
+
+/**
+ * How a control is named from what perception has (DESIGN §4). A row made of texts reads them in
+ * order, and a row whose texts sit on separate lines (a title over a body: a note, a settings
+ * entry) separates them — "Gate code — 7351#, the side door sticks." — with the title said once.
+ */
+
+/** A text inside a control, with where it is drawn (none for a zero-size title). */
+export interface LabelPart {
+  text: string;
+  rect?: Rect;
+}
+
+/** A lower line than the part before: its top is at or below the middle of the one before. */
+function belowOf(a: LabelPart | undefined, b: LabelPart): boolean {
+  if (!a?.rect || !b.rect) return false;
+  return b.rect.top >= (a.rect.top + a.rect.bottom) / 2;
+}
+
+/** A body that opens by repeating its title ("Gate code 7351#…" under "Gate code") says the rest. */
+function withoutTitle(body: string, title: string): string {
+  if (!body.startsWith(title) || body.length === title.length) return body;
+  const rest = body.slice(title.length);
+  if (!/^[\s:：,，\-—·]/.test(rest)) return body;
+  return rest.replace(/^[\s:：,，\-—·]+/, '') || body;
+}
+
+/** The parts in reading order, each once; a new line starts with " — " (the first) or " · ". */
+export function joinParts(parts: readonly LabelPart[], max = 200): string {
+  const seen = new Set<string>();
+  let out = '';
+  let title: string | undefined;
+  let lines = 0;
+  let prev: LabelPart | undefined;
+  for (const p of parts) {
+    if (seen.has(p.text)) continue;
+    seen.add(p.text);
+    const below = out !== '' && belowOf(prev, p);
+    prev = p;
+    if (out === '') {
+      out = p.text;
+      title = p.text;
+    } else if (below) {
+      const text = lines === 0 && title ? withoutTitle(p.text, title) : p.text;
+      out += `${lines === 0 ? ' — ' : ' · '}${text}`;
+      lines++;
+    } else out += ` ${p.text}`;
+    if (out.length >= max) break;
+  }
+  return out.slice(0, max);
+}
+
+/** The parts, each once, space-separated (a field's or a slider's inner texts). */
+export function uniqueJoin(parts: readonly string[], max = 200): string {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  let len = 0;
+  for (const p of parts) {
+    if (seen.has(p)) continue;
+    seen.add(p);
+    out.push(p);
+    len += p.length + 1;
+    if (len >= max) break;
+  }
+  return out.join(' ').slice(0, max);
+}
+
+export function truncateWord(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`;
+}
+
+/**
+ * A name for a control that has none of its own (no text, description, hint or visible text
+ * inside): a settings row cut off at the screen's edge, a password field whose dump has no hint.
+ * In order: text inside it that is not visible (clipped), then its resource id in words
+ * (`btn_safety_center` → "Safety center"); obfuscated ids (`a`, `b0`) name nothing. Without
+ * either, the line still shows its role.
+ */
+
+// Words that only say what kind of view it is (`btn_`, `iv_`, `tv_`, `item`): a prefix of them is
+// dropped, and an id of nothing else names nothing.
+const KIND_WORD =
+  /^(btn|button|iv|img|image|imageview|tv|text|txt|textview|et|edit|cb|sw|ll|rl|fl|cl|layout|view|item|root|row|cell|content|container|main|icon|slider|seekbar|switch|toggle|checkbox|list)$/i;
+
+/** `com.foo:id/btn_safety_center` → "Safety center"; '' when the id says nothing. */
+export function humanizeRid(rid: string): string {
+  const slash = rid.lastIndexOf('/');
+  const tail = slash >= 0 ? rid.slice(slash + 1) : rid;
+  const words = tail
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[\s_\-.]+/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
+  while (words.length > 1 && KIND_WORD.test(words[0])) words.shift();
+  if (words.length === 1 && KIND_WORD.test(words[0])) return '';
+  // Obfuscated ids ("a", "b0", "5o7", "ggm") have no word of four letters.
+  if (!words.some((w) => /^\p{L}{4,}$/u.test(w))) return '';
+  const s = words.join(' ');
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
