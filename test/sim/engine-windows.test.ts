@@ -156,6 +156,42 @@ describe('windows', () => {
     expect((await phone.readTree()).windows.some((w) => w.type === 'notification')).toBe(false);
   });
 
+  it('toasts last 2 s (short) or 3.5 s (long) on the phone clock and stay on the screen they were shown on', async () => {
+    const clock = new VirtualClock({ autoAdvance: false });
+    const { phone, state } = counterPhone(clock);
+    await phone.launch('com.test.counter');
+    clock.advance(800);
+    const toasts = async () =>
+      (await phone.readTree()).nodes.filter((n) => n.text === 'Short' || n.text === 'Long').map((n) => n.text);
+    await phone.readTree();
+    if (!state.ctx) throw new Error('the counter app has not rendered');
+    state.ctx.toast('Short');
+    state.ctx.toast('Long', 'long');
+    expect(await toasts()).toEqual(['Short', 'Long']);
+    clock.advance(1999);
+    expect(await toasts()).toEqual(['Short', 'Long']);
+    clock.advance(1);
+    expect(await toasts()).toEqual(['Long']);
+    clock.advance(1499);
+    expect(await toasts()).toEqual(['Long']);
+    clock.advance(1);
+    expect(await toasts()).toEqual([]);
+
+    // Shown on Main, then the user goes on to Second: the toast stays behind.
+    state.ctx.toast('Short');
+    const main = await phone.readTree();
+    expect(main.nodes.some((n) => n.text === 'Short')).toBe(true);
+    expect((await phone.nodeAction(main.seq, byId(main, 'next').id, { action: 'click' })).ok).toBe(true);
+    clock.advance(100);
+    expect(await toasts()).toEqual([]);
+    // A handler that toasts and then navigates (save, then back) shows it on the screen it lands on.
+    state.ctx.toast('Long', 'long');
+    state.ctx.back();
+    const landed = await phone.readTree();
+    expect(landed.foreground.activity).toBe('.Main');
+    expect(landed.nodes.some((n) => n.text === 'Long')).toBe(true);
+  });
+
   it('during a ~300 ms transition the tree shows the new screen and the screenshot the old one', async () => {
     const clock = new VirtualClock({ autoAdvance: false });
     const { phone } = counterPhone(clock);

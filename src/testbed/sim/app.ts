@@ -59,7 +59,8 @@ export interface AppContext {
   back(): void;
   showDialog(d: DialogSpec): void;
   closeDialog(): void;
-  toast(text: string): void;
+  /** A toast, short (2 s) or long (3.5 s), on the screen the current handler lands on. */
+  toast(text: string, length?: 'short' | 'long'): void;
   notify(b: Banner): void;
   /** Start an app; with `activity` + `params` it opens that screen, as an explicit intent with extras does (a share). */
   launch(pkg: string, activity?: string, params?: Record<string, unknown>): void;

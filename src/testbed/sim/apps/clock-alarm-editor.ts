@@ -53,8 +53,9 @@ export function createAlarmEditor(): AlarmEditor {
     const existing = d.id === undefined ? undefined : alarms.find((a) => a.id === d.id);
     if (existing) Object.assign(existing, fields);
     else alarms.push({ id: alarms.reduce((m, a) => Math.max(m, a.id), 0) + 1, ...fields });
+    // The clock app's "Alarm set for …" is a long toast (3.5 s), as on Android.
     if (d.enabled)
-      ctx.toast(`${ct(ctx, 'alarmSet')} · ${hhmm(hour, minute)} ${repeatSummary(ctx, d.days, hour, minute)}`);
+      ctx.toast(`${ct(ctx, 'alarmSet')} · ${hhmm(hour, minute)} ${repeatSummary(ctx, d.days, hour, minute)}`, 'long');
     d = { ...EMPTY, days: [] };
     ctx.back();
   };

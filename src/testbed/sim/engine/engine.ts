@@ -5,6 +5,7 @@ import type { World } from '../world.js';
 import type { Frame } from './frame.js';
 import type { UiState } from './layout.js';
 import type { KeyboardLayer } from './system-views.js';
+import { liveToasts, TOAST_MS, type ToastEntry, type ToastLength } from './toasts.js';
 
 /**
  * The virtual phone's activity manager: installed apps, one back stack per started app, the
@@ -16,7 +17,6 @@ import type { KeyboardLayer } from './system-views.js';
 export const LAUNCHER = 'com.android.launcher3';
 export const TRANSITION_MS = 300;
 export const BANNER_MS = 4000;
-export const TOAST_MS = 2000;
 
 export interface RouteEntry {
   route: Route;
@@ -71,7 +71,7 @@ export class Engine {
   banners: TimedEntry<Banner>[] = [];
   /** Posted notifications, newest first, listed in the shade until opened or cleared. */
   notifications: TimedEntry<Banner>[] = [];
-  toasts: TimedEntry<string>[] = [];
+  toasts: ToastEntry[] = [];
   readonly ui: UiState = { selections: new Map(), scroll: new Map(), web: new Map() };
   keyboardShown = false;
   keyboardLayer: KeyboardLayer = 'letters';
@@ -124,7 +124,7 @@ export class Engine {
       back: () => this.pop(pkg),
       showDialog: (d) => this.showDialog(d, pkg),
       closeDialog: () => this.closeDialog(pkg),
-      toast: (text) => this.toast(text, pkg),
+      toast: (text, length) => this.toast(text, pkg, length),
       notify: (b) => this.notify(b),
       launch: (p, activity, params) => {
         this.launch(p, activity, params);
@@ -277,12 +277,11 @@ export class Engine {
     return this.dialogs.filter((d) => d.owner === this.foreground || d.owner === '*');
   }
 
-  toast(text: string, pkg: string): void {
-    const t = { id: this.nextWindowId(), value: text, pkg, until: this.clock.now() + TOAST_MS };
-    this.toasts.push(t);
-    this.later(TOAST_MS, () => {
-      this.toasts = this.toasts.filter((x) => x !== t);
-    });
+  toast(text: string, pkg: string, length: ToastLength = 'short'): void {
+    const ms = TOAST_MS[length];
+    this.toasts.push({ id: this.nextWindowId(), value: text, pkg, until: this.clock.now() + ms });
+    // The timer only marks the moment the screen changes; `pump` drops what has expired.
+    this.later(ms, () => {});
     this.changed();
   }
 
@@ -333,6 +332,12 @@ export class Engine {
       this.changed();
     }
     if (this.transition && now >= this.transition.until) this.transition = undefined;
+    const top = this.top();
+    const live = liveToasts(this.toasts, now, `${this.foreground}@${top?.serial ?? 0}`);
+    if (live.length !== this.toasts.length) {
+      this.toasts = live;
+      this.changed();
+    }
   }
 
   /** Screenshots keep showing the current picture for ~300 ms while the tree moves on. */
