@@ -229,7 +229,7 @@ describe('text ladder', () => {
     const ex = makeExecutor(withoutSetText(rig.device), rig.clock);
     let o = await drive(ex, await observe(ex), [
       { tool: 'launch_app', package: 'com.android.messaging' },
-      '妈妈 11-14 17:23 还不确定，晚点告诉你。',
+      '妈妈 11-14 17:23 — 还不确定，晚点告诉你。',
     ]);
     const first = await ex.run(
       decision(

@@ -106,7 +106,7 @@ export const GUARD_SCENARIOS: [string, (rig: GuardRig) => Promise<void>][] = [
       const ex = makeExecutor(rig.device, rig.clock, { confirm: chan });
       let o = await drive(ex, await observe(ex), [
         { tool: 'launch_app', package: 'com.android.messaging' },
-        '妈妈 11-14 17:23 还不确定，晚点告诉你。',
+        '妈妈 11-14 17:23 — 还不确定，晚点告诉你。',
       ]);
       const field = el(o, 'Text message');
       const typed = await ex.run(

@@ -235,7 +235,7 @@ describe('a committing control pressed by mistake', () => {
 describe('where a navigating tap landed', () => {
   it('fails a tap on "Help" whose expectation "Promo gone" held because the page went away', async () => {
     const { ex, obs } = await start('Browser');
-    const help = el(obs, 'Help · 帮助 https://docs.example.com/help');
+    const help = el(obs, 'Help · 帮助 — https://docs.example.com/help');
     const promo = obs.elements.find((e) => (e.label ?? e.text).startsWith('Promo'));
     if (!promo) throw new Error('no Promo bookmark');
     const r = await act(
