@@ -68,13 +68,29 @@ export function hasLoadingIndicator(o: Observation): boolean {
   return o.elements.some((e) => /ProgressBar/.test(e.role) && !e.range) || o.texts.some((t) => LOADING.test(t));
 }
 
-function textPresent(o: Observation, s: string): boolean {
+function textPresent(o: Observation, s: string, skip?: (e: Element) => boolean): boolean {
   const needle = s.trim().toLowerCase();
   if (!needle) return false;
   return (
-    o.elements.some((e) => e.text.toLowerCase().includes(needle) || e.desc.toLowerCase().includes(needle)) ||
-    o.texts.some((t) => t.toLowerCase().includes(needle))
+    o.elements.some(
+      (e) => !skip?.(e) && (e.text.toLowerCase().includes(needle) || e.desc.toLowerCase().includes(needle)),
+    ) || o.texts.some((t) => t.toLowerCase().includes(needle))
   );
+}
+
+/**
+ * The field this action typed into, as it is on the page after: its text is the agent's own
+ * input, so it is no evidence that the app answered (a search typed "Zed" shows "Zed" in the box
+ * whether or not any contact matched).
+ */
+function typedField(action: Action, target: Element | undefined): ((e: Element) => boolean) | undefined {
+  const typing =
+    action.tool === 'type' ||
+    (action.tool === 'control_action' && ['set_text', 'replace_selection'].includes(String(action.args?.action)));
+  if (!typing || !target) return undefined;
+  return (e) =>
+    e.id === target.id ||
+    (e.flags.editable && (e.flags.focused || (!!target.resourceId && e.resourceId === target.resourceId)));
 }
 
 /** Actions that may change nothing visible: focusing a field, reading, waiting. */
@@ -231,7 +247,13 @@ export function validate(
     }
     case 'text_appears': {
       const t = expect.text ?? '';
-      if (!textPresent(post, t)) return fail(`"${t}" is not on the page`);
+      const own = typedField(action, target);
+      if (!textPresent(post, t, own))
+        return fail(
+          own && textPresent(post, t)
+            ? `"${t}" is only in the field you typed it into: nothing else on the page shows it (no result matched?)`
+            : `"${t}" is not on the page`,
+        );
       signals.push('text_present');
       return { ok: true, signals, unchanged };
     }
