@@ -146,6 +146,19 @@ export function appMatches(named: string, post: Observation): boolean {
   return labelScore(want, { package: pkg, activity: post.app.activity }) > 0;
 }
 
+/**
+ * A launch by the launcher's label ("时钟") expecting that same label in front: the device resolved
+ * the label to a package, and a new app came to the front. Labels are localized and a package name
+ * says nothing of them (com.android.deskclock), so this is the evidence there is.
+ */
+function launchedByLabel(action: Action, named: string, pre: Observation, post: Observation): boolean {
+  if (action.tool !== 'launch_app' || !named.trim()) return false;
+  const squash = (v: unknown) => (typeof v === 'string' ? v.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '') : '');
+  const asked = [action.package, action.args?.package, action.args?.label, action.text].map(squash);
+  if (!asked.includes(squash(named))) return false;
+  return pre.app.package !== post.app.package && !/launcher/i.test(post.app.package);
+}
+
 export function isFocusLike(action: Action, target?: Element): boolean {
   if (['read_control', 'wait_until', 'wait', 'done', 'ask_user', 'infeasible'].includes(action.tool)) return true;
   if (action.tool === 'control_action' && ['focus', 'show_on_screen'].includes(String(action.args?.action)))
@@ -281,9 +294,11 @@ export function validate(
       return { ok: true, signals: [...signals, 'frame_changed'], unchanged };
     }
     case 'app_foreground':
-      return appMatches(expect.package ?? '', post)
-        ? { ok: true, signals: [...signals, 'app_foreground'], unchanged }
-        : fail(`${post.app.package} is in the foreground, not ${expect.package}`);
+      if (appMatches(expect.package ?? '', post))
+        return { ok: true, signals: [...signals, 'app_foreground'], unchanged };
+      if (launchedByLabel(action, expect.package ?? '', pre, post))
+        return { ok: true, signals: [...signals, 'app_foreground', 'launched_by_label'], unchanged };
+      return fail(`${post.app.package} is in the foreground, not ${expect.package}`);
   }
   return fail(`unknown expectation ${String(expect.kind)}`);
 }

@@ -119,6 +119,27 @@ describe('completion check through the device ports', () => {
     expect(dr.checkFinish(done('Pixel 9 Pro'), fine.post)?.reason).toMatch(/not on any screen/);
   });
 
+  it('launch_app by a localized label expecting that label in front: 时钟 is com.android.deskclock', async () => {
+    rig = await bridgeRig({ seed: 1, locale: 'zh' });
+    const p = createDevicePorts({ device: rig.device, clock: rig.clock, logger: Logger.silent(), screenshots: false });
+    const dr: Driven = { p, t: new CompletionTracker(), checkFinish: () => ({ ok: true }) };
+    const home = (await p.observe()).obs;
+    const launched = await step(
+      dr,
+      home,
+      decision({ tool: 'launch_app', package: '时钟' }, { kind: 'app_foreground', package: '时钟' }),
+    );
+    expect(launched.post.app.package).toBe('com.android.deskclock');
+    expect(launched.out).toMatchObject({ ok: true });
+    // A label that is not the app launched still fails.
+    const wrong = await step(
+      dr,
+      home,
+      decision({ tool: 'launch_app', package: '设置' }, { kind: 'app_foreground', package: '时钟' }),
+    );
+    expect(wrong.out.ok).toBe(false);
+  });
+
   it('a summary may quote a slider as the listing shows it ("26/255"); a made-up level still fails', async () => {
     rig = await bridgeRig({ seed: 1 });
     const p = createDevicePorts({ device: rig.device, clock: rig.clock, logger: Logger.silent(), screenshots: false });
