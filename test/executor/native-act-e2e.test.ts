@@ -87,6 +87,25 @@ describe('native tools through act', () => {
     );
     expect(seq.receipt.error?.message).toBeUndefined();
     expect(seq.ok).toBe(true);
+    // A wait inside the sequence, with no timeout the model could name: bounded as a member is.
+    const after = seq.post ?? obs;
+    const sw = el(after, 'Wi-Fi');
+    const waited = await ex.run(
+      act(
+        {
+          tool: 'action_sequence',
+          steps: [
+            { tool: 'control_action', target_id: sw.id, op: 'click' },
+            { tool: 'wait_until', target_id: sw.id, op: 'checked' },
+          ],
+          expect: `element_state ${sw.id} on`,
+        },
+        after,
+      ),
+      after,
+    );
+    expect(waited.receipt.error?.message).toBeUndefined();
+    expect(waited.ok).toBe(true);
   });
 
   it('explains what a native tool is missing, before anything is sent', () => {
