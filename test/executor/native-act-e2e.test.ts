@@ -108,6 +108,30 @@ describe('native tools through act', () => {
     expect(waited.ok).toBe(true);
   });
 
+  it('an action_sequence may act twice on one control: set_text, then ime_enter submits it', async () => {
+    const { ex, obs, act } = await settings('.SearchSettings');
+    const field = obs.elements.find((e) => e.flags.editable);
+    expect(field).toBeDefined();
+    const id = field?.id ?? '';
+    const r = await ex.run(
+      act(
+        {
+          tool: 'action_sequence',
+          steps: [
+            { tool: 'control_action', target_id: id, op: 'set_text', text: 'Display' },
+            { tool: 'control_action', target_id: id, op: 'ime_enter' },
+          ],
+          expect: 'page_changes',
+        },
+        obs,
+      ),
+      obs,
+    );
+    expect(r.receipt.error?.message).toBeUndefined();
+    expect(r.ok).toBe(true);
+    expect(r.post?.app.activity).toBe('.DisplaySettings');
+  });
+
   it('explains what a native tool is missing, before anything is sent', () => {
     const tools: PlannerTool[] = ['control_action', 'wait_until', 'touch_gesture', 'action_sequence'];
     const ctx = { tools, ids: new Set(['1a2b3c4d']) };
