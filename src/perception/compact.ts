@@ -82,6 +82,12 @@ function ridWorthShowing(tail: string, label: string): boolean {
   return !(l && (l === t || l.includes(t)));
 }
 
+/** A label made from the id ("Scrim behind"), not the control's own words: the id itself is still shown. */
+function labelFromRid(e: Element, label: string | undefined): boolean {
+  if (!label || label === e.text || label === e.desc || label === e.hint) return false;
+  return label === humanizeRid(e.resourceId);
+}
+
 export function stateOf(e: Element): string[] {
   const s: string[] = [];
   if (e.flags.checkable) s.push(e.flags.checked ? 'on' : 'off');
@@ -109,8 +115,7 @@ export function elementLine(e: Element, opts: LineOptions, shownId: string): str
   if (label) parts.push(quote(truncate(label, opts.maxLabel)));
   parts.push(...stateOf(e));
   const tail = resourceTail(e.resourceId);
-  // A label made from the id ("Scrim behind") is a reading of it: the id itself is still shown.
-  if (ridWorthShowing(tail, label ?? '') || (label && label === humanizeRid(e.resourceId))) parts.push(`#${tail}`);
+  if (ridWorthShowing(tail, label ?? '') || labelFromRid(e, label)) parts.push(`#${tail}`);
   const c = rectCenter(e.bounds);
   parts.push(`${Math.round(c.x)},${Math.round(c.y)}`);
   return parts.join(' ');
