@@ -41,6 +41,9 @@ export async function reduce(
   const scrollNote =
     trackScroll(s, ctx, exec) ??
     (action.tool === 'read_control' ? controlSummary(exec.value) : undefined) ??
+    (exec.consent?.kind === 'approved'
+      ? `the user approved this ${exec.consent.request.categories.join('/')} step`
+      : undefined) ??
     (exec.signals?.includes('only_in_typed_field')
       ? 'the text is only in the field just typed into: nothing else on the page shows it (no result matched?)'
       : undefined);
