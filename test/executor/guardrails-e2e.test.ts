@@ -39,7 +39,7 @@ describe('guardrails on an action_sequence (bridge: the helper runs sequences)',
       const ex = makeExecutor(rig.device, rig.clock, { confirm: chan });
       const o = await drive(ex, await observe(ex), [
         { tool: 'launch_app', package: 'com.android.messaging' },
-        '妈妈 11-14 17:23 还不确定，晚点告诉你。',
+        '妈妈 11-14 17:23 — 还不确定，晚点告诉你。',
       ]);
       const field = el(o, 'Text message');
       const typed = await ex.run(seq([{ target_id: field.id, action: 'set_text', text: 'On my way' }]), o);
