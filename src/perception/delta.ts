@@ -121,9 +121,7 @@ export function compactDelta(
   const kbNote = d.keyboardChanged ? ` · keyboard ${next.keyboard.shown ? 'shown' : 'hidden'}` : '';
   // The same app screen with other elements (a row hidden by a switch) says so instead of repeating the header.
   const where = d.samePage ? 'same page' : 'same screen';
-  const lines = [
-    d.appChanged ? `${headerLine(next)} · delta vs ${base}` : `delta vs ${base}${kbNote} (${where})`,
-  ];
+  const lines = [d.appChanged ? `${headerLine(next)} · delta vs ${base}` : `delta vs ${base}${kbNote} (${where})`];
   if (isEmptyDelta(d)) {
     lines.push('no change');
     return lines.join('\n');
