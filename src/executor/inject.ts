@@ -90,6 +90,8 @@ export async function injectChecked(
       // The phone then checks that nothing moved since this read.
       if (guard) guard = guardForNode(rc.node);
     }
+    // The read may have failed over to adb, which cannot check a guard: this read's re-check stands.
+    if (guard && !ctx.device.capabilities().ops.has('guarded_touch')) guard = undefined;
   } else if (aim.element && px && !guard) {
     // The observation is a fresh read of this executor's own: its windows still show what covers the target.
     const occ = occludingWindow(px, aim.element, obs);
