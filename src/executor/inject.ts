@@ -16,7 +16,7 @@ import type { Aim } from './targets.js';
  * gone → STALE, covered → OCCLUDED), then the dispatch under the caller's deadline. On a helper
  * with `guarded_touch` the touch carries the re-check to the phone instead (the same rule, checked
  * where nothing can change between check and touch), so the read is made only when pre evidence
- * is wanted (full verification); over ADB the read stays.
+ * is wanted (light and full verification compare against it); over ADB the read stays.
  */
 
 const TOUCHES = new Set(['tap', 'long_press', 'swipe']);
@@ -40,8 +40,12 @@ export async function injectChecked(
   aim: Extract<Aim, { ok: true }>,
   native: ActionRequest | undefined,
   d: Deadline,
-  /** `frames`: capture the screenshot too (an expectation only pixels can confirm). */
-  opts: { preRead: boolean; recheck: boolean; frames?: boolean },
+  /**
+   * `frames`: capture the screenshot too (an expectation only pixels can confirm). `evidence`: the
+   * verification compares against the screen as it was right before the touch (light, full), so a
+   * re-check is a read even where the phone also checks the guard.
+   */
+  opts: { preRead: boolean; recheck: boolean; frames?: boolean; evidence: boolean },
 ): Promise<Injected> {
   let reads = 0;
   let pre = obs;
@@ -50,11 +54,11 @@ export async function injectChecked(
   // control actions (re-resolved by selector on the phone) have nothing to re-check here.
   const touch = !!aim.element && TOUCHES.has(a.tool);
   // A helper with `guarded_touch` checks the target itself at the instant it touches (PROTOCOL §7):
-  // every such touch carries the guard, and the re-check read is needed only for pre evidence.
+  // every such touch carries the guard, and the re-check read is made only for pre evidence.
   const onPhone = touch && ctx.device.capabilities().ops.has('guarded_touch');
   let guard: TouchGuard | undefined = onPhone && aim.element ? guardFor(aim.element) : undefined;
   const recheck = opts.recheck && touch;
-  if (opts.preRead || (recheck && !onPhone)) {
+  if (opts.preRead || (recheck && (!onPhone || opts.evidence))) {
     reads++;
     const p = await observeDevice(ctx.device, ctx.perceive, obs, d, { screenshot: opts.frames });
     if (!p.ok)
