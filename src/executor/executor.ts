@@ -115,6 +115,8 @@ export interface StepResult {
   value?: unknown;
   /** Device reads (tree snapshots) this step made, for the benchmark and the run log. */
   reads: number;
+  /** How long the call waited for the pacing gap since the previous dispatch (ms). */
+  pacedMs?: number;
   dryRun?: boolean;
 }
 
@@ -235,7 +237,11 @@ export class Executor {
       target,
       g,
     );
-    const guarded = { guard: g.guard, consent, target };
+    let guarded: { guard: GuardVerdict; consent: Consent; target?: Element; pacedMs?: number } = {
+      guard: g.guard,
+      consent,
+      target,
+    };
     if (consent.kind === 'denied')
       return this.refused(
         this.none('cancelled', 'CANCELLED', `not confirmed (${consent.reason ?? consent.by}): ${g.request.summary}`),
@@ -268,7 +274,8 @@ export class Executor {
       clock.now() - this.lastPostAt <= (this.deps.freshForMs ?? 1_000);
     // With a dispatch budget, pacing, the re-check and the dispatch share it inside the call's deadline.
     const dd = dispatchBudget !== undefined ? d.child(dispatchBudget) : d;
-    await this.pace(dd);
+    const pacedMs = await this.pace(dd);
+    guarded = { ...guarded, pacedMs };
     const ctx = { device, logger: this.deps.logger, pacer: this.pacer, perceive: this.perceive };
     const frames = needsFrames(parsed.data.expect.kind);
     let inj: Awaited<ReturnType<typeof injectChecked>>;
@@ -277,6 +284,7 @@ export class Executor {
         preRead: mode === 'full' || (mode === 'light' && frames),
         recheck: mode === 'full' || !ownFresh,
         frames,
+        evidence: mode !== 'none',
       });
     } finally {
       this.lastDispatchAt = clock.now();
@@ -364,11 +372,17 @@ export class Executor {
     };
   }
 
-  /** The 150–400 ms gap between actions, counted from the previous dispatch (reads happen inside it). */
-  private async pace(d: Deadline): Promise<void> {
-    if (this.lastDispatchAt === undefined) return;
+  /**
+   * The 150–400 ms gap between actions, counted from the previous dispatch (reads happen inside it);
+   * returns how long this call waited for it (a rate limit between actions, not the action's cost).
+   */
+  private async pace(d: Deadline): Promise<number> {
+    if (this.lastDispatchAt === undefined) return 0;
     const wait = this.lastDispatchAt + this.pacer.jitterMs() - this.deps.clock.now();
-    if (wait > 0) await d.sleep(wait);
+    if (wait <= 0) return 0;
+    const t0 = this.deps.clock.now();
+    await d.sleep(wait);
+    return this.deps.clock.now() - t0;
   }
 
   private async parse(snap: WireSnapshot, pre: Observation): Promise<Observation | undefined> {
