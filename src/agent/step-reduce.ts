@@ -7,6 +7,7 @@ import { type Session, waitGate } from './session.js';
 import type { StepCtx } from './step-context.js';
 import { replan } from './step-helpers.js';
 import { controlSummary } from './step-meta.js';
+import { seekSummary } from '../executor/seek-timeline.js';
 import { breakerKey } from './step-preflight.js';
 import type { DecisionSource } from './types.js';
 
@@ -39,7 +40,12 @@ export async function reduce(
   ctx.record.note = ok ? (source === 'cache' ? 'replayed from page memory' : ctx.record.note) : reason;
   s.mem.completion.record({ ok, reason }, exec.post?.obs, exec.changes);
   const scrollNote =
-    trackScroll(s, ctx, exec) ?? (action.tool === 'read_control' ? controlSummary(exec.value) : undefined);
+    trackScroll(s, ctx, exec) ??
+    (action.tool === 'read_control'
+      ? controlSummary(exec.value)
+      : action.tool === 'seek_timeline'
+        ? seekSummary(exec.value)
+        : undefined);
   s.mem.history.add({
     step: ctx.step,
     action: ctx.record.action,
