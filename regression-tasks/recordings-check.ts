@@ -58,5 +58,8 @@ export function checkUncertain(w: World, run: RunResult): CheckResult {
   const paused = w.recordings?.playing === false;
   return run.status === 'ask_user' && UNCERTAIN_RE.test(said) && paused
     ? { ok: true }
-    : { ok: false, reason: `status=${run.status} (want ask_user saying the time is uncertain), said "${said.trim()}", ${state(w)}` };
+    : {
+        ok: false,
+        reason: `status=${run.status} (want ask_user saying the time is uncertain), said "${said.trim()}", ${state(w)}`,
+      };
 }

@@ -1,5 +1,5 @@
-import type { PlannedStep } from '../planner/act-tool.js';
 import { hasTimeline } from '../executor/timeline-evidence.js';
+import type { PlannedStep } from '../planner/act-tool.js';
 import { matchInterrupt } from '../planner/interrupts.js';
 import { addUsage } from '../planner/llm/client.js';
 import { actionSignature } from '../planner/memory/signature.js';

@@ -1,3 +1,4 @@
+import { seekSummary } from '../executor/seek-timeline.js';
 import { ScrollEndTracker } from '../perception/scroll-end.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import { addUsage } from '../planner/llm/client.js';
@@ -7,7 +8,6 @@ import { type Session, waitGate } from './session.js';
 import type { StepCtx } from './step-context.js';
 import { replan } from './step-helpers.js';
 import { controlSummary } from './step-meta.js';
-import { seekSummary } from '../executor/seek-timeline.js';
 import { breakerKey } from './step-preflight.js';
 import type { DecisionSource } from './types.js';
 

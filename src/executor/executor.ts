@@ -23,11 +23,11 @@ import { isNativeTool } from './native-validate.js';
 import { observeDevice, type Perceiver, SnapshotPerceiver } from './observe.js';
 import { Pacer } from './pacing.js';
 import { needsFrames } from './pinch.js';
+import { seekStep } from './seek-step.js';
 import type { StateChange } from './side-effects.js';
 import { aimAt, withNativeSelector } from './targets.js';
 import { isOffered } from './tools.js';
 import type { Outcome } from './validator.js';
-import { seekStep } from './seek-step.js';
 import { reuseRead, type VerificationMode, type Verified, verifyAction } from './verify.js';
 
 export type { VerificationMode } from './verify.js';
@@ -376,7 +376,13 @@ export class Executor {
     d: Deadline,
   ): Promise<StepResult> {
     await this.pace(d);
-    const r = await seekStep({ device: this.deps.device, perceive: this.perceive, clock: this.deps.clock }, a, obs, timeline, d);
+    const r = await seekStep(
+      { device: this.deps.device, perceive: this.perceive, clock: this.deps.clock },
+      a,
+      obs,
+      timeline,
+      d,
+    );
     this.lastDispatchAt = this.deps.clock.now();
     if (r.post) this.remember(r.post);
     return { ...guarded, ...r };

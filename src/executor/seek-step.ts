@@ -39,6 +39,11 @@ export async function seekStep(
     post: r.post ? { pageHash: r.post.pageHash, seq: r.post.seq, frameHash: r.post.frameHash } : undefined,
     ...(error ? { error: { code: rep.status === 'uncertain' ? 'READ_FAILED' : 'NO_PROGRESS', message: error } } : {}),
   };
-  const outcome: Outcome = { ok, signals: ok ? ['readout_stable', 'scale_consistent'] : [], reason: error, unchanged: false };
+  const outcome: Outcome = {
+    ok,
+    signals: ok ? ['readout_stable', 'scale_consistent'] : [],
+    reason: error,
+    unchanged: false,
+  };
   return { ok, receipt, outcome, post: r.post, value: rep, changes: [], reads: r.reads, error };
 }

@@ -62,7 +62,7 @@ const SETTLE_GAP_MS = 600;
 /** Longer than a playback tick: equal across it means the cursor is not playing. */
 const PAUSE_GAP_MS = 1100;
 const MAX_SETTLE_TRIES = 10;
-const BUBBLE_POLL_MS = 200;
+const BUBBLE_POLL_MS = 150;
 const MAX_MOVES = 16;
 const MAX_PINCHES = 8;
 /** The seed's "zoom a little" before measuring, and the step when a residual needs finer pixels. */
@@ -95,7 +95,8 @@ class Seek {
     this.reads++;
     if (!r.ok) return undefined;
     this.last = r.obs;
-    for (const t of timeReadings(r.obs)) if (t.source !== 'readout') this.ignored.add(describeIgnored(t).replace(/ \d.*$/, ''));
+    for (const t of timeReadings(r.obs))
+      if (t.source !== 'readout') this.ignored.add(describeIgnored(t).replace(/ \d.*$/, ''));
     const tl = findTimeline(r.obs, this.timeline.id) ?? findTimeline(r.obs);
     if (tl) this.timeline = tl;
     return r.obs;

@@ -72,7 +72,13 @@ export function boundReadout(obs: Observation): { reading?: TimeReading; conflic
 /** How a reading that is not evidence is named in the report. */
 export function describeIgnored(r: TimeReading): string {
   const where = r.element.resourceId ? ` #${r.element.resourceId.split('/').pop()}` : '';
-  const what = { event_card: 'event card', watermark: 'watermark', drag_bubble: 'drag bubble', unknown: 'time of unknown source', readout: 'readout' }[r.source];
+  const what = {
+    event_card: 'event card',
+    watermark: 'watermark',
+    drag_bubble: 'drag bubble',
+    unknown: 'time of unknown source',
+    readout: 'readout',
+  }[r.source];
   return `${what}${where} ${r.text}`;
 }
 

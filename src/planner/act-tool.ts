@@ -159,7 +159,8 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
 
   let expect: Decision['expect'] = { kind: 'no_change' };
   // The skill verifies itself (its readout at the target); the model's expect is not needed.
-  if (tool === 'seek_timeline') expect = { kind: 'text_appears', text: seekTo, note: 'seek_timeline reads its readout' };
+  if (tool === 'seek_timeline')
+    expect = { kind: 'text_appears', text: seekTo, note: 'seek_timeline reads its readout' };
   else if (!TERMINAL_TOOLS.has(tool)) {
     const e = parseExpect(a.expect ?? '');
     if (!e.ok) return { ok: false, error: e.error };

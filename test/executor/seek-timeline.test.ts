@@ -3,8 +3,8 @@ import type { Decision, Observation } from '../../src/core/types.js';
 import type { SeekReport } from '../../src/executor/seek-timeline.js';
 import { hasTimeline } from '../../src/executor/timeline-evidence.js';
 import { parseAct } from '../../src/planner/act-tool.js';
-import { hms, parseHms } from '../../src/testbed/sim/apps/recordings-data.js';
 import { RECORDINGS_PACKAGE } from '../../src/testbed/sim/apps/recordings.js';
+import { hms, parseHms } from '../../src/testbed/sim/apps/recordings-data.js';
 import { bridgeRig, makeExecutor, observe } from './helpers.js';
 
 /**

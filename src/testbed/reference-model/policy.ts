@@ -184,7 +184,13 @@ export function actForIntent(intentLine: string, screen: ParsedScreen, history: 
         };
       const el = findElement(screen, a0);
       if (!el) return searchMove(screen, history, a0);
-      return { thought: `seek "${a0}" to ${a1}`, tool: 'seek_timeline', target_id: el.id, text: a1, subgoal_done: true };
+      return {
+        thought: `seek "${a0}" to ${a1}`,
+        tool: 'seek_timeline',
+        target_id: el.id,
+        text: a1,
+        subgoal_done: true,
+      };
     }
     case 'read': {
       const value = readValue(screen, a0);

@@ -1,7 +1,16 @@
 import type { App, AppContext, AppScreen } from '../app.js';
 import type { View } from '../kit/view.js';
 import type { RecordingsState } from '../world.js';
-import { cameraName, clampTime, DAY_SEC, dragTarget, hms, recordingsState, seedRecordings, zoomBy } from './recordings-data.js';
+import {
+  cameraName,
+  clampTime,
+  DAY_SEC,
+  dragTarget,
+  hms,
+  recordingsState,
+  seedRecordings,
+  zoomBy,
+} from './recordings-data.js';
 import { paintTimeline, paintVideo } from './recordings-paint.js';
 
 /**
@@ -111,7 +120,14 @@ export function createRecordingsApp(): App {
             padding: 6,
             gap: 0,
             children: [
-              { kind: 'text', id: 'current_time_label', text: t.current, size: 'small', align: 'center', color: '#5f6368' },
+              {
+                kind: 'text',
+                id: 'current_time_label',
+                text: t.current,
+                size: 'small',
+                align: 'center',
+                color: '#5f6368',
+              },
               {
                 kind: 'text',
                 id: 'current_time',

@@ -129,12 +129,7 @@ export interface CanvasView extends Base {
   /** `scale` = end / start finger distance; `focus` = the fingers' start midpoint in canvas px. */
   onPinch?: (scale: number, focus: { x: number; y: number }, size: { width: number; height: number }) => void;
   /** The content follows a finger by (dx, dy) canvas px; `durationMs` is how long the finger moved (momentum). */
-  onDrag?: (
-    dx: number,
-    dy: number,
-    size: { width: number; height: number },
-    info?: { durationMs: number },
-  ) => void;
+  onDrag?: (dx: number, dy: number, size: { width: number; height: number }, info?: { durationMs: number }) => void;
 }
 
 export type View =
