@@ -67,20 +67,41 @@ export function createRecordingsApp(): App {
   let bubble: { text: string; gen: number } | undefined;
   let bubbleGen = 0;
 
+  /** Where playback started on the phone's clock: the cursor is this plus the whole seconds since. */
+  let anchor: { at: number; pos: number } | undefined;
+
+  const sync = (ctx: AppContext, s: RecordingsState): void => {
+    if (!s.playing || !anchor) return;
+    s.position = clampTime(anchor.pos + Math.floor((ctx.clock.now() - anchor.at) / 1000));
+    if (s.position >= DAY_SEC - 1) {
+      s.playing = false;
+      anchor = undefined;
+    }
+  };
+
+  /** Playback goes on from here (a drag or an event card moved the cursor while playing). */
+  const reanchor = (ctx: AppContext, s: RecordingsState): void => {
+    if (s.playing) anchor = { at: ctx.clock.now(), pos: s.position };
+  };
+
   const startPlayback = (ctx: AppContext, s: RecordingsState): void => {
     s.playing = true;
+    anchor = { at: ctx.clock.now(), pos: Math.floor(s.position) };
     const gen = ++playGen;
+    // One tick per second boundary: each is a new screen revision. Timers fire lazily (when the
+    // phone is read), so the position comes from the clock, not from counting ticks.
     const tick = () => {
-      if (gen !== playGen || !s.playing) return;
-      s.position = clampTime(Math.floor(s.position) + 1);
-      if (s.position >= DAY_SEC - 1) s.playing = false;
-      else ctx.later(1000, tick);
+      if (gen !== playGen || !s.playing || !anchor) return;
+      sync(ctx, s);
+      if (s.playing && anchor) ctx.later(1000 - ((ctx.clock.now() - anchor.at) % 1000), tick);
     };
     ctx.later(1000, tick);
   };
 
-  const pause = (s: RecordingsState): void => {
+  const pause = (ctx: AppContext, s: RecordingsState): void => {
+    sync(ctx, s);
     s.playing = false;
+    anchor = undefined;
     playGen++;
     // A paused player rests on a whole second, as its readout shows.
     s.position = Math.floor(s.position);
@@ -91,6 +112,7 @@ export function createRecordingsApp(): App {
     const gen = ++coastGen;
     const { atRelease, settled } = dragTarget(s, dx, width, durationMs);
     s.position = atRelease;
+    reanchor(ctx, s);
     const b = ++bubbleGen;
     bubble = { text: hms(atRelease), gen: b };
     ctx.later(BUBBLE_MS, () => {
@@ -103,6 +125,7 @@ export function createRecordingsApp(): App {
         s.position = from + (settled - from) * share;
         // Settled: a paused player rests on a whole second.
         if (i === COAST.length - 1 && !s.playing) s.position = Math.round(s.position);
+        reanchor(ctx, s);
       });
     });
   };
@@ -111,6 +134,7 @@ export function createRecordingsApp(): App {
     const zh = ctx.locale === 'zh';
     const t = zh ? T.zh : T.en;
     const s = recordingsState(ctx.world);
+    sync(ctx, s);
     const camera = cameraName(s.camera, zh);
     const readout: View[] = s.readout
       ? [
@@ -147,7 +171,8 @@ export function createRecordingsApp(): App {
       padding: 12,
       onTap: () => {
         s.position = clampTime(e.at - PRE_ROLL_SEC);
-        if (!s.playing) startPlayback(ctx, s);
+        if (s.playing) reanchor(ctx, s);
+        else startPlayback(ctx, s);
       },
       children: [
         { kind: 'text', id: 'event_kind', text: e.kind === 'person' ? t.person : t.motion, weight: 2 },
@@ -219,7 +244,7 @@ export function createRecordingsApp(): App {
                 id: 'play_pause',
                 text: s.playing ? t.pause : t.play,
                 style: 'primary',
-                onTap: () => (s.playing ? pause(s) : startPlayback(ctx, s)),
+                onTap: () => (s.playing ? pause(ctx, s) : startPlayback(ctx, s)),
               },
             ],
           },
@@ -241,6 +266,7 @@ export function createRecordingsApp(): App {
     onLaunch(ctx) {
       coastGen++;
       bubble = undefined;
+      anchor = undefined;
       const s = recordingsState(ctx.world);
       if (s.playing) startPlayback(ctx, s);
     },
