@@ -34,6 +34,55 @@ function page(elements: Element[]): Observation {
   } as Observation;
 }
 
+describe('text_appears after typing', () => {
+  const search = (text: string): Element => ({
+    id: 'eeee0005',
+    role: 'EditText',
+    className: 'android.widget.EditText',
+    text,
+    desc: '',
+    resourceId: 'com.android.contacts:id/search',
+    bounds: { left: 0, top: 100, right: 1000, bottom: 150 },
+    boundsPx: { left: 0, top: 240, right: 1080, bottom: 360 },
+    flags: { ...FLAGS, clickable: true, editable: true, focused: true },
+    window: 1,
+    actionable: true,
+    label: 'Search',
+  });
+  const row = (text: string): Element => ({
+    ...search(''),
+    id: 'ffff0006',
+    role: 'Text',
+    className: 'android.widget.TextView',
+    text,
+    resourceId: '',
+    flags: { ...FLAGS, clickable: true },
+    bounds: { left: 0, top: 200, right: 1000, bottom: 260 },
+    label: text,
+  });
+  const action = { tool: 'type' as const, target_id: 'eeee0005', text: 'Zed Quinlan' };
+  const expectation = { kind: 'text_appears' as const, text: 'Zed Quinlan' };
+  const pre = page([search('')]);
+
+  it('the typed text in its own field is no evidence: a search that matched nothing fails, and says so', () => {
+    const post = { ...page([search('Zed Quinlan')]), texts: ['No contacts found'] };
+    const v = validate(expectation, pre, post, action, pre.elements[0]);
+    expect(v.ok).toBe(false);
+    expect(v.reason).toMatch(/only in the field you typed it into/);
+  });
+
+  it('a result row that shows the text passes', () => {
+    const post = page([search('Zed Quinlan'), row('Zed Quinlan')]);
+    expect(validate(expectation, pre, post, action, pre.elements[0]).ok).toBe(true);
+  });
+
+  it('a tap (not typing) still counts a field that shows the text', () => {
+    const post = page([search('Zed Quinlan')]);
+    const tap = { tool: 'tap' as const, target_id: 'ffff0006' };
+    expect(validate(expectation, page([search(''), row('x')]), post, tap, row('x')).ok).toBe(true);
+  });
+});
+
 describe('feedback wording', () => {
   it('a search typed into a field is not "edited unasked", even when its expectation fails', () => {
     const field = (text: string): Element => ({
