@@ -29,7 +29,7 @@ import {
 export interface SeekReport {
   status: 'reached' | 'uncertain' | 'failed';
   target: string;
-  /** The readout's last stable value. */
+  /** The readout's last stable value, when it counts as evidence (never on `uncertain`). */
   reached?: string;
   /** target − reached, seconds (positive: the cursor is before the target). */
   residualSec?: number;
@@ -279,9 +279,7 @@ export async function seekTimeline(deps: SeekDeps, req: SeekRequest, d: Deadline
       loop.consistent = false;
       if (gain === undefined)
         return result('uncertain', {
-          reached: formatClock(now),
-          residualSec: target - now,
-          reason: `the readout did not follow a ${dx} px drag (it moved ${observed} s): it may not be bound to the cursor; report the time as uncertain`,
+          reason: `the readout (${formatClock(now)}) did not follow a ${dx} px drag (it moved ${observed} s): it may not be bound to the cursor; report the time as uncertain`,
         });
       continue;
     }
@@ -304,11 +302,10 @@ export async function seekTimeline(deps: SeekDeps, req: SeekRequest, d: Deadline
   const scale = gain !== undefined ? `${gain.toFixed(3)} s/px` : 'unmeasured';
   if (consistent) s.evidence.push(`scale ${scale} (${lastCheck})`);
   s.evidence.push(`readout ${formatClock(now)} stable over ${SETTLE_GAP_MS} ms`);
+  // An untrusted reading is quoted in the reason, never reported as the second reached.
   if (!consistent)
     return result('uncertain', {
-      reached: formatClock(now),
-      residualSec: residual,
-      reason: `the readout was stable but its last change did not agree with the measured scale (${lastCheck || 'no measured move'}); report the time as uncertain`,
+      reason: `the readout (${formatClock(now)}) was stable but its last change did not agree with the measured scale (${lastCheck || 'no measured move'}); report the time as uncertain`,
     });
   if (Math.abs(residual) > 1)
     return result('failed', {

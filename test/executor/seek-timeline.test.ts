@@ -5,6 +5,7 @@ import { hasTimeline } from '../../src/executor/timeline-evidence.js';
 import { parseAct } from '../../src/planner/act-tool.js';
 import { RECORDINGS_PACKAGE } from '../../src/testbed/sim/apps/recordings.js';
 import { hms, parseHms } from '../../src/testbed/sim/apps/recordings-data.js';
+import { testApp } from '../sim/engine-helpers.js';
 import { bridgeRig, makeExecutor, observe } from './helpers.js';
 
 /**
@@ -102,5 +103,40 @@ describe('seek_timeline on the Recordings app', () => {
     await rig.phone.launch('com.android.settings');
     await rig.clock.sleep(400);
     expect(hasTimeline(await observe(ex))).toBe(false);
+  });
+});
+
+describe('seek_timeline against a readout that is not bound to the cursor', () => {
+  it('a "current time" that does not follow the drags is not evidence: uncertain, no second claimed', async () => {
+    const frozen = testApp('com.example.frozen', () => ({
+      activity: '.Main',
+      title: 'Frozen',
+      root: {
+        kind: 'column',
+        children: [
+          { kind: 'text', id: 'current_time', text: '10:00:00' },
+          {
+            kind: 'canvas',
+            id: 'timeline',
+            desc: 'Timeline',
+            height: 110,
+            paint: () => [],
+            onDrag: () => {},
+            onPinch: () => {},
+          },
+        ],
+      },
+    }));
+    rig = await bridgeRig({ seed: 1, apps: [frozen] });
+    await rig.phone.launch('com.example.frozen');
+    await rig.clock.sleep(400);
+    const ex = makeExecutor(rig.device, rig.clock, { verification: 'light' });
+    const obs = await observe(ex);
+    const r = await ex.run(seekDecision(obs, '10:05:00'), obs);
+    const report = r.value as SeekReport;
+    expect(r.ok).toBe(false);
+    expect(report.status).toBe('uncertain');
+    expect(report.reached).toBeUndefined();
+    expect(report.reason).toMatch(/did not follow/);
   });
 });

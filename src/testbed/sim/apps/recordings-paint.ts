@@ -47,7 +47,16 @@ export function paintTimeline(s: RecordingsState, width: number, height: number)
     });
     if (isMajor) {
       const label = major < 60 ? hms(t) : hms(t).slice(0, 5);
-      shapes.push({ kind: 'text', x: tx - 18 * unit, y: 30 * unit, text: label, size: 11 * unit, color: '#bdc1c6' });
+      // Centred under its tick (digits are about 0.55 em wide).
+      const size = 11 * unit;
+      shapes.push({
+        kind: 'text',
+        x: tx - label.length * size * 0.28,
+        y: 30 * unit,
+        text: label,
+        size,
+        color: '#bdc1c6',
+      });
     }
   }
   // The fixed cursor.

@@ -248,7 +248,7 @@ export function createRecordingsApp(): App {
               },
             ],
           },
-          { kind: 'text', id: 'events_title', text: t.events, bold: true },
+          { kind: 'row', padding: 12, children: [{ kind: 'text', id: 'events_title', text: t.events, bold: true }] },
           { kind: 'list', id: 'events', height: 'fill', children: cards },
         ],
       },
