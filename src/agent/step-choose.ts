@@ -1,4 +1,4 @@
-import { hasTimeline } from '../executor/timeline-evidence.js';
+import { hasTimeline } from '../perception/timeline.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import { matchInterrupt } from '../planner/interrupts.js';
 import { addUsage } from '../planner/llm/client.js';

@@ -1,8 +1,6 @@
 import type { Deadline } from '../core/clock.js';
 import type { Action, Element, Observation } from '../core/types.js';
 import type { Device } from '../device/device.js';
-import { prepareNative } from './dispatch.js';
-import { observeDevice, type Perceiver } from './observe.js';
 import {
   boundReadout,
   bubbleShown,
@@ -12,7 +10,9 @@ import {
   parseClock,
   pauseControl,
   timeReadings,
-} from './timeline-evidence.js';
+} from '../perception/timeline.js';
+import { prepareNative } from './dispatch.js';
+import { observeDevice, type Perceiver } from './observe.js';
 
 /**
  * The `seek_timeline` skill: seek a self-drawn recording timeline to a second by the seed's closed

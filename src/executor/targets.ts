@@ -1,7 +1,7 @@
 import type { Action, Element, ErrorCode, Observation, Selector } from '../core/types.js';
+import { findTimeline } from '../perception/timeline.js';
 import { ground } from './grounding.js';
 import { selectorFor, withNativeSelector } from './native-args.js';
-import { findTimeline } from './timeline-evidence.js';
 
 export { selectorFor, withNativeSelector };
 

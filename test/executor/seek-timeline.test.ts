@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Decision, Observation } from '../../src/core/types.js';
 import type { SeekReport } from '../../src/executor/seek-timeline.js';
-import { hasTimeline } from '../../src/executor/timeline-evidence.js';
+import { hasTimeline } from '../../src/perception/timeline.js';
 import { parseAct } from '../../src/planner/act-tool.js';
 import { RECORDINGS_PACKAGE } from '../../src/testbed/sim/apps/recordings.js';
 import { hms, parseHms } from '../../src/testbed/sim/apps/recordings-data.js';
