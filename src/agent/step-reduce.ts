@@ -46,6 +46,9 @@ export async function reduce(
       : action.tool === 'seek_timeline'
         ? seekSummary(exec.value)
         : undefined) ??
+    (exec.consent?.kind === 'approved'
+      ? `the user approved this ${exec.consent.request.categories.join('/')} step`
+      : undefined) ??
     (exec.signals?.includes('only_in_typed_field')
       ? 'the text is only in the field just typed into: nothing else on the page shows it (no result matched?)'
       : undefined);
