@@ -2,6 +2,7 @@ import { type Clock, Deadline } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { seededRandom } from '../core/random.js';
 import {
+  type Action,
   type Decision,
   DecisionSchema,
   type Element,
@@ -22,6 +23,7 @@ import { isNativeTool } from './native-validate.js';
 import { observeDevice, type Perceiver, SnapshotPerceiver } from './observe.js';
 import { Pacer } from './pacing.js';
 import { needsFrames } from './pinch.js';
+import { seekStep } from './seek-step.js';
 import type { StateChange } from './side-effects.js';
 import { aimAt, withNativeSelector } from './targets.js';
 import { isOffered } from './tools.js';
@@ -263,6 +265,8 @@ export class Executor {
     // Guarded actions are verified beyond doubt: two identical reads after the expectation holds.
     const mode: RunMode = consent.kind === 'approved' ? 'full' : (hooks.verification ?? this.mode);
     d.note(`${g.request.summary}: aimed${target ? ` at [${target.id}]` : ''}; ${mode} verification`);
+    // A skill verifies itself: its closed loop reads the readout it acts on (executor/seek-timeline.ts).
+    if (a.tool === 'seek_timeline' && target) return this.seek(a, obs, target, guarded, d);
 
     // 3. Pace, then one fresh read right before injecting (pre evidence + re-check), then dispatch.
     // Light mode skips the re-check only for this executor's own settled read, made moments ago (no
@@ -370,6 +374,26 @@ export class Executor {
       changes: audit.changes,
       error: outcome.ok ? undefined : (outcome.reason ?? 'not validated'),
     };
+  }
+
+  private async seek(
+    a: Action,
+    obs: Observation,
+    timeline: Element,
+    guarded: Pick<StepResult, 'guard' | 'consent' | 'target'>,
+    d: Deadline,
+  ): Promise<StepResult> {
+    await this.pace(d);
+    const r = await seekStep(
+      { device: this.deps.device, perceive: this.perceive, clock: this.deps.clock },
+      a,
+      obs,
+      timeline,
+      d,
+    );
+    this.lastDispatchAt = this.deps.clock.now();
+    if (r.post) this.remember(r.post);
+    return { ...guarded, ...r };
   }
 
   /**
