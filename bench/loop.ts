@@ -6,6 +6,7 @@ import { referenceCatalog, TASKS } from '../regression-tasks/index.js';
 import { mean, median, taskMacro } from '../regression-tasks/metrics.js';
 import { PageMemory } from '../src/planner/memory/page-memory.js';
 import { startReferenceModel } from '../src/testbed/reference-model/server.js';
+import { isDecision, PART_NAMES, type PromptParts, promptParts } from './prompt-parts.js';
 
 /**
  * `npm run bench:loop`: the whole loop (virtual phone → bridge → perception → planner → reference
@@ -18,9 +19,21 @@ import { startReferenceModel } from '../src/testbed/reference-model/server.js';
  */
 
 const SEEDS = Number(process.env.BENCH_SEEDS ?? 3);
-const NOISE = [0, 0.1, 0.2, 0.3];
+/** `BENCH_NOISE=0` runs one level (prompt sizes are measured at noise 0 only). */
+const NOISE = process.env.BENCH_NOISE ? process.env.BENCH_NOISE.split(',').map(Number) : [0, 0.1, 0.2, 0.3];
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+type Parts = Record<(typeof PART_NAMES)[number] | 'total', number>;
+
+/**
+ * The prompt before issue 11's prompt-size work (commit d0f27a0, this benchmark at noise 0): kept
+ * as a record so loop.md shows before and after side by side. Not a result of this run.
+ */
+/** What the prompt-size numbers mean and why the rest is not cut (see DESIGN §10). */
+const PROMPT_NOTES: string[] = [];
+
+const BASELINE: { commit: string; medianPerCall: number; decision: Parts } | undefined = undefined;
 
 interface NoiseRow {
   noise: number;
@@ -40,6 +53,9 @@ async function main(): Promise<void> {
   const catalog = referenceCatalog();
   const rows: NoiseRow[] = [];
   const tokensPerCall: number[] = [];
+  const decisionParts: Promise<PromptParts>[] = [];
+  // Cold runs at noise 0 only: the calls the median above is taken over.
+  let recording = false;
   const overheadPerStep: number[] = [];
   const cold: number[] = [];
   const warm: number[] = [];
@@ -58,9 +74,12 @@ async function main(): Promise<void> {
           noise,
           seed: modelSeed(task.id, seed, noise),
           tokenizer: noise === 0 ? 'o200k' : 'estimate',
+          onRequest: (body) => void (recording && isDecision(body) && decisionParts.push(promptParts(body))),
         });
         const memory = new PageMemory();
+        recording = noise === 0;
         const r = await runTask(task, { seed, modelUrl: model.url, memory, runsDir });
+        recording = false;
         perTask.push(r);
         if (noise === 0) {
           cold.push(r.run.llm.calls);
@@ -102,6 +121,10 @@ async function main(): Promise<void> {
     process.stdout.write(`noise ${noise}: success ${pct(rows[rows.length - 1]?.successRate ?? 0)}\n`);
   }
   await rm(runsDir, { recursive: true, force: true });
+  const parts = await Promise.all(decisionParts);
+  const partMedians = Object.fromEntries(
+    [...PART_NAMES, 'total' as const].map((k) => [k, median(parts.map((p) => p[k]))]),
+  ) as Record<(typeof PART_NAMES)[number] | 'total', number>;
 
   const result = {
     date: new Date().toISOString(),
@@ -115,6 +138,9 @@ async function main(): Promise<void> {
       warmSuccessRate: mean(warmOk.map((x) => (x ? 1 : 0))),
     },
     medianPromptTokensPerCall: median(tokensPerCall),
+    decisionCalls: parts.length,
+    decisionPromptParts: partMedians as Parts,
+    baseline: BASELINE,
     medianOverheadMsPerStep: median(overheadPerStep),
     wallSeconds: (performance.now() - t0) / 1000,
     targets: { successAt02: 0.95, warmOverCold: 0.6, promptTokens: 1000 },
@@ -143,6 +169,21 @@ async function main(): Promise<void> {
     `- Median prompt tokens per LLM call (o200k, incl. the tool schema): **${result.medianPromptTokensPerCall.toFixed(0)}** (target ≤ 1000).`,
     `- Median agent overhead per step, excluding model and device time: **${result.medianOverheadMsPerStep.toFixed(1)} ms** (device time here = bridge snapshot + perception + dispatch; the step's archive write is not counted).`,
     `- Wall time of the benchmark: ${result.wallSeconds.toFixed(0)} s.`,
+    '',
+    '## Prompt size (noise 0, cold runs)',
+    '',
+    `Median prompt tokens per part of a decision (\`act\`) call, o200k; each column's median is taken on its own, so the parts need not add up to the total. ${result.decisionCalls} decision calls.`,
+    '',
+    `| | per LLM call (all) | decision call | ${PART_NAMES.join(' | ')} |`,
+    `|---|---|---|${PART_NAMES.map(() => '---').join('|')}|`,
+    ...(BASELINE
+      ? [
+          `| before (${BASELINE.commit}) | ${BASELINE.medianPerCall} | ${BASELINE.decision.total} | ${PART_NAMES.map((k) => BASELINE.decision[k]).join(' | ')} |`,
+        ]
+      : []),
+    `| now | ${result.medianPromptTokensPerCall.toFixed(0)} | ${partMedians.total} | ${PART_NAMES.map((k) => partMedians[k]).join(' | ')} |`,
+    '',
+    ...PROMPT_NOTES,
     '',
     '## Failures under noise',
     '',

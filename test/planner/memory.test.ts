@@ -68,7 +68,7 @@ describe('blacklist and loop breaker', () => {
     );
     const d = describeAction({ tool: 'type', target_id: 'abcdef01', text: 'hunter2' }, 'Password');
     expect(d).not.toContain('hunter2');
-    expect(d).toContain('typed 7 characters');
+    expect(d).toBe('type [abcdef01] "Password" text=(7 chars)');
     // The text hash keeps signatures apart but is not shown: "~6100" in a history line reads as tokens.
     expect(d).not.toMatch(/~[0-9a-f]{4}/);
     expect(actionSignature({ tool: 'type', target_id: 'abcdef01', text: 'a' })).not.toBe(
@@ -76,7 +76,7 @@ describe('blacklist and loop breaker', () => {
     );
     // A secret placeholder is what the model wrote: shown as such, not as its own length.
     expect(describeAction({ tool: 'type', target_id: 'abcdef01', text: '⟨secret1⟩' }, 'Password')).toBe(
-      'type [abcdef01] "Password" typed ⟨secret1⟩',
+      'type [abcdef01] "Password" text=⟨secret1⟩',
     );
   });
 });
