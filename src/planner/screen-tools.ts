@@ -49,8 +49,9 @@ function traits(obs: Observation, screen: string): Traits {
     cut: screen.includes('…') || obs.texts.some((t) => t.includes('\n')) || els.some((e) => e.text.includes('\n')),
     field,
     list: els.some((e) => e.flags.scrollable),
-    // set_progress needs a range; ime_enter / set_text a field; read_control reads either.
-    control: field || els.some((e) => e.range !== undefined),
+    // What only the control tools do is set or read a range (set_progress); a field has `type`,
+    // its enter key is on the keyboard line, a tap or a swipe does the rest.
+    control: els.some((e) => e.range !== undefined),
     loading:
       obs.unstable !== undefined ||
       els.some((e) => /ProgressBar/.test(e.role) && e.range === undefined) ||

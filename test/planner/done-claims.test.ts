@@ -52,3 +52,17 @@ describe('done with subgoals unmarked', () => {
     expect(r.ok).toBe(false);
   });
 });
+
+describe('a plan needs no "finish" subgoal', () => {
+  it('done on the last subgoal closes the plan at once, without a turn spent on a "finish" step', async () => {
+    const e = await scriptedEndpoint([{ thought: 'Wi-Fi shows off', tool: 'done', expect: '-' }]);
+    close = e.close;
+    const plan = [
+      { text: 'open Settings', done: true },
+      { text: 'turn Wi-Fi off', done: false },
+    ];
+    const r = await plannerAt(e.url).decide({ ...req, plan, current: 1 });
+    expect(r.ok && r.step.decision.action.tool).toBe('done');
+    expect(e.seen).toHaveLength(1);
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_SUBGOALS } from '../../src/planner/act-tool.js';
-import { buildDecideMessages, buildPlanMessages } from '../../src/planner/prompt/builders.js';
+import { buildDecideMessages, buildPlanMessages, systemPrompt } from '../../src/planner/prompt/builders.js';
 import { fenceScreen } from '../../src/planner/prompt/format.js';
 import { SETTINGS_SCREEN } from './fixtures.js';
 
@@ -122,5 +122,22 @@ describe('prompt builders', () => {
     // The plan prompt asks for as many subgoals as the plan schema accepts.
     const plan = buildPlanMessages({ goal: 'x', screen: '', aspect: 0.45 });
     expect(plan.system).toContain(`at most ${MAX_SUBGOALS})`);
+  });
+
+  it('tells the planner the positions are 0..1000, and its example has no "finish" subgoal (done ends the task)', () => {
+    const plan = buildPlanMessages({ goal: 'x', screen: '', aspect: 0.45 }).system;
+    expect(plan).toMatch(/positions are 0\.\.1000/);
+    const example = /e\.g\. ([^.]*)\./.exec(plan)?.[1] ?? '';
+    expect(example).toContain('"open Settings"');
+    expect(example).not.toMatch(/finish/);
+    expect(plan).toMatch(/no "finish" subgoal \(done ends the task\)/);
+  });
+
+  it('lists the expect line as required, "-" on done, and frame_changes only with the tools of drawn screens', () => {
+    const base = ['tap', 'back', 'done', 'ask_user', 'infeasible'];
+    const plain = systemPrompt(base);
+    expect(plain).toMatch(/expect \(required, one line; "-" for done, ask_user, infeasible\)/);
+    expect(plain).not.toContain('frame_changes');
+    expect(systemPrompt([...base, 'pinch'])).toContain('| frame_changes (screenshot only: maps, canvases)');
   });
 });

@@ -30,14 +30,19 @@ function value(v: FieldValue, typed: boolean): string {
   return `${v.x},${v.y}`;
 }
 
+/** The order fields are written in (what the action is, then how much, then its text). */
+const FIELD_ORDER = ['point', 'op', 'direction', 'package', 'value', 'scale', 'text', 'frames', 'steps'] as const;
+
 /** `tool [id] "label" field=value …` in the act call's field names, each field once. */
 function fieldsLine(f: FieldSet, label?: string): string {
   const typed = f.tool === 'type' || (f.tool === 'control_action' && f.op === 'set_text');
   const parts = [f.tool ?? '?'];
   if (f.target_id) parts.push(`[${f.target_id}]`);
   if (label) parts.push(JSON.stringify(label));
-  for (const [k, v] of Object.entries(f))
-    if (k !== 'tool' && k !== 'target_id' && v !== undefined) parts.push(`${k}=${value(v, typed && k === 'text')}`);
+  for (const k of FIELD_ORDER) {
+    const v = f[k];
+    if (v !== undefined) parts.push(`${k}=${value(v, typed && k === 'text')}`);
+  }
   return parts.join(' ');
 }
 

@@ -61,7 +61,8 @@ const SCREEN_HELP =
 
 /** Tools that act on the agent or only wait: nothing on the screen changes. */
 const NO_CHANGE_TOOLS = ['wait', 'look', 'read', 'note', 'read_control'];
-const DRAWN_TOOLS = new Set(['pinch', 'touch_gesture', 'look']);
+/** Offered only where the screen is drawn (planner/screen-tools.ts): there the screenshot is evidence. */
+const DRAWN_TOOLS = new Set(['pinch', 'touch_gesture']);
 
 export function plannerTools(deviceTools: readonly string[]): string[] {
   return deviceTools.filter((t) => t in TOOL_HELP);
