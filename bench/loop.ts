@@ -30,10 +30,20 @@ type Parts = Record<(typeof PART_NAMES)[number] | 'total', number>;
  * The prompt before issue 11's prompt-size work (commit d0f27a0, this benchmark at noise 0): kept
  * as a record so loop.md shows before and after side by side. Not a result of this run.
  */
-/** What the prompt-size numbers mean and why the rest is not cut (see DESIGN §10). */
-const PROMPT_NOTES: string[] = [];
+/** What the prompt-size numbers mean and why the rest is not cut (DESIGN §10, "Prompt size"). */
+function promptNotes(dynamicMedian: number): string[] {
+  return [
+    `- Target ≤ 600 tokens per decision call, schema included: **not reached without loss.** What is left is what a model needs to act: the screen listing (perception's compact view, one line per control), one short line per tool that applies on this screen, the expect grammar and a schema of only those tools' fields. Below this, tool lines or schema fields a model uses would go.`,
+    '- The state delta is **not sent**: the prompts are single-turn, and a model that sees only each request (the relay run) has no previous screen to apply a delta to — it would lose the id of every unchanged control it must act on. A delta needs the previous screen in the request (a conversation), which makes each call longer, not shorter; it pays off only through a provider prompt cache. The delta rule stays one (perception/delta.ts, used by the MCP observe).',
+    `- With a provider prompt cache, the static prefix above is served from the cache on every call with the same tool set (tools are chosen per screen, so screens of one kind share it); the uncached part is median **${dynamicMedian}** tokens. A cache that works only on prefixes of ≥ 1024 tokens (OpenAI's automatic caching) does not apply to prompts this short.`,
+  ];
+}
 
-const BASELINE: { commit: string; medianPerCall: number; decision: Parts } | undefined = undefined;
+const BASELINE: { commit: string; medianPerCall: number; decision: Parts } = {
+  commit: 'd0f27a0',
+  medianPerCall: 1552,
+  decision: { total: 1552, system: 646, schema: 509, screen: 258, history: 74, other: 97 },
+};
 
 interface NoiseRow {
   noise: number;
@@ -122,6 +132,9 @@ async function main(): Promise<void> {
   }
   await rm(runsDir, { recursive: true, force: true });
   const parts = await Promise.all(decisionParts);
+  // The most a state delta could save: calls on the same page (same app and ids) as the call before.
+  const samePage = parts.filter((p, i) => i > 0 && parts[i - 1]?.screenKey === p.screenKey);
+  const staticPrefix = median(parts.map((p) => p.system + p.schema));
   const partMedians = Object.fromEntries(
     [...PART_NAMES, 'total' as const].map((k) => [k, median(parts.map((p) => p[k]))]),
   ) as Record<(typeof PART_NAMES)[number] | 'total', number>;
@@ -141,6 +154,9 @@ async function main(): Promise<void> {
     decisionCalls: parts.length,
     decisionPromptParts: partMedians as Parts,
     baseline: BASELINE,
+    staticPrefixMedian: staticPrefix,
+    samePageCalls: samePage.length,
+    samePageScreenMedian: median(samePage.map((p) => p.screen)),
     medianOverheadMsPerStep: median(overheadPerStep),
     wallSeconds: (performance.now() - t0) / 1000,
     targets: { successAt02: 0.95, warmOverCold: 0.6, promptTokens: 1000 },
@@ -176,14 +192,12 @@ async function main(): Promise<void> {
     '',
     `| | per LLM call (all) | decision call | ${PART_NAMES.join(' | ')} |`,
     `|---|---|---|${PART_NAMES.map(() => '---').join('|')}|`,
-    ...(BASELINE
-      ? [
-          `| before (${BASELINE.commit}) | ${BASELINE.medianPerCall} | ${BASELINE.decision.total} | ${PART_NAMES.map((k) => BASELINE.decision[k]).join(' | ')} |`,
-        ]
-      : []),
+    `| before (${BASELINE.commit}) | ${BASELINE.medianPerCall} | ${BASELINE.decision.total} | ${PART_NAMES.map((k) => BASELINE.decision[k]).join(' | ')} |`,
     `| now | ${result.medianPromptTokensPerCall.toFixed(0)} | ${partMedians.total} | ${PART_NAMES.map((k) => partMedians[k]).join(' | ')} |`,
     '',
-    ...PROMPT_NOTES,
+    `- Static prefix (system + tool schema), the same for every call with the same tools: median **${staticPrefix}** tokens of the ${partMedians.total}.`,
+    `- Decision calls on the same page (same app and element ids) as the call before: ${samePage.length} of ${parts.length} (${pct(samePage.length / Math.max(1, parts.length))}); their screen listing is median ${median(samePage.map((p) => p.screen))} tokens — the most a state delta could take off those calls, for a model that still has the previous screen.`,
+    ...promptNotes(median(parts.map((p) => p.total - p.system - p.schema))),
     '',
     '## Failures under noise',
     '',

@@ -16,6 +16,8 @@ export interface PromptParts {
   history: number;
   other: number;
   total: number;
+  /** The screen's app line and element ids: equal keys on consecutive calls = the same page. */
+  screenKey: string;
 }
 
 export const PART_NAMES = ['system', 'schema', 'screen', 'history', 'other'] as const;
@@ -63,5 +65,11 @@ export async function promptParts(body: ChatRequest): Promise<PromptParts> {
     history: history ? await countTokens(history) : 0,
     other: await countTokens(other),
   };
-  return { ...parts, total: parts.system + parts.schema + parts.screen + parts.history + parts.other };
+  const ids = [...screen.matchAll(/^\[([0-9a-f~]+)\]/gm)].map((m) => m[1]).sort();
+  const app = /^app (\S+)/m.exec(screen)?.[1] ?? '';
+  return {
+    ...parts,
+    total: parts.system + parts.schema + parts.screen + parts.history + parts.other,
+    screenKey: `${app} ${ids.join(',')}`,
+  };
 }
