@@ -39,7 +39,11 @@ export async function reduce(
   ctx.record.note = ok ? (source === 'cache' ? 'replayed from page memory' : ctx.record.note) : reason;
   s.mem.completion.record({ ok, reason }, exec.post?.obs, exec.changes);
   const scrollNote =
-    trackScroll(s, ctx, exec) ?? (action.tool === 'read_control' ? controlSummary(exec.value) : undefined);
+    trackScroll(s, ctx, exec) ??
+    (action.tool === 'read_control' ? controlSummary(exec.value) : undefined) ??
+    (exec.signals?.includes('only_in_typed_field')
+      ? 'the text is only in the field just typed into: nothing else on the page shows it (no result matched?)'
+      : undefined);
   s.mem.history.add({
     step: ctx.step,
     action: ctx.record.action,
