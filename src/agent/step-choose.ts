@@ -89,11 +89,7 @@ async function askModel(s: Session, ctx: StepCtx): Promise<Choice> {
     bannedSignatures: banned,
     // note and read act on the agent; look only where the model can see images; of those, the
     // tools that apply on this screen (planner/screen-tools.ts).
-    tools: toolsForScreen(
-      obs,
-      plannerTools([...ports.tools, 'note', 'read', ...(ports.image ? ['look'] : [])]),
-      ctx.seen.compact,
-    ),
+    tools: toolsForScreen(obs, plannerTools([...ports.tools, 'note', 'read', ...(ports.image ? ['look'] : [])])),
     notes: s.mem.notes,
     hint: s.loop.hint,
     image: ports.image ? (req) => ports.image!(ctx.seen, req) : undefined,

@@ -95,8 +95,11 @@ export class Planner {
       const answer = r.value.decision.action.answer?.trim();
       if (question && !answer)
         return { ok: false as const, error: 'the goal asks a question: call done with the answer in text' };
-      // `subgoal_done` on the done itself closes the [>] subgoal.
-      const stillOpen = r.value.subgoalDone ? open.filter((t) => t !== subgoal) : open;
+      // `subgoal_done=true` written on the done itself closes the [>] subgoal; the default a
+      // terminal tool gets does not, or a bare early `done` would pass unquestioned on the
+      // second-last subgoal (the last is never waited for: done closes the plan).
+      const said = (raw as { subgoal_done?: unknown } | null)?.subgoal_done === true;
+      const stillOpen = said ? open.filter((t) => t !== subgoal) : open;
       if (stillOpen.length === 0 || (questioned && answer)) return r;
       questioned = true;
       return {

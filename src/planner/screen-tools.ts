@@ -4,8 +4,7 @@ import type { Element, Observation } from '../core/types.js';
  * Which of the available tools a decision on this screen is offered. Every tool offered costs its
  * help line and its schema fields on every request, so the ones that only make sense on some
  * screens are offered there alone: fingers and zoom (pinch, touch_gesture) where something is drawn
- * in pixels, long_press where something takes one, `read` where the listing cut a text, `type`
- * where there is a field, `scroll_to` where there is a list, the control tools
+ * in pixels, long_press where something takes one, `type` where there is a field, `scroll_to` where there is a list, the control tools
  * where there is a control they serve, `wait_until` where something is still loading. A tool not
  * offered is refused by the act schema with the list of those that are, so the model is told.
  * What the device and the model can do at all (capabilities, vision for `look`) is decided by the
@@ -31,22 +30,19 @@ export function isDrawnScreen(obs: Observation): boolean {
 interface Traits {
   drawn: boolean;
   longPress: boolean;
-  cut: boolean;
   field: boolean;
   list: boolean;
   control: boolean;
   loading: boolean;
 }
 
-function traits(obs: Observation, screen: string): Traits {
+function traits(obs: Observation): Traits {
   const els = obs.elements;
   const field = els.some((e) => e.flags.editable);
   const drawn = isDrawnScreen(obs);
   return {
     drawn,
     longPress: drawn || els.some((e) => e.flags.longClickable),
-    // The listing cut a label ("…") or flattened a text's line breaks: only `read` shows it whole.
-    cut: screen.includes('…') || obs.texts.some((t) => t.includes('\n')) || els.some((e) => e.text.includes('\n')),
     field,
     list: els.some((e) => e.flags.scrollable),
     // What only the control tools do is set or read a range (set_progress); a field has `type`,
@@ -61,7 +57,6 @@ function traits(obs: Observation, screen: string): Traits {
 
 const WHERE: Record<string, (t: Traits) => boolean> = {
   long_press: (t) => t.longPress,
-  read: (t) => t.cut,
   type: (t) => t.field,
   scroll_to: (t) => t.list,
   pinch: (t) => t.drawn,
@@ -72,8 +67,8 @@ const WHERE: Record<string, (t: Traits) => boolean> = {
   action_sequence: (t) => t.control || t.drawn,
 };
 
-/** `available` narrowed to what applies on this screen (order kept); `screen` is its compact view. */
-export function toolsForScreen(obs: Observation, available: readonly string[], screen: string): string[] {
-  const t = traits(obs, screen);
+/** `available` narrowed to what applies on this screen (order kept). */
+export function toolsForScreen(obs: Observation, available: readonly string[]): string[] {
+  const t = traits(obs);
   return available.filter((tool) => WHERE[tool]?.(t) ?? true);
 }

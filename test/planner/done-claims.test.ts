@@ -66,3 +66,30 @@ describe('a plan needs no "finish" subgoal', () => {
     expect(e.seen).toHaveLength(1);
   });
 });
+
+describe('done on the second-last subgoal', () => {
+  const plan = [
+    { text: 'open Settings', done: true },
+    { text: 'turn Wi-Fi off', done: false },
+    { text: 'check it', done: false },
+  ];
+
+  it('is questioned when the model did not say the [>] subgoal is complete (a bare early done)', async () => {
+    const e = await scriptedEndpoint([
+      { thought: 'looks finished', tool: 'done' },
+      { thought: 'not yet', tool: 'tap', target_id: '1a2b3c4d', expect: 'element_state 1a2b3c4d off' },
+    ]);
+    close = e.close;
+    const r = await plannerAt(e.url).decide({ ...req, plan, current: 1 });
+    expect(r.ok && r.step.decision.action.tool).toBe('tap');
+    expect(JSON.stringify(e.seen[1]!.messages)).toContain('subgoals not marked done: turn Wi-Fi off');
+  });
+
+  it('closes the plan at once when the done itself says subgoal_done=true', async () => {
+    const e = await scriptedEndpoint([{ thought: 'it is off', tool: 'done', subgoal_done: true, expect: '-' }]);
+    close = e.close;
+    const r = await plannerAt(e.url).decide({ ...req, plan, current: 1 });
+    expect(r.ok && r.step.decision.action.tool).toBe('done');
+    expect(e.seen).toHaveLength(1);
+  });
+});

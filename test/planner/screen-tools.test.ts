@@ -21,13 +21,13 @@ async function screen(pkg: string): Promise<Perceived> {
   await open(phone, pkg);
   return look(phone, { screenshot: false });
 }
-const offer = (p: Perceived) => toolsForScreen(p.observation, ALL, p.compact);
+const offer = (p: Perceived) => toolsForScreen(p.observation, ALL);
 
 describe('tools per screen', () => {
   it('a list of settings rows: no fingers, no zoom, no control tools; scroll_to, since it is a list', async () => {
     const p = await screen(SETTINGS_PACKAGE);
     const tools = offer(p);
-    for (const t of ['tap', 'swipe', 'back', 'home', 'launch_app', 'wait', 'done', 'note', 'scroll_to'])
+    for (const t of ['tap', 'swipe', 'back', 'home', 'launch_app', 'wait', 'done', 'note', 'read', 'scroll_to'])
       expect(tools).toContain(t);
     for (const t of ['pinch', 'touch_gesture', 'control_action', 'read_control', 'action_sequence', 'wait_until'])
       expect(tools).not.toContain(t);
