@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { actArgsSchema, actJsonSchema, FIELD_NAMES, REQUIRED_FIELDS } from '../../src/planner/act-schema.js';
 import { parseAct } from '../../src/planner/act-tool.js';
+import { toStrictSchema } from '../../src/planner/llm/strict-schema.js';
 import { plannerTools, systemPrompt, TOOL_HELP } from '../../src/planner/prompt/builders.js';
 import { toolsForScreen } from '../../src/planner/screen-tools.js';
 import { MAPS_PACKAGE } from '../../src/testbed/sim/apps/maps.js';
@@ -97,6 +98,23 @@ describe('the act schema and its parser agree', () => {
     const full = JSON.stringify(actJsonSchema(['tap', 'touch_gesture', 'action_sequence'], { full: true }));
     expect(full).toContain('"at_ms"');
     expect(full).toContain('"points"');
+  });
+
+  it('gives strict-mode providers a schema whose every object is closed and fully required', () => {
+    const open = (n: unknown, at = '$'): string[] => {
+      if (!n || typeof n !== 'object') return [];
+      const o = n as { type?: string; properties?: object; required?: string[]; additionalProperties?: unknown };
+      const keys = Object.keys(o.properties ?? {}).sort();
+      const here =
+        o.type === 'object' &&
+        (!o.properties || o.additionalProperties !== false || keys.join() !== [...(o.required ?? [])].sort().join())
+          ? [at]
+          : [];
+      return [...here, ...Object.entries(n).flatMap(([k, v]) => open(v, `${at}.${k}`))];
+    };
+    expect(open(toStrictSchema(actJsonSchema(ALL, { full: true })))).toEqual([]);
+    // The compact schema would not do for them: its frames and steps items are open objects.
+    expect(open(toStrictSchema(actJsonSchema(ALL))).length).toBeGreaterThan(0);
   });
 
   it('every field the JSON schema can list is a field the parser reads, and no other', () => {
