@@ -45,9 +45,9 @@ function traits(obs: Observation): Traits {
     longPress: drawn || els.some((e) => e.flags.longClickable),
     field,
     list: els.some((e) => e.flags.scrollable),
-    // What only the control tools do is set or read a range (set_progress); a field has `type`,
-    // its enter key is on the keyboard line, a tap or a swipe does the rest.
-    control: els.some((e) => e.range !== undefined),
+    // What only the control tools do: set or read a range (set_progress), and submit a field
+    // (ime_enter) — a real phone's keyboard keys are not in the tree, so there is no key to tap.
+    control: field || els.some((e) => e.range !== undefined),
     loading:
       obs.unstable !== undefined ||
       els.some((e) => /ProgressBar/.test(e.role) && e.range === undefined) ||

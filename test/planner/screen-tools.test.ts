@@ -45,6 +45,14 @@ describe('tools per screen', () => {
     expect(systemPrompt(tools)).toMatch(/set_progress takes the control's own range/);
   });
 
+  it("a field: type, and control_action for ime_enter (a real keyboard's keys are not in the tree)", async () => {
+    const p = await screen(`${SETTINGS_PACKAGE}/.SearchSettings`);
+    expect(p.observation.elements.some((e) => e.flags.editable)).toBe(true);
+    const tools = offer(p);
+    expect(tools).toEqual(expect.arrayContaining(['type', 'control_action']));
+    expect(systemPrompt(tools)).toMatch(/op=[a-z_|]*ime_enter/);
+  });
+
   it('a drawn map: pinch, touch_gesture and frame_changes are offered, and a pinch parses', async () => {
     const p = await screen(MAPS_PACKAGE);
     const tools = offer(p);
