@@ -41,6 +41,9 @@ export async function reduce(
   const scrollNote =
     trackScroll(s, ctx, exec) ??
     (action.tool === 'read_control' ? controlSummary(exec.value) : undefined) ??
+    (exec.consent?.kind === 'approved'
+      ? `the user approved this ${exec.consent.request.categories.join('/')} step`
+      : undefined) ??
     (exec.signals?.includes('only_in_typed_field')
       ? 'the text is only in the field just typed into: nothing else on the page shows it (no result matched?)'
       : undefined);
@@ -100,14 +103,15 @@ async function replanNow(s: Session, ctx: StepCtx, post: Perceived): Promise<voi
   s.loop.replans++;
   s.loop.failRun = 0;
   const tl = s.perf();
-  const r = await replan(
-    s.deps.planner,
-    s.run.goal,
-    s.plan,
-    post.compact,
-    post.obs.screen.aspect,
-    `${REPLAN_AFTER_FAILURES} actions in a row failed`,
-  );
+  const r = await replan(s.deps.planner, {
+    goal: s.run.goal,
+    plan: s.plan,
+    screen: post.compact,
+    aspect: post.obs.screen.aspect,
+    reason: `${REPLAN_AFTER_FAILURES} actions in a row failed`,
+    // The failures themselves, with their reasons: a plan revised blind repeats them.
+    history: s.mem.history.recent(),
+  });
   ctx.llmMs += s.perf() - tl;
   ctx.usage = addUsage(ctx.usage, r.usage);
   s.total = addUsage(s.total, r.usage);
