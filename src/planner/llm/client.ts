@@ -120,7 +120,7 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
         const res: ChatCompletion = await callEndpoint(sdk, body, { config, timeoutMs, now: () => clock.now() });
         usage.ms += clock.now() - t0;
         usage.promptTokens += res.usage?.prompt_tokens ?? 0;
-        if (res.usage) (usage.promptTokensPerCall ??= []).push(res.usage.prompt_tokens);
+        if (res.usage) usage.promptTokensPerCall = [...(usage.promptTokensPerCall ?? []), res.usage.prompt_tokens];
         usage.completionTokens += res.usage?.completion_tokens ?? 0;
         return res;
       } catch (e) {
