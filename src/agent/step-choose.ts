@@ -1,3 +1,4 @@
+import { hasTimeline } from '../perception/timeline.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import { matchInterrupt } from '../planner/interrupts.js';
 import { addUsage } from '../planner/llm/client.js';
@@ -88,8 +89,14 @@ async function askModel(s: Session, ctx: StepCtx): Promise<Choice> {
     banned,
     bannedSignatures: banned,
     // note and read act on the agent; look only where the model can see images; of those, the
-    // tools that apply on this screen (planner/screen-tools.ts).
-    tools: toolsForScreen(obs, plannerTools([...ports.tools, 'note', 'read', ...(ports.image ? ['look'] : [])])),
+    // tools that apply on this screen (planner/screen-tools.ts; a skill for one kind of screen,
+    // seek_timeline, only on it).
+    tools: toolsForScreen(
+      obs,
+      plannerTools([...ports.tools, 'note', 'read', ...(ports.image ? ['look'] : [])]).filter(
+        (t) => t !== 'seek_timeline' || hasTimeline(obs),
+      ),
+    ),
     notes: s.mem.notes,
     hint: s.loop.hint,
     image: ports.image ? (req) => ports.image!(ctx.seen, req) : undefined,

@@ -86,7 +86,11 @@ export class Planner {
     // questioned once, and believed when repeated with what on the screen shows the goal reached
     // (`answer`); the completion check (executor) then judges the claim on the phone. A question
     // needs an answer.
-    const open = req.plan.filter((s, i) => !s.done && i < req.plan.length - 1).map((s) => s.text);
+    // The last subgoal is what `done` itself completes when the model says what shows it (`text`);
+    // a bare `done` with it still open is questioned like any other open subgoal.
+    const last = req.plan.length - 1;
+    const openFor = (answer: string | undefined) =>
+      req.plan.filter((s, i) => !s.done && (i < last || !answer)).map((s) => s.text);
     const question = asksQuestion(req.goal);
     let questioned = false;
     const parse = (raw: unknown) => {
@@ -95,11 +99,9 @@ export class Planner {
       const answer = r.value.decision.action.answer?.trim();
       if (question && !answer)
         return { ok: false as const, error: 'the goal asks a question: call done with the answer in text' };
-      // `subgoal_done=true` written on the done itself closes the [>] subgoal; the default a
-      // terminal tool gets does not, or a bare early `done` would pass unquestioned on the
-      // second-last subgoal (the last is never waited for: done closes the plan).
-      const said = (raw as { subgoal_done?: unknown } | null)?.subgoal_done === true;
-      const stillOpen = said ? open.filter((t) => t !== subgoal) : open;
+      // `subgoal_done` on the done itself closes the [>] subgoal.
+      const open = openFor(answer);
+      const stillOpen = r.value.subgoalDone ? open.filter((t) => t !== subgoal) : open;
       if (stillOpen.length === 0 || (questioned && answer)) return r;
       questioned = true;
       return {

@@ -50,6 +50,7 @@ export const TOOL_HELP: Record<string, string> = {
   touch_gesture: 'touch_gesture(frames=[{at_ms,points:[{x,y},…]},…]) raw fingers, first at_ms 0, one point per finger',
   action_sequence:
     'action_sequence(steps=[{tool:control_action|wait_until|touch_gesture, target_id?, op?, value?, text?, frames?},…]) runs them in one go',
+  seek_timeline: 'seek_timeline(target_id=timeline, text=HH:MM:SS) pauses, seeks, reports the residual or uncertain',
   look: 'look(target_id|point?) attaches a screenshot, zoomed on a target',
   read: 'read(target_id | text=a cut line as shown, "…" included) its full text, line breaks kept',
   note: `note(text) keeps a fact in Notes for every later prompt (≤ ${MAX_NOTE_CHARS} chars)`,
