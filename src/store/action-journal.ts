@@ -2,7 +2,7 @@ import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { DecisionSchema, ObservationSchema } from '../core/types.js';
-import { maskValue } from './mask.js';
+import { maskString } from './mask.js';
 
 /**
  * The run's action journal, `journal.jsonl` (DESIGN §6): one line per dispatched action, appended
@@ -44,11 +44,12 @@ export async function appendJournal(
   secrets: readonly string[] = [],
 ): Promise<void> {
   const { screenshot: _s, notes: _n, ...obs } = entry.pre;
-  const pre = secrets.length ? maskValue(obs, secrets) : obs;
+  // Values only: a key-based mask would turn the elements' `password` flag into a string.
+  const mask = (_k: string, v: unknown) => (typeof v === 'string' && secrets.length ? maskString(v, secrets) : v);
   const fh = await open(journalPath(runDir), 'a');
   try {
     // Each entry starts on a line of its own: one torn by a kill never swallows the next.
-    await fh.write(`\n${JSON.stringify({ ...entry, pre })}`);
+    await fh.write(`\n${JSON.stringify({ ...entry, pre: obs }, mask)}`);
     await fh.datasync();
   } finally {
     await fh.close();
