@@ -41,10 +41,12 @@ export function judgeInFlight(e: JournalEntry, now: Observation): Judged {
   // to tell whether it happened.
   if (expect.kind === 'no_change' || isFocusLike(action, target))
     return { verdict: 'unknown', reason: 'its effect is not visible on screen' };
+  // First: the validator's own "unchanged" compares element ids, and two reads of one screen can
+  // give an element different ids (they depend on the read before).
+  if (sameAppContent(e.pre, now))
+    return { verdict: 'not_done', reason: 'the screen is as it was when the action was decided' };
   const v = validate(expect, e.pre, now, action, target);
   if (v.ok) return { verdict: 'done' };
-  const same = v.unchanged || sameAppContent(e.pre, now);
-  if (same) return { verdict: 'not_done', reason: v.reason };
   // "Something changes" held right after the tap by a toast or a transient state that is gone by
   // now; the app's own content changed since (a cart badge counting the added item): that is it.
   if (expect.kind === 'page_changes' || expect.kind === 'screen_changes') return { verdict: 'done' };
@@ -57,7 +59,10 @@ function sameAppContent(a: Observation, b: Observation): boolean {
   if (a.keyboard.shown !== b.keyboard.shown) return false;
   const key = (o: Observation) => {
     const own = new Set(o.windows.filter((w) => APP_WINDOWS.has(w.type)).map((w) => w.id));
-    const els = o.elements.filter((x) => own.has(x.window)).map((x) => `${x.id}:${screenFlags(x)}:${x.text}`);
+    // Not by id: an id can differ between two reads of the same screen (it depends on the read before).
+    const els = o.elements
+      .filter((x) => own.has(x.window))
+      .map((x) => `${x.role}:${x.resourceId}:${x.text}:${x.desc}:${screenFlags(x)}:${JSON.stringify(x.bounds)}`);
     return `${els.sort().join(',')}#${o.texts.join('|')}`;
   };
   return key(a) === key(b);
