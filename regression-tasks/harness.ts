@@ -29,6 +29,7 @@ export interface TaskRunOptions {
   memory: PageMemory;
   runsDir: string;
   logger?: Logger;
+  /** Screenshots with every observation; default: when a real model reads images (else none). */
   screenshots?: boolean;
   /** Real-time ms source for overhead measurement. */
   perf?: () => number;
@@ -88,7 +89,8 @@ export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<Task
     memory: opts.memory,
     clock,
     logger,
-    screenshots: opts.screenshots ?? false,
+    // A vision model is shown the screen, as `phone-agent run` shows it; the reference model ignores images.
+    screenshots: opts.screenshots ?? opts.llmConfig?.vision === true,
     seed: opts.seed,
     perf: opts.perf,
   });

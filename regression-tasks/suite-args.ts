@@ -11,11 +11,12 @@ import type { TaskDef } from './types.js';
 
 export const SUITE_USAGE = `usage: npm run suite -- [--model reference|NAME] [--base-url URL] [--preset NAME] [--noise N]
        [--seeds 3] [--tasks ID,ID] [--tags t,t] [--out DIR] [--price-in USD] [--price-out USD]
-       [--interrupt dialog|banner]
+       [--interrupt dialog|banner] [--vision|--no-vision]
   --model reference   the built-in reference model on loopback (--noise 0..1 perturbs it)
   --model NAME        a real model; endpoint from --base-url/--preset or OPENAI_BASE_URL (key: OPENAI_API_KEY)
   --tags              runs tasks having any of the tags
   --price-in/-out     USD per 1M prompt/completion tokens, to report cost
+  --vision            the real model reads images: it is shown screenshots (env PHONE_AGENT_VISION=1, or the preset's)
   --interrupt KIND    robustness: a dialog or a notification with a bait arrives mid-task; taking the bait fails it
 Writes <out>/suite.json and <out>/suite.md (default out: runs/suite-<timestamp>).`;
 
@@ -62,6 +63,8 @@ export function parseSuiteArgs(
         'price-in': { type: 'string' },
         'price-out': { type: 'string' },
         interrupt: { type: 'string' },
+        vision: { type: 'boolean' },
+        'no-vision': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -114,7 +117,11 @@ export function parseSuiteArgs(
   else {
     if (str('noise') !== undefined) return { ok: false, message: '--noise applies only to --model reference' };
     try {
-      const config = resolveLlmConfig({ model: str('model'), baseUrl: str('base-url'), preset: str('preset') }, env);
+      const vision = values.vision === true ? true : values['no-vision'] === true ? false : undefined;
+      const config = resolveLlmConfig(
+        { model: str('model'), baseUrl: str('base-url'), preset: str('preset'), vision },
+        env,
+      );
       model = { kind: 'llm', config };
     } catch (e) {
       if (e instanceof ActionableError) return { ok: false, message: e.message };

@@ -100,14 +100,14 @@ export async function resumeAgent(deps: AgentDeps, o: ResumeOptions): Promise<Ru
   if (!c.intent && !explained && c.lastPageHash && c.lastPageHash !== cur.obs.pageHash) {
     // The phone moved on without us (a person, an app, the last step's unrecorded effect).
     const tl = perf();
-    const r = await replan(
-      deps.planner,
-      s.run.goal,
-      s.plan,
-      cur.compact,
-      cur.obs.screen.aspect,
-      'the run was interrupted and resumed on a different screen',
-    );
+    const r = await replan(deps.planner, {
+      goal: s.run.goal,
+      plan: s.plan,
+      screen: cur.compact,
+      aspect: cur.obs.screen.aspect,
+      reason: 'the run was interrupted and resumed on a different screen',
+      history: s.mem.history.recent(),
+    });
     llmMs = perf() - tl;
     s.total = addUsage(s.total, r.usage);
     s.plan = r.plan;

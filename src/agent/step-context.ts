@@ -13,4 +13,6 @@ export interface StepCtx {
   llmMs: number;
   deviceMs: number;
   usage: LlmUsage;
+  /** A plan the model sent with `subgoal_done`: applied at commit, after the shown subgoal closed. */
+  revisedPlan?: readonly string[];
 }

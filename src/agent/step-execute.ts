@@ -115,7 +115,8 @@ export async function executePlanned(s: Session, ctx: StepCtx, planned: PlannedS
       return { kind: 'refused', note: `"${what}" ${ALREADY_DONE}; not repeated`, historyNote: 'already done' };
     }
     s.result.denials++;
-    s.loop.hint = `The user declined "${what}". Do not try it again or any other way to the same effect; tell the user it was not done (ask_user), or go on with parts of the goal that do not need it.`;
+    const kinds = consent.request.categories.join('/') || 'guarded';
+    s.loop.hint = `The user declined "${what}": they do not want this ${kinds} step done. Do not try it again or any other way to the same effect; tell the user it was not done (ask_user), or go on with parts of the goal that do not need it.`;
     return { kind: 'refused', note: `denied by ${consent.by}: ${what}`, historyNote: 'denied by the user' };
   }
   if (consent?.kind === 'approved') s.result.confirmations++;

@@ -2,7 +2,7 @@ import type { Observation } from '../core/types.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import type { LlmUsage } from '../planner/llm/client.js';
 import type { Planner } from '../planner/planner.js';
-import type { Subgoal } from '../planner/prompt/types.js';
+import type { HistoryEntry, Subgoal } from '../planner/prompt/types.js';
 
 /** Small pieces of the loop, kept apart so loop.ts reads as the DESIGN §1 sequence. */
 
@@ -41,13 +41,10 @@ export function labelOf(obs: Observation, id?: string): string | undefined {
 /** Revise the plan (repeated failures, or a resume on another screen); subgoals that were done and survive keep their mark. */
 export async function replan(
   planner: Planner,
-  goal: string,
-  plan: Subgoal[],
-  screen: string,
-  aspect: number,
-  reason: string,
+  req: { goal: string; plan: Subgoal[]; screen: string; aspect: number; reason: string; history?: HistoryEntry[] },
 ): Promise<{ plan: Subgoal[]; current: number; usage: LlmUsage }> {
-  const p = await planner.makePlan({ goal, screen, aspect, previous: { plan, reason } });
+  const { goal, plan, screen, aspect, reason, history } = req;
+  const p = await planner.makePlan({ goal, screen, aspect, previous: { plan, reason, history } });
   const wasDone = new Set(plan.filter((s) => s.done).map((s) => s.text));
   const next = p.plan.map((s) => ({ text: s.text, done: wasDone.has(s.text) }));
   const open = next.findIndex((s) => !s.done);

@@ -50,13 +50,35 @@ export function handleMeta(s: Session, ctx: StepCtx, planned: PlannedStep): bool
   return false;
 }
 
-/** A read_control's answer, for the history: what the control holds, in one short line. */
+/**
+ * A read_control's answer, for the history: what the control holds, in one short line — always
+ * something, so a control with nothing to read (a map drawn in pixels) says so instead of "ok".
+ */
 export function controlSummary(value: unknown): string | undefined {
   if (!value || typeof value !== 'object') return undefined;
-  const v = value as Record<string, unknown>;
+  const v = value as {
+    class_name?: string;
+    text?: string;
+    content_desc?: string;
+    hint?: string;
+    flags?: Record<string, boolean>;
+    range?: { min: number; max: number; current: number };
+    selection?: { start: number; end: number };
+  };
+  const f = v.flags ?? {};
   const parts: string[] = [];
-  for (const k of ['text', 'value', 'checked', 'selected', 'enabled', 'range', 'state'] as const)
-    if (v[k] !== undefined && v[k] !== '') parts.push(`${k}=${JSON.stringify(v[k])}`);
+  if (v.text) parts.push(`text=${JSON.stringify(v.text)}`);
+  else if (f.password) parts.push('text hidden (password)');
+  if (v.content_desc && v.content_desc !== v.text) parts.push(`desc=${JSON.stringify(v.content_desc)}`);
+  if (!v.text && v.hint) parts.push(`hint=${JSON.stringify(v.hint)}`);
+  if (v.range) parts.push(`range=${v.range.current}/${v.range.max} (min ${v.range.min})`);
+  if (f.checkable) parts.push(f.checked ? 'checked' : 'unchecked');
+  if (f.selected) parts.push('selected');
+  if (f.enabled === false) parts.push('disabled');
+  if (v.selection && v.selection.end > v.selection.start)
+    parts.push(`selection ${v.selection.start}-${v.selection.end}`);
   const line = parts.join(' ');
-  return line ? `read: ${line.length > 300 ? `${line.slice(0, 300)}…` : line}` : undefined;
+  if (!v.text && !v.range && !f.checkable && !f.editable)
+    return `read: ${v.class_name?.split('.').pop() ?? 'view'}${line ? ` ${line}` : ''}; it holds no text, value or range (what it shows is not in the tree)`;
+  return `read: ${line.length > 300 ? `${line.slice(0, 300)}…` : line}`;
 }

@@ -39,7 +39,11 @@ export async function reduce(
   ctx.record.note = ok ? (source === 'cache' ? 'replayed from page memory' : ctx.record.note) : reason;
   s.mem.completion.record({ ok, reason }, exec.post?.obs, exec.changes);
   const scrollNote =
-    trackScroll(s, ctx, exec) ?? (action.tool === 'read_control' ? controlSummary(exec.value) : undefined);
+    trackScroll(s, ctx, exec) ??
+    (action.tool === 'read_control' ? controlSummary(exec.value) : undefined) ??
+    (exec.signals?.includes('only_in_typed_field')
+      ? 'the text is only in the field just typed into: nothing else on the page shows it (no result matched?)'
+      : undefined);
   s.mem.history.add({
     step: ctx.step,
     action: ctx.record.action,
@@ -96,14 +100,15 @@ async function replanNow(s: Session, ctx: StepCtx, post: Perceived): Promise<voi
   s.loop.replans++;
   s.loop.failRun = 0;
   const tl = s.perf();
-  const r = await replan(
-    s.deps.planner,
-    s.run.goal,
-    s.plan,
-    post.compact,
-    post.obs.screen.aspect,
-    `${REPLAN_AFTER_FAILURES} actions in a row failed`,
-  );
+  const r = await replan(s.deps.planner, {
+    goal: s.run.goal,
+    plan: s.plan,
+    screen: post.compact,
+    aspect: post.obs.screen.aspect,
+    reason: `${REPLAN_AFTER_FAILURES} actions in a row failed`,
+    // The failures themselves, with their reasons: a plan revised blind repeats them.
+    history: s.mem.history.recent(),
+  });
   ctx.llmMs += s.perf() - tl;
   ctx.usage = addUsage(ctx.usage, r.usage);
   s.total = addUsage(s.total, r.usage);

@@ -70,7 +70,10 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
     expect: formatExpect(planned.decision.expect),
     note: choice.ruleNote,
   });
-  revisePlan(s, planned.revisedPlan);
+  // `subgoal_done` names the [>] subgoal the model was shown; a plan sent with it is what comes
+  // after that one, so it replaces the open subgoals only once the step has closed it.
+  if (planned.subgoalDone) ctx.revisedPlan = planned.revisedPlan;
+  else revisePlan(s, planned.revisedPlan);
   if (handleMeta(s, ctx, planned)) {
     await commit(s, ctx);
     return undefined;
@@ -108,6 +111,8 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
 
 /** Close the step's record (timings, tokens) and hand it to the listeners with the screen it decided on. */
 async function commit(s: Session, ctx: StepCtx): Promise<void> {
+  if (ctx.revisedPlan) revisePlan(s, ctx.revisedPlan);
+  ctx.revisedPlan = undefined;
   const totalMs = s.perf() - ctx.t0;
   ctx.record.llm = ctx.usage;
   ctx.record.timings = {

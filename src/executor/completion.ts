@@ -30,7 +30,8 @@ const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
 function screenText(o: Observation): string[] {
   return [
     o.app.title,
-    ...o.elements.flatMap((e) => [e.text, e.desc, e.label ?? '', e.range ? String(e.range.current) : '']),
+    // A control's range is listed as "current/max" ("26/255"): a summary may quote it whole.
+    ...o.elements.flatMap((e) => [e.text, e.desc, e.label ?? '', e.range ? `${e.range.current}/${e.range.max}` : '']),
     ...o.texts,
   ].filter(Boolean);
 }

@@ -24,7 +24,31 @@ export function actionSummary(a: Action, obs: Observation, target: Element | und
     : a.point
       ? ` at ${a.point.x},${a.point.y}`
       : '';
-  return `${a.tool}${label} in ${obs.app.package || 'the current app'}`;
+  return `${a.tool}${label}${membersSummary(a, obs)} in ${obs.app.package || 'the current app'}`;
+}
+
+/** What an action_sequence's members do, by the labels of what they act on ("click "Send""). */
+function membersSummary(a: Action, obs: Observation): string {
+  const members = a.tool === 'action_sequence' && Array.isArray(a.args?.actions) ? a.args.actions : [];
+  const parts = members.map((m) => {
+    const r = (m && typeof m === 'object' ? m : {}) as Record<string, unknown>;
+    const args = (r.args ?? r.request ?? r) as Record<string, unknown>;
+    const tool = String(r.tool ?? r.action ?? '?');
+    const op = tool === 'wait_until' ? `wait ${String(args.condition ?? '')}`.trim() : String(args.action ?? tool);
+    const e = typeof r.target_id === 'string' ? obs.elements.find((x) => x.id === r.target_id) : undefined;
+    // In protocol shape a member names its control by selector: the element it resolves to here.
+    const sel = (args.selector ?? {}) as { resource_id?: string; text?: string; content_desc?: string };
+    const bySel =
+      e ??
+      obs.elements.find(
+        (x) =>
+          (sel.resource_id && x.resourceId === sel.resource_id) ||
+          (sel.text && x.text === sel.text) ||
+          (sel.content_desc && x.desc === sel.content_desc),
+      );
+    return `${op}${bySel ? ` "${bySel.label || bySel.text || bySel.desc || bySel.role}"` : ''}`;
+  });
+  return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
 export function guardOf(

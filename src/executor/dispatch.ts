@@ -188,6 +188,9 @@ export async function dispatch(
       if (req.action === 'action_sequence') {
         // Validate every member against its live control before the first one runs.
         const members = [...req.actions];
+        // A control an earlier member acts on changes before a later member reaches it (set_text,
+        // then ime_enter): only the first member on a control is bound to the token read now.
+        const touched = new Set<string>();
         for (const [i, m] of members.entries()) {
           if (m.action !== 'control_action') continue;
           const c = await checkedControl(ctx, m, d);
@@ -195,7 +198,9 @@ export async function dispatch(
             const msg = `action_sequence member ${i}: ${c.call.ok ? '' : c.call.message}`;
             return { call: refuse(d, c.call.ok ? 'INTERNAL' : c.call.code, msg) };
           }
-          members[i] = c.req as typeof m;
+          const key = JSON.stringify(m.request.selector ?? null);
+          members[i] = (touched.has(key) ? m : c.req) as typeof m;
+          touched.add(key);
         }
         req = { ...req, actions: members };
       }

@@ -1,4 +1,5 @@
 import type { Action, Element, Observation, Selector } from '../core/types.js';
+import { LIMITS } from '../device/protocol/limits.js';
 
 /**
  * The model names elements by id; the helper protocol names them by selector. This turns a native
@@ -59,7 +60,12 @@ function protocolMember(m: Record<string, unknown>, obs: Observation): Record<st
   const el = byId(obs, m.target_id);
   if (tool === 'control_action')
     return { action: tool, request: { ...(el ? { selector: selectorFor(el) } : {}), ...args } };
-  if (el && tool === 'wait_until') args.selector = selectorFor(el);
+  if (tool === 'wait_until') {
+    if (el) args.selector = selectorFor(el);
+    // A wait in a sequence is bounded tighter than one alone (PROTOCOL.md): the model names no
+    // timeout, so it gets the longest a member may take rather than a 5 s default the bridge refuses.
+    args.timeout_ms ??= LIMITS.maxGroupWaitMs;
+  }
   return { action: tool, ...args };
 }
 

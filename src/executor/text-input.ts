@@ -63,6 +63,8 @@ export function fieldSelector(field: Element): Selector {
 /** Whether the field now holds `text` (a password field only shows its length, if anything). */
 export function holdsText(n: WireNode, text: string): boolean {
   if (n.text === text) return true;
+  // An empty field reports its hint as its text on many Android versions: cleared is cleared.
+  if (text === '' && n.hint && n.text === n.hint) return true;
   if (n.flags.password) return n.text.length === text.length && /^[•*·●]+$/.test(n.text);
   return false;
 }

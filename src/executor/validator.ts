@@ -68,13 +68,29 @@ export function hasLoadingIndicator(o: Observation): boolean {
   return o.elements.some((e) => /ProgressBar/.test(e.role) && !e.range) || o.texts.some((t) => LOADING.test(t));
 }
 
-function textPresent(o: Observation, s: string): boolean {
+function textPresent(o: Observation, s: string, skip?: (e: Element) => boolean): boolean {
   const needle = s.trim().toLowerCase();
   if (!needle) return false;
   return (
-    o.elements.some((e) => e.text.toLowerCase().includes(needle) || e.desc.toLowerCase().includes(needle)) ||
-    o.texts.some((t) => t.toLowerCase().includes(needle))
+    o.elements.some(
+      (e) => !skip?.(e) && (e.text.toLowerCase().includes(needle) || e.desc.toLowerCase().includes(needle)),
+    ) || o.texts.some((t) => t.toLowerCase().includes(needle))
   );
+}
+
+/**
+ * The field this action typed into, as it is on the page after: its text is the agent's own
+ * input, so it is no evidence that the app answered (a search typed "Zed" shows "Zed" in the box
+ * whether or not any contact matched).
+ */
+function typedField(action: Action, target: Element | undefined): ((e: Element) => boolean) | undefined {
+  const typing =
+    action.tool === 'type' ||
+    (action.tool === 'control_action' && ['set_text', 'replace_selection'].includes(String(action.args?.action)));
+  if (!typing || !target) return undefined;
+  return (e) =>
+    e.id === target.id ||
+    (e.flags.editable && (e.flags.focused || (!!target.resourceId && e.resourceId === target.resourceId)));
 }
 
 /** Actions that may change nothing visible: focusing a field, reading, waiting. */
@@ -128,6 +144,19 @@ export function appMatches(named: string, post: Observation): boolean {
   const titles = post.windows.filter((w) => w.type === 'application' && w.package === pkg).map((w) => w.title);
   if ([post.app.title, ...titles].some((t) => t && squash(t) === squash(want))) return true;
   return labelScore(want, { package: pkg, activity: post.app.activity }) > 0;
+}
+
+/**
+ * A launch by the launcher's label ("时钟") expecting that same label in front: the device resolved
+ * the label to a package, and a new app came to the front. Labels are localized and a package name
+ * says nothing of them (com.android.deskclock), so this is the evidence there is.
+ */
+function launchedByLabel(action: Action, named: string, pre: Observation, post: Observation): boolean {
+  if (action.tool !== 'launch_app' || !named.trim()) return false;
+  const squash = (v: unknown) => (typeof v === 'string' ? v.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '') : '');
+  const asked = [action.package, action.args?.package, action.args?.label, action.text].map(squash);
+  if (!asked.includes(squash(named))) return false;
+  return pre.app.package !== post.app.package && !/launcher/i.test(post.app.package);
 }
 
 export function isFocusLike(action: Action, target?: Element): boolean {
@@ -232,6 +261,10 @@ export function validate(
     case 'text_appears': {
       const t = expect.text ?? '';
       if (!textPresent(post, t)) return fail(`"${t}" is not on the page`);
+      // Typing's own check ("the field now holds it") holds, but nothing else shows the text: the
+      // loop tells the model so, as a search that matched nothing looks just like this.
+      const own = typedField(action, target);
+      if (own && !textPresent(post, t, own)) signals.push('only_in_typed_field');
       signals.push('text_present');
       return { ok: true, signals, unchanged };
     }
@@ -259,9 +292,11 @@ export function validate(
       return { ok: true, signals: [...signals, 'frame_changed'], unchanged };
     }
     case 'app_foreground':
-      return appMatches(expect.package ?? '', post)
-        ? { ok: true, signals: [...signals, 'app_foreground'], unchanged }
-        : fail(`${post.app.package} is in the foreground, not ${expect.package}`);
+      if (appMatches(expect.package ?? '', post))
+        return { ok: true, signals: [...signals, 'app_foreground'], unchanged };
+      if (launchedByLabel(action, expect.package ?? '', pre, post))
+        return { ok: true, signals: [...signals, 'app_foreground', 'launched_by_label'], unchanged };
+      return fail(`${post.app.package} is in the foreground, not ${expect.package}`);
   }
   return fail(`unknown expectation ${String(expect.kind)}`);
 }

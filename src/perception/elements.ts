@@ -293,7 +293,8 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
     prepared.map((p) => ({
       key: p.contentKey,
       text: p.text,
-      icon: p.d.actionable && !p.d.flags.editable && !cleanText(p.d.node.text),
+      // A glyph for text ("⋮", "+", "›") names nothing: such a button is an icon of its row.
+      icon: p.d.actionable && !p.d.flags.editable && !/[\p{L}\p{N}]/u.test(cleanText(p.d.node.text)),
       window: p.d.node.window,
       bounds: p.bounds,
     })),

@@ -61,16 +61,15 @@ export interface KeyedItem {
 }
 
 /**
- * Content keys with row context: an icon without text of its own whose key repeats on the screen
- * (the "⋮" of every file row) is told apart by the text of its row — the smallest text element in
- * its window whose vertical span holds the icon's centre — so its id follows its row's content,
- * not its position, and the same id never names another row's menu.
+ * Content keys with row context: an icon without text of its own (the "⋮" of a file row) is told
+ * apart by the text of its row — the smallest text element in its window whose vertical span holds
+ * the icon's centre — so its id follows its row's content, not its position, and the same id never
+ * names another row's menu: not when rows repeat, and not when a search leaves one row where
+ * another row's menu was.
  */
 export function keysWithRowContext(items: readonly KeyedItem[]): string[] {
-  const counts = new Map<string, number>();
-  for (const it of items) counts.set(it.key, (counts.get(it.key) ?? 0) + 1);
   return items.map((it) => {
-    if (!it.icon || (counts.get(it.key) ?? 0) < 2) return it.key;
+    if (!it.icon) return it.key;
     const cy = (it.bounds.top + it.bounds.bottom) / 2;
     let best: KeyedItem | undefined;
     let bestArea = Number.POSITIVE_INFINITY;

@@ -57,6 +57,37 @@ describe('working memory in the loop', () => {
   });
 });
 
+describe('a revised plan sent with subgoal_done', () => {
+  it('closes the subgoal the model was shown, then puts the new plan after it', async () => {
+    const model = await scriptedEndpoint([
+      { __fn: 'plan', subgoals: ['read the code', 'write it down'] },
+      {
+        thought: 'read it; the rest is new',
+        tool: 'note',
+        text: 'code 4711',
+        subgoal_done: true,
+        plan: ['say the code'],
+      },
+      { thought: 'finished', tool: 'done', text: 'code 4711', subgoal_done: true },
+    ]);
+    const rig = await startRig({ modelUrl: model.url });
+    try {
+      const a = await rig.agent({ confirm: () => 'approved' });
+      const run = await runAgent(a.deps, { goal: 'Remember the code 4711.', maxSteps: 4, runsDir });
+      await a.close();
+      const prompt = JSON.stringify(model.seen[2]?.messages);
+      // The shown subgoal is ticked; the revised one is the current one, not ticked in its place.
+      expect(prompt).toMatch(/\[x\] read the code/);
+      expect(prompt).toMatch(/\[>\] say the code/);
+      expect(prompt).not.toContain('write it down');
+      expect(run.status).toBe('done');
+    } finally {
+      await rig.close();
+      await model.close();
+    }
+  });
+});
+
 describe('page memory within one run', () => {
   it('does not replay an action the model has just done on the same page (it learned it now)', async () => {
     const model = await scriptedEndpoint([

@@ -118,6 +118,42 @@ describe('completion check through the device ports', () => {
     expect(dr.checkFinish(done('Bluetooth'), fine.post)).toMatchObject({ ok: true });
     expect(dr.checkFinish(done('Pixel 9 Pro'), fine.post)?.reason).toMatch(/not on any screen/);
   });
+
+  it('launch_app by a localized label expecting that label in front: 时钟 is com.android.deskclock', async () => {
+    rig = await bridgeRig({ seed: 1, locale: 'zh' });
+    const p = createDevicePorts({ device: rig.device, clock: rig.clock, logger: Logger.silent(), screenshots: false });
+    const dr: Driven = { p, t: new CompletionTracker(), checkFinish: () => ({ ok: true }) };
+    const home = (await p.observe()).obs;
+    const launched = await step(
+      dr,
+      home,
+      decision({ tool: 'launch_app', package: '时钟' }, { kind: 'app_foreground', package: '时钟' }),
+    );
+    expect(launched.post.app.package).toBe('com.android.deskclock');
+    expect(launched.out).toMatchObject({ ok: true });
+    // A label that is not the app launched still fails.
+    const wrong = await step(
+      dr,
+      home,
+      decision({ tool: 'launch_app', package: '设置' }, { kind: 'app_foreground', package: '时钟' }),
+    );
+    expect(wrong.out.ok).toBe(false);
+  });
+
+  it('a summary may quote a slider as the listing shows it ("26/255"); a made-up level still fails', async () => {
+    rig = await bridgeRig({ seed: 1 });
+    const p = createDevicePorts({ device: rig.device, clock: rig.clock, logger: Logger.silent(), screenshots: false });
+    rig.phone.world.settings.brightness = 26;
+    await rig.phone.launch('com.android.settings', '.DisplaySettings');
+    await rig.clock.sleep(500);
+    const obs = (await p.observe()).obs;
+    const slider = obs.elements.find((e) => e.range);
+    expect(slider?.range).toMatchObject({ current: 26, max: 255 });
+    const t = new CompletionTracker();
+    const goal = { goal: 'Set screen brightness to about 10%.' };
+    expect(t.check(done('Brightness level slider shows 26/255 (about 10%)').action, obs, goal)).toEqual({ ok: true });
+    expect(t.check(done('Brightness level 40/255').action, obs, goal).ok).toBe(false);
+  });
 });
 
 describe('CompletionTracker', () => {

@@ -224,6 +224,28 @@ describe('text ladder', () => {
     expect(r2.post?.elements.some((e) => e.text.includes('old@x.io'))).toBe(false);
   });
 
+  it('typing "" clears a field that then shows its hint (the contacts search)', async () => {
+    rig = await bridgeRig();
+    const ex = makeExecutor(rig.device, rig.clock);
+    let o = await drive(ex, await observe(ex), [{ tool: 'launch_app', package: 'com.android.contacts' }, 'Allow']);
+    const search = o.elements.find((e) => e.flags.editable);
+    expect(search).toBeDefined();
+    const typed = await ex.run(
+      decision({ tool: 'type', target_id: search?.id ?? '', text: 'Zed' }, { kind: 'text_appears', text: 'Zed' }),
+      o,
+    );
+    expect(typed.ok).toBe(true);
+    o = typed.post ?? o;
+    const filled = o.elements.find((e) => e.flags.editable && e.text === 'Zed');
+    const cleared = await ex.run(
+      decision({ tool: 'type', target_id: filled?.id ?? '', text: '' }, { kind: 'screen_changes' }),
+      o,
+    );
+    expect(cleared.receipt.error?.message).toBeUndefined();
+    expect(cleared.ok).toBe(true);
+    expect(cleared.post?.elements.some((e) => e.flags.editable && e.text === 'Zed')).toBe(false);
+  });
+
   it('without set_text, the IME commit enters Unicode after clearing the field', async () => {
     rig = await bridgeRig();
     const ex = makeExecutor(withoutSetText(rig.device), rig.clock);

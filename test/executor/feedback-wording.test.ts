@@ -34,6 +34,59 @@ function page(elements: Element[]): Observation {
   } as Observation;
 }
 
+describe('text_appears after typing', () => {
+  const search = (text: string): Element => ({
+    id: 'eeee0005',
+    role: 'EditText',
+    className: 'android.widget.EditText',
+    text,
+    desc: '',
+    resourceId: 'com.android.contacts:id/search',
+    bounds: { left: 0, top: 100, right: 1000, bottom: 150 },
+    boundsPx: { left: 0, top: 240, right: 1080, bottom: 360 },
+    flags: { ...FLAGS, clickable: true, editable: true, focused: true },
+    window: 1,
+    actionable: true,
+    label: 'Search',
+  });
+  const row = (text: string): Element => ({
+    ...search(''),
+    id: 'ffff0006',
+    role: 'Text',
+    className: 'android.widget.TextView',
+    text,
+    resourceId: '',
+    flags: { ...FLAGS, clickable: true },
+    bounds: { left: 0, top: 200, right: 1000, bottom: 260 },
+    label: text,
+  });
+  const action = { tool: 'type' as const, target_id: 'eeee0005', text: 'Zed Quinlan' };
+  const expectation = { kind: 'text_appears' as const, text: 'Zed Quinlan' };
+  const pre = page([search('')]);
+
+  it('the typed text only in its own field: typing is checked, and the signal says nothing else shows it', () => {
+    const post = { ...page([search('Zed Quinlan')]), texts: ['No contacts found'] };
+    const v = validate(expectation, pre, post, action, pre.elements[0]);
+    expect(v.ok).toBe(true);
+    expect(v.signals).toContain('only_in_typed_field');
+  });
+
+  it('a result row that shows the text: no such signal', () => {
+    const post = page([search('Zed Quinlan'), row('Zed Quinlan')]);
+    const v = validate(expectation, pre, post, action, pre.elements[0]);
+    expect(v.ok).toBe(true);
+    expect(v.signals).not.toContain('only_in_typed_field');
+  });
+
+  it('a tap (not typing) that fills a field: no such signal', () => {
+    const post = page([search('Zed Quinlan')]);
+    const tap = { tool: 'tap' as const, target_id: 'ffff0006' };
+    const v = validate(expectation, page([search(''), row('x')]), post, tap, row('x'));
+    expect(v.ok).toBe(true);
+    expect(v.signals).not.toContain('only_in_typed_field');
+  });
+});
+
 describe('feedback wording', () => {
   it('a search typed into a field is not "edited unasked", even when its expectation fails', () => {
     const field = (text: string): Element => ({

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Observation } from '../../src/core/types.js';
+import { actionSummary } from '../../src/executor/consent.js';
+import { withNativeSelector } from '../../src/executor/native-args.js';
 import { offeredTools } from '../../src/executor/tools.js';
 import { type PlannerTool, parseAct } from '../../src/planner/act-tool.js';
 import { plannerTools } from '../../src/planner/prompt/builders.js';
@@ -87,6 +89,69 @@ describe('native tools through act', () => {
     );
     expect(seq.receipt.error?.message).toBeUndefined();
     expect(seq.ok).toBe(true);
+    // A wait inside the sequence, with no timeout the model could name: bounded as a member is.
+    const after = seq.post ?? obs;
+    const sw = el(after, 'Wi-Fi');
+    const waited = await ex.run(
+      act(
+        {
+          tool: 'action_sequence',
+          steps: [
+            { tool: 'control_action', target_id: sw.id, op: 'click' },
+            { tool: 'wait_until', target_id: sw.id, op: 'checked' },
+          ],
+          expect: `element_state ${sw.id} on`,
+        },
+        after,
+      ),
+      after,
+    );
+    expect(waited.receipt.error?.message).toBeUndefined();
+    expect(waited.ok).toBe(true);
+  });
+
+  it('an action_sequence may act twice on one control: set_text, then ime_enter submits it', async () => {
+    const { ex, obs, act } = await settings('.SearchSettings');
+    const field = obs.elements.find((e) => e.flags.editable);
+    expect(field).toBeDefined();
+    const id = field?.id ?? '';
+    const r = await ex.run(
+      act(
+        {
+          tool: 'action_sequence',
+          steps: [
+            { tool: 'control_action', target_id: id, op: 'set_text', text: 'Display' },
+            { tool: 'control_action', target_id: id, op: 'ime_enter' },
+          ],
+          expect: 'page_changes',
+        },
+        obs,
+      ),
+      obs,
+    );
+    expect(r.receipt.error?.message).toBeUndefined();
+    expect(r.ok).toBe(true);
+    expect(r.post?.app.activity).toBe('.DisplaySettings');
+  });
+
+  it('a consent request for an action_sequence names what its members do, by label', async () => {
+    const { obs, act } = await settings('.SearchSettings');
+    const field = obs.elements.find((e) => e.flags.editable);
+    const decided = act(
+      {
+        tool: 'action_sequence',
+        steps: [
+          { tool: 'control_action', target_id: field?.id, op: 'set_text', text: 'Reset' },
+          { tool: 'control_action', target_id: field?.id, op: 'ime_enter' },
+        ],
+        expect: 'page_changes',
+      },
+      obs,
+    );
+    const want = /^action_sequence \(set_text "[^"]+", ime_enter "[^"]+"\) in com\.android\.settings$/;
+    // As the model sent it (ids), and as the executor asks it (protocol members, by selector).
+    expect(actionSummary(decided.action, obs, undefined)).toMatch(want);
+    expect(actionSummary(withNativeSelector(decided.action, obs), obs, undefined)).toMatch(want);
   });
 
   it('explains what a native tool is missing, before anything is sent', () => {

@@ -115,7 +115,9 @@ export async function scriptedEndpoint(replies: Record<string, unknown>[]) {
     req.on('end', () => {
       seen.push(JSON.parse(body));
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(toolCallCompletion('act', JSON.stringify(replies.shift() ?? {}), 10)));
+      // A reply's `__fn` names the function it calls (default `act`), e.g. `plan`.
+      const { __fn, ...args } = replies.shift() ?? {};
+      res.end(JSON.stringify(toolCallCompletion(typeof __fn === 'string' ? __fn : 'act', JSON.stringify(args), 10)));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

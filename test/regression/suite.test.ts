@@ -185,6 +185,29 @@ describe('suite runner with a configured (OpenAI-compatible) model', () => {
       expect(report.overall.runs).toBe(1);
       expect(server.stats().requests).toBe(report.overall.llmCallsPerTask);
       expect(report.overall.llmCallsPerTask).toBeGreaterThan(0);
+      expect(server.stats().images).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('--vision shows the model the screen: a map (pixels only) reaches it as an image', {
+    timeout: 90_000,
+  }, async () => {
+    const server = await startReferenceModel({ catalog: referenceCatalog(TASKS), tokenizer: 'estimate' });
+    const out = await mkdtemp(path.join(tmpdir(), 'suite-vision-'));
+    dirs.push(out);
+    try {
+      const args = ['--model', 'm', '--base-url', server.url, '--tasks', 'MAP-01', '--seeds', '1', '--out', out];
+      const parsed = parseSuiteArgs([...args, '--vision'], {}, TASKS);
+      if (!parsed.ok) throw new Error(parsed.message);
+      expect(parsed.ok && parsed.args.model.kind === 'llm' && parsed.args.model.config.vision).toBe(true);
+      await runSuite(parsed.args);
+      expect(server.stats().images).toBeGreaterThan(0);
+      const fromEnv = parseSuiteArgs(args, { PHONE_AGENT_VISION: '1' }, TASKS);
+      expect(fromEnv.ok && fromEnv.args.model.kind === 'llm' && fromEnv.args.model.config.vision).toBe(true);
+      const off = parseSuiteArgs([...args, '--no-vision'], { PHONE_AGENT_VISION: '1' }, TASKS);
+      expect(off.ok && off.args.model.kind === 'llm' && off.args.model.config.vision).toBe(false);
     } finally {
       await server.close();
     }

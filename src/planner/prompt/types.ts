@@ -44,6 +44,6 @@ export interface PlanInput {
   goal: string;
   screen: string;
   aspect: number;
-  /** Previous plan and why it is being revised (replan). */
-  previous?: { plan: Subgoal[]; reason: string };
+  /** Previous plan, why it is being revised (replan), and the steps that led there. */
+  previous?: { plan: Subgoal[]; reason: string; history?: HistoryEntry[] };
 }

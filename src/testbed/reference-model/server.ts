@@ -30,6 +30,8 @@ export interface ReferenceModelStats {
   requests: number;
   noise: Partial<Record<NoiseKind, number>>;
   unknownGoals: number;
+  /** Image parts received (a vision client attaches screenshots). */
+  images: number;
 }
 
 export interface ReferenceModel {
@@ -37,6 +39,10 @@ export interface ReferenceModel {
   port: number;
   stats(): ReferenceModelStats;
   close(): Promise<void>;
+}
+
+function imageParts(c: unknown): number {
+  return Array.isArray(c) ? c.filter((p) => p && typeof p === 'object' && p.type === 'image_url').length : 0;
 }
 
 function contentText(c: unknown): string {
@@ -74,13 +80,14 @@ function shownSubgoal(intent: string): string {
 export async function startReferenceModel(opts: ReferenceModelOptions): Promise<ReferenceModel> {
   const random = seededRandom(opts.seed ?? 1);
   const rate = opts.noise ?? 0;
-  const stats: ReferenceModelStats = { requests: 0, noise: {}, unknownGoals: 0 };
+  const stats: ReferenceModelStats = { requests: 0, noise: {}, unknownGoals: 0, images: 0 };
   let seq = 0;
 
   function respond(body: ChatRequest): { fn: string; args: string } {
     const messages = body.messages;
     const prompt = messages.find((m) => m.role === 'user');
     const text = contentText(prompt?.content);
+    stats.images += messages.reduce((n, m) => n + imageParts(m.content), 0);
     const system = messages
       .filter((m) => m.role === 'system')
       .map((m) => contentText(m.content))

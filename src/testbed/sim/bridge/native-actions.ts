@@ -122,7 +122,8 @@ async function locate(
     return {
       ok: false,
       code: 'STALE',
-      message: 'the control changed (text, position or identity) since read_control; re-observe before acting',
+      message:
+        'the control changed (text, position or identity) since it was read for this action; re-observe before acting',
     };
   return { ok: true, snap: read.snap, node: r.node, window: r.window };
 }
