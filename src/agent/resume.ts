@@ -19,7 +19,7 @@ import type { RunResult } from './types.js';
 /**
  * Resume a run from its folder (DESIGN §6): re-observe; the action in flight when the run died
  * (journaled, its result never recorded) is judged on screen before the model decides anything —
- * an irreversible intent by ./resume.ts's reconcileIntent, any other by ./reconcile.ts — and never
+ * an irreversible intent by reconcileIntent below, any other by ./reconcile.ts — and never
  * blindly repeated; a screen other than the one the run stopped on (and not explained by that
  * action) gets a new plan from where the phone is now. Steps continue their numbering.
  */
