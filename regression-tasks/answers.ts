@@ -7,9 +7,12 @@
 
 const NUMBER_RE = /[-−]?\d[\d,]*(?:\.\d+)?/g;
 
+/** A masked identifier's visible digits ("Checking •••• 3021", "**** 1234"): a name, not a quantity. */
+const MASKED_ID_RE = /[•*●·]{2,}\s*\d+/g;
+
 /** The numeric values written in a text: "¥44,321.94" → 44321.94, "−3" → -3. */
 export function numbersIn(text: string): number[] {
-  return (text.normalize('NFKC').match(NUMBER_RE) ?? [])
+  return (text.normalize('NFKC').replace(MASKED_ID_RE, ' ').match(NUMBER_RE) ?? [])
     .map((m) => Number(m.replace(/,/g, '').replace('−', '-')))
     .filter((n) => Number.isFinite(n));
 }

@@ -17,6 +17,9 @@ import { MSG_01, MSG_01_DENY } from './tasks/msg-01.js';
 import { MSG_03 } from './tasks/msg-03.js';
 import { MSG_04 } from './tasks/msg-04.js';
 import { NOTE_01 } from './tasks/note-01.js';
+import { REC_01 } from './tasks/rec-01.js';
+import { REC_02 } from './tasks/rec-02.js';
+import { REC_03 } from './tasks/rec-03.js';
 import { SET_01 } from './tasks/set-01.js';
 import { SET_02 } from './tasks/set-02.js';
 import { SET_03 } from './tasks/set-03.js';
@@ -72,6 +75,9 @@ export const TASKS: readonly TaskDef[] = [
   CLK_02,
   CLK_03,
   CAL_01,
+  REC_01,
+  REC_02,
+  REC_03,
 ];
 
 /** What the reference model is "trained" on: instruction templates → intent templates. */

@@ -35,7 +35,8 @@ export interface TaskDef {
     | 'files'
     | 'notes'
     | 'cross-app'
-    | 'maps';
+    | 'maps'
+    | 'recordings';
   tags: string[];
   /** `{name}` placeholders are filled from `params(random)`. */
   instruction: string;

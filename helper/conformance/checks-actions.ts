@@ -1,4 +1,6 @@
+import { guardForNode } from '../../src/device/protocol/guard.js';
 import type { WireSnapshot } from '../../src/device/protocol/wire.js';
+import { guardedTouch } from './checks-guard.js';
 import {
   appNodes,
   brief,
@@ -214,8 +216,10 @@ export const actionChecks: Check[] = [
         'an entry to tap',
       );
       const p = center(entry);
-      const r = await client.action({ action: 'tap', x: p.x, y: p.y, coord_space: 'pixel' });
-      expectStatus(r, ['completed'], 'tap');
+      // Guarded where the helper offers it: an intact guard must not stop the tap.
+      const guard = (await guardedTouch(ctx)) ? { guard: guardForNode(entry) } : {};
+      const r = await client.action({ action: 'tap', x: p.x, y: p.y, coord_space: 'pixel', ...guard });
+      expectStatus(r, ['completed'], `tap${guard.guard ? ' (guarded)' : ''}`);
       await settle(ctx);
       const after = await client.snapshot();
       expect(after.seq !== s.seq, 'the screen did not change after the tap');

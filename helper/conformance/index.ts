@@ -1,6 +1,7 @@
 import { actionChecks, openingChecks } from './checks-actions.js';
 import { compatChecks } from './checks-compat.js';
 import { errorChecks } from './checks-errors.js';
+import { guardChecks } from './checks-guard.js';
 import { hostileChecks } from './checks-hostile.js';
 import { textChecks } from './checks-text.js';
 import { transportChecks } from './checks-transport.js';
@@ -35,6 +36,7 @@ export const CONFORMANCE_CHECKS: readonly Check[] = [
   ...hostileChecks,
   ...openingChecks,
   ...errorChecks,
+  ...guardChecks,
   ...actionChecks,
   ...textChecks,
   ...compatChecks,

@@ -1,3 +1,4 @@
+import { hasTimeline } from '../perception/timeline.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import { matchInterrupt } from '../planner/interrupts.js';
 import { addUsage } from '../planner/llm/client.js';
@@ -87,7 +88,10 @@ async function askModel(s: Session, ctx: StepCtx): Promise<Choice> {
     banned,
     bannedSignatures: banned,
     // note and read act on the agent; look only where the model can see images.
-    tools: plannerTools([...ports.tools, 'note', 'read', ...(ports.image ? ['look'] : [])]),
+    tools: plannerTools([...ports.tools, 'note', 'read', ...(ports.image ? ['look'] : [])]).filter(
+      // A skill for one kind of screen is offered only on it.
+      (t) => t !== 'seek_timeline' || hasTimeline(obs),
+    ),
     notes: s.mem.notes,
     hint: s.loop.hint,
     image: ports.image ? (req) => ports.image!(ctx.seen, req) : undefined,

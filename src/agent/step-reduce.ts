@@ -1,3 +1,4 @@
+import { seekSummary } from '../executor/seek-timeline.js';
 import { ScrollEndTracker } from '../perception/scroll-end.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import { addUsage } from '../planner/llm/client.js';
@@ -40,7 +41,14 @@ export async function reduce(
   s.mem.completion.record({ ok, reason }, exec.post?.obs, exec.changes);
   const scrollNote =
     trackScroll(s, ctx, exec) ??
-    (action.tool === 'read_control' ? controlSummary(exec.value) : undefined) ??
+    (action.tool === 'read_control'
+      ? controlSummary(exec.value)
+      : action.tool === 'seek_timeline'
+        ? seekSummary(exec.value)
+        : undefined) ??
+    (exec.consent?.kind === 'approved'
+      ? `the user approved this ${exec.consent.request.categories.join('/')} step`
+      : undefined) ??
     (exec.signals?.includes('only_in_typed_field')
       ? 'the text is only in the field just typed into: nothing else on the page shows it (no result matched?)'
       : undefined);

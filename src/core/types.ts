@@ -218,6 +218,8 @@ export const ToolNameSchema = z.enum([
   'pinch',
   'touch_gesture',
   'action_sequence',
+  // An executor skill (executor/seek-timeline.ts): several gestures and reads in one closed loop.
+  'seek_timeline',
 ]);
 export type ToolName = z.infer<typeof ToolNameSchema>;
 

@@ -8,6 +8,7 @@ import type {
   PinchRequest,
   ScrollToRequest,
   TouchGestureRequest,
+  TouchGuard,
   WaitUntilRequest,
   WireScreen,
   WireSnapshot,
@@ -41,7 +42,9 @@ export type DeviceOp =
   | 'scroll_to'
   | 'pinch'
   | 'touch_gesture'
-  | 'action_sequence';
+  | 'action_sequence'
+  /** Touches may carry a guard the helper checks on the phone right before injecting (PROTOCOL §7). */
+  | 'guarded_touch';
 
 export interface DeviceCapabilities {
   backend: BackendName | 'failover';
@@ -85,16 +88,26 @@ export type DeviceCall =
   | { ok: true; receipt: Receipt; device?: ActionReceipt }
   | { ok: false; code: ErrorCode; message: string; receipt: Receipt; device?: ActionReceipt };
 
+export interface TouchOptions {
+  durationMs: number;
+  /**
+   * Only with the `guarded_touch` op: the target the helper must find unchanged right before it
+   * touches, else `STALE`/`OCCLUDED` and nothing touched. A backend without it refuses a guarded
+   * touch (UNSUPPORTED), never drops the guard.
+   */
+  guard?: TouchGuard;
+}
+
 export interface Device {
   readonly name: string;
   capabilities(): DeviceCapabilities;
   health(d: Deadline): Promise<DeviceHealth>;
   snapshot(opts: { screenshot?: boolean }, d: Deadline): Promise<SnapshotResult>;
 
-  tap(p: PxPoint, o: { durationMs: number }, d: Deadline): Promise<DeviceCall>;
-  longPress(p: PxPoint, o: { durationMs: number }, d: Deadline): Promise<DeviceCall>;
+  tap(p: PxPoint, o: TouchOptions, d: Deadline): Promise<DeviceCall>;
+  longPress(p: PxPoint, o: TouchOptions, d: Deadline): Promise<DeviceCall>;
   /** A swipe along a path (first → last point; a backend may only honour the ends). */
-  swipe(path: PxPoint[], o: { durationMs: number }, d: Deadline): Promise<DeviceCall>;
+  swipe(path: PxPoint[], o: TouchOptions, d: Deadline): Promise<DeviceCall>;
   key(k: KeyName | 'delete' | 'search' | 'menu', d: Deadline): Promise<DeviceCall>;
   /** ACTION_SET_TEXT on the field (the focused one when `selector` is omitted): replaces its text. */
   setText(text: string, o: { selector?: ControlRequest['selector'] }, d: Deadline): Promise<DeviceCall>;

@@ -10,6 +10,7 @@ import {
   type DeviceCapabilities,
   type DeviceHealth,
   type SnapshotResult,
+  type TouchOptions,
 } from './device.js';
 import type { ActionRequest } from './protocol/index.js';
 
@@ -114,14 +115,15 @@ export class FailoverDevice implements Device {
     return asFailover(await call(this.o.fallback, d));
   }
 
-  tap(p: PxPoint, o: { durationMs: number }, d: Deadline): Promise<DeviceCall> {
-    return this.route((x, dl) => x.tap(p, o, dl), d);
+  // A guarded touch is never replayed on adb, which cannot check the guard: the executor reads again.
+  tap(p: PxPoint, o: TouchOptions, d: Deadline): Promise<DeviceCall> {
+    return this.route((x, dl) => x.tap(p, o, dl), d, !o.guard);
   }
-  longPress(p: PxPoint, o: { durationMs: number }, d: Deadline): Promise<DeviceCall> {
-    return this.route((x, dl) => x.longPress(p, o, dl), d);
+  longPress(p: PxPoint, o: TouchOptions, d: Deadline): Promise<DeviceCall> {
+    return this.route((x, dl) => x.longPress(p, o, dl), d, !o.guard);
   }
-  swipe(path: PxPoint[], o: { durationMs: number }, d: Deadline): Promise<DeviceCall> {
-    return this.route((x, dl) => x.swipe(path, o, dl), d);
+  swipe(path: PxPoint[], o: TouchOptions, d: Deadline): Promise<DeviceCall> {
+    return this.route((x, dl) => x.swipe(path, o, dl), d, !o.guard);
   }
   key(k: KeyName | 'delete' | 'search' | 'menu', d: Deadline): Promise<DeviceCall> {
     return this.route((x, dl) => x.key(k, dl), d);

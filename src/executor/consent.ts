@@ -4,6 +4,7 @@ import type { Action, Element, Observation } from '../core/types.js';
 import type { ConfirmationAnswer, ConfirmationChannel, ConfirmationRequest } from './guardrails/confirm.js';
 import { checkGuard, type GuardConfig, type GuardVerdict } from './guardrails/guard.js';
 import { redactTyped } from './guardrails/pii.js';
+import { sequenceMembers } from './native-args.js';
 
 /**
  * The guard of one action and, when it needs one, the consent for it (DESIGN §5): only a
@@ -29,25 +30,9 @@ export function actionSummary(a: Action, obs: Observation, target: Element | und
 
 /** What an action_sequence's members do, by the labels of what they act on ("click "Send""). */
 function membersSummary(a: Action, obs: Observation): string {
-  const members = a.tool === 'action_sequence' && Array.isArray(a.args?.actions) ? a.args.actions : [];
-  const parts = members.map((m) => {
-    const r = (m && typeof m === 'object' ? m : {}) as Record<string, unknown>;
-    const args = (r.args ?? r.request ?? r) as Record<string, unknown>;
-    const tool = String(r.tool ?? r.action ?? '?');
-    const op = tool === 'wait_until' ? `wait ${String(args.condition ?? '')}`.trim() : String(args.action ?? tool);
-    const e = typeof r.target_id === 'string' ? obs.elements.find((x) => x.id === r.target_id) : undefined;
-    // In protocol shape a member names its control by selector: the element it resolves to here.
-    const sel = (args.selector ?? {}) as { resource_id?: string; text?: string; content_desc?: string };
-    const bySel =
-      e ??
-      obs.elements.find(
-        (x) =>
-          (sel.resource_id && x.resourceId === sel.resource_id) ||
-          (sel.text && x.text === sel.text) ||
-          (sel.content_desc && x.desc === sel.content_desc),
-      );
-    return `${op}${bySel ? ` "${bySel.label || bySel.text || bySel.desc || bySel.role}"` : ''}`;
-  });
+  const parts = sequenceMembers(a, obs).map(
+    (m) => `${m.op}${m.element ? ` "${m.element.label || m.element.text || m.element.desc || m.element.role}"` : ''}`,
+  );
   return parts.length ? ` (${parts.join(', ')})` : '';
 }
 

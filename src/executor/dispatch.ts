@@ -2,7 +2,7 @@ import type { Deadline } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { Action, Element, Observation, Receipt } from '../core/types.js';
 import { CallRecorder, type Device, type DeviceCall } from '../device/device.js';
-import type { ActionRequest, ControlInfo, WireSnapshot } from '../device/protocol/index.js';
+import type { ActionRequest, ControlInfo, TouchGuard, WireSnapshot } from '../device/protocol/index.js';
 import { readControlOnReads } from './control-reads.js';
 import { buildNativeRequest, checkControlRequest, isNativeTool } from './native-validate.js';
 import { LONG_PRESS_MS, type Pacer } from './pacing.js';
@@ -105,7 +105,8 @@ async function checkedControl(
 export async function dispatch(
   ctx: DispatchCtx,
   a: Action,
-  target: { element?: Element; px?: { x: number; y: number } },
+  /** `guard`: checked by the helper right before the touch (only when the device offers `guarded_touch`). */
+  target: { element?: Element; px?: { x: number; y: number }; guard?: TouchGuard },
   native: ActionRequest | undefined,
   d: Deadline,
 ): Promise<Dispatched> {
@@ -114,10 +115,16 @@ export async function dispatch(
   switch (a.tool) {
     case 'tap':
       if (!target.px) return { call: refuse(d, 'INVALID_ARGUMENT', 'tap has no point') };
-      return { call: await dev.tap(target.px, { durationMs: ctx.pacer.tapMs() }, d) };
+      return { call: await dev.tap(target.px, { durationMs: ctx.pacer.tapMs(), guard: target.guard }, d) };
     case 'long_press':
       if (!target.px) return { call: refuse(d, 'INVALID_ARGUMENT', 'long_press has no point') };
-      return { call: await dev.longPress(target.px, { durationMs: Math.max(LONG_PRESS_MS, a.ms ?? 0) }, d) };
+      return {
+        call: await dev.longPress(
+          target.px,
+          { durationMs: Math.max(LONG_PRESS_MS, a.ms ?? 0), guard: target.guard },
+          d,
+        ),
+      };
     case 'swipe': {
       const from = target.px ?? { x: Math.round(screen.w / 2), y: Math.round(screen.h / 2) };
       // A third of the screen, but never longer than 80% of the target: a swipe on a small element
@@ -132,7 +139,9 @@ export async function dispatch(
       const start = { x: clamp(from.x - dx / 2, screen.w), y: clamp(from.y - dy / 2, screen.h) };
       const end = { x: clamp(from.x + dx / 2, screen.w), y: clamp(from.y + dy / 2, screen.h) };
       const path = ctx.pacer.curvedPath(start, end);
-      return { call: await dev.swipe(path, { durationMs: ctx.pacer.swipeMs(start, end, a.ms) }, d) };
+      return {
+        call: await dev.swipe(path, { durationMs: ctx.pacer.swipeMs(start, end, a.ms), guard: target.guard }, d),
+      };
     }
     case 'back':
       return { call: await dev.key('back', d) };

@@ -2,6 +2,7 @@ import { type Clock, Deadline } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { seededRandom } from '../core/random.js';
 import {
+  type Action,
   type Decision,
   DecisionSchema,
   type Element,
@@ -22,6 +23,7 @@ import { isNativeTool } from './native-validate.js';
 import { observeDevice, type Perceiver, SnapshotPerceiver } from './observe.js';
 import { Pacer } from './pacing.js';
 import { needsFrames } from './pinch.js';
+import { seekStep } from './seek-step.js';
 import type { StateChange } from './side-effects.js';
 import { aimAt, withNativeSelector } from './targets.js';
 import { isOffered } from './tools.js';
@@ -118,6 +120,8 @@ export interface StepResult {
   value?: unknown;
   /** Device reads (tree snapshots) this step made, for the benchmark and the run log. */
   reads: number;
+  /** How long the call waited for the pacing gap since the previous dispatch (ms). */
+  pacedMs?: number;
   dryRun?: boolean;
 }
 
@@ -238,7 +242,11 @@ export class Executor {
       target,
       g,
     );
-    const guarded = { guard: g.guard, consent, target };
+    let guarded: { guard: GuardVerdict; consent: Consent; target?: Element; pacedMs?: number } = {
+      guard: g.guard,
+      consent,
+      target,
+    };
     if (consent.kind === 'denied')
       return this.refused(
         this.none('cancelled', 'CANCELLED', `not confirmed (${consent.reason ?? consent.by}): ${g.request.summary}`),
@@ -260,6 +268,8 @@ export class Executor {
     // Guarded actions are verified beyond doubt: two identical reads after the expectation holds.
     const mode: RunMode = consent.kind === 'approved' ? 'full' : (hooks.verification ?? this.mode);
     d.note(`${g.request.summary}: aimed${target ? ` at [${target.id}]` : ''}; ${mode} verification`);
+    // A skill verifies itself: its closed loop reads the readout it acts on (executor/seek-timeline.ts).
+    if (a.tool === 'seek_timeline' && target) return this.seek(a, obs, target, guarded, d);
 
     // 3. Pace, then one fresh read right before injecting (pre evidence + re-check), then dispatch.
     // Light mode skips the re-check only for this executor's own settled read, made moments ago (no
@@ -271,7 +281,8 @@ export class Executor {
       clock.now() - this.lastPostAt <= (this.deps.freshForMs ?? 1_000);
     // With a dispatch budget, pacing, the re-check and the dispatch share it inside the call's deadline.
     const dd = dispatchBudget !== undefined ? d.child(dispatchBudget) : d;
-    await this.pace(dd);
+    const pacedMs = await this.pace(dd);
+    guarded = { ...guarded, pacedMs };
     const ctx = { device, logger: this.deps.logger, pacer: this.pacer, perceive: this.perceive };
     const frames = needsFrames(parsed.data.expect.kind);
     let inj: Awaited<ReturnType<typeof injectChecked>>;
@@ -280,6 +291,7 @@ export class Executor {
         preRead: mode === 'full' || (mode === 'light' && frames),
         recheck: mode === 'full' || !ownFresh,
         frames,
+        evidence: mode !== 'none',
       });
     } finally {
       this.lastDispatchAt = clock.now();
@@ -367,11 +379,37 @@ export class Executor {
     };
   }
 
-  /** The 150–400 ms gap between actions, counted from the previous dispatch (reads happen inside it). */
-  private async pace(d: Deadline): Promise<void> {
-    if (this.lastDispatchAt === undefined) return;
+  private async seek(
+    a: Action,
+    obs: Observation,
+    timeline: Element,
+    guarded: Pick<StepResult, 'guard' | 'consent' | 'target'>,
+    d: Deadline,
+  ): Promise<StepResult> {
+    await this.pace(d);
+    const r = await seekStep(
+      { device: this.deps.device, perceive: this.perceive, clock: this.deps.clock },
+      a,
+      obs,
+      timeline,
+      d,
+    );
+    this.lastDispatchAt = this.deps.clock.now();
+    if (r.post) this.remember(r.post);
+    return { ...guarded, ...r };
+  }
+
+  /**
+   * The 150–400 ms gap between actions, counted from the previous dispatch (reads happen inside it);
+   * returns how long this call waited for it (a rate limit between actions, not the action's cost).
+   */
+  private async pace(d: Deadline): Promise<number> {
+    if (this.lastDispatchAt === undefined) return 0;
     const wait = this.lastDispatchAt + this.pacer.jitterMs() - this.deps.clock.now();
-    if (wait > 0) await d.sleep(wait);
+    if (wait <= 0) return 0;
+    const t0 = this.deps.clock.now();
+    await d.sleep(wait);
+    return this.deps.clock.now() - t0;
   }
 
   private async parse(snap: WireSnapshot, pre: Observation): Promise<Observation | undefined> {

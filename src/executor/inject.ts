@@ -2,6 +2,7 @@ import type { Deadline } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { Action, Observation } from '../core/types.js';
 import type { Device, DeviceCall } from '../device/device.js';
+import { guardFor, guardForNode, type TouchGuard } from '../device/protocol/guard.js';
 import type { ActionRequest, WireSnapshot } from '../device/protocol/index.js';
 import { type Dispatched, dispatch, refuse } from './dispatch.js';
 import { observeDevice, type Perceiver } from './observe.js';
@@ -12,7 +13,10 @@ import type { Aim } from './targets.js';
 /**
  * The executor's injection step:
  * one fresh read right before injecting (pre evidence + the target's re-check: moved > 20 px or
- * gone → STALE, covered → OCCLUDED), then the dispatch under the caller's deadline.
+ * gone → STALE, covered → OCCLUDED), then the dispatch under the caller's deadline. On a helper
+ * with `guarded_touch` the touch carries the re-check to the phone instead (the same rule, checked
+ * where nothing can change between check and touch), so the read is made only when pre evidence
+ * is wanted (light and full verification compare against it); over ADB the read stays.
  */
 
 const TOUCHES = new Set(['tap', 'long_press', 'swipe']);
@@ -36,16 +40,25 @@ export async function injectChecked(
   aim: Extract<Aim, { ok: true }>,
   native: ActionRequest | undefined,
   d: Deadline,
-  /** `frames`: capture the screenshot too (an expectation only pixels can confirm). */
-  opts: { preRead: boolean; recheck: boolean; frames?: boolean },
+  /**
+   * `frames`: capture the screenshot too (an expectation only pixels can confirm). `evidence`: the
+   * verification compares against the screen as it was right before the touch (light, full), so a
+   * re-check is a read even where the phone also checks the guard.
+   */
+  opts: { preRead: boolean; recheck: boolean; frames?: boolean; evidence: boolean },
 ): Promise<Injected> {
   let reads = 0;
   let pre = obs;
   let px = aim.px;
   // Only touches aimed at an element's position can land on the wrong spot; reads, text and native
   // control actions (re-resolved by selector on the phone) have nothing to re-check here.
-  const recheck = opts.recheck && !!aim.element && TOUCHES.has(a.tool);
-  if (opts.preRead || recheck) {
+  const touch = !!aim.element && TOUCHES.has(a.tool);
+  // A helper with `guarded_touch` checks the target itself at the instant it touches (PROTOCOL §7):
+  // every such touch carries the guard, and the re-check read is made only for pre evidence.
+  const onPhone = touch && ctx.device.capabilities().ops.has('guarded_touch');
+  let guard: TouchGuard | undefined = onPhone && aim.element ? guardFor(aim.element) : undefined;
+  const recheck = opts.recheck && touch;
+  if (opts.preRead || (recheck && (!onPhone || opts.evidence))) {
     reads++;
     const p = await observeDevice(ctx.device, ctx.perceive, obs, d, { screenshot: opts.frames });
     if (!p.ok)
@@ -78,8 +91,12 @@ export async function injectChecked(
           x: Math.round((rc.node.bounds.left + rc.node.bounds.right) / 2),
           y: Math.round((rc.node.bounds.top + rc.node.bounds.bottom) / 2),
         };
+      // The phone then checks that nothing moved since this read.
+      if (guard) guard = guardForNode(rc.node);
     }
-  } else if (aim.element && px) {
+    // The read may have failed over to adb, which cannot check a guard: this read's re-check stands.
+    if (guard && !ctx.device.capabilities().ops.has('guarded_touch')) guard = undefined;
+  } else if (aim.element && px && !guard) {
     // The observation is a fresh read of this executor's own: its windows still show what covers the target.
     const occ = occludingWindow(px, aim.element, obs);
     if (occ)
@@ -97,9 +114,12 @@ export async function injectChecked(
   const out = await dispatch(
     { device: ctx.device, logger: ctx.logger, pacer: ctx.pacer, obs, read },
     a,
-    { element: aim.element, px },
+    { element: aim.element, px, guard },
     native,
     d,
   );
+  const code = out.call.ok ? undefined : out.call.code;
+  if (guard && (code === 'STALE' || code === 'OCCLUDED'))
+    ctx.logger.warn('the phone refused a guarded touch', { code, tool: a.tool });
   return { ok: true, out, pre, reads };
 }

@@ -97,3 +97,33 @@ export function withNativeSelector(a: Action, obs: Observation): Action {
       return a;
   }
 }
+
+export interface SequenceMember {
+  /** The member's tool (control_action, wait_until, touch_gesture). */
+  tool: string;
+  /** What it does: the control op, `wait <condition>`, or the tool. */
+  op: string;
+  /** The element it acts on, by its id or its selector on this observation. */
+  element?: Element;
+}
+
+/** An action_sequence's members, in planner or protocol shape, with the elements they act on. */
+export function sequenceMembers(a: Action, obs: Observation): SequenceMember[] {
+  const members = a.tool === 'action_sequence' && Array.isArray(a.args?.actions) ? a.args.actions : [];
+  return members.map((m) => {
+    const r = (m && typeof m === 'object' ? m : {}) as Record<string, unknown>;
+    const args = (r.args ?? r.request ?? r) as Record<string, unknown>;
+    const tool = String(r.tool ?? r.action ?? '?');
+    const op = tool === 'wait_until' ? `wait ${String(args.condition ?? '')}`.trim() : String(args.action ?? tool);
+    const sel = (args.selector ?? {}) as { resource_id?: string; text?: string; content_desc?: string };
+    const element =
+      byId(obs, r.target_id) ??
+      obs.elements.find(
+        (x) =>
+          (!!sel.resource_id && x.resourceId === sel.resource_id) ||
+          (!!sel.text && x.text === sel.text) ||
+          (!!sel.content_desc && x.desc === sel.content_desc),
+      );
+    return { tool, op, element };
+  });
+}

@@ -1,4 +1,5 @@
 import type { Action, Element, ErrorCode, Observation, Selector } from '../core/types.js';
+import { findTimeline } from '../perception/timeline.js';
 import { ground } from './grounding.js';
 import { selectorFor, withNativeSelector } from './native-args.js';
 
@@ -70,6 +71,16 @@ export function aimAt(a: Action, obs: Observation): Aim {
       if (a.target_id === undefined && !a.point) return { ok: true };
       const g = ground(a, obs);
       return g.ok ? { ok: true, element: g.element, px: g.px } : g;
+    }
+    case 'seek_timeline': {
+      const tl = findTimeline(obs, a.target_id);
+      return tl
+        ? { ok: true, element: tl }
+        : {
+            ok: false,
+            code: 'NOT_FOUND',
+            message: `no recording timeline${a.target_id ? ` with id ${a.target_id}` : ''} on this screen: give the timeline's id`,
+          };
     }
     default:
       return { ok: true, element: selectorTarget(obs, nativeSelector(a)) };

@@ -26,6 +26,8 @@ const NEEDS: Record<ToolName, DeviceOp[][]> = {
   pinch: [['pinch']],
   touch_gesture: [['touch_gesture']],
   action_sequence: [['action_sequence']],
+  // Drags and reads; it zooms too when the device can pinch.
+  seek_timeline: [['snapshot', 'swipe', 'tap']],
 };
 
 export function offeredTools(caps: DeviceCapabilities): ToolName[] {

@@ -67,7 +67,9 @@ export async function act(s: DeviceSession, req: ActRequest): Promise<ActionResu
     action_type: req.tool,
     ...d,
   };
-  const timing = () => ({ total_ms: Math.round(performance.now() - t0) });
+  // paced_ms: the part of total_ms spent waiting out the gap since the previous dispatch (DESIGN §5).
+  const paced = r.pacedMs ? { paced_ms: Math.round(r.pacedMs) } : {};
+  const timing = () => ({ total_ms: Math.round(performance.now() - t0), ...paced });
   const debug = (extra: Record<string, unknown> = {}) => ({
     receipt: r.receipt,
     effective: {

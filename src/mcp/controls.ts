@@ -78,7 +78,8 @@ export interface ActionResult {
   state_delta?: unknown;
   state_delta_available?: boolean;
   confirmation_id?: string;
-  timing: { total_ms: number };
+  /** `paced_ms`: how much of `total_ms` was the pacing gap since the previous dispatch (a rate limit, not this action's cost). */
+  timing: { total_ms: number; paced_ms?: number };
   debug?: Record<string, unknown>;
 }
 

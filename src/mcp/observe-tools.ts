@@ -36,7 +36,8 @@ export const observeTools: ToolDef[] = [
             result: { ...d },
           };
         const { text, ...rest } = d;
-        return { text: `${head} · since ${since}\n${text}`, result: rest };
+        // One header line: the new revision, then the delta's own (which names its base).
+        return { text: `${head} · ${text}`, result: rest };
       }
       const debug =
         args.responseMode === 'debug' ? { elements: o.obs.elements, windows: o.obs.windows, texts: o.obs.texts } : {};

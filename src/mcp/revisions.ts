@@ -73,7 +73,7 @@ export class Revisions {
     const full = diffObservations(from.obs, next.obs);
     const { delta, omitted } = limit(full);
     const truncated = omitted > 0 || from.capped || next.capped;
-    let text = compactDelta(delta, next.obs);
+    let text = compactDelta(delta, next.obs, {}, `revision ${base}`);
     if (truncated)
       text += `\n… truncated${omitted ? ` (${omitted} more changes)` : ''}: a change signal only — observe without since_revision before choosing a target`;
     return {

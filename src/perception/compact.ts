@@ -57,7 +57,7 @@ export function truncate(s: string, max: number): string {
   return `${out.trimEnd()}…`;
 }
 
-function quote(s: string): string {
+export function quote(s: string): string {
   return `"${s.replace(/"/g, "'")}"`;
 }
 

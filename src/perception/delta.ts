@@ -4,6 +4,7 @@ import {
   type CompactOptions,
   elementLine,
   headerLine,
+  quote,
   stateOf,
   textLine,
   truncate,
@@ -18,8 +19,11 @@ import { isKeyboardKey, keyboardLine, keyboardWindows } from './keyboard.js';
 
 export interface ElementChange {
   id: string;
+  /** Label and state before / after (`"Wi-Fi" on`). */
   before: string;
   after: string;
+  /** The label when it did not change: the compact line then names it once and shows only the states. */
+  label?: string;
   element: Element;
 }
 
@@ -40,6 +44,18 @@ function stateKey(e: Element): string {
   return s.join(' ');
 }
 
+function sameLabel(a: Element, b: Element): { label?: string } {
+  return a.label && a.label === b.label ? { label: a.label } : {};
+}
+
+/** `~ [id] "Wi-Fi" on → off`: an unchanged label once, then the states (— for none). */
+function changeLine(c: ElementChange, maxLabel: number): string {
+  if (c.label === undefined) return `~ [${c.id}] ${c.before} → ${c.after}`;
+  const key = JSON.stringify(c.label);
+  const state = (s: string) => s.slice(key.length).trim() || '—';
+  return `~ [${c.id}] ${quote(truncate(c.label, maxLabel))} ${state(c.before)} → ${state(c.after)}`;
+}
+
 export function diffObservations(prev: Observation, next: Observation): StateDelta {
   const before = new Map(prev.elements.filter((e) => e.actionable).map((e) => [e.id, e]));
   const after = new Map(next.elements.filter((e) => e.actionable).map((e) => [e.id, e]));
@@ -53,14 +69,21 @@ export function diffObservations(prev: Observation, next: Observation): StateDel
     }
     const a = stateKey(old);
     const b = stateKey(e);
-    if (a !== b) changed.push({ id, before: a, after: b, element: e });
+    if (a !== b) changed.push({ id, before: a, after: b, element: e, ...sameLabel(old, e) });
   }
   const removed = [...before.values()].filter((e) => !after.has(e.id));
   const prevTexts = new Set(prev.texts);
   const nextTexts = new Set(next.texts);
   return {
     samePage: prev.pageHash === next.pageHash,
-    appChanged: prev.app.package !== next.app.package || prev.app.activity !== next.app.activity,
+    // Anything the header line shows but the keyboard: the app, its screen title, the screen's size and turn.
+    appChanged:
+      prev.app.package !== next.app.package ||
+      prev.app.activity !== next.app.activity ||
+      prev.app.title !== next.app.title ||
+      prev.screen.w !== next.screen.w ||
+      prev.screen.h !== next.screen.h ||
+      prev.screen.rotation !== next.screen.rotation,
     keyboardChanged: prev.keyboard.shown !== next.keyboard.shown,
     added,
     removed,
@@ -86,13 +109,19 @@ export function isEmptyDelta(d: StateDelta): boolean {
  * The delta as compact text: the header, then `+` added lines (full element lines), `-` removed
  * ids with their labels, `~` changed state, and added/removed text.
  */
-export function compactDelta(d: StateDelta, next: Observation, options: CompactOptions = {}): string {
+export function compactDelta(
+  d: StateDelta,
+  next: Observation,
+  options: CompactOptions = {},
+  /** What the delta is against, as the header names it ("previous", "revision 11"). */
+  base = 'previous',
+): string {
   const opts = { ...COMPACT_DEFAULTS, ...options };
   // On the same page the header would repeat what the client already has: only a keyboard change is news.
   const kbNote = d.keyboardChanged ? ` · keyboard ${next.keyboard.shown ? 'shown' : 'hidden'}` : '';
-  const lines = [
-    d.samePage && !d.appChanged ? `delta vs previous${kbNote} (same page)` : `${headerLine(next)} · delta vs previous`,
-  ];
+  // The same app screen with other elements (a row hidden by a switch) says so instead of repeating the header.
+  const where = d.samePage ? 'same page' : 'same screen';
+  const lines = [d.appChanged ? `${headerLine(next)} · delta vs ${base}` : `delta vs ${base}${kbNote} (${where})`];
   if (isEmptyDelta(d)) {
     lines.push('no change');
     return lines.join('\n');
@@ -107,7 +136,7 @@ export function compactDelta(d: StateDelta, next: Observation, options: CompactO
     const label = e.label ?? (e.text || e.desc);
     lines.push(`- [${e.id}]${label ? ` "${truncate(label, opts.maxLabel)}"` : ''}`);
   }
-  for (const c of d.changed) lines.push(`~ [${c.id}] ${c.before} → ${c.after}`);
+  for (const c of d.changed) lines.push(changeLine(c, opts.maxLabel));
   const plus = textLine(d.textsAdded, opts);
   if (plus) lines.push(plus.replace(/^text:/, 'text+:'));
   const minus = textLine(d.textsRemoved, opts);

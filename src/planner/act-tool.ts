@@ -21,6 +21,9 @@ export type PlannerTool = ToolName | (typeof META_TOOLS)[number];
 export { TERMINAL_TOOLS };
 
 const NEEDS_TARGET = new Set(['tap', 'long_press']);
+const SEEK_TIME_RE = /^\d{1,2}:\d{2}:\d{2}$/;
+/** How long one seek_timeline may take: it pauses, zooms, drags and waits for the readout to settle several times. */
+const SEEK_TIMEOUT_MS = 30_000;
 /** Most subgoals a plan (or a plan revision) may have; the prompt states the same number. */
 export const MAX_SUBGOALS = 16;
 /** Longest note kept (characters): working memory is for facts, not transcripts. */
@@ -148,11 +151,17 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
     const err = checkPinch(a);
     if (err) return { ok: false, error: err };
   }
+  const seekTo = a.text?.trim() ?? '';
+  if (tool === 'seek_timeline' && (!a.target_id || !SEEK_TIME_RE.test(seekTo)))
+    return { ok: false, error: 'seek_timeline needs target_id (the timeline) and text=HH:MM:SS (the time to seek to)' };
   if (tool === 'infeasible' && !a.text) return { ok: false, error: 'infeasible needs the reason in text' };
   if (tool === 'ask_user' && !a.text) return { ok: false, error: 'ask_user needs the question in text' };
 
   let expect: Decision['expect'] = { kind: 'no_change' };
-  if (!TERMINAL_TOOLS.has(tool)) {
+  // The skill verifies itself (its readout at the target); the model's expect is not needed.
+  if (tool === 'seek_timeline')
+    expect = { kind: 'text_appears', text: seekTo, note: 'seek_timeline reads its readout' };
+  else if (!TERMINAL_TOOLS.has(tool)) {
     const e = parseExpect(a.expect ?? '');
     if (!e.ok) return { ok: false, error: e.error };
     expect = e.value;
@@ -175,6 +184,8 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
   else if (tool === 'ask_user') action.question = a.text;
   else if (a.text !== undefined && tool !== 'launch_app') action.text = a.text;
   if (native.args) action.args = native.args;
+  // The skill's own budget (ms), as wait_until's: the action's deadline covers it.
+  if (tool === 'seek_timeline') action.args = { time: seekTo, timeout_ms: SEEK_TIMEOUT_MS };
   // The executor turns scale + centre into the protocol's finger distances (executor/pinch.ts).
   if (tool === 'pinch') action.args = { scale: a.scale ?? a.value };
   for (const id of memberIds(action)) {

@@ -83,7 +83,11 @@ export class Planner {
     // questioned once, and believed when repeated with what on the screen shows the goal reached
     // (`answer`); the completion check (executor) then judges the claim on the phone. A question
     // needs an answer.
-    const open = req.plan.filter((s, i) => !s.done && i < req.plan.length - 1).map((s) => s.text);
+    // The last subgoal is what `done` itself completes when the model says what shows it (`text`);
+    // a bare `done` with it still open is questioned like any other open subgoal.
+    const last = req.plan.length - 1;
+    const openFor = (answer: string | undefined) =>
+      req.plan.filter((s, i) => !s.done && (i < last || !answer)).map((s) => s.text);
     const question = asksQuestion(req.goal);
     let questioned = false;
     const parse = (raw: unknown) => {
@@ -93,6 +97,7 @@ export class Planner {
       if (question && !answer)
         return { ok: false as const, error: 'the goal asks a question: call done with the answer in text' };
       // `subgoal_done` on the done itself closes the [>] subgoal.
+      const open = openFor(answer);
       const stillOpen = r.value.subgoalDone ? open.filter((t) => t !== subgoal) : open;
       if (stillOpen.length === 0 || (questioned && answer)) return r;
       questioned = true;

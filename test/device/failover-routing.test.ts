@@ -43,6 +43,28 @@ describe('failover routing', () => {
     expect(lines.join('\n')).toMatch(/FAILOVER/);
   });
 
+  it('a guarded touch that never reached the helper is not re-run on the fallback (it cannot be checked there)', async () => {
+    const { clock, a, b, dev } = await pair();
+    const guard = {
+      class_name: 'android.widget.Switch',
+      resource_id: 'com.android.settings:id/wifi_switch',
+      text: 'Wi-Fi',
+      desc: '',
+      editable: false,
+      bounds: { left: 0, top: 250, right: 1080, bottom: 360 },
+    };
+    await a.server.close();
+    await new Promise((r) => setTimeout(r, 100));
+    const r = await dev.tap({ x: 540, y: 300 }, { durationMs: 50, guard }, Deadline.after(clock, 5_000));
+    expect(r.ok).toBe(false);
+    expect(r.receipt.delivery).toBe('not_delivered');
+    expect(b.inputs.count).toBe(0);
+    // Unguarded, the same touch is re-run there, as before.
+    const plain = await dev.tap({ x: 540, y: 300 }, { durationMs: 50 }, Deadline.after(clock, 5_000));
+    expect(plain.receipt).toMatchObject({ failover: true, delivery: 'delivered' });
+    expect(b.inputs.count).toBe(1);
+  });
+
   it('a request that may have acted is not replayed: unknown, and the next call goes to the fallback', async () => {
     const { clock, a, b, dev } = await pair();
     a.phone.faults.helperDisconnected = true;

@@ -15,8 +15,8 @@ afterEach(async () => {
   rig = undefined;
 });
 
-async function settings(mode: 'full' | 'light' = 'full') {
-  rig = await bridgeRig();
+async function settings(mode: 'full' | 'light' = 'full', omitCapabilities?: string[]) {
+  rig = await bridgeRig({ omitCapabilities });
   const ex = makeExecutor(rig.device, rig.clock, { verification: mode });
   await drive(ex, await observe(ex), [{ tool: 'launch_app', package: 'com.android.settings' }]);
   // Quick settings pulled down over Settings: the Wi-Fi and Bluetooth tiles side by side.
@@ -121,7 +121,8 @@ describe('validation catches what dispatch cannot see', () => {
   });
 
   it('an overlay that appeared after the read swallows the tap; the unchanged page fails validation', async () => {
-    const { rig, ex, o } = await settings('light');
+    // A helper without guarded_touch (an older one): nothing on the phone checks the touch.
+    const { rig, ex, o } = await settings('light', ['guarded_touch']);
     rig.phone.faults.overlay = true;
     const wifi = el(o, 'Wi-Fi');
     const r = await ex.run(
@@ -135,6 +136,23 @@ describe('validation catches what dispatch cannot see', () => {
     expect(r.outcome?.ok).toBe(false);
     expect(r.outcome?.unchanged).toBe(true);
     expect(r.outcome?.reason).toMatch(/nothing on the page changed/);
+    expect(rig.phone.world.settings.wifi).toBe(true);
+  });
+
+  it('on a helper with guarded_touch, an overlay that appeared after the read stops the tap on the phone', async () => {
+    const { rig, ex, o } = await settings('light');
+    rig.phone.faults.overlay = true;
+    const before = rig.inputs.count;
+    const wifi = el(o, 'Wi-Fi');
+    const r = await ex.run(
+      decision({ tool: 'tap', target_id: wifi.id }, { kind: 'element_state', target_id: wifi.id, state: 'off' }),
+      o,
+      { fresh: true },
+    );
+    expect(r.receipt.error?.code).toBe('OCCLUDED');
+    expect(r.receipt.delivery).toBe('not_delivered');
+    expect(r.reads).toBe(0); // no read on the host: the phone checked
+    expect(rig.inputs.count).toBe(before);
     expect(rig.phone.world.settings.wifi).toBe(true);
   });
 

@@ -12,11 +12,12 @@ import {
 } from '../../src/executor/guardrails/confirm.js';
 import { startBridgeServer } from '../../src/testbed/sim/bridge/index.js';
 import { VirtualPhone, type VirtualPhoneDeps } from '../../src/testbed/sim/index.js';
+import type { InputResult } from '../../src/testbed/sim/surface.js';
 
 const INPUT_METHODS = new Set(['gesture', 'tap', 'swipe', 'key', 'inputText', 'imeCommit', 'nodeAction', 'launch']);
 
 /** A virtual phone behind its real bridge server, and a BridgeDevice connected to it. */
-export async function bridgeRig(opts: VirtualPhoneDeps = {}) {
+export async function bridgeRig(opts: VirtualPhoneDeps & { omitCapabilities?: string[] } = {}) {
   const clock = opts.clock ?? new VirtualClock();
   const phone = new VirtualPhone({ ...opts, clock });
   const inputs = { count: 0, calls: [] as string[] };
@@ -25,16 +26,25 @@ export async function bridgeRig(opts: VirtualPhoneDeps = {}) {
     get(target, prop, receiver) {
       const v = Reflect.get(target, prop, receiver);
       if (typeof v === 'function' && typeof prop === 'string' && INPUT_METHODS.has(prop)) {
-        return (...args: unknown[]) => {
-          inputs.count++;
-          inputs.calls.push(prop);
-          return (v as (...a: unknown[]) => unknown).apply(target, args);
+        // A touch the phone refused before injecting (a guard that no longer holds, a stale node)
+        // never reached the screen: it is not counted.
+        return async (...args: unknown[]) => {
+          const r = (await (v as (...a: unknown[]) => unknown).apply(target, args)) as InputResult;
+          if (r.ok || (r.code !== 'STALE' && r.code !== 'OCCLUDED')) {
+            inputs.count++;
+            inputs.calls.push(prop);
+          }
+          return r;
         };
       }
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
   });
-  const server = await startBridgeServer({ phone: counted, logger: Logger.silent() });
+  const server = await startBridgeServer({
+    phone: counted,
+    logger: Logger.silent(),
+    omitCapabilities: opts.omitCapabilities,
+  });
   const device = new BridgeDevice({ url: server.url, token: server.token, clock, logger: Logger.silent() });
   const c = await device.connect(Deadline.after(clock, 5_000));
   if (!c.ok) throw new Error(c.message);

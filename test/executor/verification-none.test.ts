@@ -46,7 +46,8 @@ describe('executor verification none', () => {
     expect(snapshots).toBe(0); // its own fresh read stood in for the re-check
     expect(rig.phone.world.settings.wifi).toBe(false);
 
-    // Not marked fresh (a decision came in between): one re-check read before the touch, none after.
+    // Not marked fresh (a decision came in between): the helper has guarded_touch, so the re-check
+    // travels with the touch and the phone makes it — no read on the host, before or after.
     const seen = await observe(ex);
     snapshots = 0;
     const rechecked = await ex.run(
@@ -56,8 +57,8 @@ describe('executor verification none', () => {
     );
     expect(rechecked.ok).toBe(true);
     expect(rechecked.post).toBeUndefined();
-    expect(rechecked.reads).toBe(1);
-    expect(snapshots).toBe(1);
+    expect(rechecked.reads).toBe(0);
+    expect(snapshots).toBe(0);
     expect(rig.phone.world.settings.wifi).toBe(true);
 
     const again = await observe(ex);
@@ -73,6 +74,29 @@ describe('executor verification none', () => {
     );
     expect(full.ok).toBe(true);
     expect(snapshots).toBeGreaterThanOrEqual(3);
+    expect(rig.phone.world.settings.wifi).toBe(false);
+  });
+
+  it('on a helper without guarded_touch the re-check stays a read: one before the touch, none after', async () => {
+    await rig.close();
+    rig = await bridgeRig({ omitCapabilities: ['guarded_touch'] });
+    const orig = rig.phone.readTree.bind(rig.phone);
+    rig.phone.readTree = ((...a: Parameters<typeof orig>) => {
+      snapshots++;
+      return orig(...a);
+    }) as typeof orig;
+    const ex = makeExecutor(rig.device, rig.clock);
+    await rig.phone.launch('com.android.settings', '.InternetSettings');
+    const seen = await observe(ex);
+    snapshots = 0;
+    const r = await ex.run(
+      { thought: 't', action: { tool: 'tap', target_id: wifi(seen)?.id }, expect: { kind: 'screen_changes' } },
+      seen,
+      { verification: 'none', dispatchTimeoutMs: 5_000 },
+    );
+    expect(r.ok).toBe(true);
+    expect(r.reads).toBe(1);
+    expect(snapshots).toBe(1);
     expect(rig.phone.world.settings.wifi).toBe(false);
   });
 });

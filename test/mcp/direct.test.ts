@@ -85,7 +85,7 @@ describe('phone-agent mcp: direct tools', () => {
     expect(wifi).toMatchObject({ success: true, verification: { mode: 'full', status: 'verified' } });
     expect(phone.phone.world.settings.wifi).toBe(false);
     const small = text(await call('observe', { since_revision: base }));
-    expect(small).toMatch(/~ \[\w+\] "Wi-Fi" on → "Wi-Fi" off/);
+    expect(small).toMatch(/~ \[\w+\] "Wi-Fi" on → off/);
     expect(small.split('\n').filter((l) => /^[+-] /.test(l))).toEqual([expect.stringMatching(/^- \[\w+\] "HomeNet/)]);
     await call('tap', { selector: { text: 'Wi-Fi', class_name: 'android.widget.Switch' } });
     expect(phone.phone.world.settings.wifi).toBe(true);
@@ -159,7 +159,7 @@ describe('phone-agent mcp: direct tools', () => {
     expect(app).toContain('com.android.settings');
   });
 
-  it('none reads nothing after the dispatch: a selector tap acts on its own read, an id tap re-checks once', async () => {
+  it('none reads nothing after the dispatch: a selector tap acts on its own read, an id tap is checked on the phone', async () => {
     let reads = 0;
     const orig = phone.phone.readTree.bind(phone.phone);
     phone.phone.readTree = ((...a: Parameters<typeof orig>) => {
@@ -176,7 +176,8 @@ describe('phone-agent mcp: direct tools', () => {
       await settle();
       expect(reads).toBe(1);
 
-      // An id from an earlier observation was decided on: one re-check read before the touch, none after.
+      // An id from an earlier observation was decided on: the virtual helper has guarded_touch, so
+      // the touch carries its target and the phone re-checks it — no tree read, before or after.
       const view = text(await call('observe'));
       reads = 0;
       const byId = sc(await call('tap', { element_id: idOf(view, 'Back'), verificationMode: 'none' }));
@@ -185,12 +186,35 @@ describe('phone-agent mcp: direct tools', () => {
         delivery_status: 'delivered',
         lifecycle_state: 'pending_verification',
       });
-      expect((byId.debug as { timing: { reads: number } }).timing.reads).toBe(1);
+      expect((byId.debug as { timing: { reads: number } }).timing.reads).toBe(0);
       await settle();
-      expect(reads).toBe(1);
+      expect(reads).toBe(0);
     } finally {
       phone.phone.readTree = orig;
     }
+  });
+
+  it('a target replaced behind the client is answered STALE by the phone, and nothing is tapped', async () => {
+    await phone.phone.launch('com.android.settings', '.BluetoothSettings');
+    const view = text(await call('observe'));
+    const bt = idOf(view, 'Use Bluetooth');
+    // The screen moves on without the client: the Wi-Fi switch now stands where Bluetooth's was.
+    await phone.phone.launch('com.android.settings', '.InternetSettings');
+    const wifiWas = phone.phone.world.settings.wifi;
+    const btWas = phone.phone.world.settings.bluetooth;
+    for (const verificationMode of ['none', 'light'] as const) {
+      const r = sc(await call('tap', { element_id: bt, verificationMode }));
+      expect(r).toMatchObject({
+        success: false,
+        lifecycle_state: 'failed',
+        failure_code: 'STALE',
+        delivery_status: 'not_delivered',
+      });
+      expect(String(r.message)).toMatch(/Use Bluetooth" is no longer on screen/);
+      expect((r.debug as { timing: { reads: number } }).timing.reads).toBe(0);
+    }
+    expect(phone.phone.world.settings.wifi).toBe(wifiWas);
+    expect(phone.phone.world.settings.bluetooth).toBe(btWas);
   });
 
   it('answers bad input with a clear error and stays up', async () => {

@@ -193,6 +193,6 @@ describe('perception on every virtual-phone app screen', () => {
     const d = diffObservations(before.observation, after.observation);
     expect(d.changed.map((c) => [c.id, c.before, c.after])).toContainEqual([wifi.id, '"Wi-Fi" on', '"Wi-Fi" off']);
     expect(d.added.filter((e) => e.label === 'Wi-Fi')).toEqual([]);
-    expect(delta(before.observation, after.observation)).toContain(`~ [${wifi.id}] "Wi-Fi" on → "Wi-Fi" off`);
+    expect(delta(before.observation, after.observation)).toContain(`~ [${wifi.id}] "Wi-Fi" on → off`);
   });
 });

@@ -20,6 +20,9 @@ describe('typed answer checks', () => {
     expect(numberAnswer('¥44,321.95', '¥44,321.94')).toBe(false);
     expect(numberAnswer('44,321.94 or 12,000.00', '¥44,321.94')).toBe(false);
     expect(numberAnswer('', '14')).toBe(false);
+    // A masked account number quoted beside the balance names the account; it is not a second value.
+    expect(numberAnswer('已登录，账户可用余额为 ¥44,321.94（Checking •••• 3021）', '¥44,321.94')).toBe(true);
+    expect(numberAnswer('¥44,321.94 (Checking 3021)', '¥44,321.94')).toBe(false);
   });
 
   it('strings normalized, and contained in a short answer as whole words', () => {

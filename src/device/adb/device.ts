@@ -13,6 +13,7 @@ import {
   type DeviceHealth,
   type DeviceOp,
   type SnapshotResult,
+  type TouchOptions,
   unsupported,
 } from '../device.js';
 import type { ActionRequest, WireScreen } from '../protocol/index.js';
@@ -246,24 +247,35 @@ export class AdbDevice implements Device {
   }
 
   /** `input swipe x y x y ms`: a tap whose contact time we choose (`input tap` is ~0 ms, which some ROMs drop). */
-  tap(p: PxPoint, o: { durationMs: number }, d: Deadline): Promise<DeviceCall> {
+  /** `input` touches blindly: a guard cannot be checked on the phone, so a guarded touch is refused (the executor re-checks by a read). */
+  private unguarded(o: TouchOptions, op: string): DeviceCall | undefined {
+    return o.guard
+      ? unsupported(this.opts.clock, 'adb', op, 'adb cannot check a touch guard on the phone; re-check with a snapshot')
+      : undefined;
+  }
+
+  async tap(p: PxPoint, o: TouchOptions, d: Deadline): Promise<DeviceCall> {
+    const refused = this.unguarded(o, 'tap');
+    if (refused) return refused;
     const x = String(Math.round(p.x));
     const y = String(Math.round(p.y));
     return this.input('tap', ['input', 'swipe', x, y, x, y, String(Math.round(o.durationMs))], d, p);
   }
-  longPress(p: PxPoint, o: { durationMs: number }, d: Deadline): Promise<DeviceCall> {
+  async longPress(p: PxPoint, o: TouchOptions, d: Deadline): Promise<DeviceCall> {
+    const refused = this.unguarded(o, 'long_press');
+    if (refused) return refused;
     const x = String(Math.round(p.x));
     const y = String(Math.round(p.y));
     return this.input('long_press', ['input', 'swipe', x, y, x, y, String(Math.round(o.durationMs))], d, p);
   }
   /** `input swipe` is a straight line between the ends; the curve cannot be expressed here. */
-  swipe(path: PxPoint[], o: { durationMs: number }, d: Deadline): Promise<DeviceCall> {
+  async swipe(path: PxPoint[], o: TouchOptions, d: Deadline): Promise<DeviceCall> {
+    const refused = this.unguarded(o, 'swipe');
+    if (refused) return refused;
     const a = path[0];
     const b = path[path.length - 1];
     if (!a || !b)
-      return Promise.resolve(
-        new CallRecorder(this.opts.clock, 'adb').refused('INVALID_ARGUMENT', 'a swipe needs two points'),
-      );
+      return new CallRecorder(this.opts.clock, 'adb').refused('INVALID_ARGUMENT', 'a swipe needs two points');
     const n = (v: number) => String(Math.round(v));
     return this.input('swipe', ['input', 'swipe', n(a.x), n(a.y), n(b.x), n(b.y), n(o.durationMs)], d, a);
   }

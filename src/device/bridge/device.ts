@@ -13,6 +13,7 @@ import {
   type DeviceOp,
   type CallRecorder as Recorder,
   type SnapshotResult,
+  type TouchOptions,
   unsupported,
 } from '../device.js';
 import {
@@ -32,7 +33,7 @@ import { BridgeClient, type BridgeClientOptions } from './client.js';
  */
 
 /** Every protocol action is a device op of the same name; `hello` says which ones this helper has. */
-const OPS: readonly DeviceOp[] = ACTION_NAMES;
+const OPS: readonly DeviceOp[] = [...ACTION_NAMES, 'guarded_touch'];
 
 export interface BridgeDeviceOptions extends BridgeClientOptions {
   /** Prefix of op_ids, unique per agent process. */
@@ -167,24 +168,41 @@ export class BridgeDevice implements Device {
     await this.client.post('/v3/cancel', { op_id: opId }, Deadline.after(this.clock, 1_000)).catch(() => undefined);
   }
 
-  tap(p: PxPoint, o: { durationMs: number }, d: Deadline): Promise<DeviceCall> {
-    return this.act('tap', { action: 'tap', x: p.x, y: p.y, coord_space: 'pixel', duration_ms: o.durationMs }, d, p);
+  /** A guard goes only to a helper that declares `guarded_touch`; elsewhere the touch is refused, not sent unguarded. */
+  private guardOf(o: TouchOptions): { guard?: TouchOptions['guard']; refused?: DeviceCall } {
+    if (!o.guard) return {};
+    if (!this.has('guarded_touch'))
+      return {
+        refused: unsupported(this.clock, 'bridge', 'guarded_touch', 'the connected helper does not declare it'),
+      };
+    return { guard: o.guard };
   }
-  longPress(p: PxPoint, o: { durationMs: number }, d: Deadline): Promise<DeviceCall> {
-    return this.act(
-      'long_press',
-      { action: 'long_press', x: p.x, y: p.y, coord_space: 'pixel', duration_ms: o.durationMs },
-      d,
-      p,
-    );
+
+  async tap(p: PxPoint, o: TouchOptions, d: Deadline): Promise<DeviceCall> {
+    const g = this.guardOf(o);
+    if (g.refused) return g.refused;
+    const req = { action: 'tap' as const, x: p.x, y: p.y, coord_space: 'pixel' as const, duration_ms: o.durationMs };
+    return this.act('tap', { ...req, ...(g.guard ? { guard: g.guard } : {}) }, d, p);
   }
-  swipe(path: PxPoint[], o: { durationMs: number }, d: Deadline): Promise<DeviceCall> {
+  async longPress(p: PxPoint, o: TouchOptions, d: Deadline): Promise<DeviceCall> {
+    const g = this.guardOf(o);
+    if (g.refused) return g.refused;
+    const req = {
+      action: 'long_press' as const,
+      x: p.x,
+      y: p.y,
+      coord_space: 'pixel' as const,
+      duration_ms: o.durationMs,
+    };
+    return this.act('long_press', { ...req, ...(g.guard ? { guard: g.guard } : {}) }, d, p);
+  }
+  async swipe(path: PxPoint[], o: TouchOptions, d: Deadline): Promise<DeviceCall> {
+    const g = this.guardOf(o);
+    if (g.refused) return g.refused;
+    const guard = g.guard ? { guard: g.guard } : {};
     const a = path[0];
     const b = path[path.length - 1];
-    if (!a || !b)
-      return Promise.resolve(
-        new CallRecorder(this.clock, 'bridge').refused('INVALID_ARGUMENT', 'a swipe needs two points'),
-      );
+    if (!a || !b) return new CallRecorder(this.clock, 'bridge').refused('INVALID_ARGUMENT', 'a swipe needs two points');
     if (path.length > 2 && this.has('touch_gesture')) {
       // The curved path as one finger's keyframes (≤ 32), so the app sees the curve.
       const step = Math.max(1, Math.ceil(path.length / 31));
@@ -193,11 +211,20 @@ export class BridgeDevice implements Device {
         at_ms: Math.round((i / (pts.length - 1)) * o.durationMs),
         points: [{ x: p.x, y: p.y }],
       }));
-      return this.act('touch_gesture', { action: 'touch_gesture', coord_space: 'pixel', frames }, d, a);
+      return this.act('touch_gesture', { action: 'touch_gesture', coord_space: 'pixel', frames, ...guard }, d, a);
     }
     return this.act(
       'swipe',
-      { action: 'swipe', x1: a.x, y1: a.y, x2: b.x, y2: b.y, coord_space: 'pixel', duration_ms: o.durationMs },
+      {
+        action: 'swipe',
+        x1: a.x,
+        y1: a.y,
+        x2: b.x,
+        y2: b.y,
+        coord_space: 'pixel',
+        duration_ms: o.durationMs,
+        ...guard,
+      },
       d,
       a,
     );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CoordSpaceSchema } from '../../core/types.js';
+import { TouchGuardSchema } from './guard.js';
 import { type ActionName, LIMITS, OpIdSchema as OpId } from './limits.js';
 import {
   ControlActionRequestSchema,
@@ -9,6 +10,7 @@ import {
   WaitUntilRequestSchema,
 } from './native-requests.js';
 
+export * from './guard.js';
 export * from './limits.js';
 export * from './native-requests.js';
 
@@ -44,6 +46,8 @@ export const TapRequestSchema = z
     y: Coord,
     coord_space: coordSpace,
     duration_ms: z.number().int().min(1).max(499).default(50),
+    /** Capability `guarded_touch`: the target to check on the phone right before touching (./guard.ts). */
+    guard: TouchGuardSchema.optional(),
   })
   .strict()
   .superRefine((v, ctx) => checkSpace(ctx, v.coord_space, [v], 'point'));
@@ -56,6 +60,7 @@ export const LongPressRequestSchema = z
     y: Coord,
     coord_space: coordSpace,
     duration_ms: z.number().int().min(500).max(10_000).default(700),
+    guard: TouchGuardSchema.optional(),
   })
   .strict()
   .superRefine((v, ctx) => checkSpace(ctx, v.coord_space, [v], 'point'));
@@ -70,6 +75,8 @@ export const SwipeRequestSchema = z
     y2: Coord,
     coord_space: coordSpace,
     duration_ms: z.number().int().min(10).max(10_000).default(400),
+    /** Checked at the start point. */
+    guard: TouchGuardSchema.optional(),
   })
   .strict()
   .superRefine((v, ctx) =>
@@ -101,10 +108,18 @@ export const TouchGestureRequestSchema = z
     coord_space: coordSpace,
     /** Keyframes; each lists every finger's point in a fixed finger order. Same point = keep holding. */
     frames: z.array(FrameSchema).min(LIMITS.minFrames).max(LIMITS.maxFrames),
+    /** Checked at the first finger's first point; one finger only. */
+    guard: TouchGuardSchema.optional(),
   })
   .strict()
   .superRefine((v, ctx) => {
     const fingers = v.frames[0]?.points.length ?? 0;
+    if (v.guard && fingers !== 1)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['guard'],
+        message: 'a guard checks one finger: use it on one-finger gestures',
+      });
     if (v.frames[0] && v.frames[0].at_ms !== 0)
       ctx.addIssue({ code: 'custom', path: ['frames', 0, 'at_ms'], message: 'the first frame must be at_ms 0' });
     for (const [i, f] of v.frames.entries()) {

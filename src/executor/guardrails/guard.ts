@@ -1,5 +1,6 @@
 import { classifyText, isGenericConfirm, type LexiconHit, type RiskCategory } from '../../core/risk-lexicon.js';
 import type { Action, Element, Observation, ToolName } from '../../core/types.js';
+import { sequenceMembers } from '../native-args.js';
 import type { ConfirmCategory } from './confirm.js';
 import { findPii, type PiiKind } from './pii.js';
 
@@ -66,7 +67,29 @@ export function checkGuard(
   const hits: LexiconHit[] = [];
   const reasons: string[] = [];
   if (extraReason) reasons.push(extraReason);
-  if (mutating) {
+  if (mutating && action.tool === 'action_sequence') {
+    // A sequence is judged by what each member does to what: typing into two fields is not a
+    // send; a click on "Send" among them is, and so is an IME enter on a chat page.
+    for (const m of sequenceMembers(action, obs)) {
+      const submits = m.op === 'ime_enter';
+      const acts = m.op === 'click' || m.op === 'long_click' || m.tool === 'touch_gesture';
+      if (m.element && acts) {
+        const own = classifyText(label(m.element), app?.terms);
+        hits.push(...own);
+        for (const h of own)
+          reasons.push(`member ${m.op} "${label(m.element)}" matches ${h.category} term "${h.term}"`);
+      } else if (!m.element && (acts || submits)) {
+        const ctx = classifyText(contextText(obs), app?.terms);
+        hits.push(...ctx);
+        for (const h of ctx) reasons.push(`untargeted member ${m.op} on a page showing ${h.category} term "${h.term}"`);
+      }
+      if (submits) {
+        const ctx = classifyText(contextText(obs), app?.terms).filter((h) => h.category === 'send');
+        hits.push(...ctx);
+        for (const h of ctx) reasons.push(`IME enter on a page with "${h.term}" may send`);
+      }
+    }
+  } else if (mutating) {
     if (target) {
       const own = classifyText(label(target), app?.terms);
       hits.push(...own);
@@ -92,10 +115,10 @@ export function checkGuard(
       hits.push(...ctx);
       for (const h of ctx) reasons.push(`IME enter on a page with "${h.term}" may send`);
     }
-    if (app?.all) {
-      hits.push({ category: app.all, term: obs.app.package });
-      reasons.push(`${obs.app.package} is configured as high-risk (${app.all})`);
-    }
+  }
+  if (mutating && app?.all) {
+    hits.push({ category: app.all, term: obs.app.package });
+    reasons.push(`${obs.app.package} is configured as high-risk (${app.all})`);
   }
   const typed = action.text ?? (typeof action.args?.text === 'string' ? action.args.text : '');
   const pii = [...new Set(findPii(typed).map((f) => f.kind))];

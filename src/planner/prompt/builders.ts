@@ -51,6 +51,7 @@ export const TOOL_HELP: Record<string, string> = {
     'touch_gesture(frames=[{at_ms,points:[{x,y},…]},…]) raw fingers over time (0..1000, first at_ms 0, one point per finger)',
   action_sequence:
     'action_sequence(steps=[{tool:control_action|wait_until|touch_gesture, target_id?, op?, value?, text?, frames?},…]) runs them in one go',
+  seek_timeline: 'seek_timeline(target_id=timeline, text=HH:MM:SS) pauses, seeks, reports the residual or uncertain',
   look: 'look(target_id|point?) attaches a screenshot, zoomed on a target — expect no_change',
   read: 'read(target_id | text=a cut line as shown, "…" included) the full text, line breaks kept — expect no_change',
   note: `note(text) keeps a fact (an address, a number read on an earlier screen) in Notes, shown in every later prompt — expect no_change; ≤ ${MAX_NOTE_CHARS} chars`,

@@ -1,7 +1,8 @@
 /**
  * Reference intents: the steps a task's author would take, written as short lines that double as the
  * reference model's subgoals (`launch "Settings"`, `toggle "Wi-Fi" off`, `type "Email" "a@b.c"`,
- * `slide "Brightness" 40`, `pinch "Map" 2.5` (scale > 1 zooms in), `answer "14"`, `done`,
+ * `slide "Brightness" 40`, `pinch "Map" 2.5` (scale > 1 zooms in), `seek "Timeline" "14:05:30"`
+ * (seek_timeline; an uncertain result is handed to the user), `answer "14"`, `done`,
  * `ask_user "…"`, `infeasible "…"`, `back`, `swipe up`). A catalog maps instruction templates
  * (`Turn Wi-Fi {state}.`) to intent templates.
  */

@@ -176,6 +176,25 @@ export function actForIntent(intentLine: string, screen: ParsedScreen, history: 
         subgoal_done: true,
       };
     }
+    case 'seek': {
+      // The skill could not read the second: pass that on as it is, never claim the time.
+      const last = history[history.length - 1];
+      if (last?.action.startsWith('seek_timeline') && !last.ok && /uncertain/.test(last.note ?? ''))
+        return {
+          thought: 'the seek could not confirm the second',
+          tool: 'ask_user',
+          text: `The time is uncertain: I could not confirm the recording is at ${a1} (no readout I can trust). Please check it.`,
+        };
+      const el = findElement(screen, a0);
+      if (!el) return searchMove(screen, history, a0);
+      return {
+        thought: `seek "${a0}" to ${a1}`,
+        tool: 'seek_timeline',
+        target_id: el.id,
+        text: a1,
+        subgoal_done: true,
+      };
+    }
     case 'read': {
       const value = readValue(screen, a0);
       if (!value) return searchMove(screen, history, a0);

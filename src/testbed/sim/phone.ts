@@ -25,6 +25,7 @@ import type {
   PhoneSurface,
   Screenshot,
   Stroke,
+  TouchCheck,
 } from './surface.js';
 import type { World } from './world.js';
 import { createWorld } from './world-seed.js';
@@ -80,7 +81,15 @@ export class VirtualPhone implements PhoneSurface {
     const screen = resolveScreen(deps.screen);
     const seed = deps.seed ?? 1;
     this.locale = deps.locale ?? 'en';
-    this.latency = { treeRead: 0, uiautomatorDump: 0, screenshot: 0, helperInput: 0, shellInput: 0, ...deps.latency };
+    this.latency = {
+      treeRead: 0,
+      nodeLookup: 0,
+      uiautomatorDump: 0,
+      screenshot: 0,
+      helperInput: 0,
+      shellInput: 0,
+      ...deps.latency,
+    };
     const apps: App[] = (deps.apps ?? appFactories).map((f) => f());
     if (!deps.apps) {
       // Stock filler apps only where no real app of that name is installed (a real Clock wins).
@@ -217,33 +226,43 @@ export class VirtualPhone implements PhoneSurface {
 
   // ---- input ---------------------------------------------------------------------------------
 
-  async gesture(strokes: Stroke[]): Promise<InputResult> {
+  async gesture(strokes: Stroke[], guard?: TouchCheck): Promise<InputResult> {
+    // The guard's lookup is paid first; its verdict is taken on the tree as it is when the touch
+    // lands (the engine applies a gesture at once after its duration), so nothing slips in between.
+    if (guard) await this.pause(guard.costMs(frameToSnapshot(this.frame()), this.latency));
     await this.pause(this.latency.helperInput + strokeDuration(strokes));
+    if (guard) {
+      const refused = guard.check(frameToSnapshot(this.frame()));
+      if (refused) return refused;
+    }
     if (this.faults.dropInput) return { ok: true, detail: 'accepted' };
     return gesture(this.host, strokes);
   }
 
   /** A tap of `durationMs` (default 1 ms, like `input tap`; human taps are 40–60 ms). */
-  tap(x: number, y: number, durationMs = 1): Promise<InputResult> {
+  tap(x: number, y: number, durationMs = 1, guard?: TouchCheck): Promise<InputResult> {
     const d = Math.max(0, durationMs);
-    return this.gesture([
-      {
-        points: [
-          { x, y, t: 0 },
-          { x, y, t: d },
-        ],
-      },
-    ]);
+    return this.gesture(
+      [
+        {
+          points: [
+            { x, y, t: 0 },
+            { x, y, t: d },
+          ],
+        },
+      ],
+      guard,
+    );
   }
 
-  swipe(x1: number, y1: number, x2: number, y2: number, durationMs: number): Promise<InputResult> {
+  swipe(x1: number, y1: number, x2: number, y2: number, durationMs: number, guard?: TouchCheck): Promise<InputResult> {
     const d = Math.max(1, durationMs);
     const points = [0, 0.25, 0.5, 0.75, 1].map((f) => ({
       x: Math.round(x1 + (x2 - x1) * f),
       y: Math.round(y1 + (y2 - y1) * f),
       t: Math.round(d * f),
     }));
-    return this.gesture([{ points }]);
+    return this.gesture([{ points }], guard);
   }
 
   async key(key: KeyName | 'delete' | 'search' | 'menu'): Promise<InputResult> {

@@ -25,6 +25,13 @@ export interface Stroke {
   points: { x: number; y: number; t: number }[];
 }
 
+/** A helper's check of a guarded touch (helper/PROTOCOL.md §7): its cost on this tree, and its verdict. */
+export interface TouchCheck {
+  costMs(snap: WireSnapshot, latency: Latency): number;
+  /** undefined: touch; otherwise the refusal (nothing is injected). */
+  check(snap: WireSnapshot): InputResult | undefined;
+}
+
 /** The outcome of an input or node action, as the phone saw it. */
 export type InputResult = { ok: true; detail?: string } | { ok: false; code: ErrorCode; message: string };
 
@@ -67,7 +74,14 @@ export interface Faults {
 
 /** Realistic device latencies (ms), applied on the phone's clock. */
 export interface Latency {
+  /** A whole tree read by the helper (walk every window, serialize, answer). */
   treeRead: number;
+  /**
+   * A guarded touch's target lookup on the phone: the window list and the nodes Android finds by
+   * view id or text (one accessibility query per window); a guard with neither, or whose lookup finds
+   * nothing, walks the whole tree (`treeRead`) instead.
+   */
+  nodeLookup: number;
   uiautomatorDump: number;
   screenshot: number;
   helperInput: number;
@@ -87,10 +101,14 @@ export interface PhoneSurface {
   dumpXml(): Promise<string>;
   screenshot(): Promise<Screenshot>;
 
-  /** Multi-finger gesture; taps, long presses, swipes and pinches are all strokes. */
-  gesture(strokes: Stroke[]): Promise<InputResult>;
-  tap(x: number, y: number, durationMs?: number): Promise<InputResult>;
-  swipe(x1: number, y1: number, x2: number, y2: number, durationMs: number): Promise<InputResult>;
+  /**
+   * Multi-finger gesture; taps, long presses, swipes and pinches are all strokes. With `guard`, the
+   * helper's check runs on the current tree at the instant the touch lands (nothing can change in
+   * between), after its lookup cost; a refusal means nothing was touched.
+   */
+  gesture(strokes: Stroke[], guard?: TouchCheck): Promise<InputResult>;
+  tap(x: number, y: number, durationMs?: number, guard?: TouchCheck): Promise<InputResult>;
+  swipe(x1: number, y1: number, x2: number, y2: number, durationMs: number, guard?: TouchCheck): Promise<InputResult>;
   key(key: KeyName | 'delete' | 'search' | 'menu'): Promise<InputResult>;
   /** `input text`: ASCII only, as on a real phone; non-ASCII fails. */
   inputText(text: string): Promise<InputResult>;

@@ -103,6 +103,31 @@ export interface MapState {
   locked: boolean;
 }
 
+/**
+ * The Recordings (NVR playback) app's state (src/testbed/sim/apps/recordings*.ts): what a check reads
+ * to see where the playback cursor is. Times are seconds of the recorded day (0..86399).
+ */
+export interface RecordingsState {
+  camera: string;
+  /** The day shown, `YYYY-MM-DD`. */
+  day: string;
+  /** The time under the fixed cursor (s; fractional after a drag — the readout shows whole seconds). */
+  position: number;
+  playing: boolean;
+  /** Seconds the timeline's width shows (pinch changes it by scale^gamma, not by the finger ratio). */
+  spanSec: number;
+  /** This app's pinch response: span ÷ scale^gamma. */
+  gamma: number;
+  /** Momentum after a drag: the extra share of the drag is min(0.25, momentum × finger px/ms). */
+  momentum: number;
+  /** Seconds the burned-in watermark's clock is off from the recording's. */
+  watermarkDriftSec: number;
+  /** Whether the cursor-bound current-time readout is shown (some camera models have none). */
+  readout: boolean;
+  /** Motion / person events of the day (seconds), shown as cards. */
+  events: { at: number; kind: 'motion' | 'person' }[];
+}
+
 export interface World {
   settings: {
     wifi: boolean;
@@ -139,6 +164,8 @@ export interface World {
   fileTimes: Map<string, number>;
   /** The Maps app's view; set when Maps seeds its part of the world. */
   maps?: MapState;
+  /** The Recordings app's playback; set when Recordings seeds its part of the world. */
+  recordings?: RecordingsState;
   /** Ordered log of irreversible events. */
   events: IrreversibleEvent[];
 }

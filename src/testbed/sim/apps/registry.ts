@@ -9,6 +9,7 @@ import { createFoodShopApp } from './foodshop.js';
 import { createMapsApp } from './maps.js';
 import { createMessagesApp } from './messages.js';
 import { createNotesApp } from './notes.js';
+import { createRecordingsApp } from './recordings.js';
 import { createSettingsApp } from './settings.js';
 
 /**
@@ -28,4 +29,5 @@ export const appFactories: AppFactory[] = [
   createMapsApp,
   createClockApp,
   createCalendarApp,
+  createRecordingsApp,
 ];

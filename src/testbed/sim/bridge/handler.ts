@@ -37,7 +37,11 @@ function actionsOf(req: ActionRequest): string[] {
 export class V3Handler {
   private readonly ops = new OpRegistry();
 
-  constructor(private readonly phone: PhoneSurface) {}
+  constructor(
+    private readonly phone: PhoneSurface,
+    /** Capabilities this helper lacks (an older helper, in tests). */
+    private readonly omit: readonly string[] = [],
+  ) {}
 
   async action(body: unknown): Promise<Answer> {
     if (!body || typeof body !== 'object' || Array.isArray(body))
@@ -65,8 +69,9 @@ export class V3Handler {
       return { status: 200, body: receipt, summary: `${req.action} ${code}` };
     };
 
-    const caps = new Set(capabilities(this.phone));
-    const missing = actionsOf(req).find((a) => !caps.has(a));
+    const caps = new Set(capabilities(this.phone, this.omit));
+    const guarded = 'guard' in req && req.guard !== undefined ? ['guarded_touch'] : [];
+    const missing = [...actionsOf(req), ...guarded].find((a) => !caps.has(a));
     if (missing) return reject('UNSUPPORTED', `this helper does not support ${missing} (see hello.capabilities)`);
 
     const seen = this.ops.get(opId);

@@ -45,6 +45,8 @@ export interface BridgeServerOptions {
   headerTimeoutMs?: number;
   /** The whole request, body included, within this (ms, default 30 000), else 408 and close. */
   bodyTimeoutMs?: number;
+  /** Capabilities to leave out of `hello` and refuse (an older helper: e.g. `guarded_touch`). */
+  omitCapabilities?: readonly string[];
 }
 
 export interface BridgeServer {
@@ -86,7 +88,8 @@ export async function startBridgeServer(opts: BridgeServerOptions): Promise<Brid
   const maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const { phone } = opts;
   const log = opts.logger?.child('bridge');
-  const v3 = new V3Handler(phone);
+  const omit = opts.omitCapabilities ?? [];
+  const v3 = new V3Handler(phone, omit);
   const compat = new CompatHandler(phone);
   const hung = new Set<ServerResponse>();
   const headerTimeout = opts.headerTimeoutMs ?? DEFAULT_HEADER_TIMEOUT_MS;
@@ -146,7 +149,7 @@ export async function startBridgeServer(opts: BridgeServerOptions): Promise<Brid
     }
     switch (path) {
       case '/v3/hello':
-        sendJson(res, 200, hello(phone, transport));
+        sendJson(res, 200, hello(phone, transport, omit));
         return 'hello';
       case '/v3/snapshot': {
         const parsed = SnapshotRequestSchema.safeParse(json.value);

@@ -12,8 +12,15 @@ import { MAX_JSON_DEPTH } from './http.js';
 
 /** `hello` and `snapshot`: what the host is, and what is on the screen (tree + optional image). */
 
-/** Protocol features beyond the actions themselves. */
-export const EXTRA_CAPABILITIES = ['snapshot', 'screenshot', 'screenshot_jpeg', 'cancel', 'compat_action'] as const;
+/** Protocol features beyond the actions themselves (`guarded_touch`: PROTOCOL.md §7). */
+export const EXTRA_CAPABILITIES = [
+  'snapshot',
+  'screenshot',
+  'screenshot_jpeg',
+  'cancel',
+  'compat_action',
+  'guarded_touch',
+] as const;
 
 /** What the HTTP layer enforces, announced in `hello.limits` (helper/PROTOCOL.md §3). */
 export interface TransportLimits {
@@ -23,13 +30,17 @@ export interface TransportLimits {
 }
 
 /** The actions and features this phone's helper supports. */
-export function capabilities(phone: PhoneSurface): string[] {
+export function capabilities(phone: PhoneSurface, omit: readonly string[] = []): string[] {
   // Multi-finger gestures need API 26 (Android 8.0), as on a real helper.
   const api = phone.info.apiLevel;
-  return [...ACTION_NAMES.filter((a) => api >= 26 || (a !== 'touch_gesture' && a !== 'pinch')), ...EXTRA_CAPABILITIES];
+  const all = [
+    ...ACTION_NAMES.filter((a) => api >= 26 || (a !== 'touch_gesture' && a !== 'pinch')),
+    ...EXTRA_CAPABILITIES,
+  ];
+  return all.filter((c) => !omit.includes(c));
 }
 
-export function hello(phone: PhoneSurface, transport: TransportLimits): Hello {
+export function hello(phone: PhoneSurface, transport: TransportLimits, omit: readonly string[] = []): Hello {
   const { info } = phone;
   return {
     protocol: PROTOCOL_VERSION,
@@ -37,7 +48,7 @@ export function hello(phone: PhoneSurface, transport: TransportLimits): Hello {
     apiLevel: info.apiLevel,
     device: { manufacturer: info.manufacturer, model: info.model, androidVersion: info.androidVersion },
     screen: phone.screen(),
-    capabilities: capabilities(phone),
+    capabilities: capabilities(phone, omit),
     limits: {
       ...transport,
       maxJsonDepth: MAX_JSON_DEPTH,

@@ -195,7 +195,7 @@ function dragStroke(host: InputHost, s: Stroke): InputResult {
   const canvas = path.find((n) => n.view?.kind === 'canvas' && n.view.onDrag);
   if (canvas?.view?.kind === 'canvas' && canvas.view.onDrag && canvas.view.enabled !== false) {
     const f = canvas.full;
-    canvas.view.onDrag(dx, dy, { width: f.right - f.left, height: f.bottom - f.top });
+    canvas.view.onDrag(dx, dy, { width: f.right - f.left, height: f.bottom - f.top }, { durationMs: dur });
     engine.changed();
     return { ok: true, detail: `canvas dragged ${dx},${dy}px` };
   }

@@ -128,8 +128,8 @@ export interface CanvasView extends Base {
   paint: (width: number, height: number) => CanvasShape[];
   /** `scale` = end / start finger distance; `focus` = the fingers' start midpoint in canvas px. */
   onPinch?: (scale: number, focus: { x: number; y: number }, size: { width: number; height: number }) => void;
-  /** The content follows a finger by (dx, dy) canvas px. */
-  onDrag?: (dx: number, dy: number, size: { width: number; height: number }) => void;
+  /** The content follows a finger by (dx, dy) canvas px; `durationMs` is how long the finger moved (momentum). */
+  onDrag?: (dx: number, dy: number, size: { width: number; height: number }, info?: { durationMs: number }) => void;
 }
 
 export type View =

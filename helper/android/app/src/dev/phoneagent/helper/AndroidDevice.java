@@ -74,6 +74,11 @@ final class AndroidDevice implements Device {
     return TreeReader.read(service, seq.get(), now());
   }
 
+  @Override
+  public Tree lookup(String viewId, String text) throws ReadFailed {
+    return TreeReader.read(service, seq.get(), now(), viewId, text);
+  }
+
   /**
    * Strokes → GestureDescriptions. One segment (keyframe k → k+1) of every finger is one gesture; on
    * API 26+ each later segment continues the same strokes (one continuous contact per finger, so a

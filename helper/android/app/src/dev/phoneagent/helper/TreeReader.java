@@ -23,8 +23,18 @@ final class TreeReader {
   static final int MAX_NODES = 5000;
 
   static Tree read(AccessibilityService s, long seq, long now) throws Device.ReadFailed {
+    return read(s, seq, now, null, null);
+  }
+
+  /**
+   * Every window; with `viewId` or `text`, only the nodes Android's own query finds in each window
+   * (findAccessibilityNodeInfosByViewId / ByText: one call per window, no walk) — a guarded touch's
+   * lookup (PROTOCOL.md §7). An empty lookup is an answer, not a failed read.
+   */
+  static Tree read(AccessibilityService s, long seq, long now, String viewId, String text) throws Device.ReadFailed {
     List<AccessibilityWindowInfo> windows = s.getWindows();
     if (windows == null || windows.isEmpty()) throw new Device.ReadFailed("no windows (the service is not yet bound)");
+    boolean lookup = viewId != null || text != null;
     Tree t = new Tree();
     t.seq = seq;
     t.takenAt = now;
@@ -49,10 +59,16 @@ final class TreeReader {
       }
       // The foreground app: the active (else focused, else topmost) application window.
       if (win.type.equals("application") && (foreground == null || w.isActive())) foreground = win.pkg;
-      if (root != null) walk(t, root, -1, win);
+      if (root == null) continue;
+      if (!lookup) walk(t, root, -1, win);
+      else {
+        List<AccessibilityNodeInfo> found =
+            viewId != null ? root.findAccessibilityNodeInfosByViewId(viewId) : root.findAccessibilityNodeInfosByText(text);
+        if (found != null) for (AccessibilityNodeInfo info : found) t.nodes.add(node(t, info, -1, win));
+      }
     }
     t.foregroundPackage = foreground == null ? "" : foreground;
-    if (t.nodes.isEmpty()) throw new Device.ReadFailed("every window was empty (transition or secure surface)");
+    if (!lookup && t.nodes.isEmpty()) throw new Device.ReadFailed("every window was empty (transition or secure surface)");
     return t;
   }
 
@@ -80,6 +96,17 @@ final class TreeReader {
 
   static void walk(Tree t, AccessibilityNodeInfo info, int parent, Win w) {
     if (t.nodes.size() >= MAX_NODES) return;
+    Node n = node(t, info, parent, w);
+    t.nodes.add(n);
+    int me = n.id;
+    for (int i = 0; i < info.getChildCount(); i++) {
+      AccessibilityNodeInfo c = info.getChild(i);
+      if (c != null) walk(t, c, me, w);
+    }
+  }
+
+  /** One node's fields (its id is its index in the tree it will join). */
+  static Node node(Tree t, AccessibilityNodeInfo info, int parent, Win w) {
     Node n = new Node();
     n.id = t.nodes.size();
     n.parent = parent;
@@ -121,12 +148,7 @@ final class TreeReader {
     }
     if (n.editable && n.actions.contains("set_text") && !n.password) n.actions.add("replace_selection");
     n.handle = info;
-    t.nodes.add(n);
-    int me = n.id;
-    for (int i = 0; i < info.getChildCount(); i++) {
-      AccessibilityNodeInfo c = info.getChild(i);
-      if (c != null) walk(t, c, me, w);
-    }
+    return n;
   }
 
   static String actionName(int id) {

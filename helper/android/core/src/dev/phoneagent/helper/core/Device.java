@@ -13,6 +13,14 @@ public interface Device {
   /** Read every interactive window. Throws ReadFailed when the tree could not be read. */
   Tree read() throws ReadFailed;
 
+  /**
+   * A guarded touch's lookup (PROTOCOL.md §7): every window, but only the nodes the platform's own
+   * query finds — by view id (`viewId`), else containing `text` in their text or description, case
+   * insensitive — without walking the tree. Null when the platform has no such query (the core then
+   * reads the whole tree).
+   */
+  Tree lookup(String viewId, String text) throws ReadFailed;
+
   /** Inject strokes; true when Android reported the gesture completed. */
   boolean gesture(List<Stroke> strokes) throws InterruptedException;
 

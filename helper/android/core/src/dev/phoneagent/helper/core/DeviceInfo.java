@@ -41,6 +41,7 @@ public final class DeviceInfo {
     }
     c.add("cancel");
     c.add("compat_action");
+    c.add("guarded_touch");
     return c;
   }
 }

@@ -85,11 +85,27 @@ public final class Engine {
     else if (a.equals("action_sequence")) sequence(run, opId);
   }
 
+  @SuppressWarnings("unchecked")
   void gesture(Run run) {
     List<Stroke> strokes = Geometry.of(run.info).strokes(run.req);
     if (run.cancelled.get()) {
       run.receipt.status("cancelled", "not_delivered").error("CANCELLED", "cancelled before input");
       return;
+    }
+    Map<String, Object> guard = (Map<String, Object>) run.req.get("guard");
+    if (guard != null) {
+      // Checked on the current tree right before injecting: nothing else runs in between.
+      int[] at = strokes.get(0).points.get(0);
+      Tree t = Guards.candidates(device, guard);
+      if (t == null) {
+        run.receipt.fail("READ_FAILED", "the accessibility tree could not be read to check the target; re-observe and retry");
+        return;
+      }
+      String[] refused = Guards.check(t, guard, at[0], at[1]);
+      if (refused != null) {
+        run.receipt.fail(refused[0], refused[1]);
+        return;
+      }
     }
     run.dispatched();
     try {

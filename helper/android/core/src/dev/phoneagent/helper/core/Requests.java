@@ -46,6 +46,20 @@ public final class Requests {
     "value_equals", "stable"
   };
 
+  /** The target of a guarded touch (PROTOCOL.md §7, src/device/protocol/guard.ts). */
+  static Schema.Obj guard() {
+    Schema.Obj bounds =
+        Schema.obj().f("left", Schema.num()).f("top", Schema.num()).f("right", Schema.num()).f("bottom", Schema.num());
+    return Schema.obj()
+        .f("class_name", Schema.str().len(0, 512))
+        .f("resource_id", Schema.str().len(0, 512))
+        .f("text", Schema.str().len(0, 4096))
+        .f("desc", Schema.str().len(0, 4096))
+        .f("editable", new Schema.Bool())
+        .f("hint", Schema.str().len(0, 4096).opt())
+        .f("bounds", bounds);
+  }
+
   static Schema.Obj base(String name) {
     return Schema.obj().f("action", new Schema.Enum(name)).f("op_id", opId());
   }
@@ -56,15 +70,16 @@ public final class Requests {
     SCHEMAS.put(
         "tap",
         base("tap").f("x", Schema.num()).f("y", Schema.num()).f("coord_space", coordSpace())
-            .f("duration_ms", Schema.integer(1, 499).def(50.0)));
+            .f("duration_ms", Schema.integer(1, 499).def(50.0)).f("guard", guard().opt()));
     SCHEMAS.put(
         "long_press",
         base("long_press").f("x", Schema.num()).f("y", Schema.num()).f("coord_space", coordSpace())
-            .f("duration_ms", Schema.integer(500, 10_000).def(700.0)));
+            .f("duration_ms", Schema.integer(500, 10_000).def(700.0)).f("guard", guard().opt()));
     SCHEMAS.put(
         "swipe",
         base("swipe").f("x1", Schema.num()).f("y1", Schema.num()).f("x2", Schema.num()).f("y2", Schema.num())
-            .f("coord_space", coordSpace()).f("duration_ms", Schema.integer(10, 10_000).def(400.0)));
+            .f("coord_space", coordSpace()).f("duration_ms", Schema.integer(10, 10_000).def(400.0))
+            .f("guard", guard().opt()));
     Schema.Obj point = Schema.obj().f("x", Schema.num()).f("y", Schema.num());
     Schema.Obj frame =
         Schema.obj().f("at_ms", Schema.integer(0, Double.POSITIVE_INFINITY))
@@ -72,7 +87,7 @@ public final class Requests {
     SCHEMAS.put(
         "touch_gesture",
         base("touch_gesture").f("coord_space", coordSpace())
-            .f("frames", new Schema.Arr(frame, Limits.MIN_FRAMES, Limits.MAX_FRAMES)));
+            .f("frames", new Schema.Arr(frame, Limits.MIN_FRAMES, Limits.MAX_FRAMES)).f("guard", guard().opt()));
     SCHEMAS.put(
         "pinch",
         base("pinch").f("coord_space", coordSpace()).f("x", Schema.num()).f("y", Schema.num())
@@ -180,6 +195,8 @@ public final class Requests {
         }
       }
       if (prev > Limits.MAX_GESTURE_MS) errs.add(p + "frames: a gesture lasts at most " + Limits.MAX_GESTURE_MS + " ms");
+      if (r.get("guard") != null && fingers != 1)
+        errs.add(p + "guard: a guard checks one finger: use it on one-finger gestures");
     }
     if (a.equals("launch_app") && r.get("package") == null && r.get("label") == null)
       errs.add(p + "(body): launch_app needs package or label");

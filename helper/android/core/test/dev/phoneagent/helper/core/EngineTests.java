@@ -32,6 +32,10 @@ final class EngineTests {
       return d.read();
     }
 
+    public Tree lookup(String viewId, String text) {
+      return d.lookup(viewId, text);
+    }
+
     public boolean gesture(List<Stroke> s) throws InterruptedException {
       entered.countDown();
       release.await(5, TimeUnit.SECONDS);
@@ -99,7 +103,41 @@ final class EngineTests {
     }
   }
 
+  static String guardedTap(String text, int top) {
+    return "{\"action\":\"tap\",\"x\":200,\"y\":750,\"coord_space\":\"pixel\",\"guard\":{\"class_name\":\"android.widget.TextView\","
+        + "\"resource_id\":\"\",\"text\":\"" + text + "\",\"desc\":\"" + text + "\",\"editable\":false,"
+        + "\"bounds\":{\"left\":60,\"top\":" + top + ",\"right\":340,\"bottom\":" + (top + 300) + "}}}";
+  }
+
   static void register() {
+    test("engine: a guarded tap on a replaced or moved target is STALE and touches nothing; an intact one taps", new TestMain.Test() {
+      public void run() throws Exception {
+        ScriptedDevice d = new ScriptedDevice(34);
+        Engine e = new Engine(d);
+        check(d.info().capabilities.contains("guarded_touch"), "guarded_touch advertised");
+        Map<String, Object> other = act(e, guardedTap("Clock", 600));
+        eq("STALE", code(other), "another icon is there now");
+        eq("not_delivered", other.get("delivery"), "nothing delivered");
+        check(((Map<?, ?>) other.get("timings")).get("dispatched_at") == null, "never dispatched");
+        eq("STALE", code(act(e, guardedTap("Settings", 700))), "moved 100 px");
+        eq(0, d.gestures.size(), "no gesture");
+        Map<String, Object> ok = act(e, guardedTap("Settings", 600));
+        eq("completed", ok.get("status"), "intact target tapped");
+        eq(1, d.gestures.size(), "one gesture");
+      }
+    });
+    test("engine: a guard on a two-finger gesture is invalid", new TestMain.Test() {
+      public void run() throws Exception {
+        Engine e = new Engine(new ScriptedDevice(34));
+        try {
+          act(e, "{\"action\":\"touch_gesture\",\"coord_space\":\"pixel\",\"guard\":{\"class_name\":\"a.B\",\"resource_id\":\"\",\"text\":\"x\",\"desc\":\"\",\"editable\":false,\"bounds\":{\"left\":0,\"top\":0,\"right\":10,\"bottom\":10}},"
+              + "\"frames\":[{\"at_ms\":0,\"points\":[{\"x\":100,\"y\":500},{\"x\":600,\"y\":900}]},{\"at_ms\":100,\"points\":[{\"x\":100,\"y\":500},{\"x\":600,\"y\":900}]}]}");
+          throw new AssertionError("accepted");
+        } catch (Requests.Invalid x) {
+          check(x.getMessage().contains("one finger"), x.getMessage());
+        }
+      }
+    });
     test("engine: a resent op id returns the stored receipt and dispatches nothing", new TestMain.Test() {
       public void run() throws Exception {
         ScriptedDevice d = new ScriptedDevice(34);

@@ -101,6 +101,30 @@ public final class ScriptedDevice implements Device {
     return t;
   }
 
+  /** Android's queries over the scripted tree: by view id exactly, else text or description containing `text`. */
+  @Override
+  public synchronized Tree lookup(String viewId, String text) {
+    Tree all = read();
+    Tree t = new Tree();
+    t.seq = all.seq;
+    t.takenAt = all.takenAt;
+    t.foregroundPackage = all.foregroundPackage;
+    t.foregroundActivity = all.foregroundActivity;
+    t.keyboardShown = all.keyboardShown;
+    t.keyboardBounds = all.keyboardBounds;
+    t.windows = all.windows;
+    String low = text == null ? "" : text.toLowerCase(java.util.Locale.ROOT);
+    for (Node n : all.nodes) {
+      boolean hit =
+          viewId != null
+              ? n.resourceId.equals(viewId)
+              : n.visibleText().toLowerCase(java.util.Locale.ROOT).contains(low)
+                  || n.desc.toLowerCase(java.util.Locale.ROOT).contains(low);
+      if (hit) t.nodes.add(n);
+    }
+    return t;
+  }
+
   static final List<String[]> LAUNCHABLE =
       Arrays.asList(new String[] {"Settings", SETTINGS}, new String[] {"Clock", "com.android.deskclock"}, new String[] {"Files", "com.android.documentsui"});
 
