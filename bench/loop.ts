@@ -1,11 +1,12 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { modelSeed, runTask, type TaskRunResult } from '../regression-tasks/harness.js';
 import { referenceCatalog, TASKS } from '../regression-tasks/index.js';
 import { mean, median, taskMacro } from '../regression-tasks/metrics.js';
 import { PageMemory } from '../src/planner/memory/page-memory.js';
 import { startReferenceModel } from '../src/testbed/reference-model/server.js';
+import { journalCost } from './journal-cost.js';
 import { isDecision, PART_NAMES, type PromptParts, promptParts } from './prompt-parts.js';
 
 /**
@@ -130,6 +131,7 @@ async function main(): Promise<void> {
     });
     process.stdout.write(`noise ${noise}: success ${pct(rows[rows.length - 1]?.successRate ?? 0)}\n`);
   }
+  const journal = await journalCost(runsDir);
   await rm(runsDir, { recursive: true, force: true });
   const parts = await Promise.all(decisionParts);
   // The most a state delta could save: calls on the same page (same app and ids) as the call before.
@@ -158,6 +160,7 @@ async function main(): Promise<void> {
     samePageCalls: samePage.length,
     samePageScreenMedian: median(samePage.map((p) => p.screen)),
     medianOverheadMsPerStep: median(overheadPerStep),
+    journal,
     wallSeconds: (performance.now() - t0) / 1000,
     targets: { successAt02: 0.95, warmOverCold: 0.6, promptTokens: 1000 },
   };
@@ -184,6 +187,9 @@ async function main(): Promise<void> {
     `- LLM calls per task, cold ${result.memory.coldCallsPerTask.toFixed(2)} → warm ${result.memory.warmCallsPerTask.toFixed(2)} with page memory: **${pct(result.memory.warmOverCold)}** of cold (target ≤ 60%); warm runs still pass their checks: ${pct(result.memory.warmSuccessRate)}.`,
     `- Median prompt tokens per LLM call (o200k, incl. the tool schema): **${result.medianPromptTokensPerCall.toFixed(0)}** (target ≤ 1000).`,
     `- Median agent overhead per step, excluding model and device time: **${result.medianOverheadMsPerStep.toFixed(1)} ms** (device time here = bridge snapshot + perception + dispatch; the step's archive write is not counted).`,
+    journal
+      ? `- The action journal (one entry per dispatched action, appended and fdatasync'd before dispatch; counted in device time above): ${journal.entries} entries, median **${(journal.medianBytes / 1024).toFixed(1)} KB**; one append alone, ${os.tmpdir()}: median **${journal.medianMs.toFixed(2)} ms**, p95 ${journal.p95Ms.toFixed(2)} ms.`
+      : '- The action journal: no run wrote one.',
     `- Wall time of the benchmark: ${result.wallSeconds.toFixed(0)} s.`,
     '',
     '## Prompt size (noise 0, cold runs)',

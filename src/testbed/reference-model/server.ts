@@ -78,7 +78,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 
 /** An intent as a plan's subgoal: without the model's own markers. */
 function shownSubgoal(intent: string): string {
-  return intent.replace(/ keep$/, '');
+  return intent.replace(/ (keep|changes)$/, '');
 }
 
 export async function startReferenceModel(opts: ReferenceModelOptions): Promise<ReferenceModel> {
