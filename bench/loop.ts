@@ -1,11 +1,13 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { modelSeed, runTask, type TaskRunResult } from '../regression-tasks/harness.js';
 import { referenceCatalog, TASKS } from '../regression-tasks/index.js';
 import { mean, median, taskMacro } from '../regression-tasks/metrics.js';
 import { PageMemory } from '../src/planner/memory/page-memory.js';
 import { startReferenceModel } from '../src/testbed/reference-model/server.js';
+import { journalCost } from './journal-cost.js';
+import { isDecision, PART_NAMES, type PromptParts, promptParts } from './prompt-parts.js';
 
 /**
  * `npm run bench:loop`: the whole loop (virtual phone → bridge → perception → planner → reference
@@ -18,9 +20,31 @@ import { startReferenceModel } from '../src/testbed/reference-model/server.js';
  */
 
 const SEEDS = Number(process.env.BENCH_SEEDS ?? 3);
-const NOISE = [0, 0.1, 0.2, 0.3];
+/** `BENCH_NOISE=0` runs one level (prompt sizes are measured at noise 0 only). */
+const NOISE = process.env.BENCH_NOISE ? process.env.BENCH_NOISE.split(',').map(Number) : [0, 0.1, 0.2, 0.3];
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+type Parts = Record<(typeof PART_NAMES)[number] | 'total', number>;
+
+/**
+ * The prompt before issue 11's prompt-size work (commit d0f27a0, this benchmark at noise 0): kept
+ * as a record so loop.md shows before and after side by side. Not a result of this run.
+ */
+/** What the prompt-size numbers mean and why the rest is not cut (DESIGN §10, "Prompt size"). */
+function promptNotes(dynamicMedian: number): string[] {
+  return [
+    `- Target ≤ 600 tokens per decision call, schema included: **not reached without loss.** What is left is what a model needs to act: the screen listing (perception's compact view, one line per control), one short line per tool that applies on this screen, the expect grammar and a schema of only those tools' fields. Below this, tool lines or schema fields a model uses would go.`,
+    '- The state delta is **not sent**: the prompts are single-turn, and a model that sees only each request (the relay run) has no previous screen to apply a delta to — it would lose the id of every unchanged control it must act on. A delta needs the previous screen in the request (a conversation), which makes each call longer, not shorter; it pays off only through a provider prompt cache. The delta rule stays one (perception/delta.ts, used by the MCP observe).',
+    `- With a provider prompt cache, the static prefix above is served from the cache on every call with the same tool set (tools are chosen per screen, so screens of one kind share it); the uncached part is median **${dynamicMedian}** tokens. A cache that works only on prefixes of ≥ 1024 tokens (OpenAI's automatic caching) does not apply to prompts this short.`,
+  ];
+}
+
+const BASELINE: { commit: string; medianPerCall: number; decision: Parts } = {
+  commit: 'd0f27a0',
+  medianPerCall: 1552,
+  decision: { total: 1552, system: 646, schema: 509, screen: 258, history: 74, other: 97 },
+};
 
 interface NoiseRow {
   noise: number;
@@ -40,6 +64,9 @@ async function main(): Promise<void> {
   const catalog = referenceCatalog();
   const rows: NoiseRow[] = [];
   const tokensPerCall: number[] = [];
+  const decisionParts: Promise<PromptParts>[] = [];
+  // Cold runs at noise 0 only: the calls the median above is taken over.
+  let recording = false;
   const overheadPerStep: number[] = [];
   const cold: number[] = [];
   const warm: number[] = [];
@@ -58,9 +85,12 @@ async function main(): Promise<void> {
           noise,
           seed: modelSeed(task.id, seed, noise),
           tokenizer: noise === 0 ? 'o200k' : 'estimate',
+          onRequest: (body) => void (recording && isDecision(body) && decisionParts.push(promptParts(body))),
         });
         const memory = new PageMemory();
+        recording = noise === 0;
         const r = await runTask(task, { seed, modelUrl: model.url, memory, runsDir });
+        recording = false;
         perTask.push(r);
         if (noise === 0) {
           cold.push(r.run.llm.calls);
@@ -101,7 +131,15 @@ async function main(): Promise<void> {
     });
     process.stdout.write(`noise ${noise}: success ${pct(rows[rows.length - 1]?.successRate ?? 0)}\n`);
   }
+  const journal = await journalCost(runsDir);
   await rm(runsDir, { recursive: true, force: true });
+  const parts = await Promise.all(decisionParts);
+  // The most a state delta could save: calls on the same page (same app and ids) as the call before.
+  const samePage = parts.filter((p, i) => i > 0 && parts[i - 1]?.screenKey === p.screenKey);
+  const staticPrefix = median(parts.map((p) => p.system + p.schema));
+  const partMedians = Object.fromEntries(
+    [...PART_NAMES, 'total' as const].map((k) => [k, median(parts.map((p) => p[k]))]),
+  ) as Record<(typeof PART_NAMES)[number] | 'total', number>;
 
   const result = {
     date: new Date().toISOString(),
@@ -115,7 +153,14 @@ async function main(): Promise<void> {
       warmSuccessRate: mean(warmOk.map((x) => (x ? 1 : 0))),
     },
     medianPromptTokensPerCall: median(tokensPerCall),
+    decisionCalls: parts.length,
+    decisionPromptParts: partMedians as Parts,
+    baseline: BASELINE,
+    staticPrefixMedian: staticPrefix,
+    samePageCalls: samePage.length,
+    samePageScreenMedian: median(samePage.map((p) => p.screen)),
     medianOverheadMsPerStep: median(overheadPerStep),
+    journal,
     wallSeconds: (performance.now() - t0) / 1000,
     targets: { successAt02: 0.95, warmOverCold: 0.6, promptTokens: 1000 },
   };
@@ -142,7 +187,23 @@ async function main(): Promise<void> {
     `- LLM calls per task, cold ${result.memory.coldCallsPerTask.toFixed(2)} → warm ${result.memory.warmCallsPerTask.toFixed(2)} with page memory: **${pct(result.memory.warmOverCold)}** of cold (target ≤ 60%); warm runs still pass their checks: ${pct(result.memory.warmSuccessRate)}.`,
     `- Median prompt tokens per LLM call (o200k, incl. the tool schema): **${result.medianPromptTokensPerCall.toFixed(0)}** (target ≤ 1000).`,
     `- Median agent overhead per step, excluding model and device time: **${result.medianOverheadMsPerStep.toFixed(1)} ms** (device time here = bridge snapshot + perception + dispatch; the step's archive write is not counted).`,
+    journal
+      ? `- The action journal (one entry per dispatched action, appended and fdatasync'd before dispatch; counted in device time above): ${journal.entries} entries, median **${(journal.medianBytes / 1024).toFixed(1)} KB**; one append alone, ${os.tmpdir()}: median **${journal.medianMs.toFixed(2)} ms**, p95 ${journal.p95Ms.toFixed(2)} ms.`
+      : '- The action journal: no run wrote one.',
     `- Wall time of the benchmark: ${result.wallSeconds.toFixed(0)} s.`,
+    '',
+    '## Prompt size (noise 0, cold runs)',
+    '',
+    `Median prompt tokens per part of a decision (\`act\`) call, o200k; each column's median is taken on its own, so the parts need not add up to the total. ${result.decisionCalls} decision calls.`,
+    '',
+    `| | per LLM call (all) | decision call | ${PART_NAMES.join(' | ')} |`,
+    `|---|---|---|${PART_NAMES.map(() => '---').join('|')}|`,
+    `| before (${BASELINE.commit}) | ${BASELINE.medianPerCall} | ${BASELINE.decision.total} | ${PART_NAMES.map((k) => BASELINE.decision[k]).join(' | ')} |`,
+    `| now | ${result.medianPromptTokensPerCall.toFixed(0)} | ${partMedians.total} | ${PART_NAMES.map((k) => partMedians[k]).join(' | ')} |`,
+    '',
+    `- Static prefix (system + tool schema), the same for every call with the same tools: median **${staticPrefix}** tokens of the ${partMedians.total}.`,
+    `- Decision calls on the same page (same app and element ids) as the call before: ${samePage.length} of ${parts.length} (${pct(samePage.length / Math.max(1, parts.length))}); their screen listing is median ${median(samePage.map((p) => p.screen))} tokens — the most a state delta could take off those calls, for a model that still has the previous screen.`,
+    ...promptNotes(median(parts.map((p) => p.total - p.system - p.schema))),
     '',
     '## Failures under noise',
     '',

@@ -15,13 +15,16 @@ import { type KillPlan, type Phase, runTrial, type TrialResult } from './resume-
  * planning), during an observation, when an action is on its way, right after an action reached
  * the phone, or the instant a message is sent — then runs `phone-agent resume` until the run ends.
  * Reports kills, finished runs, world state and duplicated irreversible acts, by phase.
- * Writes bench/results/resume.{json,md}. BENCH_RESUME_TRIALS (default 120), BENCH_RESUME_JOBS (3).
+ * Writes bench/results/resume.{json,md}. BENCH_RESUME_TRIALS (default 120), BENCH_RESUME_JOBS (3),
+ * BENCH_RESUME_ONLY (a development subset of the same plan, e.g. `SHOP-06:action-after`; writes nothing).
  */
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TRIALS = Number(process.env.BENCH_RESUME_TRIALS ?? 120);
 const JOBS = Number(process.env.BENCH_RESUME_JOBS ?? 3);
 const TASK_IDS = (process.env.BENCH_RESUME_TASKS ?? 'MSG-01,SET-01,SHOP-06').split(',');
+/** While developing: only the trials matching one of these (`SHOP-06`, `SHOP-06:action-after`, `SHOP-06:action-after@6`); nothing is written. */
+const ONLY = process.env.BENCH_RESUME_ONLY?.split(',').filter(Boolean);
 const built = path.join(root, 'dist/cli/main.js');
 // The built CLI starts in a fraction of the time tsx needs; `npm run bench:resume` builds it first.
 const CLI = existsSync(built)
@@ -92,6 +95,20 @@ function plans(baselines: Baseline[]): { task: TaskDef; kill: KillPlan; seed: nu
   return out;
 }
 
+/** `TASK[:phase[@at]][/seed]` against one planned trial. */
+function matches(filter: string, p: { task: TaskDef; kill: KillPlan; seed: number }): boolean {
+  const m = /^([^:/]+)(?::([a-z-]+)(?:@(\d+))?)?(?:\/(\d+))?$/.exec(filter);
+  if (!m)
+    throw new Error(`BENCH_RESUME_ONLY entry "${filter}" is not TASK[:phase[@n]][/seed], e.g. SHOP-06:action-after@6`);
+  const [, task, phase, at, seed] = m;
+  return (
+    p.task.id === task &&
+    (!phase || p.kill.phase === phase) &&
+    (!at || p.kill.at === Number(at)) &&
+    (!seed || p.seed === Number(seed))
+  );
+}
+
 function row(name: string, rs: TrialResult[]): string {
   const k = rs.filter((x) => x.killed);
   const fin = k.filter((x) => x.finished && x.worldOk).length;
@@ -111,7 +128,7 @@ async function main(): Promise<void> {
     if (!b.worldOk) throw new Error(`baseline ${task.id} does not pass unkilled: ${b.reason}`);
     baselines.push({ task, firstMs: b.firstMs, ...b.seen });
   }
-  const todo = plans(baselines);
+  const todo = plans(baselines).filter((p) => !ONLY || ONLY.some((o) => matches(o, p)));
   const results = await pool(todo, JOBS, async (p, i) => {
     const r = await inScratch((dir) =>
       runTrial({ task: p.task, seed: p.seed, catalog, kill: p.kill, dir, cli: CLI, maxResumes: 4 }),
@@ -121,6 +138,13 @@ async function main(): Promise<void> {
     );
     return r;
   });
+  if (ONLY) {
+    const bad = results.filter((r) => !(r.finished && r.worldOk) || r.duplicates);
+    process.stdout.write(
+      `${results.length - bad.length}/${results.length} finished with the world right (subset; nothing written)\n`,
+    );
+    return;
+  }
   const wallS = Math.round((performance.now() - t0) / 1000);
   const killed = results.filter((r) => r.killed);
   const finished = killed.filter((r) => r.finished && r.worldOk);

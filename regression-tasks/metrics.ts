@@ -64,7 +64,7 @@ export interface RunRecord {
   steps: number;
   /** Real time of the whole run (ms). */
   wallMs: number;
-  llm: { calls: number; promptTokens: number; completionTokens: number };
+  llm: { calls: number; promptTokens: number; completionTokens: number; promptTokensPerCall?: number[] };
   confirmations: ConfirmationRecord[];
   /** Irreversible events during the run, in world order. */
   events: EventRecord[];
@@ -211,6 +211,17 @@ export function median(xs: readonly number[]): number {
   return s.length % 2 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
 }
 
+/** The p-th percentile (0..100), nearest rank. */
+export function percentile(xs: readonly number[], p: number): number {
+  if (xs.length === 0) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? 0;
+}
+
+function perCall(xs: readonly number[]): SuiteMetrics['promptTokensPerCall'] {
+  return xs.length ? { median: median(xs), p95: percentile(xs, 95), calls: xs.length } : null;
+}
+
 /**
  * Mean over seeds per task, then over tasks (the suite's success-rate rule, used for every per-task
  * metric). Items whose value is undefined are left out; a task with none is left out; null when no
@@ -251,6 +262,8 @@ export interface SuiteMetrics {
   wallMsPerStep: number | null;
   llmCallsPerTask: number;
   promptTokensPerTask: number;
+  /** Prompt tokens of one model call, over every call of every run (as each call's usage said). */
+  promptTokensPerCall: { median: number; p95: number; calls: number } | null;
   completionTokensPerTask: number;
   costPerTaskUsd: number | null;
   costTotalUsd: number | null;
@@ -297,6 +310,7 @@ export function aggregate(runs: readonly JudgedRun[], prices?: Prices): SuiteMet
     wallMsPerStep: totalSteps > 0 ? totalWall / totalSteps : null,
     llmCallsPerTask: m((r) => r.llm.calls) ?? 0,
     promptTokensPerTask: m((r) => r.llm.promptTokens) ?? 0,
+    promptTokensPerCall: perCall(runs.flatMap((r) => r.llm.promptTokensPerCall ?? [])),
     completionTokensPerTask: m((r) => r.llm.completionTokens) ?? 0,
     costPerTaskUsd: prices ? (m(cost) ?? 0) : null,
     costTotalUsd: prices ? runs.reduce((a, r) => a + cost(r), 0) : null,

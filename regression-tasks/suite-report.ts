@@ -19,6 +19,13 @@ const ROWS: [string, (m: SuiteMetrics) => string][] = [
   ['wall ms / step', (m) => num(m.wallMsPerStep, 0)],
   ['LLM calls / task', (m) => num(m.llmCallsPerTask)],
   ['prompt tokens / task', (m) => num(m.promptTokensPerTask, 0)],
+  [
+    'prompt tokens / call (median, p95)',
+    (m) =>
+      m.promptTokensPerCall
+        ? `${num(m.promptTokensPerCall.median, 0)}, ${num(m.promptTokensPerCall.p95, 0)} (${m.promptTokensPerCall.calls} calls)`
+        : '— (the endpoint reported no usage)',
+  ],
   ['completion tokens / task', (m) => num(m.completionTokensPerTask, 0)],
   [
     'cost / task',

@@ -119,6 +119,7 @@ function toRecord(task: TaskDef, r: TaskRunResult, wallMs: number): RunRecord {
       calls: r.run.llm.calls,
       promptTokens: r.run.llm.promptTokens,
       completionTokens: r.run.llm.completionTokens,
+      promptTokensPerCall: r.run.llm.promptTokensPerCall ?? [],
     },
     confirmations: r.confirmations.map((c) => ({ ...c, summary: redact(c.summary, secrets) })),
     events: r.events,

@@ -28,8 +28,8 @@ export interface ExecuteRequest {
   obs: Observation;
   /** The run's confirmation port for this action. */
   confirm: ConfirmationChannel;
-  /** Journal the irreversible intent once consent is given, before anything is sent (DESIGN §6). */
-  journal: (req: ConfirmationRequest) => Promise<void>;
+  /** Journal the action before it is sent (DESIGN §6); `guarded`: its consent was given (an irreversible intent). */
+  journal: (req: ConfirmationRequest, guarded: boolean) => Promise<void>;
   dryRun: boolean;
   /** Nobody deliberated on `obs` (a rule, a replay, the wait gate): no re-check read is needed. */
   fresh: boolean;

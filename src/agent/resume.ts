@@ -5,19 +5,23 @@ import { addUsage, emptyUsage } from '../planner/llm/client.js';
 import { Blacklist } from '../planner/memory/blacklist.js';
 import { History } from '../planner/memory/history.js';
 import { actionSignature } from '../planner/memory/signature.js';
+import { lastJournalEntry } from '../store/action-journal.js';
 import { type Checkpoint, CheckpointStore } from '../store/checkpoint.js';
 import { RunArchive } from '../store/run-archive.js';
 import { DEFAULT_LISTENERS } from './listeners.js';
 import { drive } from './loop.js';
+import { judgeInFlight, reconcileAction, reconciledRecord } from './reconcile.js';
 import { maskSecrets } from './secrets.js';
 import { type AgentDeps, emptyResult, freshLoop, freshMemory, type Session } from './session.js';
 import { replan, screenState } from './step-helpers.js';
 import type { RunResult } from './types.js';
 
 /**
- * Resume a run from its folder (DESIGN §6): re-observe; an irreversible intent journaled without a
- * result is judged on screen and never blindly repeated; a screen other than the one the run
- * stopped on gets a new plan from where the phone is now. Steps continue their numbering.
+ * Resume a run from its folder (DESIGN §6): re-observe; the action in flight when the run died
+ * (journaled, its result never recorded) is judged on screen before the model decides anything —
+ * an irreversible intent by reconcileIntent below, any other by ./reconcile.ts — and never
+ * blindly repeated; a screen other than the one the run stopped on (and not explained by that
+ * action) gets a new plan from where the phone is now. Steps continue their numbering.
  */
 
 export interface ResumeOptions {
@@ -43,7 +47,12 @@ export async function resumeAgent(deps: AgentDeps, o: ResumeOptions): Promise<Ru
   const secrets = secretsFor(c, o.goal);
   const maxSteps = c.maxSteps + Math.max(0, o.extraSteps ?? 0);
   const archive = await RunArchive.create(o.runDir);
-  const first = 1 + Math.max(c.step, await lastArchivedStep(archive));
+  const archived = await lastArchivedStep(archive);
+  // The action in flight when the run died: journaled, its result never checkpointed. A guarded
+  // one is the checkpoint's own intent (reconcileIntent below).
+  const last = await lastJournalEntry(o.runDir);
+  const inFlight = !c.intent && last && last.step > c.step ? last : undefined;
+  const first = 1 + Math.max(c.step, archived, inFlight?.step ?? 0);
   if (first > maxSteps)
     throw new ActionableError(
       'RESUME',
@@ -80,8 +89,15 @@ export async function resumeAgent(deps: AgentDeps, o: ResumeOptions): Promise<Ru
   };
   s.mem.completion.observe(cur.obs);
   const notes = reconcileIntent(s, c, first);
+  const judged = inFlight && judgeInFlight(inFlight, cur.obs);
+  if (inFlight && judged) {
+    notes.push(reconcileAction(s, inFlight, judged));
+    if (inFlight.step > archived) await archive.writeStep(inFlight.step, reconciledRecord(s, inFlight, judged));
+  }
   let llmMs = 0;
-  if (!c.intent && c.lastPageHash && c.lastPageHash !== cur.obs.pageHash) {
+  // A screen changed by the in-flight action's visible effect is where the run was heading.
+  const explained = judged?.verdict === 'done';
+  if (!c.intent && !explained && c.lastPageHash && c.lastPageHash !== cur.obs.pageHash) {
     // The phone moved on without us (a person, an app, the last step's unrecorded effect).
     const tl = perf();
     const r = await replan(deps.planner, {
@@ -106,6 +122,8 @@ export async function resumeAgent(deps: AgentDeps, o: ResumeOptions): Promise<Ru
   await checkpoint.save({
     status: 'running',
     maxSteps,
+    // The reconciled in-flight step is settled: a second kill does not judge it again.
+    step: first - 1,
     intent: undefined,
     pendingConfirmation: undefined,
     subgoals: s.plan,

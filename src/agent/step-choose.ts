@@ -6,6 +6,7 @@ import { matchInterrupt } from '../planner/interrupts.js';
 import { addUsage } from '../planner/llm/client.js';
 import { actionSignature } from '../planner/memory/signature.js';
 import { plannerTools } from '../planner/prompt/builders.js';
+import { toolsForScreen } from '../planner/screen-tools.js';
 import type { Session } from './session.js';
 import type { StepCtx } from './step-context.js';
 import { GATE_WAIT } from './step-helpers.js';
@@ -100,10 +101,14 @@ async function askModel(s: Session, ctx: StepCtx): Promise<Choice> {
     history: s.mem.history.recent(5),
     banned,
     bannedSignatures: banned,
-    // note and read act on the agent; look only where the model can see images.
-    tools: plannerTools([...ports.tools, 'note', 'read', ...(ports.image ? ['look'] : [])]).filter(
-      // A skill for one kind of screen is offered only on it.
-      (t) => t !== 'seek_timeline' || hasTimeline(obs),
+    // note and read act on the agent; look only where the model can see images; of those, the
+    // tools that apply on this screen (planner/screen-tools.ts; a skill for one kind of screen,
+    // seek_timeline, only on it).
+    tools: toolsForScreen(
+      obs,
+      plannerTools([...ports.tools, 'note', 'read', ...(ports.image ? ['look'] : [])]).filter(
+        (t) => t !== 'seek_timeline' || hasTimeline(obs),
+      ),
     ),
     notes: s.mem.notes,
     hint: s.loop.hint,

@@ -3,6 +3,7 @@ import type { Decision } from '../core/types.js';
 import type { ConfirmationAnswer, ConfirmationChannel, ConfirmationRequest } from '../executor/guardrails/confirm.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import { actionSignature } from '../planner/memory/signature.js';
+import { appendJournal } from '../store/action-journal.js';
 import type { Executed } from './ports.js';
 import { live, type Session } from './session.js';
 import type { StepCtx } from './step-context.js';
@@ -11,8 +12,9 @@ import type { RunStatus } from './types.js';
 
 /**
  * Execute through the one pipeline with the run's consent port: a guarded action that already took
- * effect before an interruption is refused whatever the policy (DESIGN §6); an approved one is
- * journaled before dispatch; a deferred one pauses the run with a checkpoint.
+ * effect before an interruption is refused whatever the policy (DESIGN §6); every action is
+ * journaled before dispatch (journal.jsonl), an approved guarded one in the checkpoint too; a
+ * deferred one pauses the run with a checkpoint.
  */
 
 export type Outcome =
@@ -43,8 +45,22 @@ export async function executePlanned(s: Session, ctx: StepCtx, planned: PlannedS
     dryRun: s.run.dryRun,
     fresh,
     confirm: runChannel(s),
-    journal: (req) =>
-      s.checkpoint.save({
+    journal: async (req, guarded) => {
+      await appendJournal(
+        s.run.runDir,
+        {
+          step: ctx.step,
+          at: s.deps.clock.now(),
+          decision,
+          pre: obs,
+          subgoal: s.current,
+          subgoalDone: planned.subgoalDone,
+          guarded: guarded ? req.summary : undefined,
+        },
+        [...s.run.secrets.values()],
+      );
+      if (!guarded) return;
+      await s.checkpoint.save({
         pendingConfirmation: undefined,
         intent: {
           step: ctx.step,
@@ -55,7 +71,8 @@ export async function executePlanned(s: Session, ctx: StepCtx, planned: PlannedS
           subgoal: s.current,
           subgoalDone: planned.subgoalDone,
         },
-      }),
+      });
+    },
   });
   ctx.deviceMs += s.perf() - te;
   ctx.record.receipt = exec.receipt;

@@ -24,7 +24,8 @@ export function revisePlan(s: Session, revised: readonly string[] | undefined): 
 export function handleMeta(s: Session, ctx: StepCtx, planned: PlannedStep): boolean {
   if (planned.note !== undefined) {
     s.mem.notes = [...s.mem.notes, planned.note].slice(-MAX_NOTES);
-    ctx.record.action = `note "${planned.note}"`;
+    // In the act call's own fields, like every history line (describeAction).
+    ctx.record.action = `note text=${JSON.stringify(planned.note)}`;
     ctx.record.ok = true;
     if (planned.subgoalDone && s.plan[s.current]) {
       s.plan[s.current]!.done = true;
@@ -35,7 +36,7 @@ export function handleMeta(s: Session, ctx: StepCtx, planned: PlannedStep): bool
   }
   if (planned.read !== undefined) {
     const r = readText(ctx.seen.obs, planned.read);
-    ctx.record.action = `read ${planned.read.target_id ? `[${planned.read.target_id}]` : `"${planned.read.text ?? ''}"`}`;
+    ctx.record.action = `read ${planned.read.target_id ? `[${planned.read.target_id}]` : `text=${JSON.stringify(planned.read.text ?? '')}`}`;
     ctx.record.ok = r.ok;
     ctx.record.note = r.ok ? undefined : r.error;
     s.mem.history.add({

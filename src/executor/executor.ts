@@ -77,8 +77,11 @@ export interface ExecutorDeps {
 /** Per call: the caller's consent port and journal, and whether this run is a dry run. */
 export interface RunHooks {
   confirm?: ConfirmationChannel;
-  /** Called once consent is given, right before anything is sent (the irreversible intent's journal). */
-  journal?: (req: ConfirmationRequest) => Promise<void>;
+  /**
+   * Called right before a mutating action is sent, once consent is given (the action journal);
+   * `guarded` when a person or policy approved it (an irreversible intent).
+   */
+  journal?: (req: ConfirmationRequest, guarded: boolean) => Promise<void>;
   dryRun?: boolean;
   /**
    * The caller acts on `obs` without deciding in between (a scripted journey, a rule): in light
@@ -258,10 +261,10 @@ export class Executor {
         ),
         { ...guarded, pendingConfirmation: g.request },
       );
-    if (consent.kind === 'approved') {
-      await hooks.journal?.(g.request);
-      d = Deadline.after(clock, budget);
-    }
+    // Every action that can change the phone is journaled before it is sent (a resume judges the
+    // one in flight on screen); the wait for a person's consent is not part of the action's time.
+    if (g.guard.mutating) await hooks.journal?.(g.request, consent.kind === 'approved');
+    if (consent.kind === 'approved') d = Deadline.after(clock, budget);
     // Guarded actions are verified beyond doubt: two identical reads after the expectation holds.
     const mode: RunMode = consent.kind === 'approved' ? 'full' : (hooks.verification ?? this.mode);
     d.note(`${g.request.summary}: aimed${target ? ` at [${target.id}]` : ''}; ${mode} verification`);

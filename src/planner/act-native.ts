@@ -140,3 +140,56 @@ export function memberIds(a: Action): string[] {
     .map((m) => (m && typeof m === 'object' ? (m as { target_id?: unknown }).target_id : undefined))
     .filter((x): x is string => typeof x === 'string');
 }
+
+/** An act field's value as the history shows it (see `actFields`). */
+export type FieldValue = string | number | { x: number; y: number } | FieldSet[] | { frames: number };
+export type FieldSet = { tool?: string; target_id?: string } & Record<string, FieldValue | undefined>;
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const numOf = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+
+/** A native tool's `args` back in the act fields that built them (buildNativeArgs run backwards). */
+function nativeFields(tool: string, args: Record<string, unknown>): Record<string, FieldValue | undefined> {
+  switch (tool) {
+    case 'control_action':
+      return { op: str(args.action), value: numOf(args.value), text: str(args.text) };
+    case 'wait_until': {
+      const sel = args.selector as { text?: unknown } | undefined;
+      return { op: str(args.condition), text: str(args.text) ?? str(sel?.text), value: numOf(args.value) };
+    }
+    case 'touch_gesture':
+      return { frames: { frames: Array.isArray(args.frames) ? args.frames.length : 0 } };
+    case 'scroll_to': {
+      const target = args.target as { text?: unknown } | undefined;
+      return { text: str(target?.text), direction: args.direction === 'backward' ? 'up' : undefined };
+    }
+    case 'pinch':
+      return { scale: numOf(args.scale) };
+    case 'action_sequence':
+      return {
+        steps: (Array.isArray(args.actions) ? args.actions : []).map((m) => {
+          const member = (m ?? {}) as { tool?: unknown; target_id?: unknown; args?: Record<string, unknown> };
+          const t = str(member.tool) ?? '';
+          return { tool: t, target_id: str(member.target_id), ...nativeFields(t, member.args ?? {}) };
+        }),
+      };
+    default:
+      return {};
+  }
+}
+
+/**
+ * An action in the `act` call's own fields (`op`, `steps`, `value`, `text`…), the shape the model
+ * sends, so the history never shows it another shape (protocol `args`) to copy.
+ */
+export function actFields(a: Action): FieldSet {
+  const f: FieldSet = { tool: a.tool, target_id: a.target_id };
+  if (a.point) f.point = { x: Math.round(a.point.x), y: Math.round(a.point.y) };
+  if (a.direction) f.direction = a.direction;
+  if (a.package) f.package = a.package;
+  if (a.tool === 'wait' && a.ms !== undefined) f.value = a.ms;
+  const text = a.text ?? a.answer ?? a.question ?? a.reason;
+  if (text !== undefined) f.text = text;
+  if (a.args) for (const [k, v] of Object.entries(nativeFields(a.tool, a.args))) if (v !== undefined) f[k] = v;
+  return f;
+}

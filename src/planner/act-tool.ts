@@ -1,6 +1,7 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { type Action, type Decision, TERMINAL_TOOLS, type ToolName } from '../core/types.js';
-import { buildNativeArgs, FrameArg, memberIds, SequenceStepArg } from './act-native.js';
+import { buildNativeArgs, memberIds } from './act-native.js';
+import { actArgsSchema, MAX_SUBGOALS } from './act-schema.js';
 import { type ParseResult, parseExpect } from './expect-dsl.js';
 import { actionSignature } from './memory/signature.js';
 
@@ -18,40 +19,15 @@ import { actionSignature } from './memory/signature.js';
 export const META_TOOLS = ['look', 'note', 'read'] as const;
 export type PlannerTool = ToolName | (typeof META_TOOLS)[number];
 
-export { TERMINAL_TOOLS };
+export { actArgsSchema, MAX_SUBGOALS, TERMINAL_TOOLS };
 
 const NEEDS_TARGET = new Set(['tap', 'long_press']);
 const SEEK_TIME_RE = /^\d{1,2}:\d{2}:\d{2}$/;
 /** How long one seek_timeline may take: it pauses, zooms, drags and waits for the readout to settle several times. */
 const SEEK_TIMEOUT_MS = 30_000;
-/** Most subgoals a plan (or a plan revision) may have; the prompt states the same number. */
-export const MAX_SUBGOALS = 16;
 /** Longest note kept (characters): working memory is for facts, not transcripts. */
 export const MAX_NOTE_CHARS = 300;
 
-export function actArgsSchema(tools: readonly PlannerTool[]) {
-  const [first, ...rest] = tools;
-  if (!first) throw new Error('actArgsSchema needs at least one tool');
-  // Field meanings are in the system prompt once; descriptions here would be paid again per request.
-  return z.object({
-    thought: z.string(),
-    tool: z.enum([first, ...rest]),
-    target_id: z.string().optional(),
-    point: z.object({ x: z.number(), y: z.number() }).optional(),
-    text: z.string().optional(),
-    direction: z.enum(['up', 'down', 'left', 'right']).optional(),
-    package: z.string().optional(),
-    value: z.number().optional(),
-    scale: z.number().optional(),
-    op: z.string().optional(),
-    frames: z.array(FrameArg).optional(),
-    steps: z.array(SequenceStepArg).optional(),
-    expect: z.string().optional(),
-    subgoal_done: z.boolean().optional(),
-    /** Plan revision: the subgoals from here on, replacing the open ones. */
-    plan: z.array(z.string().min(1)).max(MAX_SUBGOALS).optional(),
-  });
-}
 export type ActArgs = z.infer<ReturnType<typeof actArgsSchema>>;
 
 export interface PlannedStep {

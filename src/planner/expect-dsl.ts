@@ -5,8 +5,13 @@ import type { Expect } from '../core/types.js';
  * tokens instead of a nested schema, and code turns it into the structured Expect of DESIGN §3.
  */
 
-export const EXPECT_HELP =
-  'expect (one line): page_changes | element_gone <id> | text_appears <text> | element_state <id> <on|off|filled|empty|focused|value=N|text=S> | keyboard_shown | app_foreground <app name or package> | frame_changes (screenshot only: maps, canvases) | no_change';
+/** The expectations a model may write, as the prompt lists them. */
+export const EXPECT_FORMS =
+  'page_changes | element_gone <id> | text_appears <text> | element_state <id> <on|off|filled|empty|focused|value=N|text=S> | keyboard_shown | app_foreground <app name or package> | no_change';
+/** Judged by the screenshot alone: listed only where the screen is drawn (maps, canvases). */
+export const FRAME_FORM = 'frame_changes (screenshot only: maps, canvases)';
+
+export const EXPECT_HELP = `expect (one line): ${EXPECT_FORMS} | ${FRAME_FORM}`;
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { asksQuestion } from '../core/goal.js';
 import type { Logger } from '../core/logger.js';
-import { actArgsSchema, MAX_SUBGOALS, type PlannedStep, type PlannerTool, parseAct } from './act-tool.js';
+import { actJsonSchema } from './act-schema.js';
+import { MAX_SUBGOALS, type PlannedStep, type PlannerTool, parseAct } from './act-tool.js';
 import type { ChatMessage, LlmClient, LlmUsage } from './llm/client.js';
 import { addUsage, emptyUsage } from './llm/client.js';
 import { buildDecideMessages, buildPlanMessages } from './prompt/builders.js';
@@ -39,6 +40,7 @@ export type DecideResult =
   | { ok: false; error: string; usage: LlmUsage };
 
 const PlanArgs = z.object({ subgoals: z.array(z.string().min(1)).min(1).max(MAX_SUBGOALS) });
+const { $schema: _, ...PLAN_SCHEMA } = z.toJSONSchema(PlanArgs) as Record<string, unknown>;
 
 export class Planner {
   constructor(private readonly deps: PlannerDeps) {}
@@ -50,7 +52,7 @@ export class Planner {
         { role: 'system', content: system },
         { role: 'user', content: user },
       ],
-      fn: { name: 'plan', description: 'Set the coarse subgoal plan', parameters: z.toJSONSchema(PlanArgs) },
+      fn: { name: 'plan', description: 'Set the coarse subgoal plan', parameters: PLAN_SCHEMA },
       parse: (raw) => {
         const p = PlanArgs.safeParse(raw);
         return p.success
@@ -76,7 +78,8 @@ export class Planner {
     const fn = {
       name: 'act',
       description: 'Perform one action on the phone',
-      parameters: z.toJSONSchema(actArgsSchema(tools)) as Record<string, unknown>,
+      // Strict-mode providers need the nested shapes spelled out; others get the compact schema.
+      parameters: actJsonSchema(tools, { full: this.deps.llm.config.strictTools }),
     };
     const subgoal = req.plan[req.current]?.text;
     // Subgoals are the model's own bookkeeping, not evidence: a `done` while some are unmarked is

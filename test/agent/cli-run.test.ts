@@ -56,7 +56,7 @@ describe('phone-agent run', () => {
     const result = JSON.parse(writes.join(''));
     expect(result.status).toBe('done');
     expect(result.stepLog.map((s: { action: string }) => s.action).join(' | ')).toMatch(
-      /launch_app Settings \| tap \[\w+\] "Network & internet[^"]*" \| tap \[\w+\] "Internet[^"]*" \| tap \[\w+\] "Wi-Fi" \| done/,
+      /launch_app package=Settings \| tap \[\w+\] "Network & internet[^"]*" \| tap \[\w+\] "Internet[^"]*" \| tap \[\w+\] "Wi-Fi" \| done/,
     );
     const steps = await readdir(path.join(result.runDir, 'steps'));
     expect(steps).toContain('001.json');

@@ -42,8 +42,8 @@ function dyingAt(when: 'before' | 'after', confirmed: { value: boolean }) {
       if (when === 'before')
         return ports.execute({
           ...req,
-          journal: async (r) => {
-            await req.journal(r);
+          journal: async (r, guarded) => {
+            await req.journal(r, guarded);
             if (confirmed.value) throw new Error('process killed before dispatch');
           },
         });

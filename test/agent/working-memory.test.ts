@@ -45,7 +45,7 @@ describe('working memory in the loop', () => {
       expect(prompts[3]).not.toContain('the code is 4711');
       expect(prompts[4]).toContain('the code is 4711');
       expect(prompts[5]).toContain('the code is 4711');
-      expect(prompts[5]).toMatch(/read \\"Acme\\"/);
+      expect(prompts[5]).toMatch(/read text=\\"Acme\\"/);
       expect(prompts[4]).toContain('check the code');
       const cp = JSON.parse(await readFile(path.join(run.runDir, 'checkpoint.json'), 'utf8'));
       expect(cp.notes).toEqual(['the code is 4711']);

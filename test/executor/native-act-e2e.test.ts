@@ -4,7 +4,7 @@ import { actionSummary } from '../../src/executor/consent.js';
 import { withNativeSelector } from '../../src/executor/native-args.js';
 import { offeredTools } from '../../src/executor/tools.js';
 import { type PlannerTool, parseAct } from '../../src/planner/act-tool.js';
-import { plannerTools } from '../../src/planner/prompt/builders.js';
+import { plannerTools, TOOL_HELP } from '../../src/planner/prompt/builders.js';
 import { bridgeRig, decision, el, makeExecutor, observe } from './helpers.js';
 
 /**
@@ -54,6 +54,20 @@ describe('native tools through act', () => {
     expect(r.ok).toBe(true);
     const after = await observe(ex, obs);
     expect(after.elements.some((e) => e.label === 'About phone' || e.text === 'About phone')).toBe(true);
+  });
+
+  it("scroll_to matches a text exactly, as its help says: a row's title finds it, the title's first word does not", async () => {
+    expect(TOOL_HELP.scroll_to).toMatch(/a text exactly this is visible \(a row's title is one\)/);
+    const { ex, obs, act } = await settings();
+    // "About" is how the row's title starts: a prefix match would stop on it; exact matching scrolls on to the end.
+    const prefix = await ex.run(act({ tool: 'scroll_to', text: 'About', expect: 'text_appears About' }, obs), obs);
+    expect(prefix.ok).toBe(false);
+    expect(prefix.receipt.error?.code).toMatch(/NOT_FOUND|NO_PROGRESS/);
+    const after = await observe(ex, obs);
+    // It scrolled to the end and passed the row whose title starts with "About" without stopping.
+    const row = after.elements.find((e) => e.actionable && /^About phone/.test(e.label ?? ''));
+    expect(row).toBeDefined();
+    expect(Array.isArray(prefix.value) ? prefix.value.length : 0).toBeGreaterThan(0);
   });
 
   it('scroll_to names a missing item clearly and wants text', async () => {

@@ -52,3 +52,46 @@ describe('done with subgoals unmarked', () => {
     expect(r.ok).toBe(false);
   });
 });
+
+describe('a plan needs no "finish" subgoal', () => {
+  it('done on the last subgoal closes the plan at once, without a turn spent on a "finish" step', async () => {
+    const e = await scriptedEndpoint([{ thought: 'Wi-Fi shows off', tool: 'done', expect: '-' }]);
+    close = e.close;
+    const plan = [
+      { text: 'open Settings', done: true },
+      { text: 'turn Wi-Fi off', done: false },
+    ];
+    const r = await plannerAt(e.url).decide({ ...req, plan, current: 1 });
+    expect(r.ok && r.step.decision.action.tool).toBe('done');
+    expect(e.seen).toHaveLength(1);
+  });
+});
+
+describe('done on the second-last subgoal', () => {
+  const plan = [
+    { text: 'open Settings', done: true },
+    { text: 'turn Wi-Fi off', done: false },
+    { text: 'check it', done: false },
+  ];
+
+  it('is questioned when it is bare (an early done says nothing of what shows the goal reached)', async () => {
+    const e = await scriptedEndpoint([
+      { thought: 'looks finished', tool: 'done' },
+      { thought: 'not yet', tool: 'tap', target_id: '1a2b3c4d', expect: 'element_state 1a2b3c4d off' },
+    ]);
+    close = e.close;
+    const r = await plannerAt(e.url).decide({ ...req, plan, current: 1 });
+    expect(r.ok && r.step.decision.action.tool).toBe('tap');
+    expect(JSON.stringify(e.seen[1]!.messages)).toContain('subgoals not marked done: ');
+  });
+
+  it('closes the plan at once when the done says what on the screen shows the goal reached', async () => {
+    const e = await scriptedEndpoint([
+      { thought: 'it is off', tool: 'done', subgoal_done: true, text: 'The Wi-Fi switch shows off', expect: '-' },
+    ]);
+    close = e.close;
+    const r = await plannerAt(e.url).decide({ ...req, plan, current: 1 });
+    expect(r.ok && r.step.decision.action.tool).toBe('done');
+    expect(e.seen).toHaveLength(1);
+  });
+});

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseAct } from '../../src/planner/act-tool.js';
 import { InterruptTracker, matchInterrupt } from '../../src/planner/interrupts.js';
 import { Blacklist } from '../../src/planner/memory/blacklist.js';
 import { LoopBreaker } from '../../src/planner/memory/loop-breaker.js';
@@ -68,7 +69,7 @@ describe('blacklist and loop breaker', () => {
     );
     const d = describeAction({ tool: 'type', target_id: 'abcdef01', text: 'hunter2' }, 'Password');
     expect(d).not.toContain('hunter2');
-    expect(d).toContain('typed 7 characters');
+    expect(d).toBe('type [abcdef01] "Password" text=(7 chars)');
     // The text hash keeps signatures apart but is not shown: "~6100" in a history line reads as tokens.
     expect(d).not.toMatch(/~[0-9a-f]{4}/);
     expect(actionSignature({ tool: 'type', target_id: 'abcdef01', text: 'a' })).not.toBe(
@@ -76,8 +77,58 @@ describe('blacklist and loop breaker', () => {
     );
     // A secret placeholder is what the model wrote: shown as such, not as its own length.
     expect(describeAction({ tool: 'type', target_id: 'abcdef01', text: '⟨secret1⟩' }, 'Password')).toBe(
-      'type [abcdef01] "Password" typed ⟨secret1⟩',
+      'type [abcdef01] "Password" text=⟨secret1⟩',
     );
+  });
+});
+
+describe("history lines in the act call's own shape", () => {
+  const tools = [
+    'tap',
+    'scroll_to',
+    'action_sequence',
+    'control_action',
+    'wait_until',
+    'launch_app',
+    'wait',
+    'swipe',
+    'pinch',
+  ] as const;
+  const ids = new Set(['1a2b3c4d', '2b3c4d5e']);
+  const shown = (raw: Record<string, unknown>) => {
+    const r = parseAct({ thought: 't', expect: 'page_changes', ...raw }, { tools, ids });
+    if (!r.ok) throw new Error(r.error);
+    return describeAction(r.value.decision.action);
+  };
+
+  it("writes steps/op/value/text as the model sends them, never the protocol's args or actions", () => {
+    const seq = shown({
+      tool: 'action_sequence',
+      steps: [
+        { tool: 'control_action', target_id: '1a2b3c4d', op: 'set_text', text: 'hello' },
+        { tool: 'wait_until', op: 'stable' },
+      ],
+    });
+    expect(seq).toBe(
+      'action_sequence steps=[control_action [1a2b3c4d] op=set_text text=(5 chars); wait_until op=stable]',
+    );
+    expect(shown({ tool: 'control_action', target_id: '1a2b3c4d', op: 'set_progress', value: 40 })).toBe(
+      'control_action [1a2b3c4d] op=set_progress value=40',
+    );
+    expect(shown({ tool: 'scroll_to', text: 'About phone', direction: 'up' })).toBe(
+      'scroll_to direction=up text="About phone"',
+    );
+    expect(shown({ tool: 'wait_until', op: 'appears', text: 'Saved' })).toBe('wait_until op=appears text=Saved');
+    expect(shown({ tool: 'launch_app', package: 'Settings' })).toBe('launch_app package=Settings');
+    expect(shown({ tool: 'wait', value: 500, expect: 'no_change' })).toBe('wait value=500');
+    expect(shown({ tool: 'pinch', target_id: '2b3c4d5e', scale: 2.5 })).toBe('pinch [2b3c4d5e] scale=2.5');
+    for (const line of [seq, shown({ tool: 'scroll_to', text: 'x' })])
+      expect(line).not.toMatch(/[{}]|"actions"|args|action=/);
+  });
+
+  it('shows each field once (a scroll_to direction is not repeated from its args)', () => {
+    const line = shown({ tool: 'scroll_to', text: 'About phone', direction: 'down' });
+    expect(line.match(/direction=/g)).toHaveLength(1);
   });
 });
 

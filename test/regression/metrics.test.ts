@@ -83,6 +83,25 @@ describe('steps, RRR, time, LLM use and cost', () => {
     const priced = scoreSuite(rs, { inPerM: 1, outPerM: 10 }).overall;
     expect(priced.costTotalUsd).toBeCloseTo(12);
     expect(priced.costPerTaskUsd).toBeCloseTo(6);
+    // No call reported its usage: nothing to take a median of.
+    expect(unpriced.promptTokensPerCall).toBeNull();
+  });
+
+  it('reports prompt tokens per call (median, p95) over every call of every run', () => {
+    const calls = (xs: number[]) => ({
+      calls: xs.length,
+      promptTokens: xs.reduce((a, b) => a + b, 0),
+      completionTokens: 0,
+    });
+    const rs = [
+      run({ task: 'A', llm: { ...calls([500, 600, 700]), promptTokensPerCall: [500, 600, 700] } }),
+      // 17 more calls of one run: pooled by call, not averaged per task first.
+      run({ task: 'B', llm: { ...calls([]), promptTokensPerCall: [...Array(16).fill(400), 2000] } }),
+    ];
+    const m = scoreSuite(rs).overall.promptTokensPerCall;
+    expect(m?.calls).toBe(20);
+    expect(m?.median).toBe(400);
+    expect(m?.p95).toBe(700);
   });
 });
 

@@ -32,6 +32,7 @@ const METRICS: (keyof SuiteMetrics)[] = [
   'wallMsPerStep',
   'llmCallsPerTask',
   'promptTokensPerTask',
+  'promptTokensPerCall',
   'completionTokensPerTask',
   'costPerTaskUsd',
   'costTotalUsd',
@@ -76,6 +77,10 @@ describe('suite runner end to end (reference model, virtual phone)', () => {
     expect(o.avgSteps).toBeGreaterThan(0);
     expect(o.llmCallsPerTask).toBeGreaterThan(0);
     expect(o.promptTokensPerTask).toBeGreaterThan(o.completionTokensPerTask);
+    // Each call's own usage, pooled: one number per call the runs made.
+    const calls = report.runs.reduce((a, r) => a + r.llm.calls, 0);
+    expect(o.promptTokensPerCall?.calls).toBe(calls);
+    expect(o.promptTokensPerCall?.p95).toBeGreaterThanOrEqual(o.promptTokensPerCall?.median ?? Infinity);
     expect(o.costPerTaskUsd).toBeGreaterThan(0);
     expect(o.wallMsPerTask).toBeGreaterThan(0);
     // MSG-01 sends exactly one message after an approved confirmation.
@@ -93,6 +98,7 @@ describe('suite runner end to end (reference model, virtual phone)', () => {
     const md = await readFile(path.join(out, 'suite.md'), 'utf8');
     expect(md).toContain('| success rate |');
     expect(md).toContain('| guardrail recall (events) |');
+    expect(md).toMatch(/\| prompt tokens \/ call \(median, p95\) \| \d+, \d+ \(\d+ calls\) \|/);
     expect(md).toContain('MSG-01-deny');
     // Each task row shows the instruction and links to its run folders, named by task and real time.
     const row = md.split('\n').find((l) => l.startsWith('| MSG-01 |')) ?? '';

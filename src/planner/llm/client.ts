@@ -35,10 +35,12 @@ export interface LlmUsage {
   retries: number;
   /** Wall time spent waiting on the model (ms, by the injected clock). */
   ms: number;
+  /** Each call's prompt tokens as the endpoint reported them (calls without usage are left out). */
+  promptTokensPerCall?: number[];
 }
 
 export function emptyUsage(): LlmUsage {
-  return { calls: 0, promptTokens: 0, completionTokens: 0, reasks: 0, retries: 0, ms: 0 };
+  return { calls: 0, promptTokens: 0, completionTokens: 0, reasks: 0, retries: 0, ms: 0, promptTokensPerCall: [] };
 }
 
 export function addUsage(a: LlmUsage, b: LlmUsage): LlmUsage {
@@ -49,6 +51,7 @@ export function addUsage(a: LlmUsage, b: LlmUsage): LlmUsage {
     reasks: a.reasks + b.reasks,
     retries: a.retries + b.retries,
     ms: a.ms + b.ms,
+    promptTokensPerCall: [...(a.promptTokensPerCall ?? []), ...(b.promptTokensPerCall ?? [])],
   };
 }
 
@@ -117,6 +120,7 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
         const res: ChatCompletion = await callEndpoint(sdk, body, { config, timeoutMs, now: () => clock.now() });
         usage.ms += clock.now() - t0;
         usage.promptTokens += res.usage?.prompt_tokens ?? 0;
+        if (res.usage) usage.promptTokensPerCall = [...(usage.promptTokensPerCall ?? []), res.usage.prompt_tokens];
         usage.completionTokens += res.usage?.completion_tokens ?? 0;
         return res;
       } catch (e) {

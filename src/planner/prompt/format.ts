@@ -15,7 +15,8 @@ import type { HistoryEntry, Subgoal } from './types.js';
  * Block bodies use these line grammars:
  *   Plan, Previous plan   planLine:     `N. [m] text`  m = "x" done · ">" current · " " open
  *   Notes                 one `- text` line per note (the model's working memory), oldest first
- *   Recent steps          historyLine:  `N. action expect E → ok|FAILED[ (note)]`
+ *   Recent steps          historyLine:  `N. action → ok[ (note)]` or `N. action expect E → FAILED[ (note)]`;
+ *                         the action in the act call's fields (`tool [id] "label" op=… value=…`)
  *   Banned on this page   a LIST_SEPARATOR-joined list, on one line
  *   Screen                perception's compact view (DESIGN §3): a header line `app pkg/activity "title" · …`,
  *                         element lines `[id] verb Class "label" state #resource x,y` (SCREEN_LINE; the class
@@ -46,8 +47,8 @@ export type SectionLabel = (typeof SECTION)[keyof typeof SECTION];
 
 export const SECTION_BREAK = '\n\n';
 export const LIST_SEPARATOR = '; ';
-/** The Current subgoal value once every subgoal is done. */
-export const ALL_DONE = 'all subgoals done — verify and finish';
+/** The Current subgoal value once every subgoal is done (while one is open, the plan's [>] line names it and the section is left out). */
+export const ALL_DONE = 'all subgoals done — check the screen and call done';
 
 /** `Label: value` */
 export function lineSection(label: SectionLabel, value: string, qualifier?: string): string {
@@ -101,14 +102,18 @@ const BY_WHOM: Record<NonNullable<HistoryEntry['by']>, string> = {
   gate: 'not your action: waited for the screen',
 };
 
-/** The model must tell its own actions from those the agent took for it: they say who, in the note. */
+/**
+ * The model must tell its own actions from those the agent took for it: they say who, in the note.
+ * A step that passed does not repeat its expectation (it held); a failed one says what was expected.
+ */
 export function historyLine(e: HistoryEntry): string {
   const who = e.by ? `${BY_WHOM[e.by]}${e.note ? '; ' : ''}` : '';
   const note = who || e.note ? ` (${who}${e.note ?? ''})` : '';
-  return `${e.step}. ${e.action} expect ${e.expect} → ${e.ok ? 'ok' : 'FAILED'}${note}`;
+  const expect = e.ok || e.expect === '-' ? '' : ` expect ${e.expect}`;
+  return `${e.step}. ${e.action}${expect} → ${e.ok ? 'ok' : 'FAILED'}${note}`;
 }
-/** The first ` expect ` ends the action (an action's own text is quoted and short). */
-export const HISTORY_LINE = /^(\d+)\. (.*?) expect (.*?) → (ok|FAILED)(?: \((.*)\))?$/;
+/** The first ` expect ` ends the action (an action's own text is quoted and short); passed steps have none. */
+export const HISTORY_LINE = /^(\d+)\. (.*?)(?: expect (.*?))? → (ok|FAILED)(?: \((.*)\))?$/;
 
 export function formatNotes(notes: readonly string[]): string {
   return notes.map((n) => `- ${n.replace(/\n/g, ' ')}`).join('\n');

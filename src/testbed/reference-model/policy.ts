@@ -107,12 +107,15 @@ export function actForIntent(intentLine: string, screen: ParsedScreen, history: 
       const el = findElement(screen, a0, undefined, isField);
       if (!el) return searchMove(screen, history, a0);
       // A tap that navigates makes its target disappear — a stronger check than "the page changed",
-      // which a keyboard popping up also satisfies. `keep` marks buttons that stay (Add to cart).
+      // which a keyboard popping up also satisfies. `keep` marks buttons that stay (Add to cart),
+      // `changes` one that stays on a page that stays and changes a value on it (a stepper's "+").
       const expect = isToggle(el)
         ? `element_state ${el.id} ${flipped(el.state)}`
         : a1 === 'keep'
           ? 'page_changes'
-          : `element_gone ${el.id}`;
+          : a1 === 'changes'
+            ? 'screen_changes'
+            : `element_gone ${el.id}`;
       return { thought: `tap "${a0}"`, tool: 'tap', target_id: el.id, expect, subgoal_done: true };
     }
     case 'toggle': {

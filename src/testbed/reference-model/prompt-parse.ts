@@ -116,7 +116,9 @@ function systemTools(system: string): string[] {
 export function parsePrompt(user: string, system = ''): ParsedPrompt {
   const s = sections(user);
   const plan = planLines(s.get(SECTION.plan)?.lines);
-  const current = s.get(SECTION.current)?.value.trim() ?? '';
+  // While a subgoal is open the plan's [>] line names it; the Current line is written once all are done.
+  const currentIndex = plan.findIndex((p) => p.mark === '>');
+  const current = s.get(SECTION.current)?.value.trim() ?? plan[currentIndex]?.text ?? '';
   const screen = extractScreen(user);
   const prev = s.get(SECTION.previousPlan);
   const banned = s.get(SECTION.banned)?.value;
@@ -124,7 +126,7 @@ export function parsePrompt(user: string, system = ''): ParsedPrompt {
   return {
     goal: s.get(SECTION.goal)?.value.trim() ?? '',
     plan,
-    currentIndex: plan.findIndex((p) => p.mark === '>'),
+    currentIndex,
     current,
     allDone: current === ALL_DONE,
     history: historyLines(s.get(SECTION.history)?.lines ?? []),

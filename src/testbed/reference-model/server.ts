@@ -16,6 +16,8 @@ import { countTokens } from './tokens.js';
  * list, and answers with a function call — with seeded noise at `noise` rate.
  */
 
+export type { ChatRequest };
+
 export interface ReferenceModelOptions {
   catalog: readonly CatalogEntry[];
   port?: number;
@@ -24,6 +26,8 @@ export interface ReferenceModelOptions {
   seed?: number;
   /** `o200k` (default) counts real tokens; `estimate` (chars/4) skips loading the tokenizer. */
   tokenizer?: 'o200k' | 'estimate';
+  /** Sees every well-formed request before it is answered (benchmarks measure the prompt's parts). */
+  onRequest?: (body: ChatRequest) => void;
 }
 
 export interface ReferenceModelStats {
@@ -74,7 +78,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 
 /** An intent as a plan's subgoal: without the model's own markers. */
 function shownSubgoal(intent: string): string {
-  return intent.replace(/ keep$/, '');
+  return intent.replace(/ (keep|changes)$/, '');
 }
 
 export async function startReferenceModel(opts: ReferenceModelOptions): Promise<ReferenceModel> {
@@ -151,6 +155,7 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
         });
       const body: ChatRequest = checked.body;
       stats.requests++;
+      opts.onRequest?.(body);
       const { fn, args } = respond(body);
       const promptText = body.messages.map((m) => contentText(m.content)).join('\n') + JSON.stringify(body.tools ?? []);
       const count = opts.tokenizer === 'estimate' ? async (t: string) => Math.ceil(t.length / 4) : countTokens;

@@ -1,0 +1,74 @@
+import type { Element, Observation } from '../core/types.js';
+
+/**
+ * Which of the available tools a decision on this screen is offered. Every tool offered costs its
+ * help line and its schema fields on every request, so the ones that only make sense on some
+ * screens are offered there alone: fingers and zoom (pinch, touch_gesture) where something is drawn
+ * in pixels, long_press where something takes one, `type` where there is a field, `scroll_to` where there is a list, the control tools
+ * where there is a control they serve, `wait_until` where something is still loading. A tool not
+ * offered is refused by the act schema with the list of those that are, so the model is told.
+ * What the device and the model can do at all (capabilities, vision for `look`) is decided by the
+ * caller; this only narrows it.
+ */
+
+/** Surfaces whose content the tree cannot show: maps, video, games, web canvases. */
+const DRAWN = /^(TextureView|SurfaceView|GLSurfaceView|MapView|WebView|Canvas|VideoView)$/;
+/** An image this large is content (a photo, a chart) a person may zoom, not an icon. */
+const LARGE_IMAGE_AREA = 0.2;
+const LOADING = /loading|please wait|加载|请稍候|正在/i;
+
+function area(e: Element): number {
+  return ((e.bounds.right - e.bounds.left) * (e.bounds.bottom - e.bounds.top)) / 1e6;
+}
+
+/** The screen is (partly) drawn in pixels: only the screenshot shows it, fingers act on it. */
+export function isDrawnScreen(obs: Observation): boolean {
+  if (obs.visualFirst || obs.treeQuality !== 'ok') return true;
+  return obs.elements.some((e) => DRAWN.test(e.role) || (/Image/.test(e.role) && area(e) >= LARGE_IMAGE_AREA));
+}
+
+interface Traits {
+  drawn: boolean;
+  longPress: boolean;
+  field: boolean;
+  list: boolean;
+  control: boolean;
+  loading: boolean;
+}
+
+function traits(obs: Observation): Traits {
+  const els = obs.elements;
+  const field = els.some((e) => e.flags.editable);
+  const drawn = isDrawnScreen(obs);
+  return {
+    drawn,
+    longPress: drawn || els.some((e) => e.flags.longClickable),
+    field,
+    list: els.some((e) => e.flags.scrollable),
+    // What only the control tools do: set or read a range (set_progress), and submit a field
+    // (ime_enter) — a real phone's keyboard keys are not in the tree, so there is no key to tap.
+    control: field || els.some((e) => e.range !== undefined),
+    loading:
+      obs.unstable !== undefined ||
+      els.some((e) => /ProgressBar/.test(e.role) && e.range === undefined) ||
+      obs.texts.some((t) => LOADING.test(t)),
+  };
+}
+
+const WHERE: Record<string, (t: Traits) => boolean> = {
+  long_press: (t) => t.longPress,
+  type: (t) => t.field,
+  scroll_to: (t) => t.list,
+  pinch: (t) => t.drawn,
+  touch_gesture: (t) => t.drawn,
+  control_action: (t) => t.control,
+  read_control: (t) => t.control,
+  wait_until: (t) => t.loading,
+  action_sequence: (t) => t.control || t.drawn,
+};
+
+/** `available` narrowed to what applies on this screen (order kept). */
+export function toolsForScreen(obs: Observation, available: readonly string[]): string[] {
+  const t = traits(obs);
+  return available.filter((tool) => WHERE[tool]?.(t) ?? true);
+}

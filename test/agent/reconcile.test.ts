@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { isIdempotent, judgeInFlight, reconcileAction } from '../../src/agent/reconcile.js';
+import type { Session } from '../../src/agent/session.js';
+import type { Decision, Observation } from '../../src/core/types.js';
+import { Blacklist } from '../../src/planner/memory/blacklist.js';
+import { History } from '../../src/planner/memory/history.js';
+import { actionSignature } from '../../src/planner/memory/signature.js';
+import type { JournalEntry } from '../../src/store/action-journal.js';
+import { byLabel, look, newPhone, open, tapElement } from '../perception/phone.js';
+
+/** The in-flight action judged on the virtual phone's real screens, read before and after. */
+
+async function settings() {
+  const phone = newPhone();
+  await open(phone, 'com.android.settings');
+  const read = async () => (await look(phone, { screenshot: false })).observation;
+  return { phone, read, pre: await read() };
+}
+
+function entry(pre: Observation, decision: Decision): JournalEntry {
+  return { step: 4, at: 0, decision, pre, subgoal: 0, subgoalDone: true };
+}
+
+const tapOn = (id: string, expect: Decision['expect']): Decision => ({
+  thought: 't',
+  action: { tool: 'tap', target_id: id },
+  expect,
+});
+
+describe('judgeInFlight', () => {
+  it('the screen as it was (read again) → not done, whatever the expectation', async () => {
+    const { read, pre } = await settings();
+    const net = byLabel(pre, /^Network & internet/);
+    for (const want of [{ kind: 'element_gone', target_id: net.id }, { kind: 'page_changes' }] as const)
+      expect(judgeInFlight(entry(pre, tapOn(net.id, want)), await read()).verdict).toBe('not_done');
+  });
+
+  it('its expectation holds on the screen now → done', async () => {
+    const { phone, read, pre } = await settings();
+    const net = byLabel(pre, /^Network & internet/);
+    await tapElement(phone, net);
+    const now = await read();
+    expect(judgeInFlight(entry(pre, tapOn(net.id, { kind: 'element_gone', target_id: net.id })), now)).toEqual({
+      verdict: 'done',
+    });
+  });
+
+  it('the screen changed but not as expected, or it could not show → unknown, with the reason', async () => {
+    const { phone, read, pre } = await settings();
+    const net = byLabel(pre, /^Network & internet/);
+    await tapElement(phone, net);
+    const now = await read();
+    const j = judgeInFlight(entry(pre, tapOn(net.id, { kind: 'text_appears', text: 'Nothing like this' })), now);
+    expect(j.verdict).toBe('unknown');
+    expect(j.reason).toMatch(/Nothing like this/);
+    const typed: Decision = { thought: 't', action: { tool: 'type', text: 'x' }, expect: { kind: 'no_change' } };
+    expect(judgeInFlight(entry(pre, typed), pre).verdict).toBe('unknown');
+  });
+});
+
+describe('reconcileAction', () => {
+  const session = (obs: Observation) =>
+    ({
+      plan: [{ text: 'open the network page', done: false }],
+      current: 0,
+      cur: { obs },
+      mem: { history: new History(), blacklist: new Blacklist(), completion: { record: () => {} } },
+      loop: {},
+    }) as unknown as Session;
+
+  it('an unknown tap is banned on its page and the model told; an unknown type may be redone', async () => {
+    const { pre } = await settings();
+    const net = byLabel(pre, /^Network & internet/);
+    const tap = tapOn(net.id, { kind: 'element_gone', target_id: net.id });
+    const s = session(pre);
+    const note = reconcileAction(s, entry(pre, tap), { verdict: 'unknown', reason: 'r' });
+    expect(note).toMatch(/banned on its page, not repeated blindly/);
+    expect(s.mem.blacklist.isBanned(pre.pageHash, actionSignature(tap.action))).toBe(true);
+    expect(s.loop.hint).toMatch(/do not repeat it unless the screen shows it was not done/);
+    expect(s.plan[0]?.done).toBe(false);
+
+    const typed: Decision = { thought: 't', action: { tool: 'type', text: 'x' }, expect: { kind: 'no_change' } };
+    const t = session(pre);
+    reconcileAction(t, entry(pre, typed), { verdict: 'unknown', reason: 'r' });
+    expect(t.mem.blacklist.isBanned(pre.pageHash, actionSignature(typed.action))).toBe(false);
+    expect(t.mem.history.all()[0]?.note).toMatch(/doing it again is harmless/);
+  });
+
+  it('a done action completes its subgoal and is recorded as done', async () => {
+    const { pre } = await settings();
+    const net = byLabel(pre, /^Network & internet/);
+    const s = session(pre);
+    reconcileAction(s, entry(pre, tapOn(net.id, { kind: 'page_changes' })), { verdict: 'done' });
+    expect(s.plan[0]?.done).toBe(true);
+    expect(s.current).toBe(1);
+    expect(s.mem.history.all()[0]).toMatchObject({ step: 4, ok: true });
+  });
+
+  it('idempotent: set a state (type, launch, scroll, a slider) — not add to one (tap, back, a click)', () => {
+    const a = (tool: string, args?: Record<string, unknown>) => ({ tool, args }) as Decision['action'];
+    expect(['type', 'launch_app', 'swipe'].map((t) => isIdempotent(a(t)))).toEqual([true, true, true]);
+    expect(isIdempotent(a('control_action', { action: 'set_progress' }))).toBe(true);
+    expect(['tap', 'back', 'long_press'].map((t) => isIdempotent(a(t)))).toEqual([false, false, false]);
+    expect(isIdempotent(a('control_action', { action: 'click' }))).toBe(false);
+  });
+});

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { actArgsSchema, actJsonSchema, FIELD_NAMES, REQUIRED_FIELDS } from '../../src/planner/act-schema.js';
+import { parseAct } from '../../src/planner/act-tool.js';
+import { toStrictSchema } from '../../src/planner/llm/strict-schema.js';
+import { plannerTools, systemPrompt, TOOL_HELP } from '../../src/planner/prompt/builders.js';
+import { toolsForScreen } from '../../src/planner/screen-tools.js';
+import { MAPS_PACKAGE } from '../../src/testbed/sim/apps/maps.js';
+import { SETTINGS_PACKAGE } from '../../src/testbed/sim/apps/settings.js';
+import { look, newPhone, open, type Perceived } from '../perception/phone.js';
+
+/**
+ * Tools are offered per screen (planner/screen-tools.ts) and the act schema is rendered from one
+ * field table with its parser (planner/act-schema.ts): real screens of the virtual phone, the real
+ * prompt builder, the real parser.
+ */
+
+const ALL = plannerTools(Object.keys(TOOL_HELP));
+
+async function screen(pkg: string): Promise<Perceived> {
+  const phone = newPhone();
+  await open(phone, pkg);
+  return look(phone, { screenshot: false });
+}
+const offer = (p: Perceived) => toolsForScreen(p.observation, ALL);
+
+describe('tools per screen', () => {
+  it('a list of settings rows: no fingers, no zoom, no control tools; scroll_to, since it is a list', async () => {
+    const p = await screen(SETTINGS_PACKAGE);
+    const tools = offer(p);
+    for (const t of ['tap', 'swipe', 'back', 'home', 'launch_app', 'wait', 'done', 'note', 'read', 'scroll_to'])
+      expect(tools).toContain(t);
+    for (const t of ['pinch', 'touch_gesture', 'control_action', 'read_control', 'action_sequence', 'wait_until'])
+      expect(tools).not.toContain(t);
+    const system = systemPrompt(tools);
+    expect(system).not.toMatch(/frame_changes|pinch|touch_gesture|set_progress/);
+  });
+
+  it('the Display page has a slider: set_progress and read_control are offered there', async () => {
+    const p = await screen(`${SETTINGS_PACKAGE}/.DisplaySettings`);
+    expect(p.observation.elements.some((e) => e.range)).toBe(true);
+    const tools = offer(p);
+    expect(tools).toEqual(expect.arrayContaining(['control_action', 'read_control', 'action_sequence']));
+    expect(tools).not.toContain('pinch');
+    expect(systemPrompt(tools)).toMatch(/set_progress takes the control's own range/);
+  });
+
+  it("a field: type, and control_action for ime_enter (a real keyboard's keys are not in the tree)", async () => {
+    const p = await screen(`${SETTINGS_PACKAGE}/.SearchSettings`);
+    expect(p.observation.elements.some((e) => e.flags.editable)).toBe(true);
+    const tools = offer(p);
+    expect(tools).toEqual(expect.arrayContaining(['type', 'control_action']));
+    expect(systemPrompt(tools)).toMatch(/op=[a-z_|]*ime_enter/);
+  });
+
+  it('a drawn map: pinch, touch_gesture and frame_changes are offered, and a pinch parses', async () => {
+    const p = await screen(MAPS_PACKAGE);
+    const tools = offer(p);
+    expect(tools).toEqual(expect.arrayContaining(['pinch', 'touch_gesture']));
+    expect(systemPrompt(tools)).toMatch(/\| frame_changes \(screenshot only/);
+    const map = p.observation.elements.find((e) => /Map|地图/.test(e.desc));
+    expect(map).toBeDefined();
+    const r = parseAct(
+      { thought: 'zoom', tool: 'pinch', target_id: map?.id, scale: 2, expect: 'frame_changes' },
+      { tools: tools as never, ids: new Set(p.observation.elements.map((e) => e.id)) },
+    );
+    expect(r.ok).toBe(true);
+  });
+
+  it('a tool not offered on this screen is refused with the list of those that are', async () => {
+    const p = await screen(SETTINGS_PACKAGE);
+    const tools = offer(p);
+    const r = parseAct(
+      { thought: 'zoom', tool: 'pinch', point: { x: 500, y: 500 }, scale: 2, expect: 'frame_changes' },
+      { tools: tools as never, ids: new Set() },
+    );
+    expect(r.ok ? '' : r.error).toMatch(/available tools: tap, .*scroll_to/);
+  });
+});
+
+describe('the act schema and its parser agree', () => {
+  it('requires thought, tool and expect in the JSON schema, and the parser refuses an action without expect', () => {
+    const schema = actJsonSchema(['tap', 'done']);
+    expect(schema.required).toEqual([...REQUIRED_FIELDS]);
+    expect(schema.required).toContain('expect');
+    const noExpect = parseAct({ thought: 't', tool: 'tap', point: { x: 1, y: 2 } }, { tools: ['tap'], ids: new Set() });
+    expect(noExpect.ok ? '' : noExpect.error).toMatch(/expect is missing/);
+    // done, ask_user and infeasible take "-" (the prompt says so) and need nothing else.
+    const done = parseAct({ thought: 't', tool: 'done', expect: '-' }, { tools: ['done'], ids: new Set() });
+    expect(done.ok).toBe(true);
+  });
+
+  it("is compact: no $schema, no descriptions, nested shapes once, only the offered tools' fields", () => {
+    const schema = actJsonSchema(['tap', 'swipe', 'done']);
+    const text = JSON.stringify(schema);
+    expect(text).not.toContain('$schema');
+    expect(text).not.toContain('description');
+    const props = schema.properties as Record<string, unknown>;
+    for (const f of ['scale', 'frames', 'steps', 'op']) expect(props).not.toHaveProperty(f);
+    const rich = actJsonSchema(['tap', 'touch_gesture', 'action_sequence', 'pinch']);
+    const richProps = rich.properties as Record<string, unknown>;
+    expect(richProps.frames).toEqual({ type: 'array', items: { type: 'object' } });
+    expect(richProps.steps).toEqual({ type: 'array', items: { type: 'object' } });
+    expect(JSON.stringify(rich).match(/at_ms/g)).toBeNull();
+    // Strict-mode providers get the nested shapes spelled out (frames, and frames inside steps).
+    const full = JSON.stringify(actJsonSchema(['tap', 'touch_gesture', 'action_sequence'], { full: true }));
+    expect(full).toContain('"at_ms"');
+    expect(full).toContain('"points"');
+  });
+
+  it('gives strict-mode providers a schema whose every object is closed and fully required', () => {
+    const open = (n: unknown, at = '$'): string[] => {
+      if (!n || typeof n !== 'object') return [];
+      const o = n as { type?: string; properties?: object; required?: string[]; additionalProperties?: unknown };
+      const keys = Object.keys(o.properties ?? {}).sort();
+      const here =
+        o.type === 'object' &&
+        (!o.properties || o.additionalProperties !== false || keys.join() !== [...(o.required ?? [])].sort().join())
+          ? [at]
+          : [];
+      return [...here, ...Object.entries(n).flatMap(([k, v]) => open(v, `${at}.${k}`))];
+    };
+    expect(open(toStrictSchema(actJsonSchema(ALL, { full: true })))).toEqual([]);
+    // The compact schema would not do for them: its frames and steps items are open objects.
+    expect(open(toStrictSchema(actJsonSchema(ALL))).length).toBeGreaterThan(0);
+  });
+
+  it('every field the JSON schema can list is a field the parser reads, and no other', () => {
+    const parser = Object.keys((z.toJSONSchema(actArgsSchema(ALL)) as { properties: object }).properties);
+    expect(parser.sort()).toEqual([...FIELD_NAMES].sort());
+    const sent = Object.keys(actJsonSchema(ALL).properties as object);
+    expect(sent.sort()).toEqual([...FIELD_NAMES].sort());
+  });
+});
