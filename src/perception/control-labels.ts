@@ -3,7 +3,7 @@ import type { Rect } from '../core/geometry.js';
 /**
  * How a control is named from what perception has (DESIGN §4). A row made of texts reads them in
  * order, and a row whose texts sit on separate lines (a title over a body: a note, a settings
- * entry) separates them — "Gate code — 7351#, the side door sticks." — with the title said once.
+ * entry) separates them — "Gate code — Gate code 7351#, the side door sticks." — each text as written.
  */
 
 /** A text inside a control, with where it is drawn (none for a zero-size title). */
@@ -16,14 +16,6 @@ export interface LabelPart {
 function belowOf(a: LabelPart | undefined, b: LabelPart): boolean {
   if (!a?.rect || !b.rect) return false;
   return b.rect.top >= (a.rect.top + a.rect.bottom) / 2;
-}
-
-/** A body that opens by repeating its title ("Gate code 7351#…" under "Gate code") says the rest. */
-function withoutTitle(body: string, title: string): string {
-  if (!body.startsWith(title) || body.length === title.length) return body;
-  const rest = body.slice(title.length);
-  if (!/^[\s:：,，\-—·]/.test(rest)) return body;
-  return rest.replace(/^[\s:：,，\-—·]+/, '') || body;
 }
 
 /** The parts in reading order, each once; a new line starts with " — " (the first) or " · ". */
@@ -42,8 +34,9 @@ export function joinParts(parts: readonly LabelPart[], max = 200): string {
       out = p.text;
       title = p.text;
     } else if (below) {
-      const text = lines === 0 && title ? withoutTitle(p.text, title) : p.text;
-      out += `${lines === 0 ? ' — ' : ' · '}${text}`;
+      // The body as the app wrote it, even when it repeats the title: it is data (a note's text is
+      // what gets sent), and a shortened one was sent as the note (relay, NOTE-01).
+      out += `${lines === 0 ? ' — ' : ' · '}${p.text}`;
       lines++;
     } else out += ` ${p.text}`;
     if (out.length >= max) break;
