@@ -84,7 +84,7 @@ function expectLine(tools: readonly string[]): string {
 export function systemPrompt(tools: string[], secrets = false): string {
   const toolLines = tools.map((t) => TOOL_HELP[t] ?? t).join(LIST_SEPARATOR);
   return [
-    'You operate an Android phone for the user: call `act` once per turn.',
+    'You operate an Android phone for the user: call `act` once per turn. The tools listed fit this screen; others appear where a screen needs them.',
     `${SCREEN_HELP} Act on ids.`,
     `${lineSection(SECTION.tools, toolLines)}.`,
     expectLine(tools),
