@@ -171,7 +171,8 @@ export async function runTrial(o: TrialOptions): Promise<TrialResult> {
   let folder = true;
   let firstMs = 0;
   try {
-    const run = spawnCli(o.cli, [
+    // `run` on the proxied phone and model; the same argv starts a run again that died before its folder.
+    const runArgv = [
       'run',
       goal,
       '--device',
@@ -180,10 +181,8 @@ export async function runTrial(o: TrialOptions): Promise<TrialResult> {
       `${modelProxy.url}/v1`,
       '--model',
       'reference-bench',
-      '--max-steps',
-      '30',
-      ...common,
-    ]);
+    ];
+    const run = spawnCli(o.cli, [...runArgv, '--max-steps', '30', ...common]);
     victim = run;
     const spawnedAt = performance.now();
     const timers: NodeJS.Timeout[] = [];
@@ -207,17 +206,7 @@ export async function runTrial(o: TrialOptions): Promise<TrialResult> {
         resumes++;
         const next = runDir
           ? spawnCli(o.cli, ['resume', runDir, '--task', goal, ...common])
-          : spawnCli(o.cli, [
-              'run',
-              goal,
-              '--device',
-              bridgeProxy.url,
-              '--base-url',
-              `${modelProxy.url}/v1`,
-              '--model',
-              'reference-bench',
-              ...common,
-            ]);
+          : spawnCli(o.cli, [...runArgv, ...common]);
         const code = await next.done;
         exits.push(code);
         result = parseResult(next.out()) ?? result;

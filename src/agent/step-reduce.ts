@@ -1,3 +1,4 @@
+import type { Action } from '../core/types.js';
 import { seekSummary } from '../executor/seek-timeline.js';
 import { ScrollEndTracker } from '../perception/scroll-end.js';
 import type { PlannedStep } from '../planner/act-tool.js';
@@ -39,25 +40,14 @@ export async function reduce(
   ctx.record.signals = exec.signals;
   ctx.record.note = ok ? (source === 'cache' ? 'replayed from page memory' : ctx.record.note) : reason;
   s.mem.completion.record({ ok, reason }, exec.post?.obs, exec.changes);
-  const scrollNote =
-    trackScroll(s, ctx, exec) ??
-    (action.tool === 'read_control'
-      ? controlSummary(exec.value)
-      : action.tool === 'seek_timeline'
-        ? seekSummary(exec.value)
-        : undefined) ??
-    (exec.consent?.kind === 'approved'
-      ? `the user approved this ${exec.consent.request.categories.join('/')} step`
-      : undefined) ??
-    (exec.signals?.includes('only_in_typed_field')
-      ? 'the text is only in the field just typed into: nothing else on the page shows it (no result matched?)'
-      : undefined);
+  // Fed on every step (it tracks a run of swipes), so it runs before the note is chosen.
+  const scrollNote = trackScroll(s, ctx, exec);
   s.mem.history.add({
     step: ctx.step,
     action: ctx.record.action,
     expect: ctx.record.expect ?? '-',
     ok,
-    note: ok ? scrollNote : reason,
+    note: ok ? (scrollNote ?? successNote(action, exec)) : reason,
     ...byOf(source),
   });
   s.loop.waiting =
@@ -95,6 +85,17 @@ export async function reduce(
     if (++s.loop.failRun >= REPLAN_AFTER_FAILURES && s.loop.replans < MAX_REPLANS) await replanNow(s, ctx, post);
   }
   s.cur = post;
+}
+
+/** What the history says after an action that worked: what it read, or what the model should know. */
+function successNote(action: Action, exec: Executed): string | undefined {
+  if (action.tool === 'read_control') return controlSummary(exec.value);
+  if (action.tool === 'seek_timeline') return seekSummary(exec.value);
+  if (exec.consent?.kind === 'approved')
+    return `the user approved this ${exec.consent.request.categories.join('/')} step`;
+  if (exec.signals?.includes('only_in_typed_field'))
+    return 'the text is only in the field just typed into: nothing else on the page shows it (no result matched?)';
+  return undefined;
 }
 
 function byOf(source: DecisionSource): { by?: 'rule' | 'replay' | 'gate' } {

@@ -15,18 +15,19 @@ export function looksLikePackage(s: string): boolean {
 }
 
 const GENERIC = new Set(['com', 'org', 'net', 'io', 'android', 'google', 'apps', 'app', 'activity', 'main', 'ui']);
-const squash = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+/** A name as compared: lower case, letters and digits only ("Acme Bank" = "acme-bank"). */
+export const squashLabel = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 
 function words(c: Component): string[] {
   const act = c.activity.split('.').pop() ?? '';
   return [...c.package.split('.'), act.replace(/Activity$/, '')]
-    .map(squash)
+    .map(squashLabel)
     .filter((w) => w.length > 0 && !GENERIC.has(w));
 }
 
 /** How well a label names a component: 3 a word of it, 2 all its words, 1 part of a word. */
 export function labelScore(label: string, c: Component): number {
-  const l = squash(label);
+  const l = squashLabel(label);
   if (!l) return 0;
   const w = words(c);
   if (w.includes(l)) return 3;

@@ -20,21 +20,17 @@ export type Consent =
 
 /** For the person and the journal: `tap "Pay ¥18.00" in com.foodshop` (never typed text). */
 export function actionSummary(a: Action, obs: Observation, target: Element | undefined): string {
-  const label = target
-    ? ` "${target.label || target.text || target.desc || target.role}"`
-    : a.point
-      ? ` at ${a.point.x},${a.point.y}`
-      : '';
+  const label = target ? ` ${quoted(target)}` : a.point ? ` at ${a.point.x},${a.point.y}` : '';
   return `${a.tool}${label}${membersSummary(a, obs)} in ${obs.app.package || 'the current app'}`;
 }
 
 /** What an action_sequence's members do, by the labels of what they act on ("click "Send""). */
 function membersSummary(a: Action, obs: Observation): string {
-  const parts = sequenceMembers(a, obs).map(
-    (m) => `${m.op}${m.element ? ` "${m.element.label || m.element.text || m.element.desc || m.element.role}"` : ''}`,
-  );
+  const parts = sequenceMembers(a, obs).map((m) => `${m.op}${m.element ? ` ${quoted(m.element)}` : ''}`);
   return parts.length ? ` (${parts.join(', ')})` : '';
 }
+
+const quoted = (e: Element) => `"${e.label || e.text || e.desc || e.role}"`;
 
 export function guardOf(
   a: Action,

@@ -1,5 +1,5 @@
 import type { Action, Element, Expect, Observation } from '../core/types.js';
-import { labelScore, looksLikePackage } from '../device/app-label.js';
+import { labelScore, looksLikePackage, squashLabel } from '../device/app-label.js';
 import { onlyTextAppeared } from '../perception/page-identity.js';
 import { stateMatches, stateMismatch } from './element-state.js';
 import { frameChanged } from './pinch.js';
@@ -142,9 +142,8 @@ export function appMatches(named: string, post: Observation): boolean {
   if (!want || !pkg) return false;
   if (pkg === want || pkg.startsWith(`${want}.`)) return true;
   if (looksLikePackage(want)) return false;
-  const squash = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
   const titles = post.windows.filter((w) => w.type === 'application' && w.package === pkg).map((w) => w.title);
-  if ([post.app.title, ...titles].some((t) => t && squash(t) === squash(want))) return true;
+  if ([post.app.title, ...titles].some((t) => t && squashLabel(t) === squashLabel(want))) return true;
   return labelScore(want, { package: pkg, activity: post.app.activity }) > 0;
 }
 
@@ -155,9 +154,7 @@ export function appMatches(named: string, post: Observation): boolean {
  */
 function launchedByLabel(action: Action, named: string, pre: Observation, post: Observation): boolean {
   if (action.tool !== 'launch_app' || !named.trim()) return false;
-  const squash = (v: unknown) => (typeof v === 'string' ? v.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '') : '');
-  const asked = [action.package, action.args?.package, action.args?.label, action.text].map(squash);
-  if (!asked.includes(squash(named))) return false;
+  if (!launchNames(action).some((n) => squashLabel(n) === squashLabel(named))) return false;
   return pre.app.package !== post.app.package && !/launcher/i.test(post.app.package);
 }
 
@@ -189,8 +186,13 @@ function textOnlyChange(pre: Observation, post: Observation): string | undefined
 
 /** Whether the app a launch_app names (package, prefix or name) is the one in the foreground. */
 function isForeground(action: Action, post: Observation): boolean {
-  return [action.package, action.args?.package, action.args?.label, action.text].some(
-    (v) => typeof v === 'string' && appMatches(v, post),
+  return launchNames(action).some((v) => appMatches(v, post));
+}
+
+/** The names a launch_app gave its app (package, label, text). */
+function launchNames(action: Action): string[] {
+  return [action.package, action.args?.package, action.args?.label, action.text].filter(
+    (v): v is string => typeof v === 'string',
   );
 }
 

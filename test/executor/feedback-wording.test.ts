@@ -34,21 +34,27 @@ function page(elements: Element[]): Observation {
   } as Observation;
 }
 
-describe('text_appears after typing', () => {
-  const search = (text: string): Element => ({
-    id: 'eeee0005',
+/** A focused search field at the top of the page, holding `text`. */
+function searchField(id: string, resourceId: string, text: string): Element {
+  return {
+    id,
     role: 'EditText',
     className: 'android.widget.EditText',
     text,
     desc: '',
-    resourceId: 'com.android.contacts:id/search',
+    resourceId,
     bounds: { left: 0, top: 100, right: 1000, bottom: 150 },
     boundsPx: { left: 0, top: 240, right: 1080, bottom: 360 },
     flags: { ...FLAGS, clickable: true, editable: true, focused: true },
     window: 1,
     actionable: true,
     label: 'Search',
-  });
+    hint: 'Search',
+  };
+}
+
+describe('text_appears after typing', () => {
+  const search = (text: string) => searchField('eeee0005', 'com.android.contacts:id/search', text);
   const row = (text: string): Element => ({
     ...search(''),
     id: 'ffff0006',
@@ -89,21 +95,7 @@ describe('text_appears after typing', () => {
 
 describe('feedback wording', () => {
   it('a search typed into a field is not "edited unasked", even when its expectation fails', () => {
-    const field = (text: string): Element => ({
-      id: 'cccc0003',
-      role: 'EditText',
-      className: 'android.widget.EditText',
-      text,
-      desc: '',
-      resourceId: 'com.files:id/search',
-      bounds: { left: 0, top: 100, right: 1000, bottom: 150 },
-      boundsPx: { left: 0, top: 240, right: 1080, bottom: 360 },
-      flags: { ...FLAGS, clickable: true, editable: true, focused: true },
-      window: 1,
-      actionable: true,
-      label: 'Search',
-      hint: 'Search',
-    });
+    const field = (text: string) => searchField('cccc0003', 'com.files:id/search', text);
     const other: Element = {
       ...field(''),
       id: 'dddd0004',
