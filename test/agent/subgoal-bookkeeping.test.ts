@@ -135,3 +135,32 @@ describe('one action that completes two subgoals', () => {
     expect(seen).toHaveLength(4);
   });
 });
+
+describe('subgoal_done on read_control', () => {
+  it('closes the [>] subgoal when the control was read', async () => {
+    const replies: Record<string, unknown>[] = [{ __fn: 'plan', subgoals: ['read the brightness level', 'say it'] }];
+    const model = await scriptedEndpoint(replies);
+    const rig = await startRig({ modelUrl: model.url });
+    try {
+      rig.phone.world.settings.brightness = 26;
+      await rig.phone.launch('com.android.settings', '.DisplaySettings');
+      await rig.clock.sleep(500);
+      const a = await rig.agent({ confirm: () => 'approved' });
+      const slider = (await a.deps.ports.observe()).obs.elements.find((e) => e.range);
+      if (!slider) throw new Error('no slider on the Display page');
+      replies.push(
+        { thought: 'read', tool: 'read_control', target_id: slider.id, expect: 'no_change', subgoal_done: true },
+        { thought: 'said', tool: 'done', text: 'Brightness level is 26/255', subgoal_done: true },
+      );
+      const run = await runAgent(a.deps, { goal: 'Read the brightness level.', maxSteps: 4, runsDir });
+      await a.close();
+      expect(prompt(model.seen, 2)).toContain('[x] read the brightness level');
+      expect(prompt(model.seen, 2)).toMatch(/range=26\/255/);
+      expect(run.status).toBe('done');
+      expect(model.seen).toHaveLength(3);
+    } finally {
+      await rig.close();
+      await model.close();
+    }
+  });
+});
