@@ -45,11 +45,14 @@ export function waitsForResult(planned: PlannedStep): boolean {
   return planned.subgoalDone || planned.revisedPlan?.length === 0;
 }
 
-/** For the history line of a step that did not work: its bookkeeping was not applied, said so. */
+/**
+ * For the history line of a step that did not work: its bookkeeping was not applied, said first,
+ * since a reason may end in an undo to copy ("undo: tap [id] expect text_appears 1").
+ */
 export function notApplied(planned: PlannedStep, reason: string): string {
   if (!waitsForResult(planned) || TERMINAL_TOOLS.has(planned.decision.action.tool)) return reason;
   const what = [planned.subgoalDone ? 'subgoal_done' : '', planned.revisedPlan ? 'plan' : ''].filter(Boolean);
-  return `${reason} (${what.join(' and ')} not applied: the [>] subgoal stays open)`;
+  return `${what.join(' and ')} not applied, the [>] subgoal stays open: ${reason}`;
 }
 
 /** A note or a read: handled here and recorded; returns false for a decision that goes to the phone. */

@@ -51,7 +51,7 @@ describe('subgoal_done on a read', () => {
       'Read the first app name on the home screen.',
     );
     expect(prompt(seen, 2)).toContain('[>] read the first app name');
-    expect(prompt(seen, 2)).toMatch(/subgoal_done not applied: the \[>\] subgoal stays open/);
+    expect(prompt(seen, 2)).toMatch(/subgoal_done not applied, the \[>\] subgoal stays open: /);
     expect(prompt(seen, 3)).toContain('[x] read the first app name');
     expect(prompt(seen, 3)).toContain('[>] say it');
     expect(run.status).toBe('done');
