@@ -9,7 +9,7 @@ import type { ParsedScreen } from './screen-parse.js';
  * before the plan is finished — and the shapes a capable model uses that the oracle would not: a
  * summary on `done`, an app named by its label in `expect app_foreground`, a `look`, a `note`, a
  * plan revision (the remaining subgoals restated), a `read` that completes a subgoal already
- * reached (instead of a dummy wait), and `plan=[]` on the action that completes the last subgoal
+ * reached (instead of a dummy wait), and `plan=[]` on the action after which only `done` is left
  * (instead of subgoal_done), offered tools only.
  */
 
@@ -70,6 +70,8 @@ export function applyNoise(input: NoiseInput, rate: number, random: () => number
   const alreadyReached = args.tool === 'wait' && args.subgoal_done === true;
   const named = /^"(.+)" is already/.exec(args.thought)?.[1];
   const readable = screen.elements.find((e) => named !== undefined && e.text.includes(named));
+  // After this action only a bare `done` (or nothing) is left: plan=[] says the same.
+  const onlyDoneLeft = !input.moreSubgoals || (input.remainingPlan ?? ['?']).slice(1).every((t) => t === 'done');
   const applicable = NOISE_KINDS.filter((k) => {
     if (k === 'wrong_element') return typeof args.target_id === 'string' && others.length > 0;
     if (k === 'off_target_point') return typeof args.target_id === 'string' && args.tool === 'tap';
@@ -80,7 +82,7 @@ export function applyNoise(input: NoiseInput, rate: number, random: () => number
     if (k === 'look' || k === 'note') return input.offered?.has(k) === true && args.tool !== 'done';
     if (k === 'plan_revision') return (input.remainingPlan?.length ?? 0) > 0;
     if (k === 'read_done') return alreadyReached && readable !== undefined && input.offered?.has('read') === true;
-    if (k === 'plan_empty') return !input.moreSubgoals && args.subgoal_done === true && args.tool !== 'done';
+    if (k === 'plan_empty') return args.subgoal_done === true && args.tool !== 'done' && onlyDoneLeft;
     return true;
   });
   const kind = applicable[Math.floor(random() * applicable.length)] ?? 'malformed_json';
