@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTask } from '../../regression-tasks/harness.js';
 import { referenceCatalog } from '../../regression-tasks/index.js';
+import { FILE_02 } from '../../regression-tasks/tasks/file-02.js';
 import { SHOP_02 } from '../../regression-tasks/tasks/shop-02.js';
 import { SHOP_05 } from '../../regression-tasks/tasks/shop-05.js';
 import { PageMemory } from '../../src/planner/memory/page-memory.js';
@@ -76,4 +77,20 @@ describe('held taps in the listing, on the way to payment', () => {
       expect(approved?.note).toBe(`the user approved tap "${toPayment}" (held as payment)`);
     },
   );
+});
+
+describe('a declined guarded tap', () => {
+  it('FILE-02: the history and the hint name the control that was declined, and that it was not done', async () => {
+    seen = [];
+    const r = await runTask(FILE_02, { seed: 3, modelUrl: model.url, memory: new PageMemory(), runsDir });
+    expect(r.check).toEqual({ ok: true });
+    const last = decidePrompts().at(-1);
+    const declined = 'the user declined tap "删除" (held as delete): not done';
+    expect(last?.history.at(-1)).toMatchObject({
+      action: expect.stringMatching(/^tap \[\w+\] "删除"$/),
+      note: declined,
+    });
+    expect(last?.hint).toMatch(/^The user declined tap "删除" \(held as delete\): not done\. Do not try it again/);
+    expect(r.run.status).toBe('ask_user');
+  });
 });
