@@ -15,19 +15,7 @@ export type RiskCategory = 'payment' | 'send' | 'delete' | 'account';
 
 export const LEXICON: Record<RiskCategory, { zh: string[]; en: string[] }> = {
   payment: {
-    zh: [
-      '支付',
-      '付款',
-      '确认支付',
-      '立即支付',
-      '立即购买',
-      '提交订单',
-      '转账',
-      '下单',
-      '购买',
-      '充值',
-      '买单',
-    ],
+    zh: ['支付', '付款', '确认支付', '立即支付', '立即购买', '提交订单', '转账', '下单', '购买', '充值', '买单'],
     en: [
       'pay',
       'pay now',
