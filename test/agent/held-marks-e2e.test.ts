@@ -71,7 +71,7 @@ describe('held taps in the listing, on the way to payment', () => {
       const payment = onActivity(prompts, '.PaymentActivity');
       expect(line(payment, pay)?.held).toEqual(['payment']);
       const system = text(seen.at(-1)?.messages.find((m) => m.role === 'system')?.content);
-      expect(system).toContain('a line marked "asks user: <kind>" is such a tap');
+      expect(system).toContain('Tapping a line marked "asks user: <kind>" asks the user first');
       const approved = payment?.history.at(-1);
       expect(approved?.action).toContain(`"${toPayment}"`);
       expect(approved?.note).toBe(`the user approved tap "${toPayment}" (held as payment)`);
