@@ -13,6 +13,7 @@ import { offeredTools } from '../executor/tools.js';
 import { VisualFirstRegistry } from '../perception/index.js';
 import { encodeModelImage, type ModelImageRequest } from '../perception/model-image.js';
 import { DeviceUnavailableError } from './errors.js';
+import { heldTaps } from './held-taps.js';
 import type { AgentPorts, Executed, Perceived } from './ports.js';
 
 /**
@@ -122,6 +123,7 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
       executed.deviceMs = clock.now() - t;
       return executed;
     },
+    held: (obs) => heldTaps(obs, deps.guardConfig),
     // A model that cannot read images (or a run without screenshots) is never offered them, nor `look`.
     image: deps.vision && deps.screenshots !== false ? image : undefined,
   };

@@ -61,6 +61,8 @@ export interface AgentPorts {
   tools: string[];
   observe(previous?: Observation, opts?: { screenshot?: boolean }): Promise<Perceived>;
   execute(req: ExecuteRequest): Promise<Executed>;
+  /** The controls whose tap the guard would hold on this screen: id → categories (./held-taps.ts). */
+  held(obs: Observation): Record<string, string[]>;
   /** A data: URL of the screen (cropped around a target), for visual-first pages and `look`. */
   image?(seen: Perceived, req: { target_id?: string; point?: { x: number; y: number } }): Promise<string | undefined>;
 }
