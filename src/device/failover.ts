@@ -3,6 +3,7 @@ import type { PxPoint } from '../core/geometry.js';
 import type { Logger } from '../core/logger.js';
 import type { KeyName } from '../core/types.js';
 import {
+  type AppsResult,
   asFailover,
   type ControlRequest,
   type Device,
@@ -142,6 +143,22 @@ export class FailoverDevice implements Device {
   }
   native(req: ActionRequest, d: Deadline): Promise<DeviceCall> {
     return this.route((x, dl) => x.native(req, dl), d, false);
+  }
+  /**
+   * The helper's list (real labels); adb's when the helper is gone or has no such op (an older
+   * helper). A read: nothing to replay, so the only question is who answers.
+   */
+  async listApps(d: Deadline): Promise<AppsResult> {
+    await this.maybeReturn(d);
+    if (!this.onFallback) {
+      const r = await this.o.primary.listApps(this.share(d));
+      if (r.ok) return r;
+      if (helperGone(r)) {
+        this.switchTo('adb', r.message);
+        this.lastProbe = this.o.clock.now();
+      }
+    }
+    return { ...(await this.o.fallback.listApps(d)), failover: true };
   }
   async close(): Promise<void> {
     await Promise.all([this.o.primary.close(), this.o.fallback.close()]);
