@@ -61,6 +61,11 @@ export interface AgentPorts {
   tools: string[];
   observe(previous?: Observation, opts?: { screenshot?: boolean }): Promise<Perceived>;
   execute(req: ExecuteRequest): Promise<Executed>;
+  /**
+   * The launcher's app names, each one `launch_app` opens on this device; undefined when the device
+   * cannot list them (an older helper). Read once per run by the session (./apps.ts).
+   */
+  apps?(): Promise<readonly string[] | undefined>;
   /** A data: URL of the screen (cropped around a target), for visual-first pages and `look`. */
   image?(seen: Perceived, req: { target_id?: string; point?: { x: number; y: number } }): Promise<string | undefined>;
 }

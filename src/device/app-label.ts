@@ -55,6 +55,14 @@ export function matchLabel(label: string, components: readonly Component[]): Lab
   };
 }
 
+/**
+ * The home screen's app by its package: AOSP's Launcher3, Pixel's nexuslauncher, Samsung's
+ * app.launcher, MIUI's com.miui.home, … — where the user picks an app (and the drawer lives).
+ */
+export function isLauncherPackage(pkg: string): boolean {
+  return /launcher|(^|\.)home$/i.test(pkg);
+}
+
 const capitalized = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
 
 /**

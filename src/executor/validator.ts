@@ -1,5 +1,5 @@
 import type { Action, Element, Expect, Observation } from '../core/types.js';
-import { labelScore, looksLikePackage, squashLabel } from '../device/app-label.js';
+import { isLauncherPackage, labelScore, looksLikePackage, squashLabel } from '../device/app-label.js';
 import { onlyTextAppeared } from '../perception/page-identity.js';
 import { stateMatches, stateMismatch } from './element-state.js';
 import { frameChanged } from './pinch.js';
@@ -155,7 +155,7 @@ export function appMatches(named: string, post: Observation): boolean {
 function launchedByLabel(action: Action, named: string, pre: Observation, post: Observation): boolean {
   if (action.tool !== 'launch_app' || !named.trim()) return false;
   if (!launchNames(action).some((n) => squashLabel(n) === squashLabel(named))) return false;
-  return pre.app.package !== post.app.package && !/launcher/i.test(post.app.package);
+  return pre.app.package !== post.app.package && !isLauncherPackage(post.app.package);
 }
 
 export function isFocusLike(action: Action, target?: Element): boolean {

@@ -356,7 +356,13 @@ export class AdbDevice implements Device {
   async listApps(d: Deadline): Promise<AppsResult> {
     const q = await this.sh(LAUNCHER_QUERY_ARGV, d);
     if (!q.ok)
-      return { ok: false, code: q.timeout ? 'TIMEOUT' : 'UNAVAILABLE', message: `list_apps: ${q.message}`, backend: 'adb', failover: false };
+      return {
+        ok: false,
+        code: q.timeout ? 'TIMEOUT' : 'UNAVAILABLE',
+        message: `list_apps: ${q.message}`,
+        backend: 'adb',
+        failover: false,
+      };
     return { ok: true, apps: launcherApps(q.out), labels: 'package', backend: 'adb', failover: false };
   }
   async native(req: ActionRequest): Promise<DeviceCall> {

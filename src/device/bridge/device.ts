@@ -19,12 +19,12 @@ import {
 } from '../device.js';
 import {
   ACTION_NAMES,
-  APPS_PATH,
-  AppsSchema,
   type ActionReceipt,
   ActionReceiptSchema,
   type ActionRequest,
   type ActionRequestInput,
+  APPS_PATH,
+  AppsSchema,
   SnapshotSchema,
   type WireScreen,
 } from '../protocol/index.js';
