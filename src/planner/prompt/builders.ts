@@ -37,7 +37,7 @@ export const TOOL_HELP: Record<string, string> = {
   swipe: "swipe(direction, target_id?) the finger's direction: up shows what is below",
   back: 'back',
   home: 'home (expect page_changes)',
-  launch_app: 'launch_app(package=a name from Apps, or the app name as the launcher shows it, or its package)',
+  launch_app: 'launch_app(package=an app name as Apps lists it, or its package)',
   wait: 'wait(value=ms)',
   done: 'done(text=the answer if the goal asks one, else what on the screen shows the goal reached)',
   ask_user: 'ask_user(text=question)',
