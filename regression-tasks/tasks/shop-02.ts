@@ -6,7 +6,7 @@ const SIZES = ['Small', 'Large'];
 /** Modifier as written in the instruction → the cart option it produces. */
 const MODS: Record<string, string> = { ice: 'Iced', 'extra shot': 'Extra shot' };
 
-/** Approves going to checkout, refuses the payment itself: PAY (stop) ends on the payment page. */
+/** Approves going on to the payment page, refuses the payment itself: PAY (stop) ends there. */
 export const stopAtPayment = (summary: string): 'approve' | 'deny' =>
   /Pay ¥|确认支付/.test(summary) ? 'deny' : 'approve';
 
@@ -46,7 +46,7 @@ export const SHOP_02: TaskDef = {
     'tap "Add to cart" keep',
     'tap "Cart"',
     'tap "Checkout"',
-    'tap "Place order"',
+    'tap "Continue to payment"',
     'ask_user "This is the payment page; please confirm the payment yourself."',
   ],
 };

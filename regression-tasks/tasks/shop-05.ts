@@ -24,7 +24,7 @@ export const SHOP_05: TaskDef = {
     'tap "加入购物车" keep',
     'tap "购物车"',
     'tap "去结算"',
-    'tap "提交订单"',
+    'tap "去支付"',
     'ask_user "已到付款页面，请您自己确认支付。"',
   ],
 };

@@ -56,7 +56,7 @@ export const SHOP_06: TaskDef = {
     'tap "Add to cart" keep',
     'tap "Cart"',
     'tap "Checkout"',
-    'tap "Place order"',
+    'tap "Continue to payment"',
     'tap "Saved card"',
     'tap "Pay"',
     'done',

@@ -8,9 +8,9 @@ const WANT = [
   { name: /^Coconut Latte /, size: 'Large' },
 ];
 
-/** Going to checkout is approved; placing the order or paying is refused (PAY stop). */
+/** Checkout is not guarded (it only reviews); going on to payment or paying is refused (PAY stop). */
 const stopAtCheckout = (summary: string): 'approve' | 'deny' =>
-  /Place order|提交订单|Pay ¥|确认支付/.test(summary) ? 'deny' : 'approve';
+  /Continue to payment|去支付|Pay ¥|确认支付/.test(summary) ? 'deny' : 'approve';
 
 /**
  * XAPP-02: read a shopping list in Notes, order its items in FoodShop with the sizes as written,

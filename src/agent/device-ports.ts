@@ -12,6 +12,7 @@ import { AGENT_COMPACT, observeDevice, SnapshotPerceiver } from '../executor/obs
 import { offeredTools } from '../executor/tools.js';
 import { VisualFirstRegistry } from '../perception/index.js';
 import { DeviceUnavailableError } from './errors.js';
+import { heldTaps } from './held-taps.js';
 import type { AgentPorts, Executed, Perceived } from './ports.js';
 
 /**
@@ -154,6 +155,7 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
       executed.deviceMs = clock.now() - t;
       return executed;
     },
+    held: (obs) => heldTaps(obs, deps.guardConfig),
     // A model that cannot read images (or a run without screenshots) is never offered them, nor `look`.
     image: deps.vision && deps.screenshots !== false ? image : undefined,
   };

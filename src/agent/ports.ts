@@ -63,9 +63,11 @@ export interface AgentPorts {
   execute(req: ExecuteRequest): Promise<Executed>;
   /**
    * The launcher's app names, each one `launch_app` opens on this device; undefined when the device
-   * cannot list them (an older helper). Read once per run by the session (./apps.ts).
+   * cannot list them (an older helper). Read once per run, when it starts or resumes (RunInfo.apps).
    */
   apps?(): Promise<readonly string[] | undefined>;
+  /** The controls whose tap the guard would hold on this screen: id → categories (./held-taps.ts). */
+  held(obs: Observation): Record<string, string[]>;
   /** A data: URL of the screen (cropped around a target), for visual-first pages and `look`. */
   image?(seen: Perceived, req: { target_id?: string; point?: { x: number; y: number } }): Promise<string | undefined>;
 }

@@ -98,6 +98,8 @@ async function askModel(s: Session, ctx: StepCtx): Promise<Choice> {
     current: s.current,
     screen: ctx.seen.compact,
     screenIsDelta: false,
+    // Marked on their lines: the model knows which taps will ask the user before it taps.
+    held: ports.held(obs),
     aspect: obs.screen.aspect,
     history: s.mem.history.recent(5),
     banned,

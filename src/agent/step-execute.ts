@@ -3,11 +3,12 @@ import type { Decision } from '../core/types.js';
 import type { ConfirmationAnswer, ConfirmationChannel, ConfirmationRequest } from '../executor/guardrails/confirm.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import { actionSignature } from '../planner/memory/signature.js';
+import { consentNote } from '../planner/prompt/format.js';
 import { appendJournal } from '../store/action-journal.js';
 import type { Executed } from './ports.js';
 import { live, type Session } from './session.js';
 import type { StepCtx } from './step-context.js';
-import { screenState } from './step-helpers.js';
+import { askedAbout, screenState } from './step-helpers.js';
 import type { RunStatus } from './types.js';
 
 /**
@@ -115,9 +116,9 @@ export async function executePlanned(s: Session, ctx: StepCtx, planned: PlannedS
       return { kind: 'refused', note: `"${what}" ${ALREADY_DONE}; not repeated`, historyNote: 'already done' };
     }
     s.result.denials++;
-    const kinds = consent.request.categories.join('/') || 'guarded';
-    s.loop.hint = `The user declined "${what}": they do not want this ${kinds} step done. Do not try it again or any other way to the same effect; tell the user it was not done (ask_user), or go on with parts of the goal that do not need it.`;
-    return { kind: 'refused', note: `denied by ${consent.by}: ${what}`, historyNote: 'denied by the user' };
+    const declined = consentNote('declined', askedAbout(consent.request), consent.request.categories);
+    s.loop.hint = `${declined.replace(/^the/, 'The')}. Do not try it again or any other way to the same effect; tell the user it was not done (ask_user), or go on with parts of the goal that do not need it.`;
+    return { kind: 'refused', note: `denied by ${consent.by}: ${what}`, historyNote: declined };
   }
   if (consent?.kind === 'approved') s.result.confirmations++;
   return { kind: 'executed', exec };

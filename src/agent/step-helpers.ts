@@ -1,4 +1,5 @@
 import type { Observation } from '../core/types.js';
+import type { ConfirmationRequest } from '../executor/guardrails/confirm.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import type { LlmUsage } from '../planner/llm/client.js';
 import type { Planner } from '../planner/planner.js';
@@ -57,4 +58,10 @@ export async function replan(
   const next = p.plan.map((s) => ({ text: s.text, done: wasDone.has(s.text) }));
   const open = next.findIndex((s) => !s.done);
   return { plan: next, current: open < 0 ? next.length : open, usage: p.usage };
+}
+
+/** What the person was asked about, without the app (`tap "Pay ¥18"`): the control, named for the model. */
+export function askedAbout(req: ConfirmationRequest): string {
+  const suffix = ` in ${req.package || 'the current app'}`;
+  return req.summary.endsWith(suffix) ? req.summary.slice(0, -suffix.length) : req.summary;
 }

@@ -4,10 +4,11 @@ import { ScrollEndTracker } from '../perception/scroll-end.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import { addUsage } from '../planner/llm/client.js';
 import { actionSignature } from '../planner/memory/signature.js';
+import { consentNote } from '../planner/prompt/format.js';
 import type { Executed, Perceived } from './ports.js';
 import { type Session, waitGate } from './session.js';
 import type { StepCtx } from './step-context.js';
-import { replan } from './step-helpers.js';
+import { askedAbout, replan } from './step-helpers.js';
 import { controlSummary } from './step-meta.js';
 import { breakerKey } from './step-preflight.js';
 import type { DecisionSource } from './types.js';
@@ -91,8 +92,9 @@ export async function reduce(
 function successNote(action: Action, exec: Executed): string | undefined {
   if (action.tool === 'read_control') return controlSummary(exec.value);
   if (action.tool === 'seek_timeline') return seekSummary(exec.value);
+  // Names the control, not "this payment step": approving "Continue to payment" pays nothing.
   if (exec.consent?.kind === 'approved')
-    return `the user approved this ${exec.consent.request.categories.join('/')} step`;
+    return consentNote('approved', askedAbout(exec.consent.request), exec.consent.request.categories);
   if (exec.signals?.includes('only_in_typed_field'))
     return 'the text is only in the field just typed into: nothing else on the page shows it (no result matched?)';
   return undefined;

@@ -5,27 +5,17 @@
  * needs a confirmation) and the planner's interrupt rule (a dialog whose title or buttons hit it
  * belongs to the task and is never dismissed by rule). On-screen text is data, never instructions:
  * it only ever makes the agent stricter.
+ *
+ * Payment terms are the words of paying or placing an order, never of reviewing one: a shop's
+ * Checkout / 去结算 / 结算 opens the order review (Taobao/JD 结算 → 确认订单 → 提交订单 → 收银台,
+ * Amazon "Proceed to checkout"), which charges nothing (DESIGN §10).
  */
 
 export type RiskCategory = 'payment' | 'send' | 'delete' | 'account';
 
 export const LEXICON: Record<RiskCategory, { zh: string[]; en: string[] }> = {
   payment: {
-    zh: [
-      '支付',
-      '付款',
-      '确认支付',
-      '立即支付',
-      '立即购买',
-      '提交订单',
-      '去结算',
-      '结算',
-      '转账',
-      '下单',
-      '购买',
-      '充值',
-      '买单',
-    ],
+    zh: ['支付', '付款', '确认支付', '立即支付', '立即购买', '提交订单', '转账', '下单', '购买', '充值', '买单'],
     en: [
       'pay',
       'pay now',
@@ -33,12 +23,14 @@ export const LEXICON: Record<RiskCategory, { zh: string[]; en: string[] }> = {
       'place order',
       'buy now',
       'buy',
-      'checkout',
-      'check out',
       'purchase',
       'transfer',
       'submit order',
       'top up',
+      // The English of 去支付 (caught by 支付): where real shops create the order (DESIGN §10).
+      'continue to payment',
+      'proceed to payment',
+      'go to payment',
     ],
   },
   send: {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { heldTaps } from '../agent/held-taps.js';
 import { compactView } from '../perception/compact.js';
+import { markHeld } from '../planner/prompt/format.js';
 import type { ToolDef } from './tool.js';
 
 /**
@@ -13,7 +15,7 @@ export const observeTools: ToolDef[] = [
     name: 'observe',
     title: 'Observe the screen',
     description:
-      'The screen as one line per actionable element: [id] verb Class "label" state #resource-id x,y (normalized 0..1000), plus visible text. Returns snapshot_revision; pass since_revision to get only the changes since that revision (if it is no longer kept: delta_available false, reason BASE_REVISION_UNAVAILABLE — observe without it).',
+      'The screen as one line per actionable element: [id] verb Class "label" state #resource-id x,y (normalized 0..1000), plus visible text; a line ending "· asks user: <kind>" is a tap the guard holds until the user consents. Returns snapshot_revision; pass since_revision to get only the changes since that revision (if it is no longer kept: delta_available false, reason BASE_REVISION_UNAVAILABLE — observe without it).',
     shape: {
       since_revision: z.number().int().min(1).optional().describe('a snapshot_revision from an earlier call'),
       responseMode: z
@@ -42,7 +44,8 @@ export const observeTools: ToolDef[] = [
       const debug =
         args.responseMode === 'debug' ? { elements: o.obs.elements, windows: o.obs.windows, texts: o.obs.texts } : {};
       return {
-        text: `${head}\n${compactView(o.obs)}`,
+        // The same marks the agent's model reads: which taps will ask the user, before they are tried.
+        text: `${head}\n${markHeld(compactView(o.obs), heldTaps(o.obs, call.session.deps.guard))}`,
         result: {
           snapshot_revision: o.revision,
           app: o.obs.app,

@@ -30,7 +30,7 @@ const PAY_PATH = [
   { tool: 'back' as const },
   'Cart (1)',
   'Checkout',
-  'Place order',
+  'Continue to payment',
 ];
 
 async function atPayment(rig: GuardRig, answerOthers: 'approved' | 'denied', finalAnswer: 'approved' | 'denied') {
@@ -46,7 +46,10 @@ export const GUARD_SCENARIOS: [string, (rig: GuardRig) => Promise<void>][] = [
     'payment: denied → nothing paid, even when the decision claims consent and taps by coordinates',
     async (rig) => {
       const { ex, chan, o } = await atPayment(rig, 'approved', 'denied');
-      expect(chan.asked.map((r) => r.categories[0])).toEqual(['payment', 'payment']); // checkout, place order
+      // Checkout only opens the order review: the one held step before Pay is "Continue to payment".
+      expect(chan.asked.map((r) => [r.categories[0], r.summary])).toEqual([
+        ['payment', 'tap "Continue to payment" in com.foodshop'],
+      ]);
       const pay = el(o, 'Pay ¥18');
       const byId = await ex.run(
         {

@@ -10,6 +10,9 @@ describe('risk lexicon (zh + en)', () => {
     ['提交订单', 'payment'],
     ['转账给张三', 'payment'],
     ['Place order', 'payment'],
+    ['去支付', 'payment'],
+    ['Continue to payment', 'payment'],
+    ['Pay ¥18', 'payment'],
     ['Buy now', 'payment'],
     ['发送', 'send'],
     ['发布动态', 'send'],
@@ -29,6 +32,11 @@ describe('risk lexicon (zh + en)', () => {
 
   it('does not fire on look-alikes and harmless words', () => {
     for (const t of ['Sender info', 'Paypal-free zone', 'Postcode', 'Settings', 'Add to cart', 'Log in', 'Display'])
+      expect(classifyText(t), t).toEqual([]);
+  });
+
+  it('reviewing an order is not paying: checkout words are not payment terms (DESIGN §10)', () => {
+    for (const t of ['Checkout', 'Check out', 'Proceed to checkout', '去结算', '结算', '确认订单', 'Payment method'])
       expect(classifyText(t), t).toEqual([]);
   });
 

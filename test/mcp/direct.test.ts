@@ -268,6 +268,10 @@ describe('phone-agent mcp: direct tools', () => {
     const send = (r.steps as { result: Record<string, unknown> }[])[4]?.result ?? {};
     expect(send).toMatchObject({ lifecycle_state: 'needs_confirmation', dispatch_started: false });
     expect(phone.phone.world.sent).toHaveLength(0);
+    // observe said so before the tap: the Send line is marked, the field's line is not.
+    const view = text(await call('observe'));
+    expect(view).toMatch(/ "Send" \d+,\d+ · asks user: send$/m);
+    expect(view).not.toMatch(/"Text message" [^\n]*asks user/);
 
     const wrong = sc(await call('tap', { selector: { resource_id: `${MSG}send` }, confirmation_id: 'c-000000000000' }));
     expect(wrong.lifecycle_state).toBe('needs_confirmation');

@@ -86,7 +86,7 @@ describe('FoodShop payment methods', () => {
     await tapOn(phone, { id: 'add_to_cart' });
     await tapOn(phone, { id: 'cart' });
     await tapOn(phone, { id: 'checkout' });
-    await tapOn(phone, { id: 'place_order' });
+    await tapOn(phone, { id: 'to_payment' });
     expect((await phone.readTree()).foreground.activity).toBe('.PaymentActivity');
   }
 

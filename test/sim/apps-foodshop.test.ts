@@ -98,7 +98,7 @@ describe('FoodShop', () => {
     expect((await find(phone, { id: 'payment_method' })).node.text).toMatch(/^Payment method: .*•••• \d{4}/);
     await tapOn(phone, { id: 'change_method' });
     expect(findIn(await phone.readTree(), { id: 'method_card' })).toBeUndefined();
-    await tapOn(phone, { id: 'place_order' });
+    await tapOn(phone, { id: 'to_payment' });
     expect(await activity(phone)).toBe('.PaymentActivity');
     expect(findIn(await phone.readTree(), { id: 'method_card' })?.flags.checked).toBe(true);
     expect((await find(phone, { id: 'pay' })).node.text).toBe(`Pay ¥${price * 2}`);

@@ -22,7 +22,8 @@ import type { HistoryEntry, Subgoal } from './types.js';
  *                         launch_app takes; in the plan prompt, and in a step's prompt on the home screen
  *   Screen                perception's compact view (DESIGN §3): a header line `app pkg/activity "title" · …`,
  *                         element lines `[id] verb Class "label" state #resource x,y` (SCREEN_LINE; the class
- *                         is omitted for plain views), then `text: "…" · "…"`.
+ *                         is omitted for plain views), a held control's line ending in HELD_MARK + its
+ *                         categories (`· asks user: payment`), then `text: "…" · "…"`.
  * System message: one line `Tools: ` + tool help entries joined by LIST_SEPARATOR + ".", each entry
  * starting with the tool's name (`tap(target_id|point)`).
  *
@@ -160,6 +161,39 @@ export function formatHistory(h: HistoryEntry[]): string {
 export const SCREEN_LINE = /^\s*\[([0-9a-f]{4,8}(?:~\d+)?)\]\s+(\S+)\s+(?:([A-Za-z][\w.]*)\s+)?(.*)$/;
 /** The header line of the compact view: `app package/activity …`. */
 export const SCREEN_APP = /^app (\S+)/m;
+
+/**
+ * The mark on a screen line whose tap the guard holds for the user (`… 540,860 · asks user: payment`),
+ * so the model knows before it taps. It follows the line's centre, outside any quoted label, so
+ * screen text cannot forge one; the agent computes which ids get it (the executor's guard).
+ */
+export const HELD_WORDS = 'asks user: ';
+export const HELD_MARK = ` · ${HELD_WORDS}`;
+export const HELD_LINE = / · asks user: ([a-z_/]+)$/;
+
+/** The screen with the held controls' lines marked; `held`: element id → the guard's categories. */
+export function markHeld(screen: string, held: Readonly<Record<string, readonly string[]>> | undefined): string {
+  if (!held || Object.keys(held).length === 0) return screen;
+  return screen
+    .split('\n')
+    .map((line) => {
+      const id = SCREEN_LINE.exec(line)?.[1];
+      const cats = id ? held[id] : undefined;
+      return cats?.length ? `${line}${HELD_MARK}${cats.join('/')}` : line;
+    })
+    .join('\n');
+}
+
+/**
+ * The history note of a guarded action the user answered: it names the control and the guard's
+ * category, never "this payment step" (two relay models read that as "something was paid").
+ * `what` is the action as the person was asked (`tap "Pay ¥18"`).
+ */
+export function consentNote(verdict: 'approved' | 'declined', what: string, categories: readonly string[]): string {
+  const kinds = categories.length ? ` (held as ${categories.join('/')})` : '';
+  return verdict === 'approved' ? `the user approved ${what}${kinds}` : `the user declined ${what}${kinds}: not done`;
+}
+export const DECLINED_NOTE = /\bthe user declined\b/;
 
 /** Keeps a screen dump from closing its own fence. */
 export function fenceScreen(text: string): string {

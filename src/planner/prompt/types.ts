@@ -25,6 +25,8 @@ export interface DecideInput {
   /** The compact observation (perception) or its delta against the previous page. */
   screen: string;
   screenIsDelta: boolean;
+  /** Controls on the screen whose tap the guard would hold for the user: id → categories (marked on their lines). */
+  held?: Readonly<Record<string, readonly string[]>>;
   /** Screen width / height. */
   aspect: number;
   history: HistoryEntry[];

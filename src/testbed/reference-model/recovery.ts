@@ -25,7 +25,7 @@ import type { ParsedScreen } from './screen-parse.js';
  * 5. avoidBanned — the agent banned this action on this page: a tap by id is retried once at the
  *    element's centre by coordinates, `back` becomes a relaunch, anything else asks the user. Why:
  *    the prompt says "do not repeat banned actions", and the agent's ban list is what is measured.
- * Plus one rule in server.ts: after "denied by the user" in the recent steps, ask_user (a careful
+ * Plus one rule in server.ts: after "the user declined …" in the recent steps, ask_user (a careful
  * model stops when the user declined a guarded action).
  */
 

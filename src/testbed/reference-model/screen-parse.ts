@@ -1,4 +1,4 @@
-import { SCREEN_CLOSE, SCREEN_LINE, SCREEN_OPEN } from '../../planner/prompt/format.js';
+import { HELD_LINE, SCREEN_CLOSE, SCREEN_LINE, SCREEN_OPEN } from '../../planner/prompt/format.js';
 
 /**
  * Reads the fenced compact observation (DESIGN §3 line format) out of a prompt, through the
@@ -16,6 +16,8 @@ export interface ScreenLine {
   state?: string;
   range?: { current: number; max: number };
   focused: boolean;
+  /** The guard's categories when the line is marked as held (`· asks user: payment`). */
+  held?: string[];
   /** Everything after the label (state, resource id, centre). */
   raw: string;
 }
@@ -43,6 +45,7 @@ export function parseScreenLine(line: string): ScreenLine | undefined {
   const last = pts[pts.length - 1];
   const range = /(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)/.exec(rest);
   const state = /(?:^|\s)(on|off|checked|unchecked)(?=\s|$)/.exec(rest)?.[1];
+  const held = HELD_LINE.exec(rest)?.[1]?.split('/');
   return {
     id: id ?? '',
     verb: verb ?? '',
@@ -54,6 +57,7 @@ export function parseScreenLine(line: string): ScreenLine | undefined {
     state,
     range: range ? { current: Number(range[1]), max: Number(range[2]) } : undefined,
     focused: /\bfocused\b/.test(rest),
+    ...(held ? { held } : {}),
     raw: rest,
   };
 }

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { seededRandom } from '../../core/random.js';
+import { DECLINED_NOTE } from '../../planner/prompt/format.js';
 import { type CatalogEntry, intentsForGoal } from './intents.js';
 import { applyNoise, type NoiseKind } from './noise.js';
 import { type ActArgsOut, actForIntent, asListed } from './policy.js';
@@ -111,7 +112,7 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
     const ownIntent = (line: string) => intents.find((i) => shownSubgoal(i) === line) ?? line;
     const { screen, history } = p;
     // After the user declined a guarded action, a careful model stops and reports it.
-    const declined = history.some((h) => /denied by the user/.test(`${h.action} ${h.note ?? ''}`));
+    const declined = history.some((h) => DECLINED_NOTE.test(`${h.action} ${h.note ?? ''}`));
     const args: ActArgsOut = declined
       ? {
           thought: 'the user declined',

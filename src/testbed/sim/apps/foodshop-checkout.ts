@@ -172,10 +172,12 @@ export function checkoutScreen(ctx: AppContext, chooser: MethodChooser): AppScre
           size: 'large',
           bold: true,
         },
+        // It opens the payment page and places nothing (orders stay empty until Pay): labelled for
+        // what it does, as Ele.me's 去支付 is, so a model does not take the review page for payment.
         {
           kind: 'button',
-          id: 'place_order',
-          text: tr(ctx, 'Place order', '提交订单'),
+          id: 'to_payment',
+          text: tr(ctx, 'Continue to payment', '去支付'),
           style: 'primary',
           enabled: world.cart.length > 0,
           onTap: () => ctx.navigate('.PaymentActivity'),

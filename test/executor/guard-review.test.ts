@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import type { Element, Observation } from '../../src/core/types.js';
+import { checkGuard } from '../../src/executor/guardrails/guard.js';
+
+/**
+ * The payment lexicon holds what pays or places an order and lets a shop's order review through
+ * (DESIGN §10): Checkout / 去结算 / 结算 open a page that charges nothing, as in real shops.
+ */
+
+function button(id: string, text: string): Element {
+  return {
+    id,
+    role: 'Button',
+    className: 'android.widget.Button',
+    text,
+    desc: '',
+    resourceId: '',
+    bounds: { left: 0, top: 0, right: 100, bottom: 50 },
+    boundsPx: { left: 0, top: 0, right: 108, bottom: 120 },
+    flags: {
+      clickable: true,
+      longClickable: false,
+      editable: false,
+      scrollable: false,
+      checkable: false,
+      checked: false,
+      enabled: true,
+      focused: false,
+      selected: false,
+      password: false,
+    },
+    window: 1,
+    actionable: true,
+  };
+}
+
+function shopPage(elements: Element[], texts: string[] = []): Observation {
+  return {
+    seq: 1,
+    takenAt: 0,
+    screen: { w: 1080, h: 2400, aspect: 0.45, rotation: 0 },
+    app: { package: 'com.shop', activity: '.CartActivity', title: 'Cart' },
+    windows: [],
+    keyboard: { shown: false },
+    elements,
+    texts,
+    pageHash: 'h',
+    treeQuality: 'ok',
+    visualFirst: false,
+  };
+}
+
+const tapOn = (label: string, texts: string[] = []) => {
+  const e = button('e1', label);
+  return checkGuard({ tool: 'tap', target_id: e.id }, shopPage([e], texts), e);
+};
+
+describe('the guard on a shop', () => {
+  it.each(['Checkout', 'Check out', 'Proceed to checkout', '去结算', '结算(2)', '确认订单'])(
+    'a tap on "%s" (the order review) is not held',
+    (label) => {
+      expect(tapOn(label, ['Total ¥36'])).toMatchObject({ needsConfirmation: false, categories: [] });
+    },
+  );
+
+  it.each([
+    'Place order',
+    'Pay ¥18',
+    '提交订单',
+    '确认支付 ¥18',
+    '去支付',
+    'Continue to payment',
+    'Buy now',
+    'Submit order',
+  ])('a tap on "%s" (pays or places the order) is held as payment', (label) => {
+    const v = tapOn(label);
+    expect(v.needsConfirmation).toBe(true);
+    expect(v.categories).toEqual(['payment']);
+    expect(v.reasons[0]).toContain(`target "${label}" matches payment term`);
+  });
+
+  it('an OK on a page about paying inherits the payment, one about checkout does not', () => {
+    expect(tapOn('OK', ['Pay ¥18 with WeChat Pay?']).categories).toEqual(['payment']);
+    expect(tapOn('OK', ['Go to checkout?']).categories).toEqual([]);
+  });
+});
