@@ -234,7 +234,7 @@ final class EngineTests {
         check(String.valueOf(((Map<?, ?>) r.get("error")).get("message")).contains("actions[1]"), "names the member");
       }
     });
-    test("http: 401 before anything, 404, 405, 413, keep-alive JSON answers", new TestMain.Test() {
+    test("http: 401 before anything, 404, 405, 413, apps, keep-alive JSON answers", new TestMain.Test() {
       public void run() throws Exception {
         Protocol p = new Protocol(new ScriptedDevice(34), "tok", null);
         HttpServer s = new HttpServer(0, 1024, p);
@@ -247,6 +247,13 @@ final class EngineTests {
           eq("HTTP/1.1 413 Payload Too Large", http(port, "POST /v3/action HTTP/1.1\r\nauthorization: Bearer tok\r\ncontent-length: 2048\r\n\r\n", big)[0], "over the limit");
           String[] hello = http(port, "POST /v3/hello HTTP/1.1\r\nauthorization: Bearer tok\r\ncontent-length: 2\r\n\r\n", "{}".getBytes());
           check(hello[1].contains("\"protocol\":3"), hello[1]);
+          check(hello[1].contains("\"list_apps\""), "hello declares list_apps: " + hello[1]);
+          String[] apps = http(port, "POST /v3/apps HTTP/1.1\r\nauthorization: Bearer tok\r\ncontent-length: 2\r\n\r\n", "{}".getBytes());
+          eq("HTTP/1.1 200 OK", apps[0], "apps");
+          check(apps[1].contains("{\"package\":\"com.android.settings\",\"label\":\"Settings\",\"activity\":\"com.android.settings.Settings\"}"), apps[1]);
+          check(apps[1].contains("{\"package\":\"com.android.documentsui\",\"label\":\"Files\"}"), "no activity when unknown: " + apps[1]);
+          String[] bad = http(port, "POST /v3/apps HTTP/1.1\r\nauthorization: Bearer tok\r\ncontent-length: 9\r\n\r\n", "{\"x\":1}  ".getBytes());
+          eq("HTTP/1.1 400 Bad Request", bad[0], "apps with a field");
           String[] compat = http(port, "POST /action HTTP/1.1\r\nx-android-bridge-token: tok\r\ncontent-length: 24\r\n\r\n", "{\"action\":\"read_screen\"}".getBytes());
           check(compat[1].startsWith("{\"ok\":true"), compat[1]);
         } finally {

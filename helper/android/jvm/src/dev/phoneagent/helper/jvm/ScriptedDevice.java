@@ -126,7 +126,10 @@ public final class ScriptedDevice implements Device {
   }
 
   static final List<String[]> LAUNCHABLE =
-      Arrays.asList(new String[] {"Settings", SETTINGS}, new String[] {"Clock", "com.android.deskclock"}, new String[] {"Files", "com.android.documentsui"});
+      Arrays.asList(
+          new String[] {"Settings", SETTINGS, SETTINGS + ".Settings"},
+          new String[] {"Clock", "com.android.deskclock", "com.android.deskclock.DeskClock"},
+          new String[] {"Files", "com.android.documentsui"});
 
   private void settings(Tree t, int root) {
     add(t, node(root, "android.widget.TextView", "Settings", "", new Rect(40, 120, 600, 220)));
