@@ -150,28 +150,37 @@ export function headerLine(o: Observation): string {
   return parts.join(' · ');
 }
 
+/**
+ * The `text:` line. Entries are cut to `maxTextItem` only when the line would not fit its budget
+ * uncut: a cut sentence costs the model a `read` call, which is dearer than the columns it saves on
+ * a quiet page.
+ */
 export function textLine(texts: readonly string[], opts: LineOptions): string | undefined {
   if (texts.length === 0) return undefined;
+  const whole = textItems(texts, Number.POSITIVE_INFINITY, opts.maxTextLine);
+  const items = whole.more ? textItems(texts, opts.maxTextItem, opts.maxTextLine).items : whole.items;
+  return `text: ${items.join(' · ')}`;
+}
+
+function textItems(texts: readonly string[], maxItem: number, budget: number): { items: string[]; more: boolean } {
   const items: string[] = [];
   let used = 0;
-  let more = false;
   let prev: string | undefined;
   for (const t of texts) {
     // The same text twice in a row says nothing new; the same value on two rows (a quantity of 1
     // on two cart lines) is two facts, and both stay.
     if (t === prev) continue;
     prev = t;
-    const q = quote(truncate(t, opts.maxTextItem));
+    const q = quote(Number.isFinite(maxItem) ? truncate(t, maxItem) : t);
     const w = displayWidth(q);
-    if (used + w > opts.maxTextLine) {
-      more = true;
-      break;
+    if (used + w > budget) {
+      items.push('…');
+      return { items, more: true };
     }
     items.push(q);
     used += w + 3;
   }
-  if (more) items.push('…');
-  return `text: ${items.join(' · ')}`;
+  return { items, more: false };
 }
 
 export function compactView(o: Observation, options: CompactOptions = {}): string {

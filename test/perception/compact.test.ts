@@ -51,9 +51,14 @@ describe('compact view', () => {
   });
 
   it('summarizes and truncates non-actionable text', () => {
-    const long = 'word '.repeat(40).trim();
+    const long = 'word '.repeat(80).trim();
     expect(textLine([long, 'b', 'b'], { maxLabel: 40, maxTextItem: 10, maxTextLine: 320, fullIds: true })).toBe(
       'text: "word word…" · "b"',
+    );
+    // A quiet page keeps its sentence whole: a cut would cost the model a read.
+    const sentence = 'Nothing to configure here on the virtual phone.';
+    expect(textLine([sentence, 'b'], { maxLabel: 40, maxTextItem: 40, maxTextLine: 320, fullIds: true })).toBe(
+      `text: "${sentence}" · "b"`,
     );
     const many = Array.from({ length: 100 }, (_, i) => `item ${i}`);
     const line = textLine(many, { maxLabel: 40, maxTextItem: 40, maxTextLine: 100, fullIds: true })!;

@@ -26,15 +26,19 @@ describe('cut text', () => {
     },
   ]);
 
-  it('is marked with "…" in the compact view', () => {
-    const view = compactView(o);
+  // A budget the address does not fit: entries are cut only then (a quiet page shows them whole).
+  const tight = { maxTextLine: 60 };
+
+  it('is marked with "…" in the compact view when the text line is over its budget', () => {
+    expect(compactView(o)).toContain('United States of America');
+    const view = compactView(o, tight);
     expect(view).toMatch(/"The address is 4 Elm Street, Apartment[^"]*…"/);
     expect(view).not.toContain('United States of America');
     expect(view).toMatch(/"Payment method · 支付方式: WeChat[^"]*…"/);
   });
 
   it('is read in full, line breaks kept: by the text as shown or by id', () => {
-    const shown = /"(The address is[^"]*…)"/.exec(compactView(o))?.[1] ?? '';
+    const shown = /"(The address is[^"]*…)"/.exec(compactView(o, tight))?.[1] ?? '';
     expect(readText(o, { text: shown })).toEqual({ ok: true, text: ADDRESS });
     const pay = o.elements.find((e) => e.actionable);
     const r = readText(o, { target_id: pay?.id });
