@@ -126,6 +126,33 @@ final class EngineTests {
         eq(1, d.gestures.size(), "one gesture");
       }
     });
+    test("engine: a target with a resource id is resolved and read back by Android's view-id query, no walk", new TestMain.Test() {
+      public void run() throws Exception {
+        ScriptedDevice d = new ScriptedDevice(34);
+        Engine e = new Engine(d);
+        String bar = "{\"resource_id\":\"com.android.settings:id/search_action_bar\"}";
+        act(e, "{\"action\":\"launch_app\",\"package\":\"com.android.settings\"}");
+        eq("completed", act(e, "{\"action\":\"control_action\",\"request\":{\"selector\":" + bar + ",\"action\":\"click\"}}").get("status"), "search opened");
+        d.walks = 0;
+        d.queries = 0;
+        Map<String, Object> r =
+            act(e, "{\"action\":\"set_text\",\"selector\":{\"resource_id\":\"com.android.settings:id/search_src_text\",\"class_name\":\"EditText\"},\"text\":\"wifi\"}");
+        eq("completed", r.get("status"), "set_text");
+        eq("wifi", ((Map<?, ?>) r.get("after")).get("text"), "read back");
+        eq(0, d.walks, "no tree walk");
+        eq(2, d.queries, "a query to resolve, one to read back");
+        // By text: the text query; a substring of a text is not the text (exact selectors), and
+        // a query with no exact match walks the tree before answering NOT_FOUND.
+        d.walks = 0;
+        eq("observed", act(e, "{\"action\":\"read_control\",\"selector\":{\"text\":\"No results\"}}").get("status"), "by text");
+        eq(0, d.walks, "found by the text query");
+        eq("NOT_FOUND", code(act(e, "{\"action\":\"read_control\",\"selector\":{\"text\":\"no res\"}}")), "substring");
+        eq(1, d.walks, "walked before NOT_FOUND");
+        // Neither id nor text: the tree is walked.
+        eq("observed", act(e, "{\"action\":\"read_control\",\"selector\":{\"class_name\":\"EditText\"}}").get("status"), "by class");
+        eq(2, d.walks, "walked");
+      }
+    });
     test("engine: a guard on a two-finger gesture is invalid", new TestMain.Test() {
       public void run() throws Exception {
         Engine e = new Engine(new ScriptedDevice(34));

@@ -66,8 +66,16 @@ public final class ScriptedDevice implements Device {
     seq++;
   }
 
+  /** Whole-tree reads and Android-style queries the core asked for (the cost a phone would pay). */
+  public int walks, queries;
+
   @Override
   public synchronized Tree read() {
+    walks++;
+    return build();
+  }
+
+  private Tree build() {
     Tree t = new Tree();
     t.seq = seq;
     t.takenAt = clock;
@@ -104,7 +112,8 @@ public final class ScriptedDevice implements Device {
   /** Android's queries over the scripted tree: by view id exactly, else text or description containing `text`. */
   @Override
   public synchronized Tree lookup(String viewId, String text) {
-    Tree all = read();
+    queries++;
+    Tree all = build();
     Tree t = new Tree();
     t.seq = all.seq;
     t.takenAt = all.takenAt;
