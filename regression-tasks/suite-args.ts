@@ -11,12 +11,13 @@ import type { TaskDef } from './types.js';
 
 export const SUITE_USAGE = `usage: npm run suite -- [--model reference|NAME] [--base-url URL] [--preset NAME] [--noise N]
        [--seeds 3] [--tasks ID,ID] [--tags t,t] [--out DIR] [--price-in USD] [--price-out USD]
-       [--interrupt dialog|banner] [--vision|--no-vision]
+       [--interrupt dialog|banner] [--vision|--no-vision] [--image-format png|jpeg]
   --model reference   the built-in reference model on loopback (--noise 0..1 perturbs it)
   --model NAME        a real model; endpoint from --base-url/--preset or OPENAI_BASE_URL (key: OPENAI_API_KEY)
   --tags              runs tasks having any of the tags
   --price-in/-out     USD per 1M prompt/completion tokens, to report cost
   --vision            the real model reads images: it is shown screenshots (env PHONE_AGENT_VISION=1, or the preset's)
+  --image-format F    png | jpeg (default): how the screenshots are encoded (env PHONE_AGENT_IMAGE_FORMAT)
   --interrupt KIND    robustness: a dialog or a notification with a bait arrives mid-task; taking the bait fails it
 Writes <out>/suite.json and <out>/suite.md (default out: runs/suite-<timestamp>).`;
 
@@ -65,6 +66,7 @@ export function parseSuiteArgs(
         interrupt: { type: 'string' },
         vision: { type: 'boolean' },
         'no-vision': { type: 'boolean' },
+        'image-format': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -119,7 +121,13 @@ export function parseSuiteArgs(
     try {
       const vision = values.vision === true ? true : values['no-vision'] === true ? false : undefined;
       const config = resolveLlmConfig(
-        { model: str('model'), baseUrl: str('base-url'), preset: str('preset'), vision },
+        {
+          model: str('model'),
+          baseUrl: str('base-url'),
+          preset: str('preset'),
+          vision,
+          imageFormat: str('image-format'),
+        },
         env,
       );
       model = { kind: 'llm', config };

@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.js';
 import { Deadline } from '../core/clock.js';
 import { errorMessage, TimeoutError } from '../core/errors.js';
+import type { ImageFormat } from '../core/image-format.js';
 import type { Logger } from '../core/logger.js';
 import type { Observation } from '../core/types.js';
 import type { Device } from '../device/device.js';
@@ -11,6 +12,7 @@ import type { GuardConfig } from '../executor/guardrails/guard.js';
 import { AGENT_COMPACT, observeDevice, SnapshotPerceiver } from '../executor/observe.js';
 import { offeredTools } from '../executor/tools.js';
 import { VisualFirstRegistry } from '../perception/index.js';
+import { encodeModelImage, type ModelImageRequest } from '../perception/model-image.js';
 import { DeviceUnavailableError } from './errors.js';
 import { heldTaps } from './held-taps.js';
 import type { AgentPorts, Executed, Perceived } from './ports.js';
@@ -35,6 +37,8 @@ export interface DevicePortsDeps {
   callTimeoutMs?: number;
   /** The model reads images: screenshots are offered to it (visual-first screens, `look`). */
   vision?: boolean;
+  /** How those screenshots are encoded (LlmConfig.imageFormat); default jpeg. */
+  imageFormat?: ImageFormat;
 }
 
 /** Errors that say the device, not the action, is in trouble: the next read tells whether it is gone. */
@@ -84,28 +88,8 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
   };
 
   // Screenshots go to the model downscaled (and cropped around a target when it asks to zoom).
-  const image = async (seen: Perceived, req: { target_id?: string; point?: { x: number; y: number } }) => {
-    // Screenshots go to the model downscaled (and cropped around a target when it asks to zoom).
-    if (!seen.png) return undefined;
-    const { obs } = seen;
-    const sharp = (await import('sharp')).default;
-    let img = sharp(seen.png);
-    const el = req.target_id ? obs.elements.find((e) => e.id === req.target_id) : undefined;
-    const centre = el
-      ? { x: (el.boundsPx.left + el.boundsPx.right) / 2, y: (el.boundsPx.top + el.boundsPx.bottom) / 2 }
-      : req.point
-        ? { x: (req.point.x / 1000) * obs.screen.w, y: (req.point.y / 1000) * obs.screen.h }
-        : undefined;
-    if (centre) {
-      const w = Math.round(obs.screen.w / 2);
-      const h = Math.round(obs.screen.h / 4);
-      const left = Math.max(0, Math.min(obs.screen.w - w, Math.round(centre.x - w / 2)));
-      const top = Math.max(0, Math.min(obs.screen.h - h, Math.round(centre.y - h / 2)));
-      img = img.extract({ left, top, width: w, height: h });
-    } else img = img.resize({ width: 512, height: 512, fit: 'inside' });
-    const jpeg = await img.jpeg({ quality: 70 }).toBuffer();
-    return `data:image/jpeg;base64,${jpeg.toString('base64')}`;
-  };
+  const image = async (seen: Perceived, req: ModelImageRequest) =>
+    seen.png ? encodeModelImage(seen.png, seen.obs, req, deps.imageFormat ?? 'jpeg') : undefined;
 
   // The launcher's apps by the names launch_app takes (the helper's labels, adb's package words).
   // Never fatal: without a list the prompt just has no Apps line.

@@ -1,23 +1,58 @@
 import { readText } from '../perception/read-text.js';
-import type { PlannedStep } from '../planner/act-tool.js';
+import { type PlannedStep, TERMINAL_TOOLS } from '../planner/act-tool.js';
 import type { Session } from './session.js';
 import type { StepCtx } from './step-context.js';
 
 /**
  * Decisions that act on the agent, not the phone (nothing is dispatched): `note` keeps a fact in
  * working memory, shown in every later prompt; `read` answers with an element's full text (a cut
- * line, line breaks kept) in the history; a revised plan replaces the open subgoals.
+ * line, line breaks kept) in the history; a revised plan replaces the open subgoals. Either may
+ * complete the [>] subgoal (`subgoal_done`), as a phone action may.
  */
 
 const MAX_NOTES = 10;
 
-/** Apply a plan the model revised: done subgoals stay done, the new ones replace the open ones. */
+/**
+ * Apply a plan the model revised: done subgoals stay done, the new ones replace the open ones. An
+ * empty one says nothing is left: the open subgoals are closed (shown [x]), not dropped.
+ */
 export function revisePlan(s: Session, revised: readonly string[] | undefined): void {
-  if (!revised?.length) return;
+  if (revised === undefined) return;
+  if (revised.length === 0) {
+    for (const p of s.plan) p.done = true;
+    s.current = s.plan.length;
+    return;
+  }
   const done = s.plan.filter((p) => p.done);
   const doneTexts = new Set(done.map((p) => p.text));
   s.plan = [...done, ...revised.filter((t) => !doneTexts.has(t)).map((text) => ({ text, done: false }))];
   s.current = done.length;
+}
+
+/** Close the [>] subgoal (the model said this step completed it) and move to the next open one. */
+export function closeCurrent(s: Session): void {
+  if (!s.plan[s.current]) return;
+  s.plan[s.current]!.done = true;
+  while (s.plan[s.current]?.done) s.current++;
+}
+
+/**
+ * `subgoal_done` and a plan sent with it, or `plan=[]`, say what is true once this action worked:
+ * they wait for the step's result (StepCtx.revisedPlan), where another plan replaces the open
+ * subgoals at once.
+ */
+export function waitsForResult(planned: PlannedStep): boolean {
+  return planned.subgoalDone || planned.revisedPlan?.length === 0;
+}
+
+/**
+ * For the history line of a step that did not work: its bookkeeping was not applied, said first,
+ * since a reason may end in an undo to copy ("undo: tap [id] expect text_appears 1").
+ */
+export function notApplied(planned: PlannedStep, reason: string): string {
+  if (!waitsForResult(planned) || TERMINAL_TOOLS.has(planned.decision.action.tool)) return reason;
+  const what = [planned.subgoalDone ? 'subgoal_done' : '', planned.revisedPlan ? 'plan' : ''].filter(Boolean);
+  return `${what.join(' and ')} not applied, the [>] subgoal stays open: ${reason}`;
 }
 
 /** A note or a read: handled here and recorded; returns false for a decision that goes to the phone. */
@@ -27,10 +62,7 @@ export function handleMeta(s: Session, ctx: StepCtx, planned: PlannedStep): bool
     // In the act call's own fields, like every history line (describeAction).
     ctx.record.action = `note text=${JSON.stringify(planned.note)}`;
     ctx.record.ok = true;
-    if (planned.subgoalDone && s.plan[s.current]) {
-      s.plan[s.current]!.done = true;
-      while (s.plan[s.current]?.done) s.current++;
-    }
+    if (planned.subgoalDone) closeCurrent(s);
     s.mem.history.add({ step: ctx.step, action: ctx.record.action, expect: '-', ok: true, note: 'kept in Notes' });
     return true;
   }
@@ -39,12 +71,13 @@ export function handleMeta(s: Session, ctx: StepCtx, planned: PlannedStep): bool
     ctx.record.action = `read ${planned.read.target_id ? `[${planned.read.target_id}]` : `text=${JSON.stringify(planned.read.text ?? '')}`}`;
     ctx.record.ok = r.ok;
     ctx.record.note = r.ok ? undefined : r.error;
+    if (r.ok && planned.subgoalDone) closeCurrent(s);
     s.mem.history.add({
       step: ctx.step,
       action: ctx.record.action,
       expect: '-',
       ok: r.ok,
-      note: r.ok ? `full text: "${r.text}"` : r.error,
+      note: r.ok ? `full text: "${r.text}"` : notApplied(planned, r.error),
     });
     return true;
   }

@@ -9,7 +9,7 @@ import type { Executed, Perceived } from './ports.js';
 import { type Session, waitGate } from './session.js';
 import type { StepCtx } from './step-context.js';
 import { askedAbout, replan } from './step-helpers.js';
-import { controlSummary } from './step-meta.js';
+import { closeCurrent, controlSummary, notApplied } from './step-meta.js';
 import { breakerKey } from './step-preflight.js';
 import type { DecisionSource } from './types.js';
 
@@ -48,7 +48,7 @@ export async function reduce(
     action: ctx.record.action,
     expect: ctx.record.expect ?? '-',
     ok,
-    note: ok ? (scrollNote ?? successNote(action, exec)) : reason,
+    note: ok ? (scrollNote ?? successNote(action, exec)) : notApplied(planned, reason ?? ''),
     ...byOf(source),
   });
   s.loop.waiting =
@@ -75,10 +75,7 @@ export async function reduce(
       s.mem.replayed.add(`${ctx.record.subgoal}|${obs.pageHash}`);
       s.mem.learned.add(`${ctx.record.subgoal}|${obs.pageHash}`);
     }
-    if (planned.subgoalDone && s.plan[s.current]) {
-      s.plan[s.current]!.done = true;
-      while (s.plan[s.current]?.done) s.current++;
-    }
+    if (planned.subgoalDone) closeCurrent(s);
   } else {
     s.mem.blacklist.recordFailure(obs.pageHash, sig);
     // Verified replay: a cached action whose expectation fails is forgotten at once.

@@ -7,7 +7,7 @@ import { choose } from './step-choose.js';
 import type { StepCtx } from './step-context.js';
 import { executePlanned } from './step-execute.js';
 import { labelOf } from './step-helpers.js';
-import { handleMeta, revisePlan } from './step-meta.js';
+import { handleMeta, notApplied, revisePlan, waitsForResult } from './step-meta.js';
 import { preflight } from './step-preflight.js';
 import { reduce } from './step-reduce.js';
 import type { RunResult, RunStatus } from './types.js';
@@ -71,8 +71,8 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
     note: choice.ruleNote,
   });
   // `subgoal_done` names the [>] subgoal the model was shown; a plan sent with it is what comes
-  // after that one, so it replaces the open subgoals only once the step has closed it.
-  if (planned.subgoalDone) ctx.revisedPlan = planned.revisedPlan;
+  // after that one, and `plan=[]` closes what is open: both wait until the step has worked.
+  if (waitsForResult(planned)) ctx.revisedPlan = planned.revisedPlan;
   else revisePlan(s, planned.revisedPlan);
   if (handleMeta(s, ctx, planned)) {
     await commit(s, ctx);
@@ -85,7 +85,7 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
       action: ctx.record.action,
       expect: ctx.record.expect ?? '-',
       ok: false,
-      note: historyNote,
+      note: notApplied(planned, historyNote),
     });
     await commit(s, ctx);
     return undefined;
@@ -111,7 +111,8 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
 
 /** Close the step's record (timings, tokens) and hand it to the listeners with the screen it decided on. */
 async function commit(s: Session, ctx: StepCtx): Promise<void> {
-  if (ctx.revisedPlan) revisePlan(s, ctx.revisedPlan);
+  // Only a step that worked: after a failure the [>] subgoal is still to do (the history says so).
+  if (ctx.revisedPlan && ctx.record.ok) revisePlan(s, ctx.revisedPlan);
   ctx.revisedPlan = undefined;
   const totalMs = s.perf() - ctx.t0;
   ctx.record.llm = ctx.usage;

@@ -38,6 +38,8 @@ export interface AgentFlags {
   preset?: string;
   /** The model reads images (else the preset's, else PHONE_AGENT_VISION, else no). */
   vision?: boolean;
+  /** png | jpeg: how screenshots are encoded for the model (else PHONE_AGENT_IMAGE_FORMAT, the preset's, jpeg). */
+  imageFormat?: string;
   /** `--yes` (every kind) or `--yes send,delete` (those kinds), see ./consent.ts. */
   yes?: YesFlag;
   deny?: boolean;
@@ -135,7 +137,13 @@ export async function composeFromFlags(flags: AgentFlags, opts: ComposeOptions =
   const print = progress(!!flags.json, tty);
   const composed = await composeAgent({
     device: deviceSpec(flags),
-    model: { model: flags.model, baseUrl: flags.baseUrl, preset: flags.preset, vision: flags.vision },
+    model: {
+      model: flags.model,
+      baseUrl: flags.baseUrl,
+      preset: flags.preset,
+      vision: flags.vision,
+      imageFormat: flags.imageFormat,
+    },
     confirm: consentChannel(flags, interactive, say),
     memory: { file: flags.memory },
     clock: new RealClock(),

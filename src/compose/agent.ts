@@ -83,6 +83,7 @@ export async function composeAgent(spec: ComposeSpec): Promise<Composed> {
       guardConfig: spec.guard,
       seed: spec.seed,
       vision: model.config.vision,
+      imageFormat: model.config.imageFormat,
     });
     const planner = new Planner({ llm: spec.decorate?.llm?.(model.llm) ?? model.llm, logger: logger.child('planner') });
     const deps: AgentDeps = {

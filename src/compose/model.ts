@@ -17,6 +17,8 @@ export type ModelSpec =
       baseUrl?: string;
       preset?: string;
       vision?: boolean;
+      /** png | jpeg (LlmConfig.imageFormat); else env, else the preset's, else jpeg. */
+      imageFormat?: string;
       /** `reference` without a baseUrl starts the built-in reference model, with seeded noise (0..1). */
       noise?: number;
       seed?: number;
@@ -39,11 +41,20 @@ export async function openModel(
     const ref = await startReferenceModel({ catalog: await loadCatalog(), noise: spec.noise ?? 0, seed: spec.seed });
     close = () => ref.close();
     // It takes images (and ignores them), so the `look` path stays exercised without a real model.
-    config = resolveLlmConfig({ baseUrl: ref.url, model: 'reference', vision: true }, {});
+    config = resolveLlmConfig(
+      { baseUrl: ref.url, model: 'reference', vision: true, imageFormat: spec.imageFormat },
+      { PHONE_AGENT_IMAGE_FORMAT: ctx.env.PHONE_AGENT_IMAGE_FORMAT },
+    );
   } else {
     // Throws an ActionableError naming OPENAI_BASE_URL / PHONE_AGENT_MODEL when nothing is configured.
     config = resolveLlmConfig(
-      { baseUrl: spec.baseUrl, model: spec.model, preset: spec.preset, vision: spec.vision },
+      {
+        baseUrl: spec.baseUrl,
+        model: spec.model,
+        preset: spec.preset,
+        vision: spec.vision,
+        imageFormat: spec.imageFormat,
+      },
       ctx.env,
     );
   }

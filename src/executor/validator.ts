@@ -148,14 +148,26 @@ export function appMatches(named: string, post: Observation): boolean {
 }
 
 /**
- * A launch by the launcher's label ("时钟") expecting that same label in front: the device resolved
- * the label to a package, and a new app came to the front. Labels are localized and a package name
- * says nothing of them (com.android.deskclock), so this is the evidence there is.
+ * The names an action opened an app by: a launch_app's label or package, or the label of the
+ * launcher icon it tapped ("时钟"). Labels are localized and a package name says nothing of them
+ * (com.android.deskclock), so the name used to open the app is the evidence there is.
  */
-function launchedByLabel(action: Action, named: string, pre: Observation, post: Observation): boolean {
-  if (action.tool !== 'launch_app' || !named.trim()) return false;
-  if (!launchNames(action).some((n) => squashLabel(n) === squashLabel(named))) return false;
-  return pre.app.package !== post.app.package && !isLauncherPackage(post.app.package);
+function openedBy(action: Action, pre: Observation, target?: Element): string[] {
+  if (action.tool === 'launch_app') return launchNames(action);
+  const opens = action.tool === 'tap' || (action.tool === 'control_action' && action.args?.action === 'click');
+  if (!opens || !target || !isLauncherPackage(pre.app.package)) return [];
+  return [target.label, target.text, target.desc].filter((v): v is string => !!v);
+}
+
+/**
+ * `app_foreground <name>` by the name the app was opened by (launch_app's label, the launcher
+ * icon tapped): holds when that name is the one expected and a new app, not the launcher, came to
+ * the front. One rule for both ways of opening an app.
+ */
+function openedByName(named: string, ev: { action: Action; pre: Observation; post: Observation; target?: Element }) {
+  const want = squashLabel(named);
+  if (!want || !openedBy(ev.action, ev.pre, ev.target).some((n) => squashLabel(n) === want)) return false;
+  return ev.pre.app.package !== ev.post.app.package && !isLauncherPackage(ev.post.app.package);
 }
 
 export function isFocusLike(action: Action, target?: Element): boolean {
@@ -300,8 +312,8 @@ export function validate(
     case 'app_foreground':
       if (appMatches(expect.package ?? '', post))
         return { ok: true, signals: [...signals, 'app_foreground'], unchanged };
-      if (launchedByLabel(action, expect.package ?? '', pre, post))
-        return { ok: true, signals: [...signals, 'app_foreground', 'launched_by_label'], unchanged };
+      if (openedByName(expect.package ?? '', { action, pre, post, target }))
+        return { ok: true, signals: [...signals, 'app_foreground', 'opened_by_label'], unchanged };
       return fail(`${post.app.package} is in the foreground, not ${expect.package}`);
   }
   return fail(`unknown expectation ${String(expect.kind)}`);

@@ -40,7 +40,10 @@ export interface PlannedStep {
   note?: string;
   /** `read`: the full text of an element (by id) or of a text item (as shown, "…" and all). */
   read?: { target_id?: string; text?: string };
-  /** The model revised its plan: these subgoals replace the open ones (done ones stay done). */
+  /**
+   * The model revised its plan: what is still to do after this action replaces the open subgoals
+   * (done ones stay done); `[]` = nothing is left, so the open ones close with this action.
+   */
   revisedPlan?: string[];
 }
 
@@ -91,7 +94,8 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
       : undefined;
   const idErr = checkId(a.target_id, 'target_id');
   if (idErr) return { ok: false, error: idErr };
-  const revisedPlan = a.plan && a.plan.length > 0 ? { revisedPlan: a.plan } : {};
+  // `plan=[]` is meant: nothing is left after this action (the open subgoals close with it).
+  const revisedPlan = a.plan !== undefined ? { revisedPlan: a.plan } : {};
   // look and note act on the agent, not the phone: a no-op decision the loop does not dispatch.
   const meta = { thought: a.thought, action: { tool: 'wait' as const, ms: 0 }, expect: { kind: 'no_change' as const } };
   if (a.tool === 'look')
@@ -104,7 +108,13 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
       return { ok: false, error: 'read needs target_id, or text: the cut text as shown (e.g. "The address is 4…")' };
     return {
       ok: true,
-      value: { decision: meta, subgoalDone: false, read: { target_id: a.target_id, text: a.text }, ...revisedPlan },
+      value: {
+        decision: meta,
+        // A read can complete a subgoal ("read his phone number"): closed when the read answers.
+        subgoalDone: a.subgoal_done ?? false,
+        read: { target_id: a.target_id, text: a.text },
+        ...revisedPlan,
+      },
     };
   }
   if (a.tool === 'note') {

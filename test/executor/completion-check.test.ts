@@ -140,6 +140,39 @@ describe('completion check through the device ports', () => {
     expect(wrong.out.ok).toBe(false);
   });
 
+  it('a tap on the launcher icon 时钟 expecting app_foreground 时钟 holds, by the same rule as launch_app', async () => {
+    rig = await bridgeRig({ seed: 1, locale: 'zh' });
+    const p = createDevicePorts({ device: rig.device, clock: rig.clock, logger: Logger.silent(), screenshots: false });
+    const dr: Driven = { p, t: new CompletionTracker(), checkFinish: () => ({ ok: true }) };
+    const home = (await p.observe()).obs;
+    const icon = (label: string) => {
+      const e = home.elements.find((x) => x.actionable && x.label === label);
+      if (!e) throw new Error(`no icon "${label}" on the home screen: ${home.elements.map((x) => x.label).join(', ')}`);
+      return e;
+    };
+    const clock = icon('时钟');
+    const tapped = await step(
+      dr,
+      home,
+      decision({ tool: 'tap', target_id: clock.id }, { kind: 'app_foreground', package: '时钟' }),
+    );
+    expect(tapped.post.app.package).toBe('com.android.deskclock');
+    expect(tapped.out).toMatchObject({ ok: true });
+    // The icon tapped is the evidence: another icon's label, or a name the tap did not use, fails.
+    await rig.phone.key('home');
+    await rig.clock.sleep(500);
+    const again = (await p.observe()).obs;
+    const settings = again.elements.find((x) => x.actionable && x.label === '设置');
+    if (!settings) throw new Error('no 设置 icon on the home screen');
+    const wrong = await step(
+      dr,
+      again,
+      decision({ tool: 'tap', target_id: settings.id }, { kind: 'app_foreground', package: '时钟' }),
+    );
+    expect(wrong.post.app.package).toBe('com.android.settings');
+    expect(wrong.out.ok).toBe(false);
+  });
+
   it('a summary may quote a slider as the listing shows it ("26/255"); a made-up level still fails', async () => {
     rig = await bridgeRig({ seed: 1 });
     const p = createDevicePorts({ device: rig.device, clock: rig.clock, logger: Logger.silent(), screenshots: false });

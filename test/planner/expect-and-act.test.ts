@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAct } from '../../src/planner/act-tool.js';
+import { type PlannerTool, parseAct } from '../../src/planner/act-tool.js';
 import { formatExpect, parseExpect } from '../../src/planner/expect-dsl.js';
 import { SETTINGS_IDS, SETTINGS_TOOLS } from './fixtures.js';
 
@@ -91,5 +91,25 @@ describe('parseAct', () => {
       ctx,
     );
     expect(slide.ok && slide.value.decision.action.args).toEqual({ action: 'set_progress', value: 40 });
+  });
+});
+
+describe('parseAct: subgoal bookkeeping', () => {
+  const meta: PlannerTool[] = [...tools, 'read', 'note'];
+  it('keeps plan=[] (nothing left after this action) apart from no plan at all', () => {
+    const tap = { thought: 't', tool: 'tap', target_id: '1a2b3c4d', expect: 'page_changes' };
+    const empty = parseAct({ ...tap, plan: [] }, ctx);
+    expect(empty.ok && empty.value.revisedPlan).toEqual([]);
+    const none = parseAct(tap, ctx);
+    expect(none.ok && 'revisedPlan' in none.value).toBe(false);
+  });
+  it('takes subgoal_done on a read, as on a note', () => {
+    const read = parseAct(
+      { thought: 't', tool: 'read', text: 'Acme…', subgoal_done: true, expect: '-' },
+      { ...ctx, tools: meta },
+    );
+    expect(read.ok && read.value.subgoalDone).toBe(true);
+    const plain = parseAct({ thought: 't', tool: 'read', text: 'Acme…', expect: '-' }, { ...ctx, tools: meta });
+    expect(plain.ok && plain.value.subgoalDone).toBe(false);
   });
 });

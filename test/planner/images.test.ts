@@ -85,4 +85,15 @@ describe('a model that reads no images', () => {
     expect(resolveLlmConfig({ preset: 'openai', apiKey: 'k' }, {}).vision).toBe(true);
     expect(resolveLlmConfig({ preset: 'ollama' }, {}).vision).toBe(false);
   });
+
+  it('encodes screenshots as jpeg unless --image-format or PHONE_AGENT_IMAGE_FORMAT says png; a typo is refused', () => {
+    const at = { baseUrl: 'http://127.0.0.1:1/v1', model: 'm' };
+    expect(resolveLlmConfig(at, {}).imageFormat).toBe('jpeg');
+    expect(resolveLlmConfig({ ...at, imageFormat: 'png' }, {}).imageFormat).toBe('png');
+    expect(resolveLlmConfig(at, { PHONE_AGENT_IMAGE_FORMAT: 'png' }).imageFormat).toBe('png');
+    expect(resolveLlmConfig({ ...at, imageFormat: 'jpeg' }, { PHONE_AGENT_IMAGE_FORMAT: 'png' }).imageFormat).toBe(
+      'jpeg',
+    );
+    expect(() => resolveLlmConfig({ ...at, imageFormat: 'jpg' }, {})).toThrow(/unknown image format "jpg".*png/s);
+  });
 });

@@ -210,10 +210,36 @@ describe('suite runner with a configured (OpenAI-compatible) model', () => {
       expect(parsed.ok && parsed.args.model.kind === 'llm' && parsed.args.model.config.vision).toBe(true);
       await runSuite(parsed.args);
       expect(server.stats().images).toBeGreaterThan(0);
+      // JPEG by default, and the data URL says what the bytes are.
+      expect(Object.keys(server.stats().imageTypes)).toEqual(['image/jpeg']);
+      expect(server.stats().imageMismatches).toBe(0);
       const fromEnv = parseSuiteArgs(args, { PHONE_AGENT_VISION: '1' }, TASKS);
       expect(fromEnv.ok && fromEnv.args.model.kind === 'llm' && fromEnv.args.model.config.vision).toBe(true);
       const off = parseSuiteArgs([...args, '--no-vision'], { PHONE_AGENT_VISION: '1' }, TASKS);
       expect(off.ok && off.args.model.kind === 'llm' && off.args.model.config.vision).toBe(false);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('--image-format png sends PNG screenshots (for readers that open only PNG), labelled as such', {
+    timeout: 90_000,
+  }, async () => {
+    const server = await startReferenceModel({ catalog: referenceCatalog(TASKS), tokenizer: 'estimate' });
+    const out = await mkdtemp(path.join(tmpdir(), 'suite-png-'));
+    dirs.push(out);
+    try {
+      const args = ['--model', 'm', '--base-url', server.url, '--tasks', 'MAP-01', '--seeds', '1', '--out', out];
+      const parsed = parseSuiteArgs([...args, '--vision', '--image-format', 'png'], {}, TASKS);
+      if (!parsed.ok) throw new Error(parsed.message);
+      const report = await runSuite(parsed.args);
+      expect(report.overall.successRate).toBe(1);
+      const stats = server.stats();
+      expect(stats.images).toBeGreaterThan(0);
+      expect(stats.imageTypes).toEqual({ 'image/png': stats.images });
+      expect(stats.imageMismatches).toBe(0);
+      const bad = parseSuiteArgs([...args, '--image-format', 'gif'], {}, TASKS);
+      expect(bad.ok || bad.message).toMatch(/unknown image format "gif"/);
     } finally {
       await server.close();
     }

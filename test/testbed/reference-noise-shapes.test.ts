@@ -12,7 +12,7 @@ import { extractScreen } from '../../src/testbed/reference-model/screen-parse.js
 const screen = extractScreen(
   '<screen untrusted>\napp com.android.launcher3\n[1a2b3c4d] tap "Settings" 500,500\n</screen>',
 );
-const tools: PlannerTool[] = ['tap', 'launch_app', 'done', 'look', 'note', 'back'];
+const tools: PlannerTool[] = ['tap', 'launch_app', 'done', 'look', 'note', 'read', 'back', 'wait'];
 const offered = new Set<string>(tools);
 
 function shape(kind: NoiseKind, args: Record<string, unknown> & { thought: string; tool: string }) {
@@ -77,6 +77,25 @@ describe('reference-model noise: the shapes of a capable model', () => {
     const out = shape('plan_revision', { thought: 't', tool: 'tap', target_id: '1a2b3c4d', expect: 'page_changes' });
     const r = parseAct(out, ctx);
     expect(r.ok && r.value.revisedPlan).toEqual(['toggle "Wi-Fi" off', 'done']);
+    expect(r.ok && r.value.decision.action.tool).toBe('tap');
+  });
+  it('a read that completes a subgoal already reached, instead of a dummy wait', () => {
+    const already = {
+      thought: '"Settings" is already on',
+      tool: 'wait',
+      value: 0,
+      expect: 'no_change',
+      subgoal_done: true,
+    };
+    const r = parseAct(shape('read_done', already), ctx);
+    expect(r.ok && r.value.read).toEqual({ target_id: '1a2b3c4d', text: undefined });
+    expect(r.ok && r.value.subgoalDone).toBe(true);
+  });
+  it('plan=[] on the action that completes the last subgoal, instead of subgoal_done', () => {
+    const last = { thought: 't', tool: 'tap', target_id: '1a2b3c4d', expect: 'page_changes', subgoal_done: true };
+    const r = parseAct(shape('plan_empty', last), ctx);
+    expect(r.ok && r.value.revisedPlan).toEqual([]);
+    expect(r.ok && r.value.subgoalDone).toBe(false);
     expect(r.ok && r.value.decision.action.tool).toBe('tap');
   });
 });

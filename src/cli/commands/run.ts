@@ -163,6 +163,10 @@ export function agentOptions(cmd: Command, defaults: boolean): Command {
     )
     .option('--no-vision', 'the model reads no images: never send screenshots, never offer `look`')
     .option(
+      '--image-format <png|jpeg>',
+      'how screenshots are encoded for the model (default jpeg; env PHONE_AGENT_IMAGE_FORMAT)',
+    )
+    .option(
       '--yes [kinds]',
       'approve guarded actions without asking: all, or only some kinds (--yes send,delete; kinds: payment, send, delete, account)',
     )

@@ -1,4 +1,5 @@
 import { ActionableError } from '../../core/errors.js';
+import { IMAGE_FORMATS, type ImageFormat, isImageFormat } from '../../core/image-format.js';
 
 /**
  * Where the LLM lives. Nothing is ever sent to a default public endpoint: when neither flags nor
@@ -18,6 +19,8 @@ export interface Preset {
   needsKey: boolean;
   /** The preset's model reads images (screenshots on visual-first screens and `look`). */
   vision: boolean;
+  /** How its screenshots are encoded when the provider needs other than JPEG (none of these does). */
+  imageFormat?: ImageFormat;
 }
 
 /** Presets are explicit opt-ins (`--preset deepseek`), never a fallback. */
@@ -87,6 +90,12 @@ export interface LlmConfig {
    * PHONE_AGENT_VISION=1|0, else the preset's (a model of unknown kind: no).
    */
   vision: boolean;
+  /**
+   * How screenshots are encoded for the model (the data URL says the same): `--image-format`,
+   * PHONE_AGENT_IMAGE_FORMAT, else the preset's, else jpeg (small; every vision API takes it).
+   * png is for a reader that opens only PNG, such as the relay's players.
+   */
+  imageFormat: ImageFormat;
 }
 
 export interface LlmFlags {
@@ -97,6 +106,7 @@ export interface LlmFlags {
   jsonMode?: boolean;
   timeoutMs?: number;
   vision?: boolean;
+  imageFormat?: string;
 }
 
 export const ENV_HINT =
@@ -137,6 +147,13 @@ export function resolveLlmConfig(flags: LlmFlags, env: Record<string, string | u
       'pass e.g. http://127.0.0.1:8000/v1',
     );
   }
+  const imageFormat = flags.imageFormat ?? env.PHONE_AGENT_IMAGE_FORMAT ?? preset?.imageFormat ?? 'jpeg';
+  if (!isImageFormat(imageFormat))
+    throw new ActionableError(
+      'CONFIG',
+      `unknown image format "${imageFormat}" (--image-format or PHONE_AGENT_IMAGE_FORMAT)`,
+      `use one of ${IMAGE_FORMATS.join(', ')}`,
+    );
   const apiKey = flags.apiKey ?? env.OPENAI_API_KEY ?? '';
   if (!apiKey && preset?.needsKey)
     throw new ActionableError('NO_KEY', `the ${presetName} preset needs an API key`, 'set OPENAI_API_KEY');
@@ -152,6 +169,7 @@ export function resolveLlmConfig(flags: LlmFlags, env: Record<string, string | u
     maxRetries: 3,
     maxRetryWaitMs: Number(env.PHONE_AGENT_LLM_MAX_WAIT_MS ?? 60_000),
     vision: flags.vision ?? envFlag(env.PHONE_AGENT_VISION) ?? preset?.vision ?? false,
+    imageFormat,
   };
 }
 

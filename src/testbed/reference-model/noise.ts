@@ -7,8 +7,10 @@ import type { ParsedScreen } from './screen-parse.js';
  * element (with the intended expectation, as a mis-grounded model would write), an invented id, an
  * off-target point without an id, malformed JSON, repeating a failing action, and claiming done
  * before the plan is finished — and the shapes a capable model uses that the oracle would not: a
- * summary on `done`, an app named by its label in `expect app_foreground`, a `look`, a `note`, and
- * a plan revision (the remaining subgoals restated), offered tools only.
+ * summary on `done`, an app named by its label in `expect app_foreground`, a `look`, a `note`, a
+ * plan revision (the remaining subgoals restated), a `read` that completes a subgoal already
+ * reached (instead of a dummy wait), and `plan=[]` on the action after which only `done` is left
+ * (instead of subgoal_done), offered tools only.
  */
 
 export type NoiseKind =
@@ -22,7 +24,9 @@ export type NoiseKind =
   | 'label_foreground'
   | 'look'
   | 'note'
-  | 'plan_revision';
+  | 'plan_revision'
+  | 'read_done'
+  | 'plan_empty';
 export const NOISE_KINDS: readonly NoiseKind[] = [
   'wrong_element',
   'invented_id',
@@ -35,6 +39,8 @@ export const NOISE_KINDS: readonly NoiseKind[] = [
   'look',
   'note',
   'plan_revision',
+  'read_done',
+  'plan_empty',
 ];
 
 export interface NoisyReply {
@@ -60,6 +66,12 @@ export function applyNoise(input: NoiseInput, rate: number, random: () => number
   if (rate <= 0 || random() >= rate) return { text: JSON.stringify(args) };
   const failing = [...history].reverse().find((h) => !h.ok && /\[[0-9a-f]{8}/.test(h.action));
   const others = screen.elements.filter((e) => e.id !== args.target_id && e.verb !== 'scroll');
+  // The policy's "already in that state" step: a wait that changes nothing and closes the subgoal.
+  const alreadyReached = args.tool === 'wait' && args.subgoal_done === true;
+  const named = /^"(.+)" is already/.exec(args.thought)?.[1];
+  const readable = screen.elements.find((e) => named !== undefined && e.text.includes(named));
+  // After this action only a bare `done` (or nothing) is left: plan=[] says the same.
+  const onlyDoneLeft = !input.moreSubgoals || (input.remainingPlan ?? ['?']).slice(1).every((t) => t === 'done');
   const applicable = NOISE_KINDS.filter((k) => {
     if (k === 'wrong_element') return typeof args.target_id === 'string' && others.length > 0;
     if (k === 'off_target_point') return typeof args.target_id === 'string' && args.tool === 'tap';
@@ -69,6 +81,8 @@ export function applyNoise(input: NoiseInput, rate: number, random: () => number
     if (k === 'label_foreground') return args.tool === 'launch_app' && typeof args.package === 'string';
     if (k === 'look' || k === 'note') return input.offered?.has(k) === true && args.tool !== 'done';
     if (k === 'plan_revision') return (input.remainingPlan?.length ?? 0) > 0;
+    if (k === 'read_done') return alreadyReached && readable !== undefined && input.offered?.has('read') === true;
+    if (k === 'plan_empty') return args.subgoal_done === true && args.tool !== 'done' && onlyDoneLeft;
     return true;
   });
   const kind = applicable[Math.floor(random() * applicable.length)] ?? 'malformed_json';
@@ -134,6 +148,21 @@ export function applyNoise(input: NoiseInput, rate: number, random: () => number
       break;
     case 'plan_revision':
       out.plan = input.remainingPlan;
+      break;
+    case 'read_done':
+      for (const k of Object.keys(out)) delete out[k];
+      Object.assign(out, {
+        thought: `${args.thought}: read it, and that subgoal is done`,
+        tool: 'read',
+        target_id: readable?.id,
+        subgoal_done: true,
+        expect: 'no_change',
+      });
+      break;
+    case 'plan_empty':
+      // Nothing is left after this action: said by the plan instead of subgoal_done.
+      delete out.subgoal_done;
+      out.plan = [];
       break;
   }
   return { text: JSON.stringify(out), noise: kind };

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sniffImageType } from '../../core/image-format.js';
 import { seededRandom } from '../../core/random.js';
 import { DECLINED_NOTE } from '../../planner/prompt/format.js';
 import { type CatalogEntry, intentsForGoal } from './intents.js';
@@ -37,6 +38,10 @@ export interface ReferenceModelStats {
   unknownGoals: number;
   /** Image parts received (a vision client attaches screenshots). */
   images: number;
+  /** Inline images by the media type their data URL declares ("image/png": 3). */
+  imageTypes: Record<string, number>;
+  /** Inline images whose bytes are not what their data URL declares (or are no PNG/JPEG at all). */
+  imageMismatches: number;
 }
 
 export interface ReferenceModel {
@@ -46,8 +51,21 @@ export interface ReferenceModel {
   close(): Promise<void>;
 }
 
-function imageParts(c: unknown): number {
-  return Array.isArray(c) ? c.filter((p) => p && typeof p === 'object' && p.type === 'image_url').length : 0;
+function imageUrls(c: unknown): string[] {
+  if (!Array.isArray(c)) return [];
+  return c
+    .filter((p) => p && typeof p === 'object' && p.type === 'image_url')
+    .map((p) => String(p.image_url?.url ?? ''));
+}
+
+/** Count an image part by its declared media type, and whether its bytes agree (a client's bug otherwise). */
+function recordImage(stats: ReferenceModelStats, url: string): void {
+  stats.images++;
+  const m = /^data:([\w/+.-]+);base64,/.exec(url);
+  if (!m?.[1]) return;
+  stats.imageTypes[m[1]] = (stats.imageTypes[m[1]] ?? 0) + 1;
+  const head = Buffer.from(url.slice(m[0].length, m[0].length + 16), 'base64');
+  if (sniffImageType(head) !== m[1]) stats.imageMismatches++;
 }
 
 function contentText(c: unknown): string {
@@ -85,14 +103,21 @@ function shownSubgoal(intent: string): string {
 export async function startReferenceModel(opts: ReferenceModelOptions): Promise<ReferenceModel> {
   const random = seededRandom(opts.seed ?? 1);
   const rate = opts.noise ?? 0;
-  const stats: ReferenceModelStats = { requests: 0, noise: {}, unknownGoals: 0, images: 0 };
+  const stats: ReferenceModelStats = {
+    requests: 0,
+    noise: {},
+    unknownGoals: 0,
+    images: 0,
+    imageTypes: {},
+    imageMismatches: 0,
+  };
   let seq = 0;
 
   function respond(body: ChatRequest): { fn: string; args: string } {
     const messages = body.messages;
     const prompt = messages.find((m) => m.role === 'user');
     const text = contentText(prompt?.content);
-    stats.images += messages.reduce((n, m) => n + imageParts(m.content), 0);
+    for (const m of messages) for (const url of imageUrls(m.content)) recordImage(stats, url);
     const system = messages
       .filter((m) => m.role === 'system')
       .map((m) => contentText(m.content))

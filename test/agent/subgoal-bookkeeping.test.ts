@@ -1,0 +1,166 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAgent } from '../../src/agent/loop.js';
+import { scriptedEndpoint } from '../planner/fixtures.js';
+import { startRig } from './support/agent-rig.js';
+
+/**
+ * The model's subgoal bookkeeping, over real HTTP and the virtual phone: `subgoal_done` on a read
+ * closes the [>] subgoal when the read answers; `plan=[]` closes what is open; one action that
+ * completes two subgoals sends `subgoal_done` with the rest as `plan`, and `done` afterwards is not
+ * questioned for bookkeeping. A step that did not work applies none of it, and says so.
+ */
+
+let runsDir: string;
+beforeAll(async () => {
+  runsDir = await mkdtemp(path.join(tmpdir(), 'pa-subgoals-'));
+});
+afterAll(async () => {
+  await rm(runsDir, { recursive: true, force: true });
+});
+
+/** The user prompt of the model's n-th request. */
+const prompt = (seen: { messages: { role: string; content: unknown }[] }[], n: number) =>
+  String(seen[n]?.messages.find((m) => m.role === 'user')?.content ?? '');
+
+async function drive(replies: Record<string, unknown>[], goal: string, maxSteps = 5) {
+  const model = await scriptedEndpoint(replies);
+  const rig = await startRig({ modelUrl: model.url });
+  try {
+    const a = await rig.agent({ confirm: () => 'approved' });
+    const run = await runAgent(a.deps, { goal, maxSteps, runsDir });
+    await a.close();
+    return { run, seen: model.seen };
+  } finally {
+    await rig.close();
+    await model.close();
+  }
+}
+
+describe('subgoal_done on a read', () => {
+  it('closes the [>] subgoal when the read answers, and not when it fails (said in the history)', async () => {
+    const { run, seen } = await drive(
+      [
+        { __fn: 'plan', subgoals: ['read the first app name', 'say it'] },
+        { thought: 'read', tool: 'read', text: 'No such text…', subgoal_done: true, expect: '-' },
+        { thought: 'read', tool: 'read', text: 'Settings', subgoal_done: true, expect: '-' },
+        { thought: 'said', tool: 'done', text: 'The first app is Settings', subgoal_done: true },
+      ],
+      'Read the first app name on the home screen.',
+    );
+    expect(prompt(seen, 2)).toContain('[>] read the first app name');
+    expect(prompt(seen, 2)).toMatch(/subgoal_done not applied, the \[>\] subgoal stays open: /);
+    expect(prompt(seen, 3)).toContain('[x] read the first app name');
+    expect(prompt(seen, 3)).toContain('[>] say it');
+    expect(run.status).toBe('done');
+    // The done was taken at once: no question about open subgoals.
+    expect(seen).toHaveLength(4);
+  });
+});
+
+describe('plan=[]', () => {
+  it('closes every open subgoal once the action worked; a bare done then ends the run unquestioned', async () => {
+    const { run, seen } = await drive(
+      [
+        { __fn: 'plan', subgoals: ['open Settings', 'look at Settings'] },
+        {
+          thought: 'opening it is all there is',
+          tool: 'launch_app',
+          package: 'com.android.settings',
+          expect: 'app_foreground com.android.settings',
+          plan: [],
+        },
+        { thought: 'finished', tool: 'done', expect: '-' },
+      ],
+      'Open Settings.',
+    );
+    expect(prompt(seen, 2)).toContain('[x] open Settings');
+    expect(prompt(seen, 2)).toContain('[x] look at Settings');
+    expect(prompt(seen, 2)).not.toContain('[>]');
+    expect(run.status).toBe('done');
+    expect(seen).toHaveLength(3);
+  });
+
+  it('on done itself is no way around the question: open subgoals still ask for what shows the goal', async () => {
+    const { run, seen } = await drive(
+      [
+        { __fn: 'plan', subgoals: ['open Settings', 'turn Wi-Fi off'] },
+        { thought: 'finished', tool: 'done', plan: [], expect: '-' },
+        { thought: 'finished', tool: 'done', text: 'The home screen shows', expect: '-' },
+      ],
+      'Open Settings and turn Wi-Fi off.',
+      3,
+    );
+    // Questioned (a re-ask inside the step; done itself closes the [>] one), then believed with text.
+    expect(JSON.stringify(seen[2]?.messages)).toMatch(/subgoals not marked done: turn Wi-Fi off\./);
+    expect(run.stepLog).toHaveLength(1);
+  });
+});
+
+describe('one action that completes two subgoals', () => {
+  it('closes the [>] one and takes plan=[the rest]; after a failed try nothing was applied', async () => {
+    const { run, seen } = await drive(
+      [
+        { __fn: 'plan', subgoals: ['open Settings', 'open the Settings main page', 'turn Wi-Fi off'] },
+        // Fails its expectation: neither the subgoal_done nor the plan is applied.
+        {
+          thought: 'wait for it',
+          tool: 'wait',
+          value: 0,
+          expect: 'text_appears Zebra crossing',
+          subgoal_done: true,
+          plan: ['turn Wi-Fi off'],
+        },
+        {
+          thought: 'this opens the main page too',
+          tool: 'launch_app',
+          package: 'com.android.settings',
+          expect: 'app_foreground com.android.settings',
+          subgoal_done: true,
+          plan: ['turn Wi-Fi off'],
+        },
+        { thought: 'Wi-Fi', tool: 'done', text: 'Settings is open', subgoal_done: true },
+      ],
+      'Open Settings.',
+    );
+    expect(prompt(seen, 2)).toContain('[>] open Settings');
+    expect(prompt(seen, 2)).toContain('[ ] open the Settings main page');
+    expect(prompt(seen, 2)).toMatch(/subgoal_done and plan not applied/);
+    expect(prompt(seen, 3)).toContain('[x] open Settings');
+    expect(prompt(seen, 3)).toContain('[>] turn Wi-Fi off');
+    expect(prompt(seen, 3)).not.toContain('open the Settings main page');
+    expect(run.status).toBe('done');
+    expect(seen).toHaveLength(4);
+  });
+});
+
+describe('subgoal_done on read_control', () => {
+  it('closes the [>] subgoal when the control was read', async () => {
+    const replies: Record<string, unknown>[] = [{ __fn: 'plan', subgoals: ['read the brightness level', 'say it'] }];
+    const model = await scriptedEndpoint(replies);
+    const rig = await startRig({ modelUrl: model.url });
+    try {
+      rig.phone.world.settings.brightness = 26;
+      await rig.phone.launch('com.android.settings', '.DisplaySettings');
+      await rig.clock.sleep(500);
+      const a = await rig.agent({ confirm: () => 'approved' });
+      const slider = (await a.deps.ports.observe()).obs.elements.find((e) => e.range);
+      if (!slider) throw new Error('no slider on the Display page');
+      replies.push(
+        { thought: 'read', tool: 'read_control', target_id: slider.id, expect: 'no_change', subgoal_done: true },
+        { thought: 'said', tool: 'done', text: 'Brightness level is 26/255', subgoal_done: true },
+      );
+      const run = await runAgent(a.deps, { goal: 'Read the brightness level.', maxSteps: 4, runsDir });
+      await a.close();
+      expect(prompt(model.seen, 2)).toContain('[x] read the brightness level');
+      expect(prompt(model.seen, 2)).toMatch(/range=26\/255/);
+      expect(run.status).toBe('done');
+      expect(model.seen).toHaveLength(3);
+    } finally {
+      await rig.close();
+      await model.close();
+    }
+  });
+});

@@ -1,0 +1,68 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { imageDataUrl, sniffImageType } from '../../src/core/image-format.js';
+import type { Element } from '../../src/core/types.js';
+import { encodeModelImage, MODEL_IMAGE_SIDE } from '../../src/perception/model-image.js';
+
+/**
+ * The screenshot the model gets: its bytes are the configured format, the data URL says what the
+ * bytes are, and the whole screen fits inside 512 px while a zoom is a full-resolution crop.
+ */
+
+const W = 1080;
+const H = 2400;
+
+async function screenshot(): Promise<Buffer> {
+  // A top half red, a bottom half blue: a crop shows which part of the screen it took.
+  const half = Buffer.alloc(W * (H / 2) * 3);
+  const top = Buffer.from(half.map((_, i) => (i % 3 === 0 ? 220 : 20)));
+  const bottom = Buffer.from(half.map((_, i) => (i % 3 === 2 ? 220 : 20)));
+  return sharp(Buffer.concat([top, bottom]), { raw: { width: W, height: H, channels: 3 } })
+    .png()
+    .toBuffer();
+}
+
+const obs = (elements: Partial<Element>[] = []) => ({
+  screen: { w: W, h: H, aspect: W / H, rotation: 0 },
+  elements: elements as Element[],
+});
+
+function decode(url: string): { type: string; bytes: Buffer } {
+  const m = /^data:([^;]+);base64,(.*)$/s.exec(url);
+  if (!m?.[1] || m[2] === undefined) throw new Error(`not a base64 data URL: ${url.slice(0, 40)}`);
+  return { type: m[1], bytes: Buffer.from(m[2], 'base64') };
+}
+
+describe('encodeModelImage', () => {
+  for (const format of ['png', 'jpeg'] as const) {
+    it(`encodes the whole screen as ${format}, fit inside ${MODEL_IMAGE_SIDE} px, and says so in the data URL`, async () => {
+      const { type, bytes } = decode(await encodeModelImage(await screenshot(), obs(), {}, format));
+      expect(type).toBe(`image/${format}`);
+      expect(sniffImageType(bytes)).toBe(`image/${format}`);
+      const meta = await sharp(bytes).metadata();
+      expect(meta.format).toBe(format);
+      expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBe(MODEL_IMAGE_SIDE);
+      expect(meta.width).toBe(Math.round((MODEL_IMAGE_SIDE * W) / H));
+    });
+  }
+
+  it('zooms on a target: half the width and a quarter of the height around it, at full resolution', async () => {
+    const target = { id: 'aa', boundsPx: { left: 400, top: 2000, right: 680, bottom: 2100 } };
+    const url = await encodeModelImage(await screenshot(), obs([target]), { target_id: 'aa' }, 'png');
+    const { bytes } = decode(url);
+    const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([W / 2, H / 4]);
+    // The crop is from the blue bottom half; the whole screen's image would start red.
+    expect(data[2]).toBeGreaterThan(200);
+    expect(data[0]).toBeLessThan(50);
+    // A point zooms the same way; near the top edge the crop stays inside the screen.
+    const top = decode(await encodeModelImage(await screenshot(), obs(), { point: { x: 500, y: 10 } }, 'jpeg'));
+    const px = await sharp(top.bytes).raw().toBuffer({ resolveWithObject: true });
+    expect([px.info.width, px.info.height]).toEqual([W / 2, H / 4]);
+    expect(px.data[0]).toBeGreaterThan(200);
+  });
+
+  it('refuses bytes that are neither PNG nor JPEG instead of labelling them', () => {
+    expect(() => imageDataUrl(Buffer.from('GIF89a'))).toThrow(/neither PNG nor JPEG/);
+  });
+});
