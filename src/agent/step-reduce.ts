@@ -63,7 +63,10 @@ export async function reduce(
   if (ok) {
     // Verified although the tree's state stayed put (a map zoomed by pinch): progress, not a loop.
     // (Not a wait or a no-change step: those verify by nothing moving.)
-    const invisible = decision.expect.kind !== 'no_change' && post.compact === ctx.seen.compact;
+    // An expectation that held before the action (the field already held the text) did nothing:
+    // that is no progress, and repeating it is the circle the breaker is for.
+    const already = exec.signals?.includes('already_in_state') ?? false;
+    const invisible = decision.expect.kind !== 'no_change' && post.compact === ctx.seen.compact && !already;
     if (source === 'llm' && invisible) s.mem.breaker.progressed(breakerKey(ctx), sig);
     // A step right after a failure that does not complete the subgoal (an undo, a back out of a
     // wrong page) answers that failure, not the page: replayed on a later visit it does harm.
@@ -92,6 +95,7 @@ function successNote(action: Action, exec: Executed): string | undefined {
   // Names the control, not "this payment step": approving "Continue to payment" pays nothing.
   if (exec.consent?.kind === 'approved')
     return consentNote('approved', askedAbout(exec.consent.request), exec.consent.request.categories);
+  if (exec.signals?.includes('already_in_state')) return 'it was already so: nothing changed';
   if (exec.signals?.includes('only_in_typed_field'))
     return 'the text is only in the field just typed into: nothing else on the page shows it (no result matched?)';
   return undefined;

@@ -71,9 +71,9 @@ async function run(kind: 'bridge' | 'adb') {
       logger: Logger.silent(),
       screenshots: false,
     });
-    // Three steps: launch, the first-launch dialog (a rule), one step in FoodShop — the launch is
-    // what is tested here (the search itself is SHOP-01's, in the suite).
-    const r = await runAgent(agent.deps, { goal, maxSteps: 3, runsDir });
+    // The whole task: over plain adb a filled field shows its text as its only name (no hint in a
+    // uiautomator dump), which once looped on retyping the search until the budget ran out.
+    const r = await runAgent(agent.deps, { goal, maxSteps: 12, runsDir });
     await agent.close();
     return { run: r, requests: [...requests] };
   } finally {
@@ -91,6 +91,7 @@ describe.each([
 ] as const)('the Apps line over %s', (kind, name) => {
   it(`plans with it, shows it on the home screen only, and launch_app "${name}" opens the drawer-only app`, async () => {
     const { run: r, requests: reqs } = await run(kind);
+    expect(r.status, JSON.stringify(r.stepLog, null, 1)).toBe('done');
     expect(r.stepLog[0], JSON.stringify(r.stepLog, null, 1)).toMatchObject({
       action: `launch_app package=${name}`,
       ok: true,

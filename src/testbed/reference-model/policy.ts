@@ -90,8 +90,12 @@ export function readValue(screen: ParsedScreen, label: string): string | undefin
 }
 
 /** The value an edit field shows (`="…"` in the compact line), if any. */
+/**
+ * A field's text: its `="…"` value, else its label — over adb a uiautomator dump has no hint, so a
+ * field shows what it holds as its only name (`fill EditText "Tiramisu" #search`).
+ */
 export function fieldValue(e: ScreenLine): string | undefined {
-  return /="([^"]*)"/.exec(e.raw)?.[1];
+  return /="([^"]*)"/.exec(e.raw)?.[1] ?? (e.text || undefined);
 }
 
 export { isField, isToggle };
