@@ -5,6 +5,7 @@ import {
   type Check,
   type Ctx,
   center,
+  count,
   expect,
   expectCode,
   expectStatus,
@@ -86,6 +87,60 @@ export const textChecks: Check[] = [
       expectStatus(r, ['completed'], 'set_text');
       const t = await readText(ctx, edit);
       expect(t.text === 'A😀B中文', `read back ${JSON.stringify(t.text)}`);
+    },
+  },
+  {
+    name: "set_text: the receipt's after state is the field read back",
+    async run(ctx) {
+      const edit = need(ctx.state.edit, 'the field');
+      const r = await ctx.client.action({ action: 'set_text', selector: edit, text: 'conf after' });
+      expectStatus(r, ['completed'], 'set_text');
+      expect(r.after?.text === 'conf after', `after ${brief(r.after)}`);
+      expect(
+        r.before?.token !== undefined && r.after?.token !== r.before.token,
+        'the token did not change with the text',
+      );
+      // Restore what the next check expects to overwrite.
+      expectStatus(
+        await ctx.client.action({ action: 'set_text', selector: edit, text: 'A😀B中文' }),
+        ['completed'],
+        'reset',
+      );
+    },
+  },
+  {
+    // Helpers resolve by Android's queries (PROTOCOL §7 "Resolving a target"), which match by
+    // substring and case-insensitively: the selector must still match exactly.
+    name: 'selectors stay exact: another case, a substring, a wrong class → NOT_FOUND',
+    async run(ctx) {
+      const { client } = ctx;
+      const edit = need(ctx.state.edit, 'the field');
+      const s = await client.snapshot();
+      const n = need(
+        uniqueTextNode(s, (m) => Array.from(m.text.trim()).length >= 2),
+        'a node with a unique text of two or more characters',
+      );
+      // Another case (where the script has one) and the text without its last character.
+      const variants = [n.text.toUpperCase(), Array.from(n.text).slice(0, -1).join('')].filter((t) => t !== n.text);
+      for (const text of variants) {
+        if (count(s, (m) => m.text === text || m.desc === text) > 0) continue;
+        const r = await client.action({ action: 'read_control', selector: { text } });
+        expectCode(
+          r,
+          'NOT_FOUND',
+          `read_control { text: ${JSON.stringify(text)} } (the node says ${JSON.stringify(n.text)})`,
+        );
+      }
+      if (edit.resource_id) {
+        const r = await client.action({
+          action: 'set_text',
+          selector: { resource_id: edit.resource_id, class_name: 'android.widget.ImageView' },
+          text: 'must not land',
+        });
+        expectCode(r, 'NOT_FOUND', 'the field by its id with a wrong class');
+        expect(r.delivery === 'not_delivered', `delivery ${r.delivery}`);
+        expect((await readText(ctx, edit)).text === 'A😀B中文', 'a write with a wrong class changed the field');
+      } else ctx.note('the field has no unique resource id: the id case is not checked');
     },
   },
   {

@@ -1,4 +1,5 @@
 import { actionChecks, openingChecks } from './checks-actions.js';
+import { appsChecks } from './checks-apps.js';
 import { compatChecks } from './checks-compat.js';
 import { errorChecks } from './checks-errors.js';
 import { guardChecks } from './checks-guard.js';
@@ -34,6 +35,7 @@ export interface ConformanceOptions {
 export const CONFORMANCE_CHECKS: readonly Check[] = [
   ...transportChecks,
   ...hostileChecks,
+  ...appsChecks,
   ...openingChecks,
   ...errorChecks,
   ...guardChecks,

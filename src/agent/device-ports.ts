@@ -1,10 +1,11 @@
 import type { Clock } from '../core/clock.js';
 import { Deadline } from '../core/clock.js';
-import { TimeoutError } from '../core/errors.js';
+import { errorMessage, TimeoutError } from '../core/errors.js';
 import type { ImageFormat } from '../core/image-format.js';
 import type { Logger } from '../core/logger.js';
 import type { Observation } from '../core/types.js';
 import type { Device } from '../device/device.js';
+import { HELPER_PACKAGE } from '../device/protocol/transport.js';
 import { Executor, type VerificationMode } from '../executor/executor.js';
 import { PauseForConfirmation } from '../executor/guardrails/confirm.js';
 import type { GuardConfig } from '../executor/guardrails/guard.js';
@@ -44,6 +45,7 @@ export interface DevicePortsDeps {
 const DEVICE_TROUBLE: ReadonlySet<string> = new Set(['UNAVAILABLE', 'READ_FAILED', 'TIMEOUT']);
 
 const SETTLE_MS = 150;
+const APPS_TIMEOUT_MS = 5_000;
 const MAX_SETTLE = 6;
 
 export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
@@ -89,9 +91,23 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
   const image = async (seen: Perceived, req: ModelImageRequest) =>
     seen.png ? encodeModelImage(seen.png, seen.obs, req, deps.imageFormat ?? 'jpeg') : undefined;
 
+  // The launcher's apps by the names launch_app takes (the helper's labels, adb's package words).
+  // Never fatal: without a list the prompt just has no Apps line.
+  const apps = async (): Promise<readonly string[] | undefined> => {
+    try {
+      const r = await device.listApps(Deadline.after(clock, Math.min(timeout, APPS_TIMEOUT_MS)));
+      if (r.ok) return r.apps.filter((a) => a.package !== HELPER_PACKAGE).map((a) => a.label);
+      logger.info('no app list from the device: prompts go without an Apps line', { code: r.code, why: r.message });
+    } catch (e) {
+      logger.warn('listing the apps failed: prompts go without an Apps line', { why: errorMessage(e) });
+    }
+    return undefined;
+  };
+
   return {
     tools: [...offeredTools(device.capabilities())],
     observe,
+    apps,
 
     async execute(req): Promise<Executed> {
       const t = clock.now();

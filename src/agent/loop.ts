@@ -36,6 +36,7 @@ export async function runAgent(deps: AgentDeps, runOpts: RunOptions): Promise<Ru
   const runId = runOpts.runId ?? newRunId(clock.now());
   const { runDir, archive } = await newSessionParts(runOpts.runsDir, runId);
   const cur = await deps.ports.observe();
+  const apps = await deps.ports.apps?.();
 
   // The coarse plan: from page memory when this goal was planned before, else one model call.
   let plan: Subgoal[];
@@ -44,7 +45,7 @@ export async function runAgent(deps: AgentDeps, runOpts: RunOptions): Promise<Ru
   const tPlan = perf();
   if (cachedPlan) plan = cachedPlan.map((text) => ({ text, done: false }));
   else {
-    const p = await planner.makePlan({ goal, screen: cur.compact, aspect: cur.obs.screen.aspect });
+    const p = await planner.makePlan({ goal, screen: cur.compact, aspect: cur.obs.screen.aspect, apps });
     plan = p.plan;
     total = addUsage(total, p.usage);
   }
@@ -71,7 +72,7 @@ export async function runAgent(deps: AgentDeps, runOpts: RunOptions): Promise<Ru
   const session: Session = {
     deps,
     perf,
-    run: { runId, runDir, goal, secrets, maxSteps: runOpts.maxSteps, dryRun: !!runOpts.dryRun },
+    run: { runId, runDir, goal, secrets, maxSteps: runOpts.maxSteps, dryRun: !!runOpts.dryRun, apps },
     plan,
     current: 0,
     mem: freshMemory(),

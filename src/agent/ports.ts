@@ -61,6 +61,11 @@ export interface AgentPorts {
   tools: string[];
   observe(previous?: Observation, opts?: { screenshot?: boolean }): Promise<Perceived>;
   execute(req: ExecuteRequest): Promise<Executed>;
+  /**
+   * The launcher's app names, each one `launch_app` opens on this device; undefined when the device
+   * cannot list them (an older helper). Read once per run, when it starts or resumes (RunInfo.apps).
+   */
+  apps?(): Promise<readonly string[] | undefined>;
   /** The controls whose tap the guard would hold on this screen: id → categories (./held-taps.ts). */
   held(obs: Observation): Record<string, string[]>;
   /** A data: URL of the screen (cropped around a target), for visual-first pages and `look`. */

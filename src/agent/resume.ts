@@ -63,12 +63,13 @@ export async function resumeAgent(deps: AgentDeps, o: ResumeOptions): Promise<Ru
   const perf = deps.perf ?? (() => performance.now());
   const t0 = perf();
   const cur = await deps.ports.observe();
+  const apps = await deps.ports.apps?.();
   const result = emptyResult(c.runId, o.runDir, c.goal);
   Object.assign(result, c.counters ?? {});
   const s: Session = {
     deps,
     perf,
-    run: { runId: c.runId, runDir: o.runDir, goal: c.goal, secrets, maxSteps, dryRun: !!c.dryRun },
+    run: { runId: c.runId, runDir: o.runDir, goal: c.goal, secrets, maxSteps, dryRun: !!c.dryRun, apps },
     plan: c.subgoals,
     current: c.current,
     mem: {
@@ -105,6 +106,7 @@ export async function resumeAgent(deps: AgentDeps, o: ResumeOptions): Promise<Ru
       plan: s.plan,
       screen: cur.compact,
       aspect: cur.obs.screen.aspect,
+      apps,
       reason: 'the run was interrupted and resumed on a different screen',
       history: s.mem.history.recent(),
     });

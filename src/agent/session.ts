@@ -48,6 +48,8 @@ export interface RunInfo {
   secrets: ReadonlyMap<string, string>;
   maxSteps: number;
   dryRun: boolean;
+  /** The launcher's app names, read once when the run (or its resume) starts; absent when unavailable. */
+  apps?: readonly string[];
 }
 
 /** What the run has learned and must not forget (checkpointed). */

@@ -1,4 +1,5 @@
 import type { Decision, Observation } from '../core/types.js';
+import { isLauncherPackage } from '../device/app-label.js';
 import { stateMatches } from '../executor/element-state.js';
 import { hasTimeline } from '../perception/timeline.js';
 import type { PlannedStep } from '../planner/act-tool.js';
@@ -113,6 +114,8 @@ async function askModel(s: Session, ctx: StepCtx): Promise<Choice> {
       ),
     ),
     notes: s.mem.notes,
+    // Where an app is chosen: on the home screen (and its drawer) only, so other steps pay nothing.
+    apps: isLauncherPackage(obs.app.package) ? s.run.apps : undefined,
     hint: s.loop.hint,
     image: ports.image ? (req) => ports.image!(ctx.seen, req) : undefined,
     ids: new Set(obs.elements.map((e) => e.id)),

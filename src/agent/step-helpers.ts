@@ -42,10 +42,18 @@ export function labelOf(obs: Observation, id?: string): string | undefined {
 /** Revise the plan (repeated failures, or a resume on another screen); subgoals that were done and survive keep their mark. */
 export async function replan(
   planner: Planner,
-  req: { goal: string; plan: Subgoal[]; screen: string; aspect: number; reason: string; history?: HistoryEntry[] },
+  req: {
+    goal: string;
+    plan: Subgoal[];
+    screen: string;
+    aspect: number;
+    apps?: readonly string[];
+    reason: string;
+    history?: HistoryEntry[];
+  },
 ): Promise<{ plan: Subgoal[]; current: number; usage: LlmUsage }> {
-  const { goal, plan, screen, aspect, reason, history } = req;
-  const p = await planner.makePlan({ goal, screen, aspect, previous: { plan, reason, history } });
+  const { goal, plan, screen, aspect, apps, reason, history } = req;
+  const p = await planner.makePlan({ goal, screen, aspect, apps, previous: { plan, reason, history } });
   const wasDone = new Set(plan.filter((s) => s.done).map((s) => s.text));
   const next = p.plan.map((s) => ({ text: s.text, done: wasDone.has(s.text) }));
   const open = next.findIndex((s) => !s.done);

@@ -113,6 +113,7 @@ async function replanNow(s: Session, ctx: StepCtx, post: Perceived): Promise<voi
     plan: s.plan,
     screen: post.compact,
     aspect: post.obs.screen.aspect,
+    apps: s.run.apps,
     reason: `${REPLAN_AFTER_FAILURES} actions in a row failed`,
     // The failures themselves, with their reasons: a plan revised blind repeats them.
     history: s.mem.history.recent(),

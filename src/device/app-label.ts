@@ -54,3 +54,33 @@ export function matchLabel(label: string, components: readonly Component[]): Lab
     message: `no launcher app matches "${label}" (adb cannot read app names); launch_app with one of these packages: ${list}`,
   };
 }
+
+/**
+ * The home screen's app by its package: AOSP's Launcher3, Pixel's nexuslauncher, Samsung's
+ * app.launcher, MIUI's com.miui.home, … — where the user picks an app (and the drawer lives).
+ */
+export function isLauncherPackage(pkg: string): boolean {
+  return /launcher|(^|\.)home$/i.test(pkg);
+}
+
+const capitalized = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
+
+/**
+ * The name adb can offer for a launcher app (it cannot read labels): the first of the component's
+ * own words — last package word first ("com.foodshop" → "Foodshop"), then the activity's, then the
+ * other package words — that `matchLabel` resolves to this component alone among `all`; else the
+ * package, which `launch_app` also takes. The one label rule, so what is shown is what launches.
+ */
+export function launchName(c: Component, all: readonly Component[]): string {
+  const pkgWords = c.package.split('.').reverse();
+  const act = (c.activity.split('.').pop() ?? '').replace(/Activity$/, '');
+  const seen = new Set<string>();
+  for (const w of [pkgWords[0] ?? '', act, ...pkgWords.slice(1)]) {
+    const key = squashLabel(w);
+    if (!key || GENERIC.has(key) || seen.has(key)) continue;
+    seen.add(key);
+    const m = matchLabel(w, all);
+    if (m.ok && m.component.package === c.package) return capitalized(w);
+  }
+  return c.package;
+}

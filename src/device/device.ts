@@ -44,7 +44,9 @@ export type DeviceOp =
   | 'touch_gesture'
   | 'action_sequence'
   /** Touches may carry a guard the helper checks on the phone right before injecting (PROTOCOL §7). */
-  | 'guarded_touch';
+  | 'guarded_touch'
+  /** The launcher's apps with their labels (`listApps`; PROTOCOL §5 `/v3/apps`). */
+  | 'list_apps';
 
 export interface DeviceCapabilities {
   backend: BackendName | 'failover';
@@ -84,6 +86,25 @@ export type SnapshotResult =
     }
   | { ok: false; code: ErrorCode; message: string; backend: BackendName; failover: boolean };
 
+/** A launcher app, named so that `launchApp({ label })` on the same device opens it. */
+export interface AppInfo {
+  package: string;
+  /** The launcher's label (helper), or over adb a word of the package that label matching accepts. */
+  label: string;
+  activity?: string;
+}
+
+export type AppsResult =
+  | {
+      ok: true;
+      apps: AppInfo[];
+      /** `launcher`: the labels the phone shows; `package`: made from package words (adb reads no labels). */
+      labels: 'launcher' | 'package';
+      backend: BackendName;
+      failover: boolean;
+    }
+  | { ok: false; code: ErrorCode; message: string; backend: BackendName; failover: boolean };
+
 export type DeviceCall =
   | { ok: true; receipt: Receipt; device?: ActionReceipt }
   | { ok: false; code: ErrorCode; message: string; receipt: Receipt; device?: ActionReceipt };
@@ -116,6 +137,8 @@ export interface Device {
   /** `input text`: printable ASCII only. */
   inputText(text: string, d: Deadline): Promise<DeviceCall>;
   launchApp(target: { package?: string; label?: string; activity?: string }, d: Deadline): Promise<DeviceCall>;
+  /** The launcher's apps (read-only). A value, never a throw: a backend without the op says UNSUPPORTED. */
+  listApps(d: Deadline): Promise<AppsResult>;
   /** Native tools, as helper protocol requests (already validated by the executor). */
   native(req: ActionRequest, d: Deadline): Promise<DeviceCall>;
   close(): Promise<void>;

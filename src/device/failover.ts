@@ -2,7 +2,9 @@ import { type Clock, Deadline } from '../core/clock.js';
 import type { PxPoint } from '../core/geometry.js';
 import type { Logger } from '../core/logger.js';
 import type { KeyName } from '../core/types.js';
+import { squashLabel } from './app-label.js';
 import {
+  type AppsResult,
   asFailover,
   type ControlRequest,
   type Device,
@@ -42,6 +44,8 @@ export class FailoverDevice implements Device {
   readonly name = 'failover';
   private onFallback = false;
   private lastProbe = 0;
+  /** Names from the last app list → package: a name either backend listed launches on both. */
+  private listed = new Map<string, string>();
   /** Every switch, for the run report. */
   readonly switches: { at: number; to: 'bridge' | 'adb'; why: string }[] = [];
 
@@ -138,10 +142,35 @@ export class FailoverDevice implements Device {
     return this.route((x, dl) => x.inputText(text, dl), d);
   }
   launchApp(t: { package?: string; label?: string; activity?: string }, d: Deadline): Promise<DeviceCall> {
-    return this.route((x, dl) => x.launchApp(t, dl), d);
+    // adb's names (package words) mean nothing to the helper's label match, and the helper's
+    // localized labels nothing to adb's: a name from the list goes by its package.
+    const pkg = !t.package && t.label ? this.listed.get(squashLabel(t.label)) : undefined;
+    const target = pkg ? { package: pkg, activity: t.activity } : t;
+    return this.route((x, dl) => x.launchApp(target, dl), d);
   }
   native(req: ActionRequest, d: Deadline): Promise<DeviceCall> {
     return this.route((x, dl) => x.native(req, dl), d, false);
+  }
+  /**
+   * The helper's list (real labels); adb's when the helper is gone or has no such op (an older
+   * helper). A read: nothing to replay, so the only question is who answers.
+   */
+  async listApps(d: Deadline): Promise<AppsResult> {
+    await this.maybeReturn(d);
+    if (!this.onFallback) {
+      const r = await this.o.primary.listApps(this.share(d));
+      if (r.ok) return this.remember(r);
+      if (helperGone(r)) {
+        this.switchTo('adb', r.message);
+        this.lastProbe = this.o.clock.now();
+      }
+    }
+    return this.remember({ ...(await this.o.fallback.listApps(d)), failover: true });
+  }
+
+  private remember(r: AppsResult): AppsResult {
+    if (r.ok) this.listed = new Map(r.apps.map((a) => [squashLabel(a.label), a.package]));
+    return r;
   }
   async close(): Promise<void> {
     await Promise.all([this.o.primary.close(), this.o.fallback.close()]);

@@ -31,6 +31,8 @@ export interface Dispatched {
   call: DeviceCall;
   value?: unknown;
   text?: TextResult;
+  /** A touch's own duration as sent (ms): the caller-chosen motion, not device or host time. */
+  gestureMs?: number;
 }
 
 /** A validated native request, or why not — checked before any input. */
@@ -113,18 +115,16 @@ export async function dispatch(
   const dev = ctx.device;
   const screen = { w: ctx.obs.screen.w, h: ctx.obs.screen.h };
   switch (a.tool) {
-    case 'tap':
+    case 'tap': {
       if (!target.px) return { call: refuse(d, 'INVALID_ARGUMENT', 'tap has no point') };
-      return { call: await dev.tap(target.px, { durationMs: ctx.pacer.tapMs(), guard: target.guard }, d) };
-    case 'long_press':
+      const ms = ctx.pacer.tapMs();
+      return { call: await dev.tap(target.px, { durationMs: ms, guard: target.guard }, d), gestureMs: ms };
+    }
+    case 'long_press': {
       if (!target.px) return { call: refuse(d, 'INVALID_ARGUMENT', 'long_press has no point') };
-      return {
-        call: await dev.longPress(
-          target.px,
-          { durationMs: Math.max(LONG_PRESS_MS, a.ms ?? 0), guard: target.guard },
-          d,
-        ),
-      };
+      const ms = Math.max(LONG_PRESS_MS, a.ms ?? 0);
+      return { call: await dev.longPress(target.px, { durationMs: ms, guard: target.guard }, d), gestureMs: ms };
+    }
     case 'swipe': {
       const from = target.px ?? { x: Math.round(screen.w / 2), y: Math.round(screen.h / 2) };
       // A third of the screen, but never longer than 80% of the target: a swipe on a small element
@@ -139,9 +139,8 @@ export async function dispatch(
       const start = { x: clamp(from.x - dx / 2, screen.w), y: clamp(from.y - dy / 2, screen.h) };
       const end = { x: clamp(from.x + dx / 2, screen.w), y: clamp(from.y + dy / 2, screen.h) };
       const path = ctx.pacer.curvedPath(start, end);
-      return {
-        call: await dev.swipe(path, { durationMs: ctx.pacer.swipeMs(start, end, a.ms), guard: target.guard }, d),
-      };
+      const ms = ctx.pacer.swipeMs(start, end, a.ms);
+      return { call: await dev.swipe(path, { durationMs: ms, guard: target.guard }, d), gestureMs: ms };
     }
     case 'back':
       return { call: await dev.key('back', d) };

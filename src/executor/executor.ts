@@ -2,7 +2,6 @@ import { type Clock, Deadline } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { seededRandom } from '../core/random.js';
 import {
-  type Action,
   type Decision,
   DecisionSchema,
   type Element,
@@ -12,7 +11,7 @@ import {
   TERMINAL_TOOLS,
 } from '../core/types.js';
 import type { Device } from '../device/device.js';
-import type { ActionRequest, WireSnapshot } from '../device/protocol/index.js';
+import type { ActionRequest } from '../device/protocol/index.js';
 import { applyAudit, auditAction } from './action-audit.js';
 import { askConsent, type Consent, guardOf } from './consent.js';
 import { prepareNative, refuse } from './dispatch.js';
@@ -20,8 +19,8 @@ import type { ConfirmationChannel, ConfirmationRequest } from './guardrails/conf
 import type { GuardConfig, GuardVerdict } from './guardrails/guard.js';
 import { injectChecked } from './inject.js';
 import { isNativeTool } from './native-validate.js';
-import { observeDevice, type Perceiver, SnapshotPerceiver } from './observe.js';
-import { Pacer } from './pacing.js';
+import { observeDevice, type Perceiver, perceiveSettled, SnapshotPerceiver } from './observe.js';
+import { ActionGap, Pacer } from './pacing.js';
 import { needsFrames } from './pinch.js';
 import { seekStep } from './seek-step.js';
 import type { StateChange } from './side-effects.js';
@@ -122,6 +121,8 @@ export interface StepResult {
   reads: number;
   /** How long the call waited for the pacing gap since the previous dispatch (ms). */
   pacedMs?: number;
+  /** The touch's own duration (ms): the tap's hold, a swipe's motion — chosen here, the same in every mode. */
+  gestureMs?: number;
   dryRun?: boolean;
 }
 
@@ -136,11 +137,13 @@ export class Executor {
   private lastPost?: Observation;
   /** When `lastPost` was read (this executor's clock). */
   private lastPostAt = 0;
-  private lastDispatchAt?: number;
+  /** The 150–400 ms gap between dispatches (DESIGN §5). */
+  private readonly gap: ActionGap;
   readonly mode: VerificationMode;
 
   constructor(private readonly deps: ExecutorDeps) {
     this.pacer = new Pacer(seededRandom(deps.seed ?? 1));
+    this.gap = new ActionGap(this.pacer, deps.clock);
     this.perceiver = deps.perceive ? undefined : new SnapshotPerceiver();
     this.perceive = deps.perceive ?? (this.perceiver as SnapshotPerceiver).perceive;
     this.mode = deps.verification ?? 'full';
@@ -242,7 +245,7 @@ export class Executor {
       target,
       g,
     );
-    let guarded: { guard: GuardVerdict; consent: Consent; target?: Element; pacedMs?: number } = {
+    let guarded: Pick<StepResult, 'guard' | 'consent' | 'target' | 'pacedMs' | 'gestureMs'> = {
       guard: g.guard,
       consent,
       target,
@@ -269,7 +272,11 @@ export class Executor {
     const mode: RunMode = consent.kind === 'approved' ? 'full' : (hooks.verification ?? this.mode);
     d.note(`${g.request.summary}: aimed${target ? ` at [${target.id}]` : ''}; ${mode} verification`);
     // A skill verifies itself: its closed loop reads the readout it acts on (executor/seek-timeline.ts).
-    if (a.tool === 'seek_timeline' && target) return this.seek(a, obs, target, guarded, d);
+    if (a.tool === 'seek_timeline' && target) {
+      const r = await seekStep({ device, perceive: this.perceive, clock, gap: this.gap }, a, obs, target, d);
+      if (r.post) this.remember(r.post);
+      return { ...guarded, ...r };
+    }
 
     // 3. Pace, then one fresh read right before injecting (pre evidence + re-check), then dispatch.
     // Light mode skips the re-check only for this executor's own settled read, made moments ago (no
@@ -281,7 +288,7 @@ export class Executor {
       clock.now() - this.lastPostAt <= (this.deps.freshForMs ?? 1_000);
     // With a dispatch budget, pacing, the re-check and the dispatch share it inside the call's deadline.
     const dd = dispatchBudget !== undefined ? d.child(dispatchBudget) : d;
-    const pacedMs = await this.pace(dd);
+    const pacedMs = await this.gap.wait(dd);
     guarded = { ...guarded, pacedMs };
     const ctx = { device, logger: this.deps.logger, pacer: this.pacer, perceive: this.perceive };
     const frames = needsFrames(parsed.data.expect.kind);
@@ -294,11 +301,12 @@ export class Executor {
         evidence: mode !== 'none',
       });
     } finally {
-      this.lastDispatchAt = clock.now();
+      this.gap.dispatched();
     }
     let reads = inj.reads;
     if (!inj.ok) return this.refused(inj.call.receipt, { ...guarded, reads, post: inj.seen });
     const { out, pre } = inj;
+    if (out.gestureMs !== undefined) guarded = { ...guarded, gestureMs: out.gestureMs };
     d.note(`dispatched via ${out.call.receipt.backend ?? device.name}: ${out.call.receipt.status}`);
     if (!out.call.ok) {
       if (out.call.receipt.delivery === 'unknown') this.afterUnknown(obs);
@@ -309,7 +317,7 @@ export class Executor {
     // it is handed on (parsed, no new read) for the caller's own observation.
     if (mode === 'none') {
       this.lastPost = undefined;
-      const post = out.text?.snap ? await this.parse(out.text.snap, pre) : undefined;
+      const post = out.text?.snap ? await perceiveSettled(this.perceive, out.text.snap, pre) : undefined;
       if (post) this.remember(post);
       return { ok: true, ...guarded, reads, changes: [], receipt: out.call.receipt, value: out.value, post };
     }
@@ -377,48 +385,6 @@ export class Executor {
       changes: audit.changes,
       error: outcome.ok ? undefined : (outcome.reason ?? 'not validated'),
     };
-  }
-
-  private async seek(
-    a: Action,
-    obs: Observation,
-    timeline: Element,
-    guarded: Pick<StepResult, 'guard' | 'consent' | 'target'>,
-    d: Deadline,
-  ): Promise<StepResult> {
-    await this.pace(d);
-    const r = await seekStep(
-      { device: this.deps.device, perceive: this.perceive, clock: this.deps.clock },
-      a,
-      obs,
-      timeline,
-      d,
-    );
-    this.lastDispatchAt = this.deps.clock.now();
-    if (r.post) this.remember(r.post);
-    return { ...guarded, ...r };
-  }
-
-  /**
-   * The 150–400 ms gap between actions, counted from the previous dispatch (reads happen inside it);
-   * returns how long this call waited for it (a rate limit between actions, not the action's cost).
-   */
-  private async pace(d: Deadline): Promise<number> {
-    if (this.lastDispatchAt === undefined) return 0;
-    const wait = this.lastDispatchAt + this.pacer.jitterMs() - this.deps.clock.now();
-    if (wait <= 0) return 0;
-    const t0 = this.deps.clock.now();
-    await d.sleep(wait);
-    return this.deps.clock.now() - t0;
-  }
-
-  private async parse(snap: WireSnapshot, pre: Observation): Promise<Observation | undefined> {
-    try {
-      const o = await this.perceive(snap, undefined, pre);
-      return o.unstable ? undefined : o;
-    } catch {
-      return undefined;
-    }
   }
 
   private afterUnknown(obs: Observation): void {

@@ -95,3 +95,17 @@ export async function observeDevice(
     return { ok: false, code: 'READ_FAILED', message: e instanceof Error ? e.message : String(e) };
   }
 }
+
+/** A snapshot read elsewhere (the text ladder's read-back) as an observation; undefined if unstable or unparsable. */
+export async function perceiveSettled(
+  perceive: Perceiver,
+  snap: WireSnapshot,
+  previous: Observation,
+): Promise<Observation | undefined> {
+  try {
+    const o = await perceive(snap, undefined, previous);
+    return o.unstable ? undefined : o;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,4 +1,4 @@
-import type { Deadline } from '../core/clock.js';
+import type { Clock, Deadline } from '../core/clock.js';
 import type { PxPoint } from '../core/geometry.js';
 
 /**
@@ -65,6 +65,33 @@ export class Pacer {
     const ms = this.jitterMs();
     await deadline.sleep(Math.min(ms, deadline.remaining()));
     return ms;
+  }
+}
+
+/**
+ * The 150–400 ms gap between actions, counted from the previous dispatch (reads happen inside it):
+ * a rate limit between actions, not an action's cost.
+ */
+export class ActionGap {
+  private lastDispatchAt?: number;
+  constructor(
+    private readonly pacer: Pacer,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Wait out what is left of the gap; returns how long this call waited (ms). */
+  async wait(d: Deadline): Promise<number> {
+    if (this.lastDispatchAt === undefined) return 0;
+    const wait = this.lastDispatchAt + this.pacer.jitterMs() - this.clock.now();
+    if (wait <= 0) return 0;
+    const t0 = this.clock.now();
+    await d.sleep(wait);
+    return this.clock.now() - t0;
+  }
+
+  /** A dispatch ended now: the next action's gap counts from here. */
+  dispatched(): void {
+    this.lastDispatchAt = this.clock.now();
   }
 }
 

@@ -3,6 +3,7 @@ import type { Action, Element, Observation, Receipt } from '../core/types.js';
 import type { Device } from '../device/device.js';
 import type { StepResult } from './executor.js';
 import type { Perceiver } from './observe.js';
+import type { ActionGap } from './pacing.js';
 import { seekSummary, seekTimeline } from './seek-timeline.js';
 import type { Outcome } from './validator.js';
 
@@ -10,22 +11,25 @@ import type { Outcome } from './validator.js';
  * seek_timeline as one pipeline step: the skill's report becomes the receipt (delivered when any
  * gesture was sent), the outcome (ok only when the readout reached the target and agreed with the
  * scale) and the step's value (the report: residual, evidence, what was not evidence). An
- * uncertain result is an error the model must pass on, never a success.
+ * uncertain result is an error the model must pass on, never a success. The pacing gap is waited
+ * out first and counts again from the skill's end, as for any dispatch.
  */
 export async function seekStep(
-  deps: { device: Device; perceive: Perceiver; clock: Clock },
+  deps: { device: Device; perceive: Perceiver; clock: Clock; gap: ActionGap },
   a: Action,
   obs: Observation,
   timeline: Element,
   d: Deadline,
 ): Promise<Omit<StepResult, 'guard' | 'consent' | 'target'>> {
   const { clock, device } = deps;
+  await deps.gap.wait(d);
   const startedAt = clock.now();
   const r = await seekTimeline(
     { device, perceive: deps.perceive },
     { timeline, target: String(a.args?.time ?? a.text ?? ''), obs },
     d,
   );
+  deps.gap.dispatched();
   const rep = r.report;
   const ok = rep.status === 'reached';
   // The whole report on failure: the model must see what was read and what was not evidence.

@@ -109,8 +109,14 @@ export async function enterText(deps: TextDeps, field: Element, text: string, d:
   };
 
   if (caps.ops.has('set_text')) {
-    const sel = field.flags.focused ? undefined : fieldSelector(field);
-    const r = await verify('set_text', await deps.device.setText(text, { selector: sel }, d));
+    // A field with a resource id is named by it even when focused: the helper then resolves it with
+    // Android's view-id query instead of walking the tree (PROTOCOL §7). A focused field without one
+    // is "the focused field"; so is a focused one whose id turns out not to be unique on the screen.
+    const sel = field.resourceId || !field.flags.focused ? fieldSelector(field) : undefined;
+    let call = await deps.device.setText(text, { selector: sel }, d);
+    if (sel && field.flags.focused && !call.ok && call.code === 'AMBIGUOUS')
+      call = await deps.device.setText(text, { selector: undefined }, d);
+    const r = await verify('set_text', call);
     if (r) return r;
   }
 

@@ -1,5 +1,5 @@
 import type { Action, Element, Expect, Observation } from '../core/types.js';
-import { labelScore, looksLikePackage, squashLabel } from '../device/app-label.js';
+import { isLauncherPackage, labelScore, looksLikePackage, squashLabel } from '../device/app-label.js';
 import { onlyTextAppeared } from '../perception/page-identity.js';
 import { stateMatches, stateMismatch } from './element-state.js';
 import { frameChanged } from './pinch.js';
@@ -147,11 +147,6 @@ export function appMatches(named: string, post: Observation): boolean {
   return labelScore(want, { package: pkg, activity: post.app.activity }) > 0;
 }
 
-/** The home screen's package: where apps are opened from by their launcher label. */
-function isLauncher(pkg: string): boolean {
-  return /launcher|(^|\.)home($|\.)/i.test(pkg);
-}
-
 /**
  * The names an action opened an app by: a launch_app's label or package, or the label of the
  * launcher icon it tapped ("时钟"). Labels are localized and a package name says nothing of them
@@ -160,7 +155,7 @@ function isLauncher(pkg: string): boolean {
 function openedBy(action: Action, pre: Observation, target?: Element): string[] {
   if (action.tool === 'launch_app') return launchNames(action);
   const opens = action.tool === 'tap' || (action.tool === 'control_action' && action.args?.action === 'click');
-  if (!opens || !target || !isLauncher(pre.app.package)) return [];
+  if (!opens || !target || !isLauncherPackage(pre.app.package)) return [];
   return [target.label, target.text, target.desc].filter((v): v is string => !!v);
 }
 
@@ -172,7 +167,7 @@ function openedBy(action: Action, pre: Observation, target?: Element): string[] 
 function openedByName(named: string, ev: { action: Action; pre: Observation; post: Observation; target?: Element }) {
   const want = squashLabel(named);
   if (!want || !openedBy(ev.action, ev.pre, ev.target).some((n) => squashLabel(n) === want)) return false;
-  return ev.pre.app.package !== ev.post.app.package && !isLauncher(ev.post.app.package);
+  return ev.pre.app.package !== ev.post.app.package && !isLauncherPackage(ev.post.app.package);
 }
 
 export function isFocusLike(action: Action, target?: Element): boolean {

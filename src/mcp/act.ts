@@ -69,7 +69,8 @@ export async function act(s: DeviceSession, req: ActRequest): Promise<ActionResu
   };
   // paced_ms: the part of total_ms spent waiting out the gap since the previous dispatch (DESIGN §5).
   const paced = r.pacedMs ? { paced_ms: Math.round(r.pacedMs) } : {};
-  const timing = () => ({ total_ms: Math.round(performance.now() - t0), ...paced });
+  const gesture = r.gestureMs !== undefined ? { gesture_ms: Math.round(r.gestureMs) } : {};
+  const timing = () => ({ total_ms: Math.round(performance.now() - t0), ...paced, ...gesture });
   const debug = (extra: Record<string, unknown> = {}) => ({
     receipt: r.receipt,
     effective: {

@@ -78,8 +78,12 @@ export interface ActionResult {
   state_delta?: unknown;
   state_delta_available?: boolean;
   confirmation_id?: string;
-  /** `paced_ms`: how much of `total_ms` was the pacing gap since the previous dispatch (a rate limit, not this action's cost). */
-  timing: { total_ms: number; paced_ms?: number };
+  /**
+   * `paced_ms`: how much of `total_ms` was the pacing gap since the previous dispatch (a rate limit,
+   * not this action's cost); `gesture_ms`: the touch's own duration as sent (a tap's hold, a swipe's
+   * motion — the same in every mode), so `total_ms − paced_ms − gesture_ms` is what the call added.
+   */
+  timing: { total_ms: number; paced_ms?: number; gesture_ms?: number };
   debug?: Record<string, unknown>;
 }
 

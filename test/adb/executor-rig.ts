@@ -11,14 +11,20 @@ import { PrivateAdbServer } from './support/adb-server.js';
  * One virtual phone speaking both protocols — its helper bridge and ADB (through a private real adb
  * server on its own port) — with a connected device client for each. Killed at the end.
  */
-export async function dualRig(opts: VirtualPhoneDeps & { agentIme?: boolean } = {}) {
+export async function dualRig(
+  opts: VirtualPhoneDeps & { agentIme?: boolean; omitCapabilities?: readonly string[] } = {},
+) {
   const clock = opts.clock ?? new VirtualClock();
   const phone = new VirtualPhone({ ...opts, clock });
   if (opts.agentIme) {
     phone.enableIme(AGENT_IME, true);
     phone.setIme(AGENT_IME);
   }
-  const bridge = await startBridgeServer({ phone, logger: Logger.silent() });
+  const bridge = await startBridgeServer({
+    phone,
+    logger: Logger.silent(),
+    omitCapabilities: opts.omitCapabilities,
+  });
   const adbd = await startAdbDevice({ phone, logger: Logger.silent() });
   const server = await PrivateAdbServer.start();
   const serial = `127.0.0.1:${adbd.port}`;

@@ -194,6 +194,20 @@ describe('phone-agent mcp: direct tools', () => {
     }
   });
 
+  it("timing names the touch's own duration: a tap's 40–60 ms hold, a swipe's ≥ 300 ms motion; a key has none", async () => {
+    type Timing = { total_ms: number; gesture_ms?: number };
+    const timingOf = async (name: string, args: Record<string, unknown>) =>
+      sc(await call(name, { ...args, verificationMode: 'none', responseMode: 'compact' })).timing as Timing;
+    const tap = await timingOf('tap', { selector: { text: 'Settings' } });
+    expect(tap.gesture_ms).toBeGreaterThanOrEqual(40);
+    expect(tap.gesture_ms).toBeLessThanOrEqual(60);
+    const swipe = await timingOf('swipe', { direction: 'up' });
+    expect(swipe.gesture_ms).toBeGreaterThanOrEqual(300);
+    // The call waited for the motion: its total is never shorter than the gesture it sent.
+    expect(swipe.total_ms).toBeGreaterThanOrEqual(swipe.gesture_ms ?? Number.POSITIVE_INFINITY);
+    expect((await timingOf('press_key', { key: 'back' })).gesture_ms).toBeUndefined();
+  });
+
   it('a target replaced behind the client is answered STALE by the phone, and nothing is tapped', async () => {
     await phone.phone.launch('com.android.settings', '.BluetoothSettings');
     const view = text(await call('observe'));

@@ -6,6 +6,7 @@ import type { Logger } from '../../core/logger.js';
 import type { KeyName } from '../../core/types.js';
 import { parseUiautomatorXml } from '../../perception/parse-xml.js';
 import {
+  type AppsResult,
   CallRecorder,
   type Device,
   type DeviceCall,
@@ -28,7 +29,14 @@ import {
   parseWmSize,
   shellCommand,
 } from './commands.js';
-import { LAUNCHER_QUERY_ARGV, looksLikePackage, MONKEY_ABORTED, matchLabel, parseComponents } from './launcher.js';
+import {
+  LAUNCHER_QUERY_ARGV,
+  launcherApps,
+  looksLikePackage,
+  MONKEY_ABORTED,
+  matchLabel,
+  parseComponents,
+} from './launcher.js';
 import { treeToWire } from './tree.js';
 
 type AdbClass = typeof import('@devicefarmer/adbkit').Adb;
@@ -110,6 +118,7 @@ export class AdbDevice implements Device {
       'key',
       'input_text',
       'launch_app',
+      'list_apps',
     ]);
     if (this.imeB64) ops.add('ime_commit');
     return {
@@ -342,6 +351,19 @@ export class AdbDevice implements Device {
     if (SHELL_ERROR.test(r.out.trim()))
       return rec.failed('INTERNAL', `launch_app: ${r.out.trim().split('\n')[0]}`, 'unknown');
     return rec.ok();
+  }
+  /** The launcher list `launchApp` matches labels against, each named by a word it accepts (app-label.ts). */
+  async listApps(d: Deadline): Promise<AppsResult> {
+    const q = await this.sh(LAUNCHER_QUERY_ARGV, d);
+    if (!q.ok)
+      return {
+        ok: false,
+        code: q.timeout ? 'TIMEOUT' : 'UNAVAILABLE',
+        message: `list_apps: ${q.message}`,
+        backend: 'adb',
+        failover: false,
+      };
+    return { ok: true, apps: launcherApps(q.out), labels: 'package', backend: 'adb', failover: false };
   }
   async native(req: ActionRequest): Promise<DeviceCall> {
     return unsupported(this.opts.clock, 'adb', req.action, 'native control actions need the helper app');

@@ -20,7 +20,7 @@ export const LAUNCHER_QUERY_ARGV = [
 /** `monkey` ran but found nothing to start (it prints this and exits 252). */
 export const MONKEY_ABORTED = /No activities found to run|monkey aborted/i;
 
-import type { Component } from '../app-label.js';
+import { type Component, launchName } from '../app-label.js';
 
 export { type Component, looksLikePackage, matchLabel } from '../app-label.js';
 
@@ -42,4 +42,10 @@ export function parseComponents(out: string): Component[] {
       found.set(p, { package: p, activity: name.startsWith(p) ? name.slice(p.length) : name });
   }
   return [...found.values()];
+}
+
+/** The launcher's apps from `query-activities` output, each named so that `matchLabel` finds it again. */
+export function launcherApps(out: string): { package: string; label: string; activity: string }[] {
+  const all = parseComponents(out);
+  return all.map((c) => ({ package: c.package, label: launchName(c, all), activity: c.activity }));
 }

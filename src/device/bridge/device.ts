@@ -4,6 +4,7 @@ import type { PxPoint } from '../../core/geometry.js';
 import type { Logger } from '../../core/logger.js';
 import type { KeyName } from '../../core/types.js';
 import {
+  type AppsResult,
   CallRecorder,
   type ControlRequest,
   type Device,
@@ -22,6 +23,8 @@ import {
   ActionReceiptSchema,
   type ActionRequest,
   type ActionRequestInput,
+  APPS_PATH,
+  AppsSchema,
   SnapshotSchema,
   type WireScreen,
 } from '../protocol/index.js';
@@ -33,7 +36,7 @@ import { BridgeClient, type BridgeClientOptions } from './client.js';
  */
 
 /** Every protocol action is a device op of the same name; `hello` says which ones this helper has. */
-const OPS: readonly DeviceOp[] = [...ACTION_NAMES, 'guarded_touch'];
+const OPS: readonly DeviceOp[] = [...ACTION_NAMES, 'guarded_touch', 'list_apps'];
 
 export interface BridgeDeviceOptions extends BridgeClientOptions {
   /** Prefix of op_ids, unique per agent process. */
@@ -246,6 +249,23 @@ export class BridgeDevice implements Device {
   }
   native(req: ActionRequest, d: Deadline): Promise<DeviceCall> {
     return this.act(req.action, req, d);
+  }
+  /** `POST /v3/apps`; a helper that does not declare `list_apps` is not asked (an older one has no such endpoint). */
+  async listApps(d: Deadline): Promise<AppsResult> {
+    const no = (code: 'UNSUPPORTED' | 'UNAVAILABLE' | 'TIMEOUT' | 'READ_FAILED', message: string): AppsResult => ({
+      ok: false,
+      code,
+      message,
+      backend: 'bridge',
+      failover: false,
+    });
+    if (this.client.info && !this.has('list_apps'))
+      return no('UNSUPPORTED', 'list_apps: the connected helper does not declare it (update the helper app)');
+    const r = await this.client.post(APPS_PATH, {}, d);
+    if (!r.ok) return no(r.code === 'TIMEOUT' || r.code === 'UNSUPPORTED' ? r.code : 'UNAVAILABLE', r.message);
+    const a = AppsSchema.safeParse(r.body);
+    if (!a.success) return no('READ_FAILED', `the helper's app list does not parse: ${a.error.issues[0]?.message}`);
+    return { ok: true, apps: a.data.apps, labels: 'launcher', backend: 'bridge', failover: false };
   }
   async close(): Promise<void> {}
 }

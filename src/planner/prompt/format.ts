@@ -18,6 +18,8 @@ import type { HistoryEntry, Subgoal } from './types.js';
  *   Recent steps          historyLine:  `N. action → ok[ (note)]` or `N. action expect E → FAILED[ (note)]`;
  *                         the action in the act call's fields (`tool [id] "label" op=… value=…`)
  *   Banned on this page   a LIST_SEPARATOR-joined list, on one line
+ *   Apps                  one line, the launcher's app names joined by APPS_SEPARATOR (formatApps): what
+ *                         launch_app takes; in the plan prompt, and in a step's prompt on the home screen
  *   Screen                perception's compact view (DESIGN §3): a header line `app pkg/activity "title" · …`,
  *                         element lines `[id] verb Class "label" state #resource x,y` (SCREEN_LINE; the class
  *                         is omitted for plain views), a held control's line ending in HELD_MARK + its
@@ -34,6 +36,7 @@ export const SCREEN_CLOSE = '</screen>';
 /** Section labels, in the order the decide prompt writes them. */
 export const SECTION = {
   goal: 'Goal',
+  apps: 'Apps',
   previousPlan: 'Previous plan',
   plan: 'Plan',
   current: 'Current subgoal',
@@ -50,6 +53,36 @@ export const SECTION_BREAK = '\n\n';
 export const LIST_SEPARATOR = '; ';
 /** The Current subgoal value once every subgoal is done (while one is open, the plan's [>] line names it and the section is left out). */
 export const ALL_DONE = 'all subgoals done — check the screen and call done';
+
+export const APPS_SEPARATOR = ', ';
+/** At most this many names on the Apps line; a phone with more says how many are left out. */
+export const MAX_APPS = 80;
+const MORE_APPS = / \(\+\d+ more\)$/;
+
+/**
+ * The Apps value: names as given, each once (a `,` inside a name would split it, so it becomes a
+ * space), in the given order, capped at MAX_APPS with `(+N more)`.
+ */
+export function formatApps(names: readonly string[]): string {
+  const seen = new Set<string>();
+  const clean = names
+    .map((n) =>
+      n
+        .replace(/[,\n]+/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .filter((n) => n && !seen.has(n.toLowerCase()) && seen.add(n.toLowerCase()));
+  const shown = clean.slice(0, MAX_APPS).join(APPS_SEPARATOR);
+  return clean.length > MAX_APPS ? `${shown} (+${clean.length - MAX_APPS} more)` : shown;
+}
+export function parseApps(value: string): string[] {
+  return value
+    .replace(MORE_APPS, '')
+    .split(APPS_SEPARATOR)
+    .map((n) => n.trim())
+    .filter(Boolean);
+}
 
 /** `Label: value` */
 export function lineSection(label: SectionLabel, value: string, qualifier?: string): string {

@@ -40,12 +40,16 @@ export interface DecideInput {
   hint?: string;
   /** Set when a screenshot is attached to this request. */
   imageNote?: string;
+  /** The launcher's app names (`launch_app` takes them); the agent gives them only on the home screen. */
+  apps?: readonly string[];
 }
 
 export interface PlanInput {
   goal: string;
   screen: string;
   aspect: number;
+  /** The launcher's app names, when the device could list them. */
+  apps?: readonly string[];
   /** Previous plan, why it is being revised (replan), and the steps that led there. */
   previous?: { plan: Subgoal[]; reason: string; history?: HistoryEntry[] };
 }

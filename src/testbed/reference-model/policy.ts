@@ -96,6 +96,18 @@ export function fieldValue(e: ScreenLine): string | undefined {
 
 export { isField, isToggle };
 
+/**
+ * A launch names the app as the Apps line spells it, when the line lists it: a model copies the name
+ * it is shown ("Foodshop" over adb for the task's "FoodShop") rather than its own spelling.
+ */
+export function asListed(args: ActArgsOut, apps: readonly string[]): ActArgsOut {
+  if (args.tool !== 'launch_app' || typeof args.package !== 'string') return args;
+  const key = squashName(args.package);
+  const hit = apps.find((a) => squashName(a) === key);
+  return hit ? { ...args, package: hit } : args;
+}
+const squashName = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+
 export function actForIntent(intentLine: string, screen: ParsedScreen, history: PromptStep[]): ActArgsOut {
   const intent: Intent = parseIntent(intentLine);
   const [a0 = '', a1 = ''] = intent.args;

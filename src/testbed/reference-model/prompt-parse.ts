@@ -4,6 +4,7 @@ import {
   LIST_SEPARATOR,
   PLAN_LINE,
   type PlanMark,
+  parseApps,
   parseScreenQualifier,
   reviseReason,
   SCREEN_APP,
@@ -56,6 +57,8 @@ export interface ParsedPrompt {
   app: string;
   /** Tool names offered in the system message. */
   tools: string[];
+  /** The Apps line: the launcher's app names, as launch_app takes them (empty when not shown). */
+  apps: string[];
   /** The plan prompt's previous plan and why it is revised. */
   previousPlan?: { plan: PromptSubgoal[]; reason: string };
 }
@@ -137,6 +140,7 @@ export function parsePrompt(user: string, system = ''): ParsedPrompt {
     screenIsDelta: shape?.delta ?? false,
     app: SCREEN_APP.exec(screen.raw.trim())?.[1] ?? '',
     tools: systemTools(system),
+    apps: parseApps(s.get(SECTION.apps)?.value ?? ''),
     previousPlan: prev ? { plan: planLines(prev.lines), reason: reviseReason(prev.qualifier ?? '') } : undefined,
   };
 }

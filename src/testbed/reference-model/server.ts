@@ -5,7 +5,7 @@ import { seededRandom } from '../../core/random.js';
 import { DECLINED_NOTE } from '../../planner/prompt/format.js';
 import { type CatalogEntry, intentsForGoal } from './intents.js';
 import { applyNoise, type NoiseKind } from './noise.js';
-import { type ActArgsOut, actForIntent } from './policy.js';
+import { type ActArgsOut, actForIntent, asListed } from './policy.js';
 import { parsePrompt } from './prompt-parse.js';
 import { decideWithPlan } from './recovery.js';
 import { type ChatRequest, checkChatRequest } from './request.js';
@@ -157,7 +157,11 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
     const open = p.plan.filter((s) => s.mark === ' ').length;
     const offered = new Set(p.tools);
     const remainingPlan = p.currentIndex >= 0 ? p.plan.slice(p.currentIndex).map((s) => s.text) : undefined;
-    const reply = applyNoise({ args, screen, history, moreSubgoals: open > 0, offered, remainingPlan }, rate, random);
+    const reply = applyNoise(
+      { args: asListed(args, p.apps), screen, history, moreSubgoals: open > 0, offered, remainingPlan },
+      rate,
+      random,
+    );
     if (reply.noise) stats.noise[reply.noise] = (stats.noise[reply.noise] ?? 0) + 1;
     return { fn, args: reply.text };
   }

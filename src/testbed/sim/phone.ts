@@ -13,6 +13,7 @@ import { resolveScreen, type ScreenOption, screenGeometry } from './engine/scree
 import { SystemServices } from './engine/services.js';
 import { IME_PACKAGE, PERMISSION_PACKAGE, SYSTEM_UI } from './engine/system-views.js';
 import { asciiProblem, insertText } from './engine/text.js';
+import { type NodeQuery, queryMatches } from './node-query.js';
 import { ScreenshotCache } from './render/png.js';
 import { frameToSnapshot } from './render/tree.js';
 import { EMPTY_DUMP_ERROR, frameToXml } from './render/xml.js';
@@ -205,6 +206,15 @@ export class VirtualPhone implements PhoneSurface {
     const snap = frameToSnapshot(this.frame());
     snap.takenAt = this.clock.now();
     if (this.faults.emptyTree) snap.nodes = [];
+    return snap;
+  }
+
+  async queryNodes(q: NodeQuery): Promise<WireSnapshot> {
+    await this.pause(this.latency.nodeLookup);
+    const snap = frameToSnapshot(this.frame());
+    snap.takenAt = this.clock.now();
+    const hit = queryMatches(q);
+    snap.nodes = this.faults.emptyTree ? [] : snap.nodes.filter(hit);
     return snap;
   }
 

@@ -1,6 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import type { ErrorCode, KeyName } from '../../core/types.js';
 import type { WireScreen, WireSnapshot } from '../../device/protocol/wire.js';
+import type { NodeQuery } from './node-query.js';
 
 /**
  * What the virtual phone offers to the servers in front of it (the bridge HTTP server, the ADB
@@ -97,6 +98,12 @@ export interface PhoneSurface {
   screen(): WireScreen;
   /** The current tree, after `latency.treeRead` and the tree faults. */
   readTree(): Promise<WireSnapshot>;
+  /**
+   * Android's query for nodes by view id or text (./node-query.ts), after `latency.nodeLookup`: the
+   * windows in full, only the nodes the query finds (ids as in the whole tree). Nothing found is an
+   * answer, not a failed read; the empty-tree fault finds nothing.
+   */
+  queryNodes(q: NodeQuery): Promise<WireSnapshot>;
   /** uiautomator-format XML, after `latency.uiautomatorDump`; empty-tree fault → throws. */
   dumpXml(): Promise<string>;
   screenshot(): Promise<Screenshot>;

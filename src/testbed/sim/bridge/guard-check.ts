@@ -1,5 +1,6 @@
 import { checkGuard, sameIdentity, type TouchGuard } from '../../../device/protocol/guard.js';
-import type { WireNode, WireSnapshot } from '../../../device/protocol/wire.js';
+import type { WireSnapshot } from '../../../device/protocol/wire.js';
+import { type NodeQuery, queryMatches } from '../node-query.js';
 import type { Latency, TouchCheck } from '../surface.js';
 
 /**
@@ -12,20 +13,19 @@ import type { Latency, TouchCheck } from '../surface.js';
  */
 
 /** Android's lookup for a guard: by view id (complete: every node with that id), or by text (not complete). */
-function lookup(g: TouchGuard): { match: (n: WireNode) => boolean; complete: boolean } | undefined {
-  if (g.resource_id) return { match: (n) => n.resourceId === g.resource_id, complete: true };
+function lookup(g: TouchGuard): NodeQuery | undefined {
+  if (g.resource_id) return { viewId: g.resource_id };
   const text = (g.editable ? '' : g.text) || g.desc;
-  if (!text) return undefined;
-  const low = text.toLowerCase();
-  return { match: (n) => n.text.toLowerCase().includes(low) || n.desc.toLowerCase().includes(low), complete: false };
+  return text ? { text } : undefined;
 }
 
 export function guardCostMs(g: TouchGuard, snap: WireSnapshot, latency: Latency): number {
-  const l = lookup(g);
-  if (!l) return latency.treeRead;
-  if (l.complete) return latency.nodeLookup;
+  const q = lookup(g);
+  if (!q) return latency.treeRead;
+  if ('viewId' in q) return latency.nodeLookup;
   // A text lookup that found no node of the guard's identity must walk the tree before saying "gone".
-  const found = snap.nodes.some((n) => n.flags.visible && l.match(n) && sameIdentity(n, g));
+  const hit = queryMatches(q);
+  const found = snap.nodes.some((n) => n.flags.visible && hit(n) && sameIdentity(n, g));
   return latency.nodeLookup + (found ? 0 : latency.treeRead);
 }
 

@@ -4,8 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { ActionableError } from '../../../core/errors.js';
 import type { Logger } from '../../../core/logger.js';
+import { APPS_PATH, AppsRequestSchema, LIST_APPS_CAPABILITY } from '../../../device/protocol/apps.js';
 import { COMPAT_TOKEN_HEADER, CompatRequestSchema } from '../../../device/protocol/compat.js';
 import { SnapshotRequestSchema } from '../../../device/protocol/wire.js';
+import { launcherApps } from '../launcher-apps.js';
 import type { PhoneSurface } from '../surface.js';
 import { CompatHandler } from './compat.js';
 import { V3Handler } from './handler.js';
@@ -160,6 +162,17 @@ export async function startBridgeServer(opts: BridgeServerOptions): Promise<Brid
         sendJson(res, 200, await snapshot(phone, parsed.data));
         return 'snapshot';
       }
+      case APPS_PATH: {
+        // An older helper (omitted capability) has no such endpoint at all.
+        if (omit.includes(LIST_APPS_CAPABILITY)) break;
+        const parsed = AppsRequestSchema.safeParse(json.value);
+        if (!parsed.success) {
+          v3Error(res, 400, 'INVALID_ARGUMENT', z.prettifyError(parsed.error));
+          return 'invalid';
+        }
+        sendJson(res, 200, { apps: launcherApps(phone) });
+        return 'apps';
+      }
       case '/v3/action': {
         const out = await v3.action(json.value);
         sendJson(res, out.status, out.body);
@@ -170,10 +183,9 @@ export async function startBridgeServer(opts: BridgeServerOptions): Promise<Brid
         sendJson(res, out.status, out.body);
         return 'cancel';
       }
-      default:
-        v3Error(res, 404, 'NO_SUCH_ENDPOINT', `no endpoint ${path}; see helper/PROTOCOL.md`);
-        return 'no endpoint';
     }
+    v3Error(res, 404, 'NO_SUCH_ENDPOINT', `no endpoint ${path}; see helper/PROTOCOL.md`);
+    return 'no endpoint';
   }
 
   // Node answers 408 and closes when a request's headers (headersTimeout) or all of it

@@ -9,20 +9,13 @@ import type { ActionReceipt } from '../../../device/protocol/receipt.js';
 import type { WireNode, WireSnapshot } from '../../../device/protocol/wire.js';
 import type { NodeAction } from '../surface.js';
 import { type ExecContext, fromInput, inject, now, readTree, rejected } from './context.js';
-import {
-  controlInfo,
-  findAgain,
-  nodeState,
-  nodeToken,
-  type Resolved,
-  resolve,
-  targetWindows,
-  visibleArea,
-} from './selector.js';
+import { controlInfo, nodeState, nodeToken, type Resolved, resolve, targetWindows, visibleArea } from './selector.js';
+import { readAgain, readForSelector } from './target-read.js';
 
 /**
  * Native control actions (read_control, control_action, set_text): resolve the selector on a fresh
- * tree, check token, support, range and occlusion, then ask the phone to act on that very node. No
+ * read (Android's query for its id or text when it has one, ./target-read.ts; else the tree), check
+ * token, support, range and occlusion, then ask the phone to act on that very node. No
  * fallback to coordinates: a control that cannot be acted on natively is an error, not a tap.
  */
 
@@ -114,7 +107,7 @@ async function locate(
   selector: Selector | undefined,
   expectedToken: string | undefined,
 ): Promise<Located | { ok: false; code: ErrorCode; message: string }> {
-  const read = await readTree(ctx);
+  const read = selector ? await readForSelector(ctx, selector) : await readTree(ctx);
   if (!read.ok) return read;
   const r = selector ? resolve(read.snap, selector) : focusedEditable(read.snap);
   if (!r.ok) return r;
@@ -171,9 +164,8 @@ async function act(
     // The screen changed between our read and the act: nothing happened, resolve again once.
     // (expected_token, if given, is checked again on the fresh read.)
     if (!result.ok && result.code === 'STALE' && attempt === 0) continue;
-    const post = await readTree(ctx);
-    const again = post.ok ? findAgain(post.snap, l.node) : undefined;
-    const after = post.ok && again ? nodeState(post.snap, again) : undefined;
+    const again = await readAgain(ctx, l.node);
+    const after = again ? nodeState(again.snap, again.node) : undefined;
     return fromInput(ctx, name, startedAt, dispatchedAt, result, { before, ...(after ? { after } : {}) });
   }
 }

@@ -199,7 +199,8 @@ export function controlInfo(snap: WireSnapshot, node: WireNode, window: WindowIn
  */
 export function findAgain(snap: WireSnapshot, old: WireNode): WireNode | undefined {
   const same = (n: WireNode) => n.className === old.className && n.resourceId === old.resourceId;
-  const byId = snap.nodes[old.id];
+  // A query's read holds only some nodes (ids as in the whole tree): look the id up, never index.
+  const byId = snap.nodes[old.id]?.id === old.id ? snap.nodes[old.id] : snap.nodes.find((n) => n.id === old.id);
   if (byId && same(byId) && byId.desc === old.desc) return byId;
   let best: WireNode | undefined;
   let bestD = Number.POSITIVE_INFINITY;

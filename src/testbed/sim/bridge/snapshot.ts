@@ -12,7 +12,7 @@ import { MAX_JSON_DEPTH } from './http.js';
 
 /** `hello` and `snapshot`: what the host is, and what is on the screen (tree + optional image). */
 
-/** Protocol features beyond the actions themselves (`guarded_touch`: PROTOCOL.md §7). */
+/** Protocol features beyond the actions themselves (`guarded_touch`: PROTOCOL.md §7; `list_apps`: §5). */
 export const EXTRA_CAPABILITIES = [
   'snapshot',
   'screenshot',
@@ -20,6 +20,7 @@ export const EXTRA_CAPABILITIES = [
   'cancel',
   'compat_action',
   'guarded_touch',
+  'list_apps',
 ] as const;
 
 /** What the HTTP layer enforces, announced in `hello.limits` (helper/PROTOCOL.md §3). */

@@ -1,4 +1,5 @@
 import { HELPER_PACKAGE } from '../../../../../device/protocol/transport.js';
+import { homeApp, launcherApps } from '../../../launcher-apps.js';
 import { apkPackage } from '../../apk.js';
 import { type Command, type CommandContext, type CommandResult, ok, usage } from '../command.js';
 import { apkPath, findPackage, fullActivity, isSystemPackage, shortComponent } from './component.js';
@@ -103,8 +104,6 @@ function packageCommand(ctx: CommandContext, sub: string | undefined, rest: stri
   );
 }
 
-const LAUNCHER_PACKAGE = 'com.android.launcher3';
-
 /**
  * `query-activities` as PackageManagerShellCommand prints it, for the intents tools ask about: a
  * launcher query (MAIN + LAUNCHER) lists every app's first activity (not the home screen itself,
@@ -124,11 +123,9 @@ function queryActivities(ctx: CommandContext, rest: string[]): CommandResult {
   const found =
     action !== 'android.intent.action.MAIN'
       ? []
-      : ctx.phone
-          .packages()
-          .filter((p) => p.activities.length > 0 && (p.package === LAUNCHER_PACKAGE) === home)
+      : (home ? homeApp(ctx.phone) : launcherApps(ctx.phone))
           .filter((p) => !only || p.package === only)
-          .map((p) => ({ pkg: p.package, activity: p.activities[0] as string }));
+          .map((p) => ({ pkg: p.package, activity: p.activity }));
   if (found.length === 0) return ok('No activities found\n');
   if (rest.includes('--components')) return ok(found.map((f) => `${shortComponent(f.pkg, f.activity)}\n`).join(''));
   const brief = rest.includes('--brief');

@@ -185,7 +185,7 @@ final class AndroidDevice implements Device {
     Intent main = new Intent(Intent.ACTION_MAIN).addCategory(Intent.CATEGORY_LAUNCHER);
     List<String[]> out = new ArrayList<String[]>();
     for (ResolveInfo r : pm.queryIntentActivities(main, 0))
-      out.add(new String[] {String.valueOf(r.loadLabel(pm)), r.activityInfo.packageName});
+      out.add(new String[] {String.valueOf(r.loadLabel(pm)), r.activityInfo.packageName, r.activityInfo.name});
     return out;
   }
 

@@ -37,7 +37,7 @@ public interface Device {
   /** Commit text at the cursor through the helper's IME; false when the IME is not the active one. */
   boolean commitText(String text);
 
-  /** Launcher entries: [label, package] pairs. */
+  /** Launcher entries (MAIN/LAUNCHER): [label, package] or [label, package, activity]. */
   List<String[]> launchables();
 
   boolean launch(String pkg, String activity);

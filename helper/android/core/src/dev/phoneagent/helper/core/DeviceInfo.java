@@ -42,6 +42,7 @@ public final class DeviceInfo {
     c.add("cancel");
     c.add("compat_action");
     c.add("guarded_touch");
+    c.add("list_apps");
     return c;
   }
 }

@@ -3,7 +3,10 @@ package dev.phoneagent.helper.core;
 import java.util.List;
 import java.util.Map;
 
-/** read_control, set_text and control_action on a resolved node (PROTOCOL.md §7); never a coordinate fallback. */
+/**
+ * read_control, set_text and control_action on a resolved node (PROTOCOL.md §7); never a coordinate
+ * fallback. The target is found with Android's query for its id or text when it has one (Run.resolveTarget).
+ */
 final class NativeActions {
   private NativeActions() {}
 
@@ -11,7 +14,7 @@ final class NativeActions {
 
   static void readControl(Run run) {
     @SuppressWarnings("unchecked")
-    Selectors.Resolved r = run.resolve((Map<String, Object>) run.req.get("selector"));
+    Selectors.Resolved r = run.resolveTarget((Map<String, Object>) run.req.get("selector"));
     if (r == null) return;
     run.receipt.status("observed", "not_delivered");
     run.receipt.put("control", Selectors.control(run.lastTree, r.node, r.window, run.info.width, run.info.height));
@@ -22,7 +25,7 @@ final class NativeActions {
   static void setText(Run run) {
     Map<String, Object> sel = (Map<String, Object>) run.req.get("selector");
     Selectors.Resolved r;
-    if (sel != null) r = run.resolve(sel);
+    if (sel != null) r = run.resolveTarget(sel);
     else {
       Tree t = run.read();
       if (t == null) {
@@ -46,7 +49,7 @@ final class NativeActions {
     @SuppressWarnings("unchecked")
     Map<String, Object> q = (Map<String, Object>) run.req.get("request");
     @SuppressWarnings("unchecked")
-    Selectors.Resolved r = run.resolve((Map<String, Object>) q.get("selector"));
+    Selectors.Resolved r = run.resolveTarget((Map<String, Object>) q.get("selector"));
     if (r == null) return;
     Double value = q.get("value") == null ? null : Double.valueOf(((Number) q.get("value")).doubleValue());
     int start = q.get("start") == null ? -1 : ((Number) q.get("start")).intValue();
@@ -113,11 +116,14 @@ final class NativeActions {
       return;
     }
     run.completed();
-    Tree after = run.read();
-    if (after != null) {
-      Node again = findAgain(after, n);
-      if (again != null) rc.put("after", Selectors.state(after, again));
+    // Read the node back by its view id when it has one (Android's query, no walk), else on the tree.
+    Tree after = n.resourceId.isEmpty() ? null : run.query(n.resourceId, null);
+    Node again = after == null ? null : findAgain(after, n);
+    if (again == null) {
+      after = run.read();
+      again = after == null ? null : findAgain(after, n);
     }
+    if (again != null) rc.put("after", Selectors.state(after, again));
   }
 
   /** The same control in a later tree: same class, id and description, nearest to the old bounds. */

@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * Protocol v3's endpoints over HttpServer (PROTOCOL.md §4–§5, §8): auth, limits, hello, snapshot,
- * action, cancel, and the plugin-compatible /action. Logs nothing of a request (no token, no text).
+ * apps, action, cancel, and the plugin-compatible /action. Logs nothing of a request (no token, no text).
  */
 public final class Protocol implements HttpServer.Handler {
   public static final String VERSION = "0.1.0";
@@ -77,8 +77,8 @@ public final class Protocol implements HttpServer.Handler {
    */
   HttpServer.Response refusal(String method, String path, Map<String, String> headers, long contentLength) {
     if (path.equals("/action")) return compat.refusal(method, headers, contentLength);
-    boolean v3 = path.equals("/v3/hello") || path.equals("/v3/snapshot") || path.equals("/v3/action") || path.equals("/v3/cancel");
-    if (!v3) return error(404, "NO_SUCH_ENDPOINT", "no endpoint " + path + "; the helper serves POST /v3/hello, /v3/snapshot, /v3/action, /v3/cancel and /action");
+    boolean v3 = path.equals("/v3/hello") || path.equals("/v3/snapshot") || path.equals("/v3/apps") || path.equals("/v3/action") || path.equals("/v3/cancel");
+    if (!v3) return error(404, "NO_SUCH_ENDPOINT", "no endpoint " + path + "; the helper serves POST /v3/hello, /v3/snapshot, /v3/apps, /v3/action, /v3/cancel and /action");
     if (!Auth.same(Auth.bearer(headers.get("authorization")), token))
       return error(401, "UNAUTHORIZED", "missing or wrong token: send authorization: Bearer <token> (phone-agent helper status shows how to get it)");
     if (!method.equals("POST")) return error(405, "INVALID_ARGUMENT", "every endpoint is POST");
@@ -103,6 +103,7 @@ public final class Protocol implements HttpServer.Handler {
     try {
       if (path.equals("/v3/hello")) return ok(hello());
       if (path.equals("/v3/snapshot")) return snapshot(m);
+      if (path.equals("/v3/apps")) return apps(m);
       if (path.equals("/v3/cancel")) return cancel(m);
       return ok(engine.run(engine.validate(m)));
     } catch (Requests.Invalid e) {
@@ -132,6 +133,18 @@ public final class Protocol implements HttpServer.Handler {
     if (!(id instanceof String) || ((String) id).isEmpty() || ((String) id).length() > 64 || m.size() != 1)
       throw new Requests.Invalid("op_id: cancel takes exactly { op_id: string (1–64) }");
     return ok(Json.obj("op_id", id, "state", engine.ops().cancel((String) id)));
+  }
+
+  /** The launcher's apps with their labels (PROTOCOL.md §5 `/v3/apps`); the body must be `{}`. */
+  HttpServer.Response apps(Map<String, Object> m) throws Requests.Invalid {
+    if (!m.isEmpty()) throw new Requests.Invalid("apps takes an empty body {}; unknown field " + m.keySet().iterator().next());
+    List<Object> out = new ArrayList<Object>();
+    for (String[] a : device.launchables()) {
+      Map<String, Object> app = Json.obj("package", a[1], "label", a[0]);
+      if (a.length > 2 && a[2] != null) app.put("activity", a[2]);
+      out.add(app);
+    }
+    return ok(Json.obj("apps", out));
   }
 
   HttpServer.Response snapshot(Map<String, Object> m) throws Requests.Invalid {

@@ -48,6 +48,38 @@ final class Run {
     return r;
   }
 
+  /**
+   * Resolve a native action's target (PROTOCOL.md §7 "Resolving a target"): on Android's view-id
+   * query when the selector has a resource id, else on its text query for a text or description —
+   * the windows and the nodes the query returns, no walk. A selector with neither, or a query that
+   * returned no node matching the whole selector, is resolved on the whole tree.
+   */
+  Selectors.Resolved resolveTarget(Map<String, Object> selector) {
+    String id = Selectors.str(selector, "resource_id");
+    String text = Selectors.str(selector, "text");
+    if (text == null || text.isEmpty()) text = Selectors.str(selector, "content_desc");
+    Tree q = null;
+    if (id != null && !id.isEmpty()) q = query(id, null);
+    else if (text != null && !text.isEmpty()) q = query(null, text);
+    if (q == null || Selectors.hits(q, selector).isEmpty()) return resolve(selector);
+    Selectors.Resolved r = Selectors.resolve(q, selector);
+    if (!r.ok()) {
+      receipt.fail(r.code, r.message);
+      return null;
+    }
+    lastTree = q;
+    return r;
+  }
+
+  /** Android's node query (Device.lookup); null when the platform has none or it failed. */
+  Tree query(String viewId, String text) {
+    try {
+      return device.lookup(viewId, text);
+    } catch (Device.ReadFailed e) {
+      return null;
+    }
+  }
+
   Tree lastTree;
 
   String str(String k) {

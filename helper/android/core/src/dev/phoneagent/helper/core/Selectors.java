@@ -63,11 +63,7 @@ public final class Selectors {
       return new Resolved(null, null, "READ_FAILED", "the tree read returned no nodes; re-observe and retry");
     if (!t.windowsComplete || t.windows.isEmpty())
       return new Resolved(null, null, "UNAVAILABLE", "window information is incomplete; re-observe and retry");
-    List<Node> hits = new ArrayList<Node>();
-    for (Node n : t.nodes) {
-      Win w = t.window(n.window);
-      if (w != null && w.targetable(t.foregroundPackage) && n.visible && matches(n, s)) hits.add(n);
-    }
+    List<Node> hits = hits(t, s);
     if (hits.isEmpty()) return new Resolved(null, null, "NOT_FOUND", "no visible node matches " + Json.write(s) + "; re-observe");
     if (hits.size() > 1)
       return new Resolved(
@@ -75,6 +71,16 @@ public final class Selectors {
           hits.size() + " nodes match " + Json.write(s) + "; add resource_id, text, class_name or bounds to make it unique");
     Node n = hits.get(0);
     return new Resolved(n, t.window(n.window), null, null);
+  }
+
+  /** The visible nodes of targetable windows that match every field of the selector. */
+  static List<Node> hits(Tree t, Map<String, Object> s) {
+    List<Node> hits = new ArrayList<Node>();
+    for (Node n : t.nodes) {
+      Win w = t.window(n.window);
+      if (w != null && w.targetable(t.foregroundPackage) && n.visible && matches(n, s)) hits.add(n);
+    }
+    return hits;
   }
 
   /** The parts of a node still visible: clipped to its window and the screen, minus higher touchable windows. */

@@ -126,6 +126,33 @@ final class EngineTests {
         eq(1, d.gestures.size(), "one gesture");
       }
     });
+    test("engine: a target with a resource id is resolved and read back by Android's view-id query, no walk", new TestMain.Test() {
+      public void run() throws Exception {
+        ScriptedDevice d = new ScriptedDevice(34);
+        Engine e = new Engine(d);
+        String bar = "{\"resource_id\":\"com.android.settings:id/search_action_bar\"}";
+        act(e, "{\"action\":\"launch_app\",\"package\":\"com.android.settings\"}");
+        eq("completed", act(e, "{\"action\":\"control_action\",\"request\":{\"selector\":" + bar + ",\"action\":\"click\"}}").get("status"), "search opened");
+        d.walks = 0;
+        d.queries = 0;
+        Map<String, Object> r =
+            act(e, "{\"action\":\"set_text\",\"selector\":{\"resource_id\":\"com.android.settings:id/search_src_text\",\"class_name\":\"EditText\"},\"text\":\"wifi\"}");
+        eq("completed", r.get("status"), "set_text");
+        eq("wifi", ((Map<?, ?>) r.get("after")).get("text"), "read back");
+        eq(0, d.walks, "no tree walk");
+        eq(2, d.queries, "a query to resolve, one to read back");
+        // By text: the text query; a substring of a text is not the text (exact selectors), and
+        // a query with no exact match walks the tree before answering NOT_FOUND.
+        d.walks = 0;
+        eq("observed", act(e, "{\"action\":\"read_control\",\"selector\":{\"text\":\"No results\"}}").get("status"), "by text");
+        eq(0, d.walks, "found by the text query");
+        eq("NOT_FOUND", code(act(e, "{\"action\":\"read_control\",\"selector\":{\"text\":\"no res\"}}")), "substring");
+        eq(1, d.walks, "walked before NOT_FOUND");
+        // Neither id nor text: the tree is walked.
+        eq("observed", act(e, "{\"action\":\"read_control\",\"selector\":{\"class_name\":\"EditText\"}}").get("status"), "by class");
+        eq(2, d.walks, "walked");
+      }
+    });
     test("engine: a guard on a two-finger gesture is invalid", new TestMain.Test() {
       public void run() throws Exception {
         Engine e = new Engine(new ScriptedDevice(34));
@@ -234,7 +261,7 @@ final class EngineTests {
         check(String.valueOf(((Map<?, ?>) r.get("error")).get("message")).contains("actions[1]"), "names the member");
       }
     });
-    test("http: 401 before anything, 404, 405, 413, keep-alive JSON answers", new TestMain.Test() {
+    test("http: 401 before anything, 404, 405, 413, apps, keep-alive JSON answers", new TestMain.Test() {
       public void run() throws Exception {
         Protocol p = new Protocol(new ScriptedDevice(34), "tok", null);
         HttpServer s = new HttpServer(0, 1024, p);
@@ -247,6 +274,13 @@ final class EngineTests {
           eq("HTTP/1.1 413 Payload Too Large", http(port, "POST /v3/action HTTP/1.1\r\nauthorization: Bearer tok\r\ncontent-length: 2048\r\n\r\n", big)[0], "over the limit");
           String[] hello = http(port, "POST /v3/hello HTTP/1.1\r\nauthorization: Bearer tok\r\ncontent-length: 2\r\n\r\n", "{}".getBytes());
           check(hello[1].contains("\"protocol\":3"), hello[1]);
+          check(hello[1].contains("\"list_apps\""), "hello declares list_apps: " + hello[1]);
+          String[] apps = http(port, "POST /v3/apps HTTP/1.1\r\nauthorization: Bearer tok\r\ncontent-length: 2\r\n\r\n", "{}".getBytes());
+          eq("HTTP/1.1 200 OK", apps[0], "apps");
+          check(apps[1].contains("{\"package\":\"com.android.settings\",\"label\":\"Settings\",\"activity\":\"com.android.settings.Settings\"}"), apps[1]);
+          check(apps[1].contains("{\"package\":\"com.android.documentsui\",\"label\":\"Files\"}"), "no activity when unknown: " + apps[1]);
+          String[] bad = http(port, "POST /v3/apps HTTP/1.1\r\nauthorization: Bearer tok\r\ncontent-length: 9\r\n\r\n", "{\"x\":1}  ".getBytes());
+          eq("HTTP/1.1 400 Bad Request", bad[0], "apps with a field");
           String[] compat = http(port, "POST /action HTTP/1.1\r\nx-android-bridge-token: tok\r\ncontent-length: 24\r\n\r\n", "{\"action\":\"read_screen\"}".getBytes());
           check(compat[1].startsWith("{\"ok\":true"), compat[1]);
         } finally {

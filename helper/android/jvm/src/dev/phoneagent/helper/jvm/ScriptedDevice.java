@@ -66,8 +66,16 @@ public final class ScriptedDevice implements Device {
     seq++;
   }
 
+  /** Whole-tree reads and Android-style queries the core asked for (the cost a phone would pay). */
+  public int walks, queries;
+
   @Override
   public synchronized Tree read() {
+    walks++;
+    return build();
+  }
+
+  private Tree build() {
     Tree t = new Tree();
     t.seq = seq;
     t.takenAt = clock;
@@ -104,7 +112,8 @@ public final class ScriptedDevice implements Device {
   /** Android's queries over the scripted tree: by view id exactly, else text or description containing `text`. */
   @Override
   public synchronized Tree lookup(String viewId, String text) {
-    Tree all = read();
+    queries++;
+    Tree all = build();
     Tree t = new Tree();
     t.seq = all.seq;
     t.takenAt = all.takenAt;
@@ -126,7 +135,10 @@ public final class ScriptedDevice implements Device {
   }
 
   static final List<String[]> LAUNCHABLE =
-      Arrays.asList(new String[] {"Settings", SETTINGS}, new String[] {"Clock", "com.android.deskclock"}, new String[] {"Files", "com.android.documentsui"});
+      Arrays.asList(
+          new String[] {"Settings", SETTINGS, SETTINGS + ".Settings"},
+          new String[] {"Clock", "com.android.deskclock", "com.android.deskclock.DeskClock"},
+          new String[] {"Files", "com.android.documentsui"});
 
   private void settings(Tree t, int root) {
     add(t, node(root, "android.widget.TextView", "Settings", "", new Rect(40, 120, 600, 220)));
