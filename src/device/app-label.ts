@@ -60,7 +60,7 @@ export function matchLabel(label: string, components: readonly Component[]): Lab
  * app.launcher, MIUI's com.miui.home, … — where the user picks an app (and the drawer lives).
  */
 export function isLauncherPackage(pkg: string): boolean {
-  return /launcher|(^|\.)home$/i.test(pkg);
+  return /launcher|(^|\.)home($|\.)/i.test(pkg);
 }
 
 const capitalized = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
