@@ -7,7 +7,7 @@ import { choose } from './step-choose.js';
 import type { StepCtx } from './step-context.js';
 import { executePlanned } from './step-execute.js';
 import { labelOf } from './step-helpers.js';
-import { handleMeta, notApplied, revisePlan, waitsForResult } from './step-meta.js';
+import { handleMeta, revisePlan, waitsForResult } from './step-meta.js';
 import { preflight } from './step-preflight.js';
 import { reduce } from './step-reduce.js';
 import type { RunResult, RunStatus } from './types.js';
@@ -85,7 +85,7 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
       action: ctx.record.action,
       expect: ctx.record.expect ?? '-',
       ok: false,
-      note: notApplied(planned, historyNote),
+      note: historyNote,
     });
     await commit(s, ctx);
     return undefined;
