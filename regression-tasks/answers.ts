@@ -5,14 +5,17 @@
  * stays strict: a different number fails, and so does a second, different number beside the right one.
  */
 
-const NUMBER_RE = /[-−]?\d[\d,]*(?:\.\d+)?/g;
+// A number not glued to a Latin letter before it: "wang150" and "SIM2" are names, not values.
+const NUMBER_RE = /(?<![A-Za-z\d])[-−]?\d[\d,]*(?:\.\d+)?/g;
 
 /** A masked identifier's visible digits ("Checking •••• 3021", "**** 1234"): a name, not a quantity. */
 const MASKED_ID_RE = /[•*●·]{2,}\s*\d+/g;
+/** An e-mail address or a URL quoted in the answer ("已登录 wang150@acme.test"): a name too. */
+const ADDRESS_RE = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\bhttps?:\/\/\S+/g;
 
 /** The numeric values written in a text: "¥44,321.94" → 44321.94, "−3" → -3. */
 export function numbersIn(text: string): number[] {
-  return (text.normalize('NFKC').replace(MASKED_ID_RE, ' ').match(NUMBER_RE) ?? [])
+  return (text.normalize('NFKC').replace(MASKED_ID_RE, ' ').replace(ADDRESS_RE, ' ').match(NUMBER_RE) ?? [])
     .map((m) => Number(m.replace(/,/g, '').replace('−', '-')))
     .filter((n) => Number.isFinite(n));
 }

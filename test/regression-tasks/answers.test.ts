@@ -23,6 +23,12 @@ describe('typed answer checks', () => {
     // A masked account number quoted beside the balance names the account; it is not a second value.
     expect(numberAnswer('已登录，账户可用余额为 ¥44,321.94（Checking •••• 3021）', '¥44,321.94')).toBe(true);
     expect(numberAnswer('¥44,321.94 (Checking 3021)', '¥44,321.94')).toBe(false);
+    // So does the account the user logged in as (relay run D, LOGIN-03), and a name with digits.
+    const loggedIn = '已登录 wang150@acme.test，可用余额为 ¥44,321.94（Checking •••• 3021）';
+    expect(numberAnswer(loggedIn, '¥44,321.94')).toBe(true);
+    expect(numberAnswer('Signed in as wang150: ¥44,321.94', '¥44,321.94')).toBe(true);
+    expect(numberAnswer('已登录 wang150@acme.test，余额 ¥44,321.00', '¥44,321.94')).toBe(false);
+    expect(numberAnswer('¥44,321.94, 150 pending', '¥44,321.94')).toBe(false);
   });
 
   it('strings normalized, and contained in a short answer as whole words', () => {
