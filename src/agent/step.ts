@@ -1,3 +1,4 @@
+import { type Decision, TERMINAL_TOOLS } from '../core/types.js';
 import { formatExpect } from '../planner/expect-dsl.js';
 import { emptyUsage } from '../planner/llm/client.js';
 import { describeAction } from '../planner/memory/signature.js';
@@ -67,7 +68,7 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
     source,
     decision: planned.decision,
     action: describeAction(action, labelOf(seen.obs, action.target_id)),
-    expect: formatExpect(planned.decision.expect),
+    expect: shownExpect(planned.decision),
     note: choice.ruleNote,
   });
   // `subgoal_done` names the [>] subgoal the model was shown; a plan sent with it is what comes
@@ -123,4 +124,14 @@ async function commit(s: Session, ctx: StepCtx): Promise<void> {
     overheadMs: Math.max(0, totalMs - ctx.llmMs - ctx.deviceMs),
   };
   await emitStep(s, ctx.record, ctx.seen.png);
+}
+
+/**
+ * The expect as the history shows it: "-" for a terminal tool (as the model is told to send), and
+ * an expectation the agent set itself (seek_timeline checks its own readout) marked as the agent's.
+ */
+function shownExpect(decision: Decision): string {
+  if (TERMINAL_TOOLS.has(decision.action.tool)) return '-';
+  const shown = formatExpect(decision.expect);
+  return decision.expect.note ? `${shown} (the agent's check: ${decision.expect.note})` : shown;
 }

@@ -187,7 +187,11 @@ export class CompletionTracker {
    */
   check(action: Action, obs: Observation, ctx: { goal?: string } = {}): Verdict {
     this.observe(obs);
-    const v = this.verdict(action, ctx.goal === undefined ? {} : { question: asksQuestion(ctx.goal), goal: ctx.goal });
+    const v = this.verdict(
+      action,
+      ctx.goal === undefined ? {} : { question: asksQuestion(ctx.goal), goal: ctx.goal },
+      obs.visualFirst,
+    );
     if (v.ok) return v;
     if (this.rejections >= (this.opts.maxRejections ?? 2)) {
       // Weak evidence (a failed check, an unseen answer) yields to a model that insists; a change
@@ -200,7 +204,8 @@ export class CompletionTracker {
     return v;
   }
 
-  private verdict(action: Action, answer: AnswerContext): Verdict {
+  /** `drawn`: the screen is visual-first — what it shows is in its pixels, not in any tree read. */
+  private verdict(action: Action, answer: AnswerContext, drawn = false): Verdict {
     if (action.tool !== 'done' && action.tool !== 'ask_user') return { ok: true };
     if (this.pending.length > 0) {
       const what = this.pending.map((p) => describeChange(p.change)).join(', ');
@@ -215,7 +220,10 @@ export class CompletionTracker {
         ok: false,
         reason: `the last action failed its check (${this.lastFailure}); confirm on the screen that the goal is reached before done`,
       };
-    if (action.answer && !answerGrounded(action.answer, this.seen, answer))
+    // A summary read off a drawn screen (a map's "z 15.1") names what no tree shows; a question's
+    // answer must still be grounded.
+    const unverifiable = drawn && answer.question === false;
+    if (action.answer && !unverifiable && !answerGrounded(action.answer, this.seen, answer))
       return {
         ok: false,
         reason:

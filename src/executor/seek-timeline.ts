@@ -213,7 +213,7 @@ export async function seekTimeline(deps: SeekDeps, req: SeekRequest, d: Deadline
     return result(none ? 'uncertain' : 'failed', {
       paused: !!pause || none,
       reason: none
-        ? 'no readout bound to the cursor: the second under it cannot be read (event cards, watermarks and drag bubbles are not the current time); report the time as uncertain'
+        ? 'no readout bound to the cursor: the second under it cannot be read (event cards, watermarks and drag bubbles are not the current time); tell the user the time is uncertain (ask_user)'
         : `${first.reason}; pause playback and try again`,
     });
   }
@@ -279,7 +279,7 @@ export async function seekTimeline(deps: SeekDeps, req: SeekRequest, d: Deadline
       loop.consistent = false;
       if (gain === undefined)
         return result('uncertain', {
-          reason: `the readout (${formatClock(now)}) did not follow a ${dx} px drag (it moved ${observed} s): it may not be bound to the cursor; report the time as uncertain`,
+          reason: `the readout (${formatClock(now)}) did not follow a ${dx} px drag (it moved ${observed} s): it may not be bound to the cursor; tell the user the time is uncertain (ask_user)`,
         });
       continue;
     }
@@ -305,7 +305,7 @@ export async function seekTimeline(deps: SeekDeps, req: SeekRequest, d: Deadline
   // An untrusted reading is quoted in the reason, never reported as the second reached.
   if (!consistent)
     return result('uncertain', {
-      reason: `the readout (${formatClock(now)}) was stable but its last change did not agree with the measured scale (${lastCheck || 'no measured move'}); report the time as uncertain`,
+      reason: `the readout (${formatClock(now)}) was stable but its last change did not agree with the measured scale (${lastCheck || 'no measured move'}); tell the user the time is uncertain (ask_user)`,
     });
   if (Math.abs(residual) > 1)
     return result('failed', {

@@ -190,6 +190,23 @@ describe('completion check through the device ports', () => {
 });
 
 describe('CompletionTracker', () => {
+  it("a summary read off a drawn screen (a map's zoom) is not refused for its number; an answer still is", () => {
+    const drawn = {
+      app: { package: 'com.maps', activity: '.Map', title: '' },
+      elements: [],
+      texts: ['Maps'],
+      visualFirst: true,
+    } as unknown as Observation;
+    const task = { goal: 'Show the Eiffel Tower on the map at zoom ≥ 15.' };
+    expect(new CompletionTracker().check({ tool: 'done', answer: 'Shown at zoom z 15.1' }, drawn, task)).toEqual({
+      ok: true,
+    });
+    const tree = { ...drawn, visualFirst: false } as unknown as Observation;
+    expect(new CompletionTracker().check({ tool: 'done', answer: 'Shown at zoom z 15.1' }, tree, task).ok).toBe(false);
+    const question = { goal: 'What zoom level is the map at? Number only.' };
+    expect(new CompletionTracker().check({ tool: 'done', answer: '15.1' }, drawn, question).ok).toBe(false);
+  });
+
   it('believes a model that insists after two questions', () => {
     const t = new CompletionTracker({ maxRejections: 2 });
     t.record({ ok: false, reason: 'element x is not "on"' }, undefined, []);

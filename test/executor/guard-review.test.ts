@@ -84,3 +84,20 @@ describe('the guard on a shop', () => {
     expect(tapOn('OK', ['Go to checkout?']).categories).toEqual([]);
   });
 });
+
+describe('choosing an option', () => {
+  it.each(['WeChat Pay · 微信支付', '支付宝', 'Delete after reading'])(
+    'a tap on the option "%s" is not held',
+    (label) => {
+      const e = { ...button('o1', label), role: 'Radio', flags: { ...button('o1', label).flags, checkable: true } };
+      expect(checkGuard({ tool: 'tap', target_id: e.id }, shopPage([e]), e).needsConfirmation).toBe(false);
+      const box = { ...e, role: 'CheckBox' };
+      expect(checkGuard({ tool: 'tap', target_id: box.id }, shopPage([box]), box).needsConfirmation).toBe(false);
+    },
+  );
+
+  it('the button beside it still is', () => {
+    const pay = button('p1', 'Pay ¥26');
+    expect(checkGuard({ tool: 'tap', target_id: pay.id }, shopPage([pay]), pay).needsConfirmation).toBe(true);
+  });
+});

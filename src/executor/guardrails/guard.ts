@@ -44,6 +44,12 @@ export function isMutating(action: Action): boolean {
   return !READ_ONLY.has(action.tool);
 }
 
+/**
+ * Choosing an option picks, it does not act: "WeChat Pay · 微信支付" as a payment method, a size.
+ * What acts on the choice (Pay, Place order, Delete) is a button and is guarded as ever.
+ */
+const CHOICE_ROLES: ReadonlySet<string> = new Set(['Radio', 'CheckBox']);
+
 function label(e: Element): string {
   return [...new Set([e.text, e.desc, e.label].filter(Boolean))].join(' ');
 }
@@ -90,7 +96,9 @@ export function checkGuard(
       }
     }
   } else if (mutating) {
-    if (target) {
+    if (target && CHOICE_ROLES.has(target.role)) {
+      // an option: nothing of its own label is held (an app configured high-risk still is, below)
+    } else if (target) {
       const own = classifyText(label(target), app?.terms);
       hits.push(...own);
       for (const h of own) reasons.push(`target "${label(target)}" matches ${h.category} term "${h.term}"`);

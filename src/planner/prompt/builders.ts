@@ -42,7 +42,7 @@ export const TOOL_HELP: Record<string, string> = {
   launch_app: 'launch_app(package=an app name as Apps lists it, or its package)',
   wait: 'wait(value=ms)',
   done: 'done(text=the answer if the goal asks one, else what on the screen shows the goal reached)',
-  ask_user: 'ask_user(text=question)',
+  ask_user: 'ask_user(text=question or report) stops the run for the user',
   infeasible: 'infeasible(text=reason)',
   read_control: 'read_control(target_id) its value, range and state',
   control_action: `control_action(target_id, op=${CONTROL_OPS.join('|')}, value?, text?) set_progress takes the control's own range (current/max), not a percent`,
@@ -77,7 +77,7 @@ const APPS_HELP = `${SECTION.apps} are the phone's apps by the name launch_app o
 
 /** Secret placeholders (`⟨secret1⟩`) in the goal: values the model types but never sees. */
 export const SECRET_HELP =
-  '⟨secretN⟩ in the goal stands for a secret (a password): enter it with the type tool into the password field, written exactly as ⟨secretN⟩, and the real value is typed (no other tool takes it). A password field shows only whether it is filled.';
+  '⟨secretN⟩ in the goal stands for a secret (a password): enter it with the type tool into the password field, written exactly as ⟨secretN⟩, and the real value is typed (no other tool takes it). A password field shows only whether it is filled (and the length of the real value).';
 
 /** The expect line: required on every call, `frame_changes` only where something is drawn. */
 function expectLine(tools: readonly string[]): string {
