@@ -91,15 +91,13 @@ describe('FoodShop', () => {
     expect((await find(phone, { id: 'total' })).node.text).toBe(`Total ¥${price * 2}`);
     await tapOn(phone, { id: 'checkout' });
     expect(await activity(phone)).toBe('.CheckoutActivity');
-    // The payment method can be changed at checkout, as in a real shop: "Change" shows the choices.
-    expect((await find(phone, { id: 'payment_method' })).node.text).toMatch(/^Payment method: WeChat Pay/);
-    await tapOn(phone, { id: 'change_method' });
-    await tapOn(phone, { id: 'method_card' });
-    expect((await find(phone, { id: 'payment_method' })).node.text).toMatch(/^Payment method: .*•••• \d{4}/);
-    await tapOn(phone, { id: 'change_method' });
+    // The order review names no payment method: it is chosen on the payment page (the cashier).
+    expect(findIn(await phone.readTree(), { id: 'payment_method' })).toBeUndefined();
     expect(findIn(await phone.readTree(), { id: 'method_card' })).toBeUndefined();
     await tapOn(phone, { id: 'to_payment' });
     expect(await activity(phone)).toBe('.PaymentActivity');
+    expect(findIn(await phone.readTree(), { id: 'method_wechat' })?.flags.checked).toBe(true);
+    await tapOn(phone, { id: 'method_card' });
     expect(findIn(await phone.readTree(), { id: 'method_card' })?.flags.checked).toBe(true);
     expect((await find(phone, { id: 'pay' })).node.text).toBe(`Pay ¥${price * 2}`);
     expect(phone.world.orders).toEqual([]);

@@ -110,40 +110,12 @@ export function cartScreen(ctx: AppContext): AppScreen {
   };
 }
 
-/** Checkout's payment-method chooser: open or closed (UI state, kept by the app, not the world). */
-export interface MethodChooser {
-  open: boolean;
-  toggle(open: boolean): void;
-}
-
-/** The payment method row: the method, and "Change" opening the choices in place, as shops do. */
-function methodRow(ctx: AppContext, chooser: MethodChooser): View[] {
-  const shop = foodShopData(ctx.world);
-  const row: View = {
-    kind: 'row',
-    gap: 8,
-    children: [
-      {
-        kind: 'text',
-        id: 'payment_method',
-        text: `${tr(ctx, 'Payment method', '支付方式')}: ${pickName(ctx, shop.method)}`,
-        size: 'body',
-        weight: 3,
-      },
-      {
-        kind: 'button',
-        id: 'change_method',
-        text: chooser.open ? tr(ctx, 'Done', '完成') : tr(ctx, 'Change', '更换'),
-        style: 'secondary',
-        weight: 1,
-        onTap: () => chooser.toggle(!chooser.open),
-      },
-    ],
-  };
-  return chooser.open ? [row, ...methodChoices(ctx)] : [row];
-}
-
-export function checkoutScreen(ctx: AppContext, chooser: MethodChooser): AppScreen {
+/**
+ * The order review: where it goes, what is in it, the total. The payment method is chosen on the
+ * payment page (the cashier, as Taobao/JD/Alipay do), so this page holds no payment words but the
+ * button that leads there — a model cannot take it for the payment page.
+ */
+export function checkoutScreen(ctx: AppContext): AppScreen {
   const { world } = ctx;
   const shop = foodShopData(world);
   const lines: View[] = world.cart.map((line) => ({
@@ -164,7 +136,6 @@ export function checkoutScreen(ctx: AppContext, chooser: MethodChooser): AppScre
         { kind: 'text', text: tr(ctx, 'Deliver to', '配送地址'), size: 'small', color: '#666666' },
         { kind: 'text', id: 'address', text: pickName(ctx, shop.address), size: 'body' },
         { kind: 'list', id: 'checkout_lines', gap: 6, height: 'fill', children: lines },
-        ...methodRow(ctx, chooser),
         {
           kind: 'text',
           id: 'total',

@@ -54,12 +54,6 @@ export function createFoodShopApp(): App {
   let draft: ProductDraft | undefined;
   /** The menu arrives from the "server" shortly after a cold start (content that appears late). */
   let menuReady = true;
-  const chooser = {
-    open: false,
-    toggle(open: boolean) {
-      chooser.open = open;
-    },
-  };
   /** Orders whose payment confirmation is still "processing" (a short loading state). */
   const processing = new Set<number>();
 
@@ -366,7 +360,7 @@ export function createFoodShopApp(): App {
         case '.CartActivity':
           return cartScreen(ctx);
         case '.CheckoutActivity':
-          return checkoutScreen(ctx, chooser);
+          return checkoutScreen(ctx);
         case '.PaymentActivity':
           return paymentScreen(ctx, onPaid(ctx));
         case '.OrderDoneActivity': {
