@@ -101,3 +101,12 @@ describe('choosing an option', () => {
     expect(checkGuard({ tool: 'tap', target_id: pay.id }, shopPage([pay]), pay).needsConfirmation).toBe(true);
   });
 });
+
+describe('a keypad backspace', () => {
+  it.each(['Delete', '删除'])('"⌫" described "%s" is an editing key, not a delete', (desc) => {
+    const key = { ...button('k1', '⌫'), desc };
+    expect(checkGuard({ tool: 'tap', target_id: key.id }, shopPage([key]), key).needsConfirmation).toBe(false);
+    const word = button('d1', 'Delete');
+    expect(checkGuard({ tool: 'tap', target_id: word.id }, shopPage([word]), word).needsConfirmation).toBe(true);
+  });
+});

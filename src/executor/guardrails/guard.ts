@@ -50,6 +50,17 @@ export function isMutating(action: Action): boolean {
  */
 const CHOICE_ROLES: ReadonlySet<string> = new Set(['Radio', 'CheckBox']);
 
+/**
+ * A keypad's backspace (text "⌫", its description "Delete" / "删除", as dialers and timers label it)
+ * removes a typed character, not data: holding it would ask the user for every corrected digit.
+ */
+const EDIT_KEY_RE = /^[⌫⌦]$/;
+
+/** A target whose own words are not a risk: an option (it picks) or an editing key. */
+function exemptTarget(e: Element): boolean {
+  return CHOICE_ROLES.has(e.role) || EDIT_KEY_RE.test(e.text.trim());
+}
+
 function label(e: Element): string {
   return [...new Set([e.text, e.desc, e.label].filter(Boolean))].join(' ');
 }
@@ -96,8 +107,8 @@ export function checkGuard(
       }
     }
   } else if (mutating) {
-    if (target && CHOICE_ROLES.has(target.role)) {
-      // an option: nothing of its own label is held (an app configured high-risk still is, below)
+    if (target && exemptTarget(target)) {
+      // an option or an editing key: its own label holds nothing (an app configured high-risk still does, below)
     } else if (target) {
       const own = classifyText(label(target), app?.terms);
       hits.push(...own);
