@@ -1,52 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { heldTaps } from '../../src/agent/held-taps.js';
 import type { Element, Observation } from '../../src/core/types.js';
+import { element, observation } from '../planner/fixtures.js';
 
 /** Which taps the guard would hold, per control, by the executor's own rule and the run's config. */
 
-function control(id: string, text: string, over: Partial<Element> = {}): Element {
-  return {
-    id,
-    role: 'Button',
-    className: 'android.widget.Button',
-    text,
-    desc: '',
-    resourceId: '',
-    bounds: { left: 0, top: 0, right: 100, bottom: 50 },
-    boundsPx: { left: 0, top: 0, right: 108, bottom: 120 },
-    flags: {
-      clickable: true,
-      longClickable: false,
-      editable: false,
-      scrollable: false,
-      checkable: false,
-      checked: false,
-      enabled: true,
-      focused: false,
-      selected: false,
-      password: false,
-    },
-    window: 1,
-    actionable: true,
-    ...over,
-  };
-}
-
-function screen(pkg: string, elements: Element[], texts: string[] = []): Observation {
-  return {
-    seq: 1,
-    takenAt: 0,
-    screen: { w: 1080, h: 2400, aspect: 0.45, rotation: 0 },
-    app: { package: pkg, activity: '.A', title: '' },
-    windows: [],
-    keyboard: { shown: false },
-    elements,
-    texts,
-    pageHash: 'h',
-    treeQuality: 'ok',
-    visualFirst: false,
-  };
-}
+const control = (id: string, text: string, over: Partial<Element> = {}): Element => element(id, text, 1, over);
+const screen = (pkg: string, elements: Element[], texts: string[] = []): Observation =>
+  observation({ app: { package: pkg, activity: '.A', title: '' }, elements, texts, pageHash: 'h' });
 
 describe('heldTaps', () => {
   it('marks the controls a tap would hold, with their categories, and nothing else', () => {

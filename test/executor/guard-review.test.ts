@@ -1,54 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import type { Element, Observation } from '../../src/core/types.js';
 import { checkGuard } from '../../src/executor/guardrails/guard.js';
+import { element, observation } from '../planner/fixtures.js';
 
 /**
  * The payment lexicon holds what pays or places an order and lets a shop's order review through
  * (DESIGN §10): Checkout / 去结算 / 结算 open a page that charges nothing, as in real shops.
  */
 
-function button(id: string, text: string): Element {
-  return {
-    id,
-    role: 'Button',
-    className: 'android.widget.Button',
-    text,
-    desc: '',
-    resourceId: '',
-    bounds: { left: 0, top: 0, right: 100, bottom: 50 },
-    boundsPx: { left: 0, top: 0, right: 108, bottom: 120 },
-    flags: {
-      clickable: true,
-      longClickable: false,
-      editable: false,
-      scrollable: false,
-      checkable: false,
-      checked: false,
-      enabled: true,
-      focused: false,
-      selected: false,
-      password: false,
-    },
-    window: 1,
-    actionable: true,
-  };
-}
-
-function shopPage(elements: Element[], texts: string[] = []): Observation {
-  return {
-    seq: 1,
-    takenAt: 0,
-    screen: { w: 1080, h: 2400, aspect: 0.45, rotation: 0 },
+const button = (id: string, text: string): Element => element(id, text, 1);
+const shopPage = (elements: Element[], texts: string[] = []): Observation =>
+  observation({
     app: { package: 'com.shop', activity: '.CartActivity', title: 'Cart' },
-    windows: [],
-    keyboard: { shown: false },
     elements,
     texts,
     pageHash: 'h',
-    treeQuality: 'ok',
-    visualFirst: false,
-  };
-}
+  });
 
 const tapOn = (label: string, texts: string[] = []) => {
   const e = button('e1', label);

@@ -21,6 +21,20 @@ export const SETTINGS_SCREEN = [
 
 export const SETTINGS_IDS = new Set(['1a2b3c4d', '2b3c4d5e', '3c4d5e6f', '77aa0011', '9b1c0d22', '5566ccdd']);
 
+/** A decide request on that screen: one open subgoal, no history, the tools a look test needs. */
+export const SETTINGS_DECIDE = {
+  goal: 'Turn Wi-Fi off.',
+  plan: [{ text: 'turn Wi-Fi off', done: false }],
+  current: 0,
+  screen: SETTINGS_SCREEN,
+  screenIsDelta: false,
+  aspect: 0.45,
+  history: [],
+  banned: [],
+  tools: ['tap', 'back', 'done', 'look'],
+  ids: SETTINGS_IDS,
+};
+
 const flags = {
   clickable: true,
   longClickable: false,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveLlmConfig } from '../../src/planner/llm/config.js';
-import { plannerAt, SETTINGS_IDS, SETTINGS_SCREEN, scriptedEndpoint } from './fixtures.js';
+import { plannerAt, SETTINGS_DECIDE, scriptedEndpoint } from './fixtures.js';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -19,18 +19,7 @@ function planner(url: string, requests: unknown[]) {
   });
 }
 
-const base = {
-  goal: 'Turn Wi-Fi off.',
-  plan: [{ text: 'turn Wi-Fi off', done: false }],
-  current: 0,
-  screen: SETTINGS_SCREEN,
-  screenIsDelta: false,
-  aspect: 0.45,
-  history: [],
-  banned: [],
-  tools: ['tap', 'back', 'done', 'look'],
-  ids: SETTINGS_IDS,
-};
+const base = SETTINGS_DECIDE;
 const tap = { thought: 't', tool: 'tap', target_id: '1a2b3c4d', expect: 'element_state 1a2b3c4d off' };
 
 describe('screenshots go to the model only when needed', () => {

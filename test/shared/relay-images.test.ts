@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeModelImage } from '../../src/perception/model-image.js';
-import { plannerAt, SETTINGS_IDS, SETTINGS_SCREEN } from '../planner/fixtures.js';
+import { plannerAt, SETTINGS_DECIDE } from '../planner/fixtures.js';
 
 /**
  * What the relay's players get (../shared/tools/relay-model.mjs, read, never changed): a request
@@ -54,16 +54,7 @@ describe('relay images', () => {
       const obs = { screen: { w: 1080, h: 2400, aspect: 0.45, rotation: 0 }, elements: [] };
       const planner = plannerAt(url, () => encodeModelImage(shot, obs, {}, format));
       const decided = planner.decide({
-        goal: 'Turn Wi-Fi off.',
-        plan: [{ text: 'turn Wi-Fi off', done: false }],
-        current: 0,
-        screen: SETTINGS_SCREEN,
-        screenIsDelta: false,
-        aspect: 0.45,
-        history: [],
-        banned: [],
-        tools: ['tap', 'back', 'done', 'look'],
-        ids: SETTINGS_IDS,
+        ...SETTINGS_DECIDE,
         visualFirst: true,
       });
       // Play the model: answer the one request with the relay's own CLI.
