@@ -8,7 +8,7 @@ import { createLlmClient } from '../../src/planner/llm/client.js';
 import { resolveLlmConfig } from '../../src/planner/llm/config.js';
 import { Planner } from '../../src/planner/planner.js';
 import { systemPrompt } from '../../src/planner/prompt/builders.js';
-import { SETTINGS_IDS, SETTINGS_SCREEN, scriptedEndpoint } from './fixtures.js';
+import { SETTINGS_DECIDE, SETTINGS_IDS, scriptedEndpoint } from './fixtures.js';
 
 /** The planner's pinch: a scale around a target or point, checked before anything is sent. */
 
@@ -81,19 +81,13 @@ describe('an invalid pinch is re-asked', () => {
       logger,
     });
     const r = await new Planner({ llm, logger }).decide({
+      ...SETTINGS_DECIDE,
       goal: 'Zoom in on the map.',
       plan: [
         { text: 'zoom in', done: false },
         { text: 'finish', done: false },
       ],
-      current: 0,
-      screen: SETTINGS_SCREEN,
-      screenIsDelta: false,
-      aspect: 0.45,
-      history: [],
-      banned: [],
       tools: [...tools],
-      ids: SETTINGS_IDS,
       visualFirst: false,
     });
     expect(r.ok).toBe(true);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { plannerAt, SETTINGS_IDS, SETTINGS_SCREEN, scriptedEndpoint } from './fixtures.js';
+import { plannerAt, SETTINGS_DECIDE, scriptedEndpoint } from './fixtures.js';
 
 /**
  * Subgoals are the model's bookkeeping, not evidence: `done` with subgoals unmarked is questioned
@@ -13,20 +13,13 @@ afterEach(async () => {
 });
 
 const req = {
-  goal: 'Turn Wi-Fi off.',
+  ...SETTINGS_DECIDE,
   plan: [
     { text: 'open Settings', done: false },
     { text: 'turn Wi-Fi off', done: false },
     { text: 'done', done: false },
   ],
-  current: 0,
-  screen: SETTINGS_SCREEN,
-  screenIsDelta: false,
-  aspect: 0.45,
-  history: [],
-  banned: [],
   tools: ['tap', 'back', 'done'],
-  ids: SETTINGS_IDS,
   visualFirst: false,
 };
 
