@@ -59,10 +59,18 @@ function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** Whole-word patterns, compiled once: the guard now judges every control of every screen shown. */
+const WORD_RES = new Map<string, RegExp>();
+
 /** English terms match whole words (case-insensitive); Chinese terms match as substrings. */
 export function termMatches(term: string, text: string): boolean {
   if (CJK.test(term)) return text.includes(term);
-  return new RegExp(`(^|[^a-z])${escapeRe(term)}([^a-z]|$)`, 'i').test(text);
+  let re = WORD_RES.get(term);
+  if (!re) {
+    re = new RegExp(`(^|[^a-z])${escapeRe(term)}([^a-z]|$)`, 'i');
+    WORD_RES.set(term, re);
+  }
+  return re.test(text);
 }
 
 export interface LexiconHit {
