@@ -8,7 +8,7 @@ import { runSuite, type SuiteReport } from '../../regression-tasks/suite-runner.
 import { DevicePool } from '../../src/compose/pool/pool.js';
 import type { PoolDevice } from '../../src/compose/pool/pool-device.js';
 import { simAdbDevice } from '../../src/compose/pool/sim-devices.js';
-import { adbDevices, startPrivateAdbServer } from '../../src/device/adb/server.js';
+import { adbDeviceStates, startPrivateAdbServer } from '../../src/device/adb/server.js';
 
 /**
  * `--devices sim-adb:N`: virtual phones served over their ADB transport, joined to a private adb
@@ -112,7 +112,7 @@ describe('the suite on virtual phones as plain adb serials (sim-adb:N)', () => {
       expect(report.runs.map((r) => r.device)).toEqual(['sim-adb-2', 'sim-adb-2', 'sim-adb-2', 'sim-adb-2']);
       expect(report.overall.runs).toBe(4);
       // The quarantined phone left the adb server; the live one is still listed.
-      const listed = await adbDevices(adb);
+      const listed = await adbDeviceStates(adb);
       expect(listed.has((a.spec() as { serial: string }).serial)).toBe(false);
     } finally {
       await pool.close();

@@ -41,7 +41,7 @@ export function runAdb(server: AdbServerAddress, args: readonly string[], timeou
 const CONNECT_FAILED = /failed|cannot|unable|refused|no such|error/i;
 
 /** The serials `adb devices` lists with their state (device, offline, unauthorized…). */
-export async function adbDevices(server: AdbServerAddress): Promise<Map<string, string>> {
+export async function adbDeviceStates(server: AdbServerAddress): Promise<Map<string, string>> {
   const r = await runAdb(server, ['devices'], 15_000);
   const out = new Map<string, string>();
   for (const line of r.stdout.split('\n')) {
@@ -69,7 +69,7 @@ export async function adbConnect(
   const until = Date.now() + waitMs;
   let state: string | undefined;
   while (Date.now() < until) {
-    state = (await adbDevices(server)).get(target);
+    state = (await adbDeviceStates(server)).get(target);
     if (state === 'device') return { ok: true };
     await sleep(100);
   }
