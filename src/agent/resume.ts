@@ -79,6 +79,7 @@ export async function resumeAgent(deps: AgentDeps, o: ResumeOptions): Promise<Ru
       completion: CompletionTracker.fromJSON(c.completion),
       alreadyDone: new Set(c.irreversibleDone ?? []),
       notes: c.notes ?? [],
+      taskApps: new Set(c.taskApps ?? []),
     },
     loop: freshLoop(),
     cur,

@@ -68,6 +68,11 @@ export interface RunMemory {
   learned: Set<string>;
   /** The model's working memory (`note`), shown in every prompt. */
   notes: string[];
+  /**
+   * Apps (packages) the run has acted in or brought to the front by its own actions: the only ones
+   * an interrupt rule may grant a permission to (planner/permission-rule.ts).
+   */
+  taskApps: Set<string>;
 }
 
 /** The loop's counters and gates, reset by progress. */
@@ -146,6 +151,7 @@ export function freshMemory(): RunMemory {
     replayed: new Set<string>(),
     notes: [],
     learned: new Set<string>(),
+    taskApps: new Set<string>(),
   };
 }
 

@@ -88,6 +88,8 @@ export const CheckpointSchema = z.object({
   irreversibleDone: z.array(z.string()).optional(),
   /** The model's working memory (`note`). */
   notes: z.array(z.string()).optional(),
+  /** Packages the run has worked in: an interrupt rule grants a permission only to these. */
+  taskApps: z.array(z.string()).optional(),
   /** The completion check's evidence (CompletionTracker.toJSON): mistakes not undone survive a resume. */
   completion: z.unknown().optional(),
   /** When the run was resumed (clock ms), in order. */
