@@ -92,7 +92,10 @@ describe('permission dialog on the virtual phone', () => {
         };
         ask();
       },
-      check: (w) => ((location = w.permissions.location), { ok: true }),
+      check: (w) => {
+        location = w.permissions.location;
+        return { ok: true };
+      },
     };
     let location: string | undefined;
     const r = await runTask(task, { seed: 1, modelUrl: model.url, memory: new PageMemory(), runsDir });
