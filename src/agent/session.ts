@@ -3,6 +3,7 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { Decision } from '../core/types.js';
 import { CompletionTracker } from '../executor/completion.js';
+import type { Approval } from '../executor/consent-scope.js';
 import type { ConfirmationChannel } from '../executor/guardrails/confirm.js';
 import { FrameGate } from '../perception/frame.js';
 import type { ScrollEndTracker } from '../perception/scroll-end.js';
@@ -73,6 +74,12 @@ export interface RunMemory {
    * an interrupt rule may grant a permission to (planner/permission-rule.ts).
    */
   taskApps: Set<string>;
+  /**
+   * The user's last approval, while it may still cover the confirmation dialog its action opened
+   * (executor/consent-scope.ts): set when an approved action is delivered, cleared by the run's next
+   * own action. Checkpointed, so a resume keeps it right.
+   */
+  approval?: Approval;
 }
 
 /** The loop's counters and gates, reset by progress. */

@@ -8,6 +8,7 @@ import { addUsage } from '../planner/llm/client.js';
 import { actionSignature } from '../planner/memory/signature.js';
 import { plannerTools } from '../planner/prompt/builders.js';
 import { toolsForScreen } from '../planner/screen-tools.js';
+import { uncoveredHeld } from './held-taps.js';
 import type { Session } from './session.js';
 import type { StepCtx } from './step-context.js';
 import { GATE_WAIT } from './step-helpers.js';
@@ -102,7 +103,7 @@ async function askModel(s: Session, ctx: StepCtx): Promise<Choice> {
     screen: ctx.seen.compact,
     screenIsDelta: false,
     // Marked on their lines: the model knows which taps will ask the user before it taps.
-    held: ports.held(obs),
+    held: uncoveredHeld(ports.held(obs), s.mem.approval, obs),
     aspect: obs.screen.aspect,
     history: s.mem.history.recent(5),
     banned,

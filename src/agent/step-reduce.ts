@@ -5,7 +5,7 @@ import { ScrollEndTracker } from '../perception/scroll-end.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import { addUsage } from '../planner/llm/client.js';
 import { actionSignature } from '../planner/memory/signature.js';
-import { consentNote } from '../planner/prompt/format.js';
+import { consentNote, coveredNote } from '../planner/prompt/format.js';
 import type { Executed, Perceived } from './ports.js';
 import { type Session, waitGate } from './session.js';
 import type { StepCtx } from './step-context.js';
@@ -52,7 +52,9 @@ export async function reduce(
     action: ctx.record.action,
     expect: ctx.record.expect ?? '-',
     ok,
-    note: ok ? (ruleNote ?? scrollNote ?? successNote(action, exec)) : notApplied(planned, reason ?? ''),
+    note: ok
+      ? (ruleNote ?? scrollNote ?? coveredOf(ctx) ?? successNote(action, exec))
+      : notApplied(planned, reason ?? ''),
     ...byOf(source),
   });
   s.loop.waiting =
@@ -90,6 +92,12 @@ export async function reduce(
     if (++s.loop.failRun >= REPLAN_AFTER_FAILURES && s.loop.replans < MAX_REPLANS) await replanNow(s, ctx, post);
   }
   s.cur = post;
+}
+
+/** A tap the user's earlier approval covered (the confirmation dialog that action opened). */
+function coveredOf(ctx: StepCtx): string | undefined {
+  const a = ctx.covered;
+  return a ? coveredNote(askedAbout({ summary: a.summary, package: a.package }), a.step) : undefined;
 }
 
 /** What the history says after an action that worked: what it read, or what the model should know. */
