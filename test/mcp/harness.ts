@@ -120,8 +120,14 @@ export interface HttpServerProc {
 }
 
 /** `phone-agent mcp --http --port 0`: waits for the line naming its URL. */
-export async function startHttpServer(p: Phone, d: Dirs, token?: string): Promise<HttpServerProc> {
-  const proc = spawn(TSX, serverArgs(p, d, ['--http', '--port', '0', ...(token ? ['--http-token', token] : [])]), {
+export async function startHttpServer(
+  p: Phone,
+  d: Dirs,
+  token?: string,
+  extra: string[] = [],
+): Promise<HttpServerProc> {
+  const args = ['--http', '--port', '0', ...(token ? ['--http-token', token] : []), ...extra];
+  const proc = spawn(TSX, serverArgs(p, d, args), {
     cwd: ROOT,
     env: d.env,
     stdio: ['ignore', 'pipe', 'pipe'],
