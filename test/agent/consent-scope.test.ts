@@ -1,15 +1,13 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { referenceCatalog, TASKS } from '../../regression-tasks/index.js';
 import { instantiate } from '../../regression-tasks/types.js';
 import { runAgent } from '../../src/agent/loop.js';
 import type { AgentPorts } from '../../src/agent/ports.js';
 import { resumeAgent } from '../../src/agent/resume.js';
-import { type ReferenceModel, startReferenceModel } from '../../src/testbed/reference-model/server.js';
 import { DOWNLOADS, seedDownloads } from '../../src/testbed/sim/apps/files-data.js';
-import { type Rig, startRig } from './support/agent-rig.js';
+import { rigPerTest } from './support/agent-rig.js';
 
 /**
  * One act, one consent (CHANGES, issue 21): the approval of "Delete" covers the app's own
@@ -42,34 +40,19 @@ const FILE_01 = TASKS.find((t) => t.id === 'FILE-01');
 if (!FILE_01) throw new Error('no task FILE-01');
 const { goal: DELETE_ONE, params } = instantiate(FILE_01, 1);
 
-let model: ReferenceModel;
-let runsDir: string;
-let rig: Rig;
-beforeAll(async () => {
-  model = await startReferenceModel({ catalog: CATALOG, noise: 0, seed: 1, tokenizer: 'estimate' });
-  runsDir = await mkdtemp(path.join(tmpdir(), 'pa-consent-'));
-});
-afterAll(async () => {
-  await model.close();
-  await rm(runsDir, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  rig = await startRig({ modelUrl: model.url });
-});
-afterEach(async () => {
-  await rig.close();
-});
+const ctx = rigPerTest(CATALOG, 'pa-consent-');
 
 type HistoryEntry = { step: number; action: string; note?: string };
 const historyOf = async (dir: string): Promise<HistoryEntry[]> =>
   JSON.parse(await readFile(path.join(dir, 'checkpoint.json'), 'utf8')).history;
-const deletions = () => rig.phone.world.events.filter((e) => e.kind === 'deleted').length;
+const deletions = () => ctx.rig().phone.world.events.filter((e) => e.kind === 'deleted').length;
 
 describe('consent covers the confirmation dialog its action opens', () => {
   it('FILE-01: the user is asked once; the dialog’s Delete is covered and the history says so', async () => {
+    const rig = ctx.rig();
     seedDownloads(rig.phone.world);
     const a = await rig.agent({ confirm: () => 'approved' });
-    const r = await runAgent(a.deps, { goal: DELETE_ONE, maxSteps: 21, runsDir });
+    const r = await runAgent(a.deps, { goal: DELETE_ONE, maxSteps: 21, runsDir: ctx.runsDir() });
     await a.close();
     expect(r.status).toBe('done');
     expect(rig.phone.world.files.has(`${DOWNLOADS}/${params.file}`)).toBe(false);
@@ -84,9 +67,10 @@ describe('consent covers the confirmation dialog its action opens', () => {
   });
 
   it('a dialog opened after the run’s next own action is not covered: asked again', async () => {
+    const rig = ctx.rig();
     for (const name of ['a.txt', 'b.txt']) rig.phone.world.files.set(`${DOWNLOADS}/${name}`, Buffer.from(name));
     const a = await rig.agent({ confirm: () => 'approved' });
-    const r = await runAgent(a.deps, { goal: TWO_FILES, maxSteps: 25, runsDir });
+    const r = await runAgent(a.deps, { goal: TWO_FILES, maxSteps: 25, runsDir: ctx.runsDir() });
     await a.close();
     expect(r.status).toBe('done');
     // The menu's Delete of a.txt (then Cancel), the menu's Delete of b.txt; its dialog was covered.
@@ -100,6 +84,7 @@ describe('consent covers the confirmation dialog its action opens', () => {
   });
 
   it('resume: killed right after the approved Delete, the dialog it opened is still covered', async () => {
+    const rig = ctx.rig();
     seedDownloads(rig.phone.world);
     const killAfterApproval = (ports: AgentPorts): AgentPorts => ({
       ...ports,
@@ -110,14 +95,14 @@ describe('consent covers the confirmation dialog its action opens', () => {
       },
     });
     const first = await rig.agent({ confirm: () => 'approved', wrap: killAfterApproval });
-    await expect(runAgent(first.deps, { goal: DELETE_ONE, maxSteps: 21, runsDir, runId: 'killed' })).rejects.toThrow(
-      /killed after dispatch/,
-    );
+    await expect(
+      runAgent(first.deps, { goal: DELETE_ONE, maxSteps: 21, runsDir: ctx.runsDir(), runId: 'killed' }),
+    ).rejects.toThrow(/killed after dispatch/);
     await first.close();
     expect(first.confirmations).toHaveLength(1);
     expect(deletions()).toBe(0);
     const second = await rig.agent({ confirm: () => 'approved' });
-    const r = await resumeAgent(second.deps, { runDir: path.join(runsDir, 'killed') });
+    const r = await resumeAgent(second.deps, { runDir: path.join(ctx.runsDir(), 'killed') });
     await second.close();
     expect(r.status).toBe('done');
     expect(deletions()).toBe(1);

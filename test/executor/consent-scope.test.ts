@@ -3,21 +3,12 @@ import { uncoveredHeld } from '../../src/agent/held-taps.js';
 import type { Observation, WindowInfo } from '../../src/core/types.js';
 import { approvalOf, covers } from '../../src/executor/consent-scope.js';
 import type { ConfirmationRequest } from '../../src/executor/guardrails/confirm.js';
-import { element, observation } from '../planner/fixtures.js';
+import { element, observation, windowInfo } from '../planner/fixtures.js';
 
 /** How far one approval reaches: the confirmation dialog its action opened, and nothing else. */
 
 const PKG = 'com.android.documentsui';
-const win = (id: number, type: WindowInfo['type'], title: string, pkg = PKG): WindowInfo => ({
-  id,
-  type,
-  layer: id,
-  bounds: { left: 0, top: 0, right: 1000, bottom: 1000 },
-  package: pkg,
-  title,
-  focused: true,
-  touchable: true,
-});
+const win = (id: number, type: WindowInfo['type'], title: string, pkg = PKG) => windowInfo(id, type, pkg, { title });
 const app = { package: PKG, activity: '.FolderActivity', title: 'Downloads' };
 const page = observation({
   app,

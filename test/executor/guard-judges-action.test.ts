@@ -4,7 +4,7 @@ import type { Action, Element, Observation } from '../../src/core/types.js';
 import { checkGuard, commandWords } from '../../src/executor/guardrails/guard.js';
 import { MESSAGES_PACKAGE } from '../../src/testbed/sim/apps/messages.js';
 import { byLabel, look, newPhone, open, tapElement } from '../perception/phone.js';
-import { element, observation } from '../planner/fixtures.js';
+import { element, observation, windowInfo } from '../planner/fixtures.js';
 
 /**
  * The guard judges what an action does (CHANGES, issue 21): a button's own label, a menu row's one
@@ -63,13 +63,7 @@ describe('on the virtual phone', () => {
 });
 
 describe('commandWords: what pressing a control says it does', () => {
-  const app = {
-    id: 1,
-    type: 'application' as const,
-    layer: 100,
-    bounds: { left: 0, top: 0, right: 1000, bottom: 1000 },
-  };
-  const win = { ...app, package: 'com.x', title: '', focused: true, touchable: true };
+  const win = windowInfo(1, 'application', 'com.x');
   const row = element('r1', '', 1, { role: 'View', label: 'Mom — please send the photos — 10:32' });
   const rowTexts = ['Mom', 'please send the photos', '10:32'].map((t, i) =>
     element(`t${i}`, t, 1, { role: 'Text', actionable: false, actionableAncestorId: 'r1' }),
@@ -126,13 +120,7 @@ describe('what an action does to its target', () => {
   });
 
   it("the keyboard's backspace key is an editing key, and its Done key does not inherit it", () => {
-    const ime = {
-      id: 4,
-      type: 'input_method' as const,
-      layer: 400,
-      bounds: { left: 0, top: 600, right: 1000, bottom: 1000 },
-    };
-    const kb = { ...ime, package: 'com.google.android.inputmethod.latin', title: '', focused: false, touchable: true };
+    const kb = windowInfo(4, 'input_method', 'com.google.android.inputmethod.latin', { focused: false });
     const del = element('k1', '', 4, { role: 'View', desc: 'Delete' });
     const done = element('k2', '', 4, { role: 'View', desc: 'Done' });
     const o = observation({ windows: [kb], elements: [del, done] });

@@ -1,18 +1,7 @@
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Dirs,
-  type HttpServerProc,
-  httpClient,
-  type Phone,
-  ROOT,
-  serverArgs,
-  startHttpServer,
-  startPhone,
-  TSX,
-  tempDirs,
-} from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { httpClient, httpServerPerFile, ROOT, serverArgs, TSX } from './harness.js';
 
 /**
  * `phone-agent mcp --http` validates Origin (the MCP transport spec, against DNS rebinding): a
@@ -22,20 +11,7 @@ import {
  */
 
 const ALLOWED = 'http://app.example:5173';
-let phone: Phone;
-let dirs: Dirs;
-let server: HttpServerProc;
-
-beforeAll(async () => {
-  phone = await startPhone();
-  dirs = await tempDirs();
-  server = await startHttpServer(phone, dirs, undefined, ['--allow-origin', `${ALLOWED}, https://tool.example`]);
-}, 60_000);
-afterAll(async () => {
-  await server?.close();
-  await phone?.close();
-  await dirs?.close();
-});
+const file = httpServerPerFile(['--allow-origin', `${ALLOWED}, https://tool.example`]);
 
 interface Reply {
   status: number;
@@ -46,7 +22,7 @@ interface Reply {
 /** One request over node:http, which sends the Origin header as given (a browser would too). */
 function send(method: string, headers: Record<string, string>, body?: string): Promise<Reply> {
   return new Promise((ok, fail) => {
-    const req = request(server.url, { method, headers }, (res) => {
+    const req = request(file.server().url, { method, headers }, (res) => {
       let text = '';
       res.on('data', (b: Buffer) => {
         text += b.toString();
@@ -70,7 +46,7 @@ const post = (extra: Record<string, string>) =>
     {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${server.token}`,
+      authorization: `Bearer ${file.server().token}`,
       ...extra,
     },
     INIT,
@@ -92,14 +68,14 @@ describe('Origin on phone-agent mcp --http', () => {
     const r = await post({});
     expect(r.status).toBe(200);
     expect(r.headers['mcp-session-id']).toEqual(expect.any(String));
-    const c = await httpClient(server);
+    const c = await httpClient(file.server());
     const tools = await c.client.listTools();
     expect(tools.tools.map((t) => t.name)).toContain('observe');
     await c.client.close();
   });
 
   it("the server's own origin passes; a foreign one is refused before the token is looked at", async () => {
-    const port = new URL(server.url).port;
+    const port = new URL(file.server().url).port;
     expect((await post({ origin: `http://127.0.0.1:${port}` })).status).toBe(200);
     expect((await post({ origin: `http://localhost:${port}` })).status).toBe(200);
     const noToken = await send('POST', { 'content-type': 'application/json', origin: 'http://evil.example' }, INIT);
@@ -125,11 +101,15 @@ describe('Origin on phone-agent mcp --http', () => {
   });
 
   it('an --allow-origin value that is not an origin is a usage error (exit 2) naming it', async () => {
-    const p = spawn(TSX, serverArgs(phone, dirs, ['--http', '--port', '0', '--allow-origin', 'http://x.example/app']), {
-      cwd: ROOT,
-      env: dirs.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const p = spawn(
+      TSX,
+      serverArgs(file.phone(), file.dirs(), ['--http', '--port', '0', '--allow-origin', 'http://x.example/app']),
+      {
+        cwd: ROOT,
+        env: file.dirs().env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let err = '';
     p.stderr.on('data', (b: Buffer) => {
       err += b.toString();

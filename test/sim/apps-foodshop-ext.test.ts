@@ -122,7 +122,7 @@ describe('FoodShop in Chinese', () => {
       const app = snap.windows.filter((w) => w.package === 'com.foodshop');
       const words = [
         ...app.map((w) => w.title),
-        ...snap.nodes.filter((n) => app.some((w) => w.id === n.windowId)).flatMap((n) => [n.text, n.desc]),
+        ...snap.nodes.filter((n) => app.some((w) => w.id === n.window)).flatMap((n) => [n.text, n.desc]),
       ];
       // Prices, sizes in figures and the currency sign are not words; "Pay" or "Sweetness" would be.
       return words.filter((t) => /[A-Za-z]{3,}/.test(t));
