@@ -1,9 +1,11 @@
+import type { Approval } from '../core/approval.js';
 import { isLauncherPackage } from '../device/app-label.js';
 import { hasTimeline } from '../perception/timeline.js';
 import type { DecideRequest } from '../planner/planner.js';
 import { plannerTools } from '../planner/prompt/builders.js';
 import type { HistoryEntry, Subgoal } from '../planner/prompt/types.js';
 import { toolsForScreen } from '../planner/screen-tools.js';
+import { uncoveredHeld } from './held-taps.js';
 import type { AgentPorts, Perceived } from './ports.js';
 
 /**
@@ -26,6 +28,8 @@ export interface DecideContext {
   /** The launcher's app names, when known; shown only on the home screen. */
   apps?: readonly string[];
   hint?: string;
+  /** The run's last approval: the controls it covers are not marked as asking again. */
+  approval?: Approval;
 }
 
 export function decideRequest(ports: AgentPorts, c: DecideContext): DecideRequest {
@@ -37,7 +41,7 @@ export function decideRequest(ports: AgentPorts, c: DecideContext): DecideReques
     screen: c.seen.compact,
     screenIsDelta: false,
     // Marked on their lines: the model knows which taps will ask the user before it taps.
-    held: ports.held(obs),
+    held: uncoveredHeld(ports.held(obs), c.approval, obs),
     aspect: obs.screen.aspect,
     history: c.history,
     banned: c.banned,

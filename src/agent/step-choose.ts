@@ -19,13 +19,15 @@ import type { DecisionSource } from './types.js';
 const MAX_INVALID = 3;
 
 export type Choice =
-  | { kind: 'decided'; planned: PlannedStep; source: DecisionSource; ruleNote?: string }
+  | { kind: 'decided'; planned: PlannedStep; source: DecisionSource; ruleNote?: string; ruleLabel?: string }
   | { kind: 'end'; status: 'ask_user' | 'failed'; reason: string }
   | { kind: 'retry'; reason: string };
 
 export async function choose(s: Session, ctx: StepCtx): Promise<Choice> {
   const obs = ctx.seen.obs;
-  const interrupt = matchInterrupt(obs);
+  const interrupt = matchInterrupt(obs, { goal: s.run.goal, taskApps: s.mem.taskApps });
+  // A prompt the rule may not answer (a permission it may not grant) is the user's decision.
+  if (interrupt?.kind === 'hand_over') return { kind: 'end', status: 'ask_user', reason: interrupt.reason };
   if (interrupt) {
     if (!s.mem.interrupts.attempt(interrupt.key))
       return {
@@ -39,6 +41,7 @@ export async function choose(s: Session, ctx: StepCtx): Promise<Choice> {
       planned: { decision: interrupt.decision, subgoalDone: false },
       source: 'rule',
       ruleNote: interrupt.reason,
+      ruleLabel: interrupt.label,
     };
   }
   const w = s.loop.waiting;
@@ -100,6 +103,7 @@ async function askModel(s: Session, ctx: StepCtx): Promise<Choice> {
       notes: s.mem.notes,
       apps: s.run.apps,
       hint: s.loop.hint,
+      approval: s.mem.approval,
     }),
   );
   ctx.llmMs += s.perf() - tl;
