@@ -167,7 +167,10 @@ final class AndroidDevice implements Device {
     if (op.equals("set_selection")) {
       args.putInt(AccessibilityNodeInfo.ACTION_ARGUMENT_SELECTION_START_INT, start);
       args.putInt(AccessibilityNodeInfo.ACTION_ARGUMENT_SELECTION_END_INT, end);
-      return info.performAction(AccessibilityNodeInfo.ACTION_SET_SELECTION, args);
+      if (info.performAction(AccessibilityNodeInfo.ACTION_SET_SELECTION, args)) return true;
+      // TextView refuses (returns false) a selection it already has — e.g. the cursor at the end
+      // right after ACTION_SET_TEXT put it there — so a refusal is checked against the field.
+      return info.refresh() && info.getTextSelectionStart() == start && info.getTextSelectionEnd() == end;
     }
     if (op.equals("ime_enter") && Build.VERSION.SDK_INT >= 30) return info.performAction(AccessibilityAction.ACTION_IME_ENTER.getId());
     return false;

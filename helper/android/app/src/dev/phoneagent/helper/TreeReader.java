@@ -118,6 +118,8 @@ final class TreeReader {
     n.desc = str(info.getContentDescription());
     n.resourceId = str(info.getViewIdResourceName());
     if (Build.VERSION.SDK_INT >= 26 && info.getHintText() != null) n.hint = info.getHintText().toString();
+    // An empty field reports its hint as its text (Robolectric at 26/30/34): text edits must not keep it.
+    n.showingHint = Build.VERSION.SDK_INT >= 26 && info.isShowingHintText();
     Rect r = new Rect();
     info.getBoundsInScreen(r);
     n.bounds = new dev.phoneagent.helper.core.Rect(r.left, r.top, r.right, r.bottom);

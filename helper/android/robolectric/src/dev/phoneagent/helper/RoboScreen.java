@@ -19,6 +19,28 @@ final class RoboScreen {
   /** How many captures were requested (the rate the helper asks at). */
   volatile int captures;
 
+  private final java.util.Map<android.view.View, android.graphics.Bitmap> frames =
+      new java.util.IdentityHashMap<android.view.View, android.graphics.Bitmap>();
+
+  /**
+   * The display's frame: every window whose views are dirty is drawn (in software). Robolectric has
+   * no surface, so without this nothing draws — and scrolling, which advances in computeScroll
+   * during a draw, never moves.
+   */
+  void draw(java.util.List<RoboWindows.Entry> windows) {
+    for (RoboWindows.Entry e : windows) {
+      android.view.View root = e.root;
+      if (root.getWidth() <= 0 || root.getHeight() <= 0) continue;
+      android.graphics.Bitmap b = frames.get(root);
+      if (b != null && !root.isDirty()) continue;
+      if (b == null || b.getWidth() != root.getWidth() || b.getHeight() != root.getHeight()) {
+        b = android.graphics.Bitmap.createBitmap(root.getWidth(), root.getHeight(), android.graphics.Bitmap.Config.ARGB_8888);
+        frames.put(root, b);
+      }
+      root.draw(new android.graphics.Canvas(b));
+    }
+  }
+
   void capture(RoboSystem s, Executor executor, final AccessibilityService.TakeScreenshotCallback callback) {
     captures++;
     final DisplayMetrics m = s.onMain(new Callable<DisplayMetrics>() {

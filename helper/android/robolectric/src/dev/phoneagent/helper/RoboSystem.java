@@ -114,7 +114,9 @@ final class RoboSystem {
       }
     });
     apps.reap();
-    keyboard.follow(windows.current());
+    List<RoboWindows.Entry> shown = windows.current();
+    keyboard.follow(shown);
+    screen.draw(shown);
     ShadowLooper.idleMainLooper(ms, TimeUnit.MILLISECONDS);
   }
 
