@@ -61,7 +61,12 @@ final class RoboKeyboard {
     im.bindInput(new InputBinding(onMain(ic), null, Process.myUid(), Process.myPid()));
   }
 
-  /** The connection as the IME's process sees it: each call hops to the app's main thread. */
+  /**
+   * The connection as the IME's process sees it (RemoteInputConnection / InputConnectionWrapper):
+   * each call hops to the app's main thread, and an editing call answers true once delivered, as
+   * the one-way binder call does — the app side's own answer (BaseInputConnection.sendKeyEvent is
+   * always false) never reaches the IME.
+   */
   static InputConnection onMain(final InputConnection ic) {
     return (InputConnection) Proxy.newProxyInstance(InputConnection.class.getClassLoader(), new Class<?>[] {InputConnection.class},
         new InvocationHandler() {
@@ -71,7 +76,8 @@ final class RoboKeyboard {
               @Override
               public Object call() throws Exception {
                 try {
-                  return m.invoke(ic, args);
+                  Object out = m.invoke(ic, args);
+                  return m.getReturnType() == boolean.class && !m.getName().startsWith("get") ? Boolean.TRUE : out;
                 } catch (InvocationTargetException e) {
                   throw (Exception) e.getCause();
                 }
