@@ -149,6 +149,8 @@ final class TreeReader {
       if (name != null && !n.actions.contains(name)) n.actions.add(name);
     }
     if (n.editable && n.actions.contains("set_text") && !n.password) n.actions.add("replace_selection");
+    // The helper keyboard's enter key acts on the field it edits, at any API level (ACTION_IME_ENTER is 30+).
+    if (n.editable && n.focused && !n.actions.contains("ime_enter") && HelperIme.bound()) n.actions.add("ime_enter");
     n.handle = info;
     return n;
   }

@@ -151,6 +151,18 @@ public class NativeActionsTest extends HelperFixture {
     assertFalse(widgets().editorActions.contains("edit:" + EditorInfo.IME_ACTION_SEARCH));
   }
 
+  /** With the helper keyboard on the field, ime_enter is its enter key: the field's own action, at every API level. */
+  @Test
+  public void imeEnterThroughTheHelperKeyboardSendsTheFieldsAction() throws Exception {
+    sys.keyboard.start();
+    sys.settle();
+    Map<String, Object> snap = post("/v3/snapshot", "{}");
+    assertTrue(String.valueOf(node(snap, "android:id/edit")), ((java.util.List<?>) node(snap, "android:id/edit").get("actions")).contains("ime_enter"));
+    assertEquals("completed", status(control("android:id/edit", "ime_enter", null)));
+    sys.settle();
+    assertEquals("[edit:" + EditorInfo.IME_ACTION_SEARCH + "]", widgets().editorActions.toString());
+  }
+
   @Test
   public void aTargetUnderADialogIsOccluded() throws Exception {
     final AlertDialog[] d = new AlertDialog[1];

@@ -13,9 +13,11 @@ import android.view.KeyEvent;
 import android.view.View;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.robolectric.Robolectric;
 import org.robolectric.RuntimeEnvironment;
 import org.robolectric.android.controller.ActivityController;
+import org.robolectric.shadows.ShadowLooper;
 import org.robolectric.shadows.ShadowPackageManager;
 
 /**
@@ -118,7 +120,9 @@ final class RoboApps implements RoboWindows.Visibility {
     c.pause().stop();
   }
 
+  /** The window gets focus once it is laid out, which is at the next frame (vsync on the virtual clock). */
   private void focus() {
+    ShadowLooper.idleMainLooper(RoboSystem.FRAME_MS, TimeUnit.MILLISECONDS);
     stack.get(stack.size() - 1).windowFocusChanged(true);
   }
 

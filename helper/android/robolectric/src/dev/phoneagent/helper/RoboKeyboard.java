@@ -58,7 +58,10 @@ final class RoboKeyboard {
     EditorInfo ei = new EditorInfo();
     final InputConnection ic = focus.onCreateInputConnection(ei);
     editorInfo = ei;
-    im.bindInput(new InputBinding(onMain(ic), null, Process.myUid(), Process.myPid()));
+    InputConnection remote = onMain(ic);
+    // As InputMethodManagerService does: bind the client, then start input with the field's EditorInfo.
+    im.bindInput(new InputBinding(remote, null, Process.myUid(), Process.myPid()));
+    im.startInput(remote, ei);
   }
 
   /**
