@@ -37,9 +37,13 @@ async function javaFiles(dir: string): Promise<string[]> {
 async function classPath(): Promise<string[]> {
   const cpFile = path.join(OUT, 'maven.cp');
   try {
-    await run('mvn', ['-B', '-q', '-f', path.join(ROBO_DIR, 'pom.xml'), 'dependency:build-classpath', `-Dmdep.outputFile=${cpFile}`], {
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    await run(
+      'mvn',
+      ['-B', '-q', '-f', path.join(ROBO_DIR, 'pom.xml'), 'dependency:build-classpath', `-Dmdep.outputFile=${cpFile}`],
+      {
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
   } catch (e) {
     const out = (e as { stdout?: string }).stdout ?? '';
     throw new Error(`mvn could not resolve helper/android/robolectric/pom.xml: ${out.slice(-800) || String(e)}`);
@@ -87,7 +91,18 @@ export async function compileRobolectric(): Promise<{ classes: string; cp: strin
   // Compiled against the API 34 jar, as the APK is; Robolectric swaps in each SDK's own framework.
   await run(
     'javac',
-    ['--release', '17', '-nowarn', '-encoding', 'UTF-8', '-cp', [androidAll, ...cp].join(path.delimiter), '-d', classes, ...sources],
+    [
+      '--release',
+      '17',
+      '-nowarn',
+      '-encoding',
+      'UTF-8',
+      '-cp',
+      [androidAll, ...cp].join(path.delimiter),
+      '-d',
+      classes,
+      ...sources,
+    ],
     { maxBuffer: 16 * 1024 * 1024 },
   );
   // robolectric.properties (the package's default @Config) and the SDK plugin's service file.
@@ -110,7 +125,13 @@ async function testClasses(): Promise<string[]> {
   const src = path.join(ROBO_DIR, 'src');
   return (await javaFiles(src))
     .filter((f) => f.endsWith('Test.java'))
-    .map((f) => path.relative(src, f).replace(/\.java$/, '').split(path.sep).join('.'));
+    .map((f) =>
+      path
+        .relative(src, f)
+        .replace(/\.java$/, '')
+        .split(path.sep)
+        .join('.'),
+    );
 }
 
 /** Run the tests (all, or the named classes); resolves with the JVM's exit code, output streamed. */
