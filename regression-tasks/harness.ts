@@ -1,6 +1,7 @@
 import { runAgent } from '../src/agent/loop.js';
 import type { RunResult } from '../src/agent/types.js';
 import { callbackConfirmation, composeAgent } from '../src/compose/agent.js';
+import type { DeviceSpec } from '../src/compose/device.js';
 import { VirtualClock } from '../src/core/clock.js';
 import { fnv1a } from '../src/core/hash.js';
 import { Logger } from '../src/core/logger.js';
@@ -35,6 +36,11 @@ export interface TaskRunOptions {
   perf?: () => number;
   /** Robustness flag: a dialog or notification with a bait arrives mid-task (./interruptions.ts). */
   interrupt?: Interruption;
+  /**
+   * How the agent reaches the task's phone (default: the virtual phone's bridge, in process). A rig
+   * may expose the phone over its ADB transport instead (test/adb: a plain serial, no helper).
+   */
+  device?: (phone: VirtualPhone) => Promise<{ spec: DeviceSpec; close(): Promise<void> }>;
 }
 
 export interface TaskRunResult {
@@ -76,9 +82,45 @@ export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<Task
   const eventsAtStart = phone.world.events.length;
   if (!opts.llmConfig && !opts.modelUrl) throw new Error('runTask needs modelUrl or llmConfig');
   const confirmations: ConfirmationRecord[] = [];
+  const reach = opts.device
+    ? await opts.device(phone)
+    : { spec: { kind: 'sim', phone } as DeviceSpec, close: async () => {} };
+  try {
+    return await runComposed(task, opts, {
+      phone,
+      clock,
+      logger,
+      reach,
+      params,
+      goal,
+      before,
+      eventsAtStart,
+      confirmations,
+    });
+  } finally {
+    await reach.close();
+  }
+}
+
+async function runComposed(
+  task: TaskDef,
+  opts: TaskRunOptions,
+  ctx: {
+    phone: VirtualPhone;
+    clock: VirtualClock;
+    logger: Logger;
+    reach: { spec: DeviceSpec };
+    params: Params;
+    goal: string;
+    before: ReturnType<typeof digestWorld>;
+    eventsAtStart: number;
+    confirmations: ConfirmationRecord[];
+  },
+): Promise<TaskRunResult> {
+  const { phone, clock, logger, reach, params, goal, before, eventsAtStart, confirmations } = ctx;
   // The product's factory, on this task's phone: the suite measures the agent `phone-agent run` runs.
   const agent = await composeAgent({
-    device: { kind: 'sim', phone },
+    device: reach.spec,
     model: opts.llmConfig ? { config: opts.llmConfig } : { baseUrl: opts.modelUrl, model: 'reference' },
     confirm: callbackConfirmation('task policy', (req) => {
       const answer = typeof task.confirm === 'function' ? task.confirm(req.summary) : (task.confirm ?? 'approve');
