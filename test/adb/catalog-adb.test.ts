@@ -4,11 +4,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modelSeed, runTask } from '../../regression-tasks/harness.js';
 import { referenceCatalog, TASKS } from '../../regression-tasks/index.js';
-import { Logger } from '../../src/core/logger.js';
+import type { PoolDevice } from '../../src/compose/pool/pool-device.js';
+import { simAdbDevice } from '../../src/compose/pool/sim-devices.js';
+import { type PrivateAdbServer, startPrivateAdbServer } from '../../src/device/adb/server.js';
 import { PageMemory } from '../../src/planner/memory/page-memory.js';
 import { startReferenceModel } from '../../src/testbed/reference-model/server.js';
-import { startAdbDevice } from '../../src/testbed/sim/adbd/index.js';
-import { PrivateAdbServer } from './support/adb-server.js';
 
 /**
  * The whole catalog over a plain adb serial (issue 21: ≥ 95%): each task's virtual phone is
@@ -24,12 +24,16 @@ const ADB_CANNOT: Record<string, string> = {
 };
 
 let server: PrivateAdbServer;
+let phone: PoolDevice;
 let runsDir: string;
 beforeAll(async () => {
-  server = await PrivateAdbServer.start();
+  server = await startPrivateAdbServer();
+  // The suite's own plain serial (`--devices sim-adb:1`): each task gets a fresh world on it.
+  phone = await simAdbDevice(1, server);
   runsDir = await mkdtemp(path.join(tmpdir(), 'pa-catalog-adb-'));
 });
 afterAll(async () => {
+  await phone?.close();
   await server?.kill();
   await rm(runsDir, { recursive: true, force: true });
 });
@@ -50,18 +54,7 @@ describe('the catalog over a plain adb serial', () => {
           modelUrl: model.url,
           memory: new PageMemory(),
           runsDir,
-          device: async (phone) => {
-            const adbd = await startAdbDevice({ phone, logger: Logger.silent() });
-            const serial = `127.0.0.1:${adbd.port}`;
-            await server.connect(serial);
-            return {
-              spec: { kind: 'adb', serial, port: server.port, discoverHelper: false },
-              close: async () => {
-                await server.run(['disconnect', serial]);
-                await adbd.close();
-              },
-            };
-          },
+          device: phone,
         });
         if (!r.check.ok) failed.push({ id: task.id, why: `${r.run.status} — ${r.check.reason ?? ''}` });
       } finally {
