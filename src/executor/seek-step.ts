@@ -67,6 +67,24 @@ async function skillStep(
   };
 }
 
+/** A skill's report as a run: ok when it reached its target; else uncertain → READ_FAILED, failed → NO_PROGRESS. */
+function reported(
+  r: { report: { status: string }; dispatched: boolean; post?: Observation; reads: number },
+  message: string,
+  signals: string[],
+): SkillRun {
+  const ok = r.report.status === 'reached';
+  return {
+    ok,
+    dispatched: r.dispatched,
+    post: r.post,
+    reads: r.reads,
+    value: r.report,
+    signals,
+    ...(ok ? {} : { error: { code: r.report.status === 'uncertain' ? 'READ_FAILED' : 'NO_PROGRESS', message } }),
+  };
+}
+
 /** seek_timeline: the readout reached the target and agreed with the scale. */
 export function seekStep(deps: SkillDeps, a: Action, obs: Observation, timeline: Element, d: Deadline) {
   return skillStep(deps, obs, d, async () => {
@@ -75,19 +93,9 @@ export function seekStep(deps: SkillDeps, a: Action, obs: Observation, timeline:
       { timeline, target: String(a.args?.time ?? a.text ?? ''), obs },
       d,
     );
-    const rep = r.report;
-    const ok = rep.status === 'reached';
     // The whole report on failure: the model must see what was read and what was not evidence.
-    const message = seekSummary(rep) ?? `seek_timeline ${rep.status}`;
-    return {
-      ok,
-      dispatched: r.dispatched,
-      post: r.post,
-      reads: r.reads,
-      value: rep,
-      signals: ['readout_stable', 'scale_consistent'],
-      ...(ok ? {} : { error: { code: rep.status === 'uncertain' ? 'READ_FAILED' : 'NO_PROGRESS', message } }),
-    };
+    const message = seekSummary(r.report) ?? `seek_timeline ${r.report.status}`;
+    return reported(r, message, ['readout_stable', 'scale_consistent']);
   });
 }
 
@@ -99,17 +107,6 @@ export function sliderStep(deps: SkillDeps, a: Action, obs: Observation, slider:
       { slider, percent: Number(a.args?.value), obs },
       d,
     );
-    const rep = r.report;
-    const ok = rep.status === 'reached';
-    const message = sliderSummary(rep) ?? `set_slider ${rep.status}`;
-    return {
-      ok,
-      dispatched: r.dispatched,
-      post: r.post,
-      reads: r.reads,
-      value: rep,
-      signals: ['value_read_back'],
-      ...(ok ? {} : { error: { code: rep.status === 'uncertain' ? 'READ_FAILED' : 'NO_PROGRESS', message } }),
-    };
+    return reported(r, sliderSummary(r.report) ?? `set_slider ${r.report.status}`, ['value_read_back']);
   });
 }

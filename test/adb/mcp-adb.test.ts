@@ -7,7 +7,6 @@ import { type CallToolResult, ToolListChangedNotificationSchema } from '@modelco
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Logger } from '../../src/core/logger.js';
 import type { Device } from '../../src/device/device.js';
-import { FailoverDevice } from '../../src/device/failover.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { DeviceSession } from '../../src/mcp/session.js';
 import { dualRig } from './executor-rig.js';
@@ -82,14 +81,7 @@ describe('MCP over plain adb', () => {
   });
 
   it('follows a failover: the helper gone, the list shrinks to adb with list_changed; back again when it returns', async () => {
-    const device = new FailoverDevice({
-      primary: rig.helper,
-      fallback: rig.adb,
-      clock: rig.clock,
-      logger: Logger.silent(),
-      probeEveryMs: 1_000,
-    });
-    const c = await connect(device, 'adb-failover');
+    const c = await connect(rig.failover(), 'adb-failover');
     try {
       expect(await c.names()).toContain('touch_gesture');
       rig.phone.faults.helperDisconnected = true;
