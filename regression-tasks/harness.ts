@@ -12,6 +12,8 @@ import { newRunId } from '../src/store/run-archive.js';
 import { VirtualPhone } from '../src/testbed/sim/phone.js';
 import { baitTaken, type Interruption, scheduleInterruption } from './interruptions.js';
 import type { ConfirmationRecord, EventRecord } from './metrics.js';
+import { runReplayTask } from './real-apps/run.js';
+import type { ReplayRunStats } from './real-apps/spec.js';
 import { type CheckResult, instantiate, type Params, stepBudget, type TaskDef } from './types.js';
 import { changedKeys, digestWorld } from './world-diff.js';
 
@@ -64,6 +66,8 @@ export interface TaskRunResult {
   changed: string[];
   /** False on a phone whose state the suite cannot read: the check is the agent's own claim. */
   verified: boolean;
+  /** A real-app run on the replay phone: its inputs and those off the recorded graph. */
+  replay?: ReplayRunStats;
 }
 
 const IRREVERSIBLE_GUARDED = new Set(['sent', 'paid', 'deleted', 'ordered', 'signed_out', 'password_changed']);
@@ -102,8 +106,9 @@ function taskWorld(task: TaskDef, opts: TaskRunOptions): TaskWorld {
 }
 
 export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<TaskRunResult> {
-  const logger = opts.logger ?? new Logger('agent', { sink: () => {} });
   if (!opts.llmConfig && !opts.modelUrl) throw new Error('runTask needs modelUrl or llmConfig');
+  if (task.replay) return runReplayTask(task, task.replay, opts);
+  const logger = opts.logger ?? new Logger('agent', { sink: () => {} });
   const { clock, phone, device } = taskWorld(task, opts);
   const { params, goal } = instantiate(task, opts.seed);
   if (phone) {

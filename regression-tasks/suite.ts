@@ -1,5 +1,6 @@
 import { ActionableError } from '../src/core/errors.js';
 import { TASKS } from './index.js';
+import { REAL_APP_TASKS } from './real-apps/index.js';
 import { parseSuiteArgs, SUITE_USAGE } from './suite-args.js';
 import { renderSuiteMarkdown } from './suite-report.js';
 
@@ -8,7 +9,7 @@ import { renderSuiteMarkdown } from './suite-report.js';
  * summary. Exit 0 when the suite ran (scores are data, not a failure), 2 on usage errors.
  */
 async function main(argv: readonly string[]): Promise<number> {
-  const parsed = parseSuiteArgs(argv, process.env, TASKS);
+  const parsed = parseSuiteArgs(argv, process.env, [...TASKS, ...REAL_APP_TASKS]);
   if (!parsed.ok) {
     if (parsed.help) {
       process.stdout.write(`${SUITE_USAGE}\n`);
@@ -24,7 +25,7 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     report = await runSuite({
       ...args,
-      catalogTasks: TASKS,
+      catalogTasks: args.world === 'replay' ? REAL_APP_TASKS : TASKS,
       progress: (line) => process.stderr.write(`${line}\n`),
     });
   } catch (e) {
