@@ -1,5 +1,7 @@
 import { parseBounds, rectArea } from '../src/core/geometry.js';
-import { compactView, displayWidth, truncate } from '../src/perception/compact.js';
+import { AGENT_COMPACT } from '../src/executor/observe.js';
+import { compactView, displayWidth, shownIds, truncate } from '../src/perception/compact.js';
+import { OBFUSCATED_RE } from '../src/perception/control-labels.js';
 import { cleanText } from '../src/perception/elements.js';
 import { isKeyboardKey, keyboardWindows } from '../src/perception/keyboard.js';
 import { observeTree } from '../src/perception/observe-tree.js';
@@ -38,9 +40,9 @@ function tail(rid: string): string {
 
 function evidenceOf(el: XmlElement): string[] {
   const a = el.attrs;
-  const own = [cleanText(a.text ?? ''), cleanText(a['content-desc'] ?? ''), tail(a['resource-id'] ?? '')].filter(
-    (s) => s.length > 0,
-  );
+  // An obfuscated id (`0_resource_name_obfuscated`) is no label: it names nothing.
+  const rid = OBFUSCATED_RE.test(a['resource-id'] ?? '') ? '' : tail(a['resource-id'] ?? '');
+  const own = [cleanText(a.text ?? ''), cleanText(a['content-desc'] ?? ''), rid].filter((s) => s.length > 0);
   const below: string[] = [];
   const walk = (e: XmlElement): void => {
     for (const c of e.children) {
@@ -76,12 +78,20 @@ export function actionableRecall(xml: string): RecallReport {
   const parsed = parseUiautomatorXml(xml);
   if (!parsed.ok) throw new Error(parsed.message);
   const { observation, extract } = observeTree(parsed.tree);
-  const compact = compactView(observation);
+  // What the agent sends the model (ids as shortest prefixes, no navigation bar).
+  const compact = compactView(observation, AGENT_COMPACT);
   const keyboards = keyboardWindows(observation);
+  const bars = new Set(observation.windows.filter((w) => w.type === 'navigation_bar').map((w) => w.id));
+  const shown = shownIds(
+    observation,
+    observation.elements.map((e) => e.id),
+  );
+  const byShown = new Map([...shown].map(([full, s]) => [s, full]));
   const lineOf = new Map<string, string>();
   for (const line of compact.split('\n')) {
-    const m = /^\[([0-9a-f]{4,8}(?:~\d+)?)\]/.exec(line);
-    if (m) lineOf.set(m[1], line);
+    const m = /^\[([0-9a-f]{3,8}(?:~\d+)?)\]/.exec(line);
+    const full = m?.[1] ? byShown.get(m[1]) : undefined;
+    if (full) lineOf.set(full, line);
   }
   const raw = readXml(xml);
   if (!raw.ok) throw new Error(raw.message);
@@ -92,6 +102,7 @@ export function actionableRecall(xml: string): RecallReport {
     for (const c of e.children) walk(c);
   };
   walk(raw.root);
+  const absorbed = new Set([...extract.mergedNodes].map((n) => extract.nodeToId.get(n)));
   const report: RecallReport = { actionable: 0, labelled: 0, recalled: 0, excluded: [], misses: [], compact };
   order.forEach((el, idx) => {
     if (!isActionableRaw(el.attrs)) return;
@@ -111,11 +122,17 @@ export function actionableRecall(xml: string): RecallReport {
       report.excluded.push({ reason: 'keyboard_key', bounds: el.attrs.bounds ?? '', label: evidence[0] });
       return;
     }
+    // The navigation bar's keys are left out on purpose: back and home are tools.
+    if (el0 && bars.has(el0.window)) {
+      report.excluded.push({ reason: 'navigation_bar', bounds: el.attrs.bounds ?? '', label: evidence[0] });
+      return;
+    }
     const line = id ? lineOf.get(id) : undefined;
     // A node merged into the control that wraps it (same bounds, or a row's switch) is that control:
     // the survivor's own labels count for it too.
     const survivor = id ? observation.elements.find((e) => e.id === id) : undefined;
-    const merged = survivor !== undefined && extract.mergedNodes.has(idx);
+    // …and a control that absorbed its wrapper (same bounds) carries the wrapper's name.
+    const merged = survivor !== undefined && (extract.mergedNodes.has(idx) || absorbed.has(survivor.id));
     const survivorEvidence =
       merged && survivor ? [survivor.label ?? '', survivor.resourceId.split('/').pop() ?? ''] : [];
     if (line && [...evidence, ...survivorEvidence].some((e) => e && shows(line, e))) {

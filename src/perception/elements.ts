@@ -53,13 +53,18 @@ interface Draft {
   label: string;
   /** The label is a fallback (clipped text, the resource id): not part of the fingerprint. */
   fallback?: boolean;
+  /** The fallback is the resource id in words. */
+  fromId?: boolean;
 }
 
 const WS_RE = /\s+/g;
+const BREAK_RE = /\s*\n\s*/g;
+/** How a line break inside a text is listed: a visible mark, so "Medium Latte ¶ Large Coconut Latte" reads as two lines. */
+export const LINE_BREAK = ' ¶ ';
 const MASKED_RE = /^[•●*·\u2022\u25CF]+$/;
 
 export function cleanText(s: string): string {
-  return s.replace(WS_RE, ' ').trim();
+  return s.trim().replace(BREAK_RE, LINE_BREAK).replace(WS_RE, ' ');
 }
 
 function nearlySame(a: Rect, b: Rect, tol = 4): boolean {
@@ -275,7 +280,9 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
   // Still nameless: text inside it that is clipped off screen, else its resource id in words.
   for (const d of drafts) {
     if (d.removed || d.label || pureScroll(d)) continue;
-    d.label = truncateWord(firstTextWithin(d.node, true), 40) || humanizeRid(d.resourceId);
+    const clipped = truncateWord(firstTextWithin(d.node, true), 40);
+    d.label = clipped || humanizeRid(d.resourceId);
+    d.fromId = !clipped && d.label !== '';
     // Clipped text is not in every channel's dump (uiautomator omits it): ids must not depend on it.
     d.fallback = d.label !== '';
   }
@@ -292,25 +299,34 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
   const screen = { width: tree.screen.w, height: tree.screen.h };
   const prepared = kept.map((d) => {
     const bounds = rectPxToNorm(d.vis, screen);
-    const fpText = fingerprintText({
-      actionable: d.actionable,
-      editable: d.flags.editable,
-      text: d.node.text,
-      label: d.fallback ? '' : d.label,
-    });
+    const fp = { actionable: d.actionable, editable: d.flags.editable, text: d.node.text };
+    // Clipped text is not in every channel's dump (uiautomator omits it): places must not depend on it.
+    const fpText = fingerprintText({ ...fp, label: d.fallback ? '' : d.label });
     const parts = { resourceId: d.resourceId, role: d.role, text: fpText, desc: d.desc, bounds };
-    return { d, bounds, text: fpText, contentKey: contentKey(parts) };
+    // The content an id is carried by includes a fallback label, as the listing shows it: a
+    // cut-off row is another row once a scroll puts another row's clipped title there.
+    const carryText = fingerprintText({ ...fp, label: d.label });
+    return {
+      d,
+      bounds,
+      text: fpText,
+      contentKey: contentKey(parts),
+      carryKey: contentKey({ ...parts, text: carryText }),
+    };
   });
-  const keys = keysWithRowContext(
-    prepared.map((p) => ({
-      key: p.contentKey,
-      text: p.text,
-      // A glyph for text ("⋮", "+", "›") names nothing: such a button is an icon of its row.
-      icon: p.d.actionable && !p.d.flags.editable && !/[\p{L}\p{N}]/u.test(cleanText(p.d.node.text)),
-      window: p.d.node.window,
-      bounds: p.bounds,
-    })),
-  );
+  const withRows = (keyOf: (p: (typeof prepared)[number]) => string) =>
+    keysWithRowContext(
+      prepared.map((p) => ({
+        key: keyOf(p),
+        text: p.text,
+        // A glyph for text ("⋮", "+", "›") names nothing: such a button is an icon of its row.
+        icon: p.d.actionable && !p.d.flags.editable && !/[\p{L}\p{N}]/u.test(cleanText(p.d.node.text)),
+        window: p.d.node.window,
+        bounds: p.bounds,
+      })),
+    );
+  const keys = withRows((p) => p.contentKey);
+  const carryKeys = prepared.some((p) => p.d.fallback) ? withRows((p) => p.carryKey) : keys;
   // Places: positional fingerprints (the page hash is built from them: "what is where"), kept
   // across a rounding edge; ids: the places, carried over from the previous screen by content.
   const withOrdinals = assignOrdinals(prepared.map((p, i) => placeId(keys[i] ?? p.contentKey, p.bounds)));
@@ -326,7 +342,7 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
   const ids =
     prior.length > 0
       ? carryIds(
-          fresh.map((f, i) => ({ place: places[i] ?? f.id, contentKey: f.contentKey })),
+          fresh.map((f, i) => ({ place: places[i] ?? f.id, contentKey: carryKeys[i] ?? f.contentKey })),
           prior,
         )
       : places;
@@ -364,6 +380,7 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
       window: d.node.window,
       actionable: d.actionable,
       label: d.label,
+      ...(d.fromId ? { labelFromId: true } : {}),
     };
     if (ownerDraft && !ownerDraft.removed) el.actionableAncestorId = idOfDraft.get(ownerDraft);
     if (d.node.hint) el.hint = d.node.hint;
