@@ -319,8 +319,7 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
       prepared.map((p) => ({
         key: keyOf(p),
         text: p.text,
-        // A glyph for text ("⋮", "+", "›") names nothing: such a button is an icon of its row.
-        icon: p.d.actionable && !p.d.flags.editable && !/[\p{L}\p{N}]/u.test(cleanText(p.d.node.text)),
+        icon: isRowIcon({ actionable: p.d.actionable, editable: p.d.flags.editable, text: p.d.node.text }),
         window: p.d.node.window,
         bounds: p.bounds,
       })),
@@ -396,6 +395,11 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
   });
   const texts = labelDrafts.filter((l) => !consumed.has(l)).map((l) => l.label);
   return { elements, texts, nodeToId, mergedNodes, dropped, dropReasons: vis.reasons };
+}
+
+/** A glyph for text ("⋮", "+", "›") names nothing: such a button is an icon of its row (fingerprint.ts's row context). */
+export function isRowIcon(e: { actionable: boolean; editable: boolean; text: string }): boolean {
+  return e.actionable && !e.editable && !/[\p{L}\p{N}]/u.test(cleanText(e.text));
 }
 
 /** Obfuscated ids (`a`, `i1`) say nothing to a reader. */

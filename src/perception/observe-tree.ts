@@ -1,6 +1,6 @@
 import { aspectRatio } from '../core/geometry.js';
 import type { Element, Observation } from '../core/types.js';
-import { type ExtractResult, extractElements, fingerprintText } from './elements.js';
+import { type ExtractResult, extractElements, fingerprintText, isRowIcon } from './elements.js';
 import { contentKey, keysWithRowContext, type PriorElement, pageHash } from './fingerprint.js';
 import { type PageKey, treeQuality, type VisualFirstRegistry } from './quality.js';
 import type { UiTree } from './tree.js';
@@ -57,7 +57,7 @@ export function priorElements(o: Observation | undefined): PriorElement[] {
       label: e.label,
     });
     const key = contentKey({ resourceId: e.resourceId, role: e.role, text, desc: e.desc, bounds: e.bounds });
-    const icon = e.actionable && !e.flags.editable && !e.text.trim();
+    const icon = isRowIcon({ actionable: e.actionable, editable: e.flags.editable, text: e.text });
     return { key, text, icon, window: e.window, bounds: e.bounds };
   });
   // The same row context as on extraction, so an icon's key matches across screens.

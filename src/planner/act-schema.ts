@@ -51,7 +51,12 @@ const FIELDS = {
     full: () => ({ type: 'object', properties: { x: num, y: num }, required: ['x', 'y'], additionalProperties: false }),
   },
   text: { zod: z.string().optional(), json: str },
-  direction: { zod: z.enum(DIRECTIONS).optional(), json: { type: 'string', enum: [...DIRECTIONS] } },
+  // The tool lines name the directions; the parser refuses others (strict providers get the enum).
+  direction: {
+    zod: z.enum(DIRECTIONS).optional(),
+    json: str,
+    full: () => ({ type: 'string', enum: [...DIRECTIONS] }),
+  },
   package: { zod: z.string().optional(), json: str, tools: ['launch_app'] },
   value: { zod: z.number().optional(), json: num, tools: ['wait', 'control_action', 'wait_until', 'pinch'] },
   scale: { zod: z.number().optional(), json: num, tools: ['pinch'] },

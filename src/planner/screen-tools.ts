@@ -28,6 +28,8 @@ export function isDrawnScreen(obs: Observation): boolean {
 }
 
 interface Traits {
+  /** A control with a range (a slider): what read_control reads that the listing does not. */
+  range: boolean;
   drawn: boolean;
   longPress: boolean;
   field: boolean;
@@ -40,14 +42,16 @@ function traits(obs: Observation): Traits {
   const els = obs.elements;
   const field = els.some((e) => e.flags.editable);
   const drawn = isDrawnScreen(obs);
+  const range = els.some((e) => e.range !== undefined);
   return {
+    range,
     drawn,
     longPress: drawn || els.some((e) => e.flags.longClickable),
     field,
     list: els.some((e) => e.flags.scrollable),
     // What only the control tools do: set or read a range (set_progress), and submit a field
     // (ime_enter) — a real phone's keyboard keys are not in the tree, so there is no key to tap.
-    control: field || els.some((e) => e.range !== undefined),
+    control: field || range,
     loading:
       obs.unstable !== undefined ||
       els.some((e) => /ProgressBar/.test(e.role) && e.range === undefined) ||
@@ -62,9 +66,12 @@ const WHERE: Record<string, (t: Traits) => boolean> = {
   pinch: (t) => t.drawn,
   touch_gesture: (t) => t.drawn,
   control_action: (t) => t.control,
-  read_control: (t) => t.control,
+  // A field's value is on its line; a slider's range is not.
+  read_control: (t) => t.range || t.drawn,
   wait_until: (t) => t.loading,
-  action_sequence: (t) => t.control || t.drawn,
+  // Its members are control_action, wait_until and touch_gesture: for sliders and drawn surfaces
+  // (a field's set_text and ime_enter are one call each).
+  action_sequence: (t) => t.range || t.drawn,
 };
 
 /** `available` narrowed to what applies on this screen (order kept). */

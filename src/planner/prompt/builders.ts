@@ -29,6 +29,33 @@ import type { DecideInput, PlanInput } from './types.js';
  * marker, label and line a reader may parse comes from ./format.ts (PROMPT_FORMAT), never a literal.
  */
 
+interface ScreenKinds {
+  toggle: boolean;
+  field: boolean;
+  slider: boolean;
+  list: boolean;
+}
+const ALL_KINDS: ScreenKinds = { toggle: true, field: true, slider: true, list: true };
+
+/** The control_action ops a kind of control takes; the rest apply to any control. */
+const OPS_OF: Partial<Record<(typeof CONTROL_OPS)[number], keyof ScreenKinds>> = {
+  set_progress: 'slider',
+  scroll_forward: 'list',
+  scroll_backward: 'list',
+  set_text: 'field',
+  ime_enter: 'field',
+};
+
+/** control_action's help: only the ops the screen's controls take (all of them without a screen). */
+function controlHelp(k: ScreenKinds): string {
+  const ops = CONTROL_OPS.filter((op) => {
+    const kind = OPS_OF[op];
+    return kind === undefined || k[kind];
+  });
+  const range = k.slider ? " set_progress takes the control's own range (current/max), not a percent" : '';
+  return `control_action(target_id, op=${ops.join('|')}, value?, text?)${range}`;
+}
+
 /**
  * The tools the planner offers, one short line each, saying what a model could not guess (units,
  * directions, which expect); other device tools are not offered. Paid on every request, and only
@@ -47,7 +74,7 @@ export const TOOL_HELP: Record<string, string> = {
   ask_user: 'ask_user(text=question or report) stops the run for the user',
   infeasible: 'infeasible(text=reason)',
   read_control: 'read_control(target_id) its value, range and state',
-  control_action: `control_action(target_id, op=${CONTROL_OPS.join('|')}, value?, text?) set_progress takes the control's own range (current/max), not a percent`,
+  control_action: controlHelp(ALL_KINDS),
   wait_until: `wait_until(op=${WAIT_CONDITIONS.join('|')}, target_id?, text?, value?) up to 5 s`,
   scroll_to:
     'scroll_to(text, target_id?, direction?) scrolls the list until a row with this title is visible (a row as listed works: its title is searched); direction up searches back',
@@ -57,7 +84,7 @@ export const TOOL_HELP: Record<string, string> = {
     'action_sequence(steps=[{tool:control_action|wait_until|touch_gesture, target_id?, op?, value?, text?, frames?},…]) runs them in one go',
   seek_timeline: 'seek_timeline(target_id=timeline, text=HH:MM:SS) pauses, seeks, reports the residual or uncertain',
   look: 'look(target_id|point?) attaches a screenshot, zoomed on a target',
-  read: 'read(target_id | text=a cut line as shown, "…" included) its full text, line breaks kept',
+  read: 'read(target_id | text=a cut line as shown) its full text',
   note: `note(text) keeps a fact in Notes for every later prompt (≤ ${MAX_NOTE_CHARS} chars)`,
 };
 
@@ -72,7 +99,7 @@ function verbLegend(): string {
  * How to read a screen line; both system prompts say it (positions matter to plans as well). The
  * legend is said once here so no line repeats its verb.
  */
-export const SCREEN_HELP = `Screen lines: [id] Class "label" state #resource x,y (positions are 0..1000 over the whole screen, shown where the label cannot place it); the class implies the verb (${verbLegend()}; else tap) unless the line names one (long = long-press only); — and · join a row's texts, ¶ is a line break.`;
+export const SCREEN_HELP = `Screen lines: [id] Class "label" state #resource x,y (positions 0..1000 over the whole screen, where order and label cannot place it). Verb by class: ${verbLegend()}, else tap, unless written (long = long-press only). — and · join a row's texts, ¶ breaks a line.`;
 
 /** Tools that act on the agent or only wait: nothing on the screen changes. */
 const NO_CHANGE_TOOLS = ['wait', 'look', 'read', 'note', 'read_control'];
@@ -91,14 +118,15 @@ export const SECRET_HELP =
   '⟨secretN⟩ in the goal stands for a secret (a password): enter it with the type tool into the password field, written exactly as ⟨secretN⟩, and the real value is typed (no other tool takes it). A password field shows only whether it is filled (and the length of the real value).';
 
 /** What kinds of control the listing shows: the element_state forms and keyboard_shown that can apply. */
-function screenKinds(screen: string): { toggle: boolean; field: boolean; slider: boolean } {
-  const kinds = { toggle: false, field: false, slider: false };
+function screenKinds(screen: string): ScreenKinds {
+  const kinds = { toggle: false, field: false, slider: false, list: false };
   for (const line of screen.split('\n')) {
     const m = SCREEN_LINE.exec(line);
     if (!m) continue;
     const verb = m[2] ?? impliedVerb(m[3]);
     if (verb === 'toggle') kinds.toggle = true;
     if (verb === 'fill') kinds.field = true;
+    if (verb === 'scroll') kinds.list = true;
     if (verb === 'slide' || / \d+(\.\d+)?\/\d+/.test(m[4] ?? '')) kinds.slider = true;
   }
   return kinds;
@@ -111,7 +139,7 @@ function screenKinds(screen: string): { toggle: boolean; field: boolean; slider:
  */
 function expectLine(tools: readonly string[], screen: string | undefined): string {
   const quiet = NO_CHANGE_TOOLS.filter((t) => tools.includes(t)).join(', ');
-  const k = screen === undefined ? { toggle: true, field: true, slider: true } : screenKinds(screen);
+  const k = screen === undefined ? ALL_KINDS : screenKinds(screen);
   const states = [
     ...(k.toggle ? ['on', 'off'] : []),
     ...(k.field ? ['filled', 'empty', 'focused'] : []),
@@ -122,7 +150,7 @@ function expectLine(tools: readonly string[], screen: string | undefined): strin
   if (!k.field) forms = forms.replace(' | keyboard_shown', '');
   if (quiet) forms = forms.replace(/no_change$/, `no_change (${quiet})`);
   const drawn = tools.some((t) => DRAWN_TOOLS.has(t)) ? ` | ${FRAME_FORM}` : '';
-  return `expect (required, one line; "-" for done, ask_user, infeasible): ${forms}${drawn}`;
+  return `expect (required, one line; "-" for done/ask_user/infeasible): ${forms}${drawn}`;
 }
 
 /** What a system prompt says beyond its tools: only the lines this request's screen needs. */
@@ -137,9 +165,12 @@ export interface SystemOptions {
 }
 
 export function systemPrompt(tools: string[], opts: SystemOptions = {}): string {
-  const toolLines = tools.map((t) => TOOL_HELP[t] ?? t).join(LIST_SEPARATOR);
+  const kinds = opts.screen === undefined ? ALL_KINDS : screenKinds(opts.screen);
+  const toolLines = tools
+    .map((t) => (t === 'control_action' ? controlHelp(kinds) : (TOOL_HELP[t] ?? t)))
+    .join(LIST_SEPARATOR);
   return [
-    'You operate an Android phone for the user: one `act` call per turn; tools not listed appear on screens that need them.',
+    "Operate the user's Android phone: one `act` call per turn; tools not listed appear on screens that need them.",
     `${SCREEN_HELP} Act on ids.`,
     `${lineSection(SECTION.tools, toolLines)}.`,
     expectLine(tools, opts.screen),
