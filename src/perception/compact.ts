@@ -2,6 +2,7 @@ import { impliedVerb, shortestPrefixes } from '../core/element-ref.js';
 import { rectCenter } from '../core/geometry.js';
 import type { Element, Observation } from '../core/types.js';
 import { humanizeRid, OBFUSCATED_RE, ridMeaning } from './control-labels.js';
+import { cleanText } from './elements.js';
 import { isKeyboardKey, keyboardLine, keyboardWindows } from './keyboard.js';
 import { verbOf } from './roles.js';
 
@@ -119,6 +120,9 @@ export function stateOf(e: Element): string[] {
   if (e.flags.editable) {
     if (e.flags.password) s.push(e.filled ? `[password] filled (${e.filled} chars)` : '[password] empty');
     else if (e.text && e.text !== e.hint && e.text !== e.label) s.push(`=${quote(truncate(e.text, 30))}`);
+    // A dump without hints (uiautomator, DroidBot) names a field by its own text, which is either
+    // what was typed or the hint an empty field reports: the line says it cannot tell.
+    else if (e.text && !e.hint && !e.desc && e.label === cleanText(e.text)) s.push('(value or hint)');
   }
   if (!e.flags.enabled) s.push('disabled');
   if (e.flags.focused && e.flags.editable) s.push('focused');

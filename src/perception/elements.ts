@@ -245,7 +245,10 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
     if (d.flags.editable) d.label = hint || d.desc || inside || (MASKED_RE.test(own) ? '' : own);
     // A seek bar's text is its value, not its name.
     else if (d.role === 'SeekBar') d.label = d.desc || inside || hint;
-    else if (!pureScroll(d)) d.label = own || d.desc || joinParts(d.parts);
+    // A switch's text ends in its state ("Show a grid OFF", SwitchCompat's textOn/textOff): the
+    // line shows the state once, as on/off.
+    else if (!pureScroll(d))
+      d.label = (d.flags.checkable ? withoutStateWord(own) : own) || d.desc || joinParts(d.parts);
     // A list without a name is named by its first item, so the reader can tell lists apart.
     else d.label = own || d.desc || (meaningfulRid(d.resourceId) ? '' : truncateWord(firstTextWithin(d.node), 24));
     if (!d.label && !pureScroll(d) && d.nested.length > 0) {
@@ -280,7 +283,8 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
   // Still nameless: text inside it that is clipped off screen, else its resource id in words.
   for (const d of drafts) {
     if (d.removed || d.label || pureScroll(d)) continue;
-    const clipped = truncateWord(firstTextWithin(d.node, true), 40);
+    const inner = firstTextWithin(d.node, true);
+    const clipped = truncateWord(d.flags.checkable ? withoutStateWord(inner) : inner, 40);
     d.label = clipped || humanizeRid(d.resourceId);
     d.fromId = !clipped && d.label !== '';
     // Clipped text is not in every channel's dump (uiautomator omits it): ids must not depend on it.
@@ -416,5 +420,13 @@ export function meaningfulRid(rid: string): boolean {
 export function fingerprintText(e: { actionable: boolean; editable: boolean; text: string; label?: string }): string {
   if (!e.actionable) return cleanText(e.text);
   if (e.editable) return '';
-  return cleanText(e.text) || (e.label ?? '');
+  // Toggling a switch whose text carries its state must not make it another control.
+  return withoutStateWord(cleanText(e.text)) || (e.label ?? '');
+}
+
+const STATE_WORD_RE = /\s+(?:ON|OFF)$/;
+
+/** "Show a grid OFF" → "Show a grid": the state Android's switches append to their text. */
+export function withoutStateWord(text: string): string {
+  return text.replace(STATE_WORD_RE, '');
 }

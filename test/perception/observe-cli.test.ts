@@ -66,7 +66,7 @@ describe('phone-agent observe', () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(output.split('\n')[0]).toMatch(/^app com\.android\.settings\/\S+ .*· 1080x2400 \(0\.45\)/);
-    expect(output).toMatch(/^\[[0-9a-f]{8}\] toggle Switch "Wi-Fi" on #wifi_switch \d+,\d+$/m);
+    expect(output).toMatch(/^\[[0-9a-f]{8}\] Switch "Wi-Fi" on \d+,\d+$/m);
     expect(output).toContain('# the state says 2400x1080; the screenshot is the other way round: 1080x2400');
     expect(result.observation.screenshot).toEqual({ width: 540, height: 1200 });
     await expect(observeCommand({ ...base, droidbot: path.join(dir, 'nope.json') })).rejects.toThrow(
