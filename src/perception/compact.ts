@@ -220,16 +220,17 @@ export function headerLine(o: Observation, opts: { screenSize?: boolean } = {}):
  * The `text:` line: quoted texts separated by spaces (a quote ends each). Entries are cut to
  * `maxTextItem` only when the line would not fit its budget uncut: a cut sentence costs the model a
  * `read` call, which is dearer than the columns it saves on a quiet page. A text whose resource id
- * says what it is (a readout `#current_time`, a watermark `#osd_watermark`) carries it.
+ * says what it is (a readout `#current_time`, a watermark `#osd_watermark`) carries it, and a
+ * selected one (the open tab) says so.
  */
 export function textLine(
   texts: readonly string[],
   opts: Pick<LineOptions, 'maxTextItem' | 'maxTextLine'>,
-  ridOf?: (text: string) => string | undefined,
+  noteOf?: (text: string) => string | undefined,
 ): string | undefined {
   if (texts.length === 0) return undefined;
-  const whole = textItems(texts, Number.POSITIVE_INFINITY, opts.maxTextLine, ridOf);
-  const items = whole.more ? textItems(texts, opts.maxTextItem, opts.maxTextLine, ridOf).items : whole.items;
+  const whole = textItems(texts, Number.POSITIVE_INFINITY, opts.maxTextLine, noteOf);
+  const items = whole.more ? textItems(texts, opts.maxTextItem, opts.maxTextLine, noteOf).items : whole.items;
   return `text: ${items.join(' ')}`;
 }
 
@@ -237,7 +238,7 @@ function textItems(
   texts: readonly string[],
   maxItem: number,
   budget: number,
-  ridOf?: (text: string) => string | undefined,
+  noteOf?: (text: string) => string | undefined,
 ): { items: string[]; more: boolean } {
   const items: string[] = [];
   let used = 0;
@@ -247,8 +248,8 @@ function textItems(
     // on two cart lines) is two facts, and both stay.
     if (t === prev) continue;
     prev = t;
-    const rid = ridOf?.(t);
-    const q = `${quote(Number.isFinite(maxItem) ? truncate(t, maxItem) : t)}${rid ? ` #${rid}` : ''}`;
+    const note = noteOf?.(t);
+    const q = `${quote(Number.isFinite(maxItem) ? truncate(t, maxItem) : t)}${note ? ` ${note}` : ''}`;
     const w = displayWidth(q);
     if (used + w > budget) {
       items.push('…');
@@ -265,13 +266,17 @@ function textItems(
  * text is and the text does not — texts without words (times, numbers, dates: a readout, a
  * watermark, a line total), since a text in words already says what it is.
  */
-function textRids(o: Observation): (text: string) => string | undefined {
+function textNotes(o: Observation): (text: string) => string | undefined {
   const byText = new Map<string, string>();
   for (const e of o.elements) {
     if (e.actionable || !e.label || byText.has(e.label)) continue;
     const tail = resourceTail(e.resourceId);
+    const notes: string[] = [];
     if (!WORDS_RE.test(e.label) && ridWorthShowing(tail, e.label) && ridMeaning(tail).length > 0)
-      byText.set(e.label, tail);
+      notes.push(`#${tail}`);
+    // The selected tab is often not tappable (it is already open): its text keeps the state.
+    if (e.flags.selected) notes.push('selected');
+    if (notes.length) byText.set(e.label, notes.join(' '));
   }
   return (t) => byText.get(t);
 }
@@ -302,7 +307,7 @@ export function compactView(o: Observation, options: CompactOptions = {}): strin
   for (const e of actionable) lines.push(elementLine(e, lineOpts, shown?.get(e.id) ?? e.id));
   const k = keyboardLine(keys, (e) => shown?.get(e.id) ?? e.id);
   if (k) lines.push(k);
-  const t = textLine(o.texts, opts, textRids(o));
+  const t = textLine(o.texts, opts, textNotes(o));
   if (t) lines.push(t);
   return lines.join('\n');
 }
