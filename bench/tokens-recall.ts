@@ -3,7 +3,7 @@ import type { WireSnapshot } from '../src/core/snapshot.js';
 import { AGENT_COMPACT } from '../src/executor/observe.js';
 import { compactView, displayWidth, shownIds, truncate } from '../src/perception/compact.js';
 import { OBFUSCATED_RE } from '../src/perception/control-labels.js';
-import { cleanText } from '../src/perception/elements.js';
+import { cleanText, withoutStateWord } from '../src/perception/elements.js';
 import { isKeyboardKey, keyboardWindows } from '../src/perception/keyboard.js';
 import { observeTree } from '../src/perception/observe-tree.js';
 import { wireToTree } from '../src/perception/parse-wire.js';
@@ -65,7 +65,9 @@ export interface RawNode {
 function evidenceOf(nodes: readonly RawNode[], n: RawNode): string[] {
   // An obfuscated id (`0_resource_name_obfuscated`) is no label: it names nothing.
   const rid = OBFUSCATED_RE.test(n.resourceId) ? '' : tail(n.resourceId);
-  const own = [cleanText(n.text), cleanText(n.desc), rid].filter((s) => s.length > 0);
+  // A switch's appended "ON"/"OFF" is its state, which the line shows as on/off.
+  const text = n.checkable ? withoutStateWord(cleanText(n.text)) : cleanText(n.text);
+  const own = [text, cleanText(n.desc), rid].filter((s) => s.length > 0);
   const below: string[] = [];
   const walk = (e: RawNode): void => {
     for (const c of e.children) {
