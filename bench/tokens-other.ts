@@ -1,7 +1,6 @@
-import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { WireSnapshot } from '../src/core/snapshot.js';
-import { loadStateFile } from '../src/testbed/replay/state-file.js';
+import { loadStateFile, statesUnder } from '../src/testbed/replay/state-file.js';
 import { VirtualPhone } from '../src/testbed/sim/index.js';
 import { type RecallReport, snapshotRecall } from './tokens-recall.js';
 
@@ -65,19 +64,6 @@ export async function simRow(count: (s: string) => number): Promise<SourceRow> {
   return row('virtual phone (launch screen of each app)', reports, [], count);
 }
 
-function statesUnder(dir: string, pattern: RegExp): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (pattern.test(p)) out.push(p);
-    }
-  };
-  walk(dir);
-  return out.sort();
-}
-
 /** Every recorded state under `dir` (DroidBot's `states/*.json`), read as a helper snapshot. */
 export async function recordedRow(
   source: string,
@@ -87,7 +73,7 @@ export async function recordedRow(
 ): Promise<SourceRow> {
   const reports: { name: string; r: RecallReport }[] = [];
   const failed: string[] = [];
-  for (const file of statesUnder(dir, pattern)) {
+  for (const file of await statesUnder(dir, pattern)) {
     const name = path.relative(dir, file);
     try {
       const { read } = await loadStateFile(file, { imageBytes: false });

@@ -9,7 +9,7 @@ import { observeTree } from '../../src/perception/observe-tree.js';
 import { parseUiautomatorXml } from '../../src/perception/parse-xml.js';
 import { resolveElementId } from '../../src/perception/resolve.js';
 import { fingerprintOverlap, ScrollEndTracker } from '../../src/perception/scroll-end.js';
-import { byLabel, look, newPhone, open, tapElement } from './phone.js';
+import { byLabel, foodShopMenu, look, newPhone, open, tapElement } from './phone.js';
 import { appWindow, dumpXml, type N } from './xml-builder.js';
 
 function observe(kids: N[]): Observation {
@@ -183,11 +183,7 @@ describe('scroll end', () => {
 
   it('finds the end of the FoodShop menu by swiping the virtual phone', async () => {
     const phone = newPhone();
-    await open(phone, 'com.foodshop');
-    let r = await look(phone, { screenshot: false });
-    const later = r.observation.elements.find((e) => e.actionable && /^Later/.test(e.label ?? ''));
-    if (later) await tapElement(phone, later);
-    r = await look(phone, { screenshot: false });
+    const r = await foodShopMenu(phone);
     const list = r.observation.elements.find((e) => e.resourceId.endsWith(':id/menu'))!;
     expect(list.flags.scrollable).toBe(true);
     const tracker = new ScrollEndTracker(list);

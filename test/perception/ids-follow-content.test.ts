@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { byLabel, look, newPhone, open, type Perceived, tapElement } from './phone.js';
+import { byLabel, foodShopMenu, look, newPhone, type Perceived } from './phone.js';
 
 /**
  * Issue 21 item 10: an id stays with its content. After a scroll, an id seen on both screens names
@@ -9,12 +9,7 @@ import { byLabel, look, newPhone, open, type Perceived, tapElement } from './pho
 
 async function menu(): Promise<{ phone: ReturnType<typeof newPhone>; r: Perceived }> {
   const phone = newPhone();
-  await open(phone, 'com.foodshop');
-  let r = await look(phone, { screenshot: false });
-  const later = r.observation.elements.find((e) => e.actionable && /^Later/.test(e.label ?? ''));
-  if (later) await tapElement(phone, later);
-  r = await look(phone, { screenshot: false });
-  return { phone, r };
+  return { phone, r: await foodShopMenu(phone) };
 }
 
 const labelById = (r: Perceived) =>
