@@ -9,7 +9,7 @@ import { observeTree } from '../../src/perception/observe-tree.js';
 import { parseUiautomatorXml } from '../../src/perception/parse-xml.js';
 import { resolveElementId } from '../../src/perception/resolve.js';
 import { fingerprintOverlap, ScrollEndTracker } from '../../src/perception/scroll-end.js';
-import { byLabel, foodShopMenu, look, newPhone, open, tapElement } from './phone.js';
+import { byLabel, foodShopMenu, look, newPhone, open } from './phone.js';
 import { appWindow, dumpXml, type N } from './xml-builder.js';
 
 function observe(kids: N[]): Observation {
