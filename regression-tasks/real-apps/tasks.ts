@@ -227,7 +227,7 @@ export const REAL_APP_TASKS: TaskDef[] = [
     instruction: 'In Libby, without a library card, search for a library named Humanoid.',
     replay: { graph: LIBBY, start: '89812c', end: ['19dc5a'] },
     optimalSteps: 3,
-    intents: ['tap "Not Yet"', 'type "Shibui form input control" "Humanoid"', 'done'],
+    intents: ['tap "Not Yet"', 'type "shibui-form-input-control-0001" "Humanoid"', 'done'],
   }),
   realApp({
     id: 'LIB-03',
