@@ -1,6 +1,6 @@
 import { runAgent } from '../src/agent/loop.js';
 import type { RunResult } from '../src/agent/types.js';
-import { callbackConfirmation, composeAgent } from '../src/compose/agent.js';
+import { composeAgent } from '../src/compose/agent.js';
 import type { DeviceSpec } from '../src/compose/device.js';
 import type { PoolDevice } from '../src/compose/pool/pool-device.js';
 import { type Clock, RealClock, VirtualClock } from '../src/core/clock.js';
@@ -14,6 +14,7 @@ import { baitTaken, type Interruption, scheduleInterruption } from './interrupti
 import type { ConfirmationRecord, EventRecord } from './metrics.js';
 import { runReplayTask } from './real-apps/run.js';
 import type { ReplayRunStats } from './real-apps/spec.js';
+import { taskPolicy } from './task-policy.js';
 import { type CheckResult, instantiate, type Params, stepBudget, type TaskDef } from './types.js';
 import { changedKeys, digestWorld } from './world-diff.js';
 
@@ -123,12 +124,7 @@ export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<Task
   const agent = await composeAgent({
     device,
     model: opts.llmConfig ? { config: opts.llmConfig } : { baseUrl: opts.modelUrl, model: 'reference' },
-    confirm: callbackConfirmation('task policy', (req) => {
-      const answer = typeof task.confirm === 'function' ? task.confirm(req.summary) : (task.confirm ?? 'approve');
-      const v = answer === 'deny' ? 'denied' : answer === 'defer' ? 'deferred' : 'approved';
-      confirmations.push({ verdict: v, at: clock.now(), eventIndex: worldEvents(), summary: req.summary });
-      return v;
-    }),
+    confirm: taskPolicy(task, confirmations, clock, worldEvents),
     memory: opts.memory,
     clock,
     logger,

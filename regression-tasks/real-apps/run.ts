@@ -1,12 +1,13 @@
 import { runAgent } from '../../src/agent/loop.js';
 import type { RunResult } from '../../src/agent/types.js';
-import { callbackConfirmation, composeAgent } from '../../src/compose/agent.js';
+import { composeAgent } from '../../src/compose/agent.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { Logger } from '../../src/core/logger.js';
 import { newRunId } from '../../src/store/run-archive.js';
 import { ReplayPhone } from '../../src/testbed/replay/phone.js';
 import type { TaskRunOptions, TaskRunResult } from '../harness.js';
 import type { ConfirmationRecord } from '../metrics.js';
+import { taskPolicy } from '../task-policy.js';
 import { type CheckResult, instantiate, stepBudget, type TaskDef } from '../types.js';
 import { loadTaskGraph, stateNamed } from './graphs.js';
 import type { ReplayRunStats, ReplayTaskSpec } from './spec.js';
@@ -44,12 +45,8 @@ export async function runReplayTask(task: TaskDef, spec: ReplayTaskSpec, opts: T
   const agent = await composeAgent({
     device: { kind: 'replay', phone },
     model: opts.llmConfig ? { config: opts.llmConfig } : { baseUrl: opts.modelUrl, model: 'reference' },
-    confirm: callbackConfirmation('task policy', (req) => {
-      const answer = typeof task.confirm === 'function' ? task.confirm(req.summary) : (task.confirm ?? 'approve');
-      const v = answer === 'deny' ? 'denied' : answer === 'defer' ? 'deferred' : 'approved';
-      confirmations.push({ verdict: v, at: clock.now(), eventIndex: 0, summary: req.summary });
-      return v;
-    }),
+    // A recording keeps no world: there are no irreversible events to order confirmations against.
+    confirm: taskPolicy(task, confirmations, clock, () => 0),
     memory: opts.memory,
     clock,
     logger,

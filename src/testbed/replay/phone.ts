@@ -2,8 +2,10 @@ import { type Clock, VirtualClock } from '../../core/clock.js';
 import { type Point, rectCenter } from '../../core/geometry.js';
 import type { KeyName } from '../../core/types.js';
 import type { WireScreen, WireSnapshot } from '../../device/protocol/wire.js';
+import { strokeDuration } from '../sim/engine/input.js';
 import { type NodeQuery, queryMatches } from '../sim/node-query.js';
 import { NO_FAULTS } from '../sim/phone.js';
+import { swipeStroke, tapStroke } from '../sim/strokes.js';
 import type {
   DeviceInfo,
   Faults,
@@ -218,8 +220,7 @@ export class ReplayPhone extends ReplaySystem implements PhoneSurface {
 
   async gesture(strokes: Stroke[], guard?: TouchCheck): Promise<InputResult> {
     if (guard) await this.pause(guard.costMs(this.snapshotNow(), this.latency));
-    const duration = Math.min(10_000, Math.max(0, ...strokes.flatMap((s) => s.points.map((p) => p.t))));
-    await this.pause(this.latency.helperInput + duration);
+    await this.pause(this.latency.helperInput + strokeDuration(strokes));
     if (guard) {
       const refused = guard.check(this.snapshotNow());
       if (refused) return refused;
@@ -238,33 +239,11 @@ export class ReplayPhone extends ReplaySystem implements PhoneSurface {
   }
 
   tap(x: number, y: number, durationMs = 1, guard?: TouchCheck): Promise<InputResult> {
-    const d = Math.max(0, durationMs);
-    return this.gesture(
-      [
-        {
-          points: [
-            { x, y, t: 0 },
-            { x, y, t: d },
-          ],
-        },
-      ],
-      guard,
-    );
+    return this.gesture([tapStroke(x, y, durationMs)], guard);
   }
 
   swipe(x1: number, y1: number, x2: number, y2: number, durationMs: number, guard?: TouchCheck): Promise<InputResult> {
-    const d = Math.max(1, durationMs);
-    return this.gesture(
-      [
-        {
-          points: [
-            { x: x1, y: y1, t: 0 },
-            { x: x2, y: y2, t: d },
-          ],
-        },
-      ],
-      guard,
-    );
+    return this.gesture([swipeStroke(x1, y1, x2, y2, durationMs)], guard);
   }
 
   /** A tap or long press at `p`: a recorded touch, else focusing the field under it, else off-graph. */
