@@ -33,6 +33,11 @@ export interface PoolDevice {
    * (`reset`), whose state the suite's checks read. Any other phone's state the pool cannot reset.
    */
   readonly ownsWorld: boolean;
+  /**
+   * Its worlds live in real time: real phones, and virtual ones given a real phone's latencies (a
+   * benchmark of waiting). Otherwise each task's world runs on a virtual clock, as the suite's do.
+   */
+  readonly realTime: boolean;
   /** Replace the world with a fresh one (only where `ownsWorld`); returns the phone for setup and checks. */
   reset?(w: WorldReset): VirtualPhone;
   /** How an agent connects to it. */
@@ -68,6 +73,7 @@ export function adbPoolDevice(serial: string, server: AdbServerFlags, opts: { id
     kind: 'adb',
     lockKey: deviceLockKey(serial),
     ownsWorld: false,
+    realTime: true,
     spec: () => spec,
     probe: () => probeSpec(spec),
     close: async () => {},
@@ -82,6 +88,7 @@ export function bridgePoolDevice(url: string, token: string): PoolDevice {
     kind: 'bridge',
     lockKey: deviceLockKey(url),
     ownsWorld: false,
+    realTime: true,
     spec: () => spec,
     probe: () => probeSpec(spec),
     close: async () => {},
