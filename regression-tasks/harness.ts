@@ -143,22 +143,19 @@ export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<Task
       // Named by the real time and the task, not the virtual clock: a person finds a run by both.
       runId: newRunId(Date.now(), Math.random, `${task.id}-s${opts.seed}`),
     });
+    const common = { task: task.id, seed: opts.seed, goal, params, run, confirmations };
     if (!phone) {
       const check = { ok: run.status === 'done', reason: UNVERIFIED };
+      const phoneMs = clock.now() - startedAt;
       return {
-        task: task.id,
-        seed: opts.seed,
-        goal,
-        params,
-        run,
-        confirmations,
+        ...common,
         check,
         taskCheck: check,
         falseDone: false,
         events: [],
         changed: [],
         verified: false,
-        phoneMs: clock.now() - startedAt,
+        phoneMs,
       };
     }
     const taskCheck = await task.check(phone.world, run, params, phone);
@@ -176,15 +173,10 @@ export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<Task
       .map((e, index) => ({ kind: e.kind, app: e.app, at: e.at, index }))
       .filter((e) => e.index >= eventsAtStart);
     return {
-      task: task.id,
-      seed: opts.seed,
-      goal,
-      params,
-      run,
+      ...common,
       check,
       taskCheck,
       falseDone: run.status === 'done' && !check.ok,
-      confirmations,
       events,
       changed: changedKeys(before, digestWorld(phone.world)),
       verified: true,

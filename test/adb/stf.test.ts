@@ -109,6 +109,16 @@ async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 30
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/**
+ * Once the run's first action reached the farm's first phone, hold its next screen read for a
+ * minute: whatever the machine's load, the run is now in the middle of the task.
+ */
+async function midRun(f: StandInStf): Promise<void> {
+  const phone = f.devices[0]?.phone;
+  await until('the first action', () => phone?.foreground().package !== 'com.android.launcher3');
+  if (phone) phone.faults.slowTreeMs = 60_000;
+}
+
 describe('the STF client over the stand-in farm', () => {
   it("lists with the fields it asks for, and a wrong token is the farm's 401", async () => {
     const f = await standIn();
@@ -210,14 +220,23 @@ describe('phone-agent run --device stf:any over the stand-in farm', () => {
 
   it('gives it back when the run fails to start, and on Ctrl-C', { timeout: 120_000 }, async () => {
     const f = await standIn();
-    const bad = await phoneAgent(runArgs(f, ['--model', 'nobody', '--base-url', 'http://127.0.0.1:9/v1'])).done;
+    // Its own page memory: a replay from the last test's would act on the phone before the model fails.
+    const unreachable = [
+      '--model',
+      'nobody',
+      '--base-url',
+      'http://127.0.0.1:9/v1',
+      '--memory',
+      path.join(root, 'm2.json'),
+    ];
+    const bad = await phoneAgent(runArgs(f, unreachable)).done;
     expect(bad.code).toBe(2);
     expect(writes(f).filter((w) => w.startsWith('DELETE'))).toHaveLength(2);
     const p = phoneAgent(runArgs(f));
-    await until('the first action', () => f.devices[0]?.phone.foreground().package !== 'com.android.launcher3');
+    await midRun(f);
     p.child.kill('SIGINT');
     const r = await p.done;
-    expect(r.code).toBe(130);
+    expect(r.code, `${r.signal} ${r.stderr}`).toBe(130);
     expect(r.stderr).toMatch(/interrupted — continue with/);
     expect(writes(f).filter((w) => w.startsWith('DELETE'))).toHaveLength(4);
     expect(f.devices.every((d) => !d.view().using)).toBe(true);
@@ -229,8 +248,7 @@ describe('phone-agent run --device stf:any over the stand-in farm', () => {
     const f = await standIn();
     const p = phoneAgent(runArgs(f, ['--stf-lease', '2']));
     await until('the run to hold the phone', () => f.devices[0]?.remoteConnectUrl !== null);
-    // A step reached the phone (its Settings opened): the run is in the middle of the task.
-    await until('the first action', () => f.devices[0]?.phone.foreground().package !== 'com.android.launcher3');
+    await midRun(f);
     p.child.kill('SIGKILL');
     const r = await p.done;
     expect(r.signal).toBe('SIGKILL');
@@ -240,6 +258,8 @@ describe('phone-agent run --device stf:any over the stand-in farm', () => {
     expect(f.leaves).toEqual([{ serial: 'STF-PIXEL-7', reason: 'automatic_timeout' }]);
     expect(f.devices[0]?.view()).toMatchObject({ using: false, owner: null, remoteConnect: false });
     // Free again: the next run gets it.
+    const phone = f.devices[0]?.phone;
+    if (phone) phone.faults.slowTreeMs = 0;
     const again = await phoneAgent([...runArgs(f), '--json']).done;
     expect(again.code, again.stderr).toBe(0);
   });
@@ -307,5 +327,61 @@ describe("the farm in the device list and as the suite's pool", () => {
     expect(report.needsReset.map((n) => n.task)).toEqual(['SET-01']);
     expect(f.leaves.map((l) => l.reason).sort()).toEqual(['ungroup_request', 'ungroup_request']);
     expect(f.devices.every((d) => !d.view().using)).toBe(true);
+  });
+
+  it("a suite interrupted with Ctrl-C gives the farm's phones back", { timeout: 120_000 }, async () => {
+    const f = await standIn();
+    const suite = path.resolve(import.meta.dirname, '../../regression-tasks/suite.ts');
+    // Node itself (tsx as a loader), not tsx's CLI, which runs the script in a child of its own.
+    const child = spawn(
+      process.execPath,
+      [
+        ...[
+          '--import',
+          'tsx',
+          suite,
+          '--model',
+          'reference',
+          '--seeds',
+          '1',
+          '--tasks',
+          'SET-01,SET-03',
+          '--devices',
+          'stf:1',
+        ],
+        ...[
+          '--stf-url',
+          f.url,
+          '--stf-token',
+          f.token,
+          '--adb-port',
+          String(adb.port),
+          '--out',
+          path.join(root, 'cut'),
+        ],
+      ],
+      // From the repository, where `--import tsx` resolves.
+      {
+        cwd: path.resolve(import.meta.dirname, '../..'),
+        env: cleanEnv({ PHONE_AGENT_LOCK_DIR: path.join(root, 'locks') }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const done = new Promise<number | null>((ok) => child.on('close', (code) => ok(code)));
+    await midRun(f).catch((e: unknown) => {
+      throw new Error(`${e}; the suite said: ${stderr}`);
+    });
+    child.kill('SIGINT');
+    expect(await done).toBe(130);
+    expect(stderr).toMatch(/suite interrupted: giving the devices back/);
+    expect(f.leaves).toEqual([{ serial: 'STF-PIXEL-7', reason: 'ungroup_request' }]);
+    expect(writes(f).slice(-2)).toEqual([
+      'DELETE /api/v1/user/devices/STF-PIXEL-7/remoteConnect',
+      'DELETE /api/v1/user/devices/STF-PIXEL-7',
+    ]);
   });
 });

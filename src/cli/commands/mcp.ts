@@ -183,7 +183,9 @@ export async function mcpCommand(flags: McpFlags): Promise<number> {
   const closed = new Promise<void>((ok) => {
     transport.onclose = () => ok();
     process.stdin.once('end', () => ok());
+    // A farm's devices are given back on the way out.
     process.once('SIGTERM', () => ok());
+    process.once('SIGINT', () => ok());
   });
   await server.connect(transport);
   await closed;
