@@ -100,6 +100,12 @@ const runArgs = (f: StandInStf, extra: string[] = []) => [
   ...extra,
 ];
 
+/** The suite's flags for a run on the stand-in farm. */
+const suiteArgs = (f: StandInStf, tasks: string, devices: string, out: string) => [
+  ...['--model', 'reference', '--seeds', '1', '--tasks', tasks, '--devices', devices],
+  ...['--stf-url', f.url, '--stf-token', f.token, '--adb-port', String(adb.port), '--out', path.join(root, out)],
+];
+
 async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
@@ -299,23 +305,7 @@ describe("the farm in the device list and as the suite's pool", () => {
     timeout: 180_000,
   }, async () => {
     const f = await standIn();
-    const parsed = parseSuiteArgs(
-      [
-        ...['--model', 'reference', '--seeds', '1', '--tasks', 'SET-01,LAU-01', '--devices', 'stf:2'],
-        ...[
-          '--stf-url',
-          f.url,
-          '--stf-token',
-          f.token,
-          '--adb-port',
-          String(adb.port),
-          '--out',
-          path.join(root, 'suite'),
-        ],
-      ],
-      {},
-      TASKS,
-    );
+    const parsed = parseSuiteArgs(suiteArgs(f, 'SET-01,LAU-01', 'stf:2', 'suite'), {}, TASKS);
     if (!parsed.ok) throw new Error(parsed.message);
     const report = await runSuite({ ...parsed.args, catalogTasks: TASKS });
     expect(report.devices.map((d) => [d.id, d.kind, d.ownsWorld, d.runs])).toEqual([
@@ -335,31 +325,7 @@ describe("the farm in the device list and as the suite's pool", () => {
     // Node itself (tsx as a loader), not tsx's CLI, which runs the script in a child of its own.
     const child = spawn(
       process.execPath,
-      [
-        ...[
-          '--import',
-          'tsx',
-          suite,
-          '--model',
-          'reference',
-          '--seeds',
-          '1',
-          '--tasks',
-          'SET-01,SET-03',
-          '--devices',
-          'stf:1',
-        ],
-        ...[
-          '--stf-url',
-          f.url,
-          '--stf-token',
-          f.token,
-          '--adb-port',
-          String(adb.port),
-          '--out',
-          path.join(root, 'cut'),
-        ],
-      ],
+      ['--import', 'tsx', suite, ...suiteArgs(f, 'SET-01,SET-03', 'stf:1', 'cut')],
       // From the repository, where `--import tsx` resolves.
       {
         cwd: path.resolve(import.meta.dirname, '../..'),
