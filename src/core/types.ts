@@ -66,7 +66,16 @@ export const FlagsSchema = z.object({
 });
 export type Flags = z.infer<typeof FlagsSchema>;
 
-export const RangeSchema = z.object({ min: z.number(), max: z.number(), current: z.number() });
+export const RangeSchema = z.object({
+  min: z.number(),
+  max: z.number(),
+  current: z.number(),
+  /**
+   * Read off the screenshot (a percent, 0..100, to a pixel of the track): the tree carries no value
+   * (a uiautomator dump), so the thumb's place is the only evidence (perception/slider-frame.ts).
+   */
+  fromFrame: z.boolean().optional(),
+});
 export type Range = z.infer<typeof RangeSchema>;
 
 export const ElementSchema = z.object({
@@ -92,6 +101,8 @@ export const ElementSchema = z.object({
   actionable: z.boolean(),
   /** What a person would call it: own text/desc, an edit field's hint, or its descendants' text. */
   label: z.string().optional(),
+  /** The label is the resource id in words (`btn_safety_center` → "Safety center"): the control has no name of its own. */
+  labelFromId: z.boolean().optional(),
   /** An edit field's hint (placeholder). */
   hint: z.string().optional(),
   /** A password field's length when filled; its text is never kept (it shows as bullets). */
@@ -218,8 +229,9 @@ export const ToolNameSchema = z.enum([
   'pinch',
   'touch_gesture',
   'action_sequence',
-  // An executor skill (executor/seek-timeline.ts): several gestures and reads in one closed loop.
+  // Executor skills (executor/seek-timeline.ts, set-slider.ts): several gestures and reads in one closed loop.
   'seek_timeline',
+  'set_slider',
 ]);
 export type ToolName = z.infer<typeof ToolNameSchema>;
 

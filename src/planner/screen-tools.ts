@@ -5,7 +5,8 @@ import type { Element, Observation } from '../core/types.js';
  * help line and its schema fields on every request, so the ones that only make sense on some
  * screens are offered there alone: fingers and zoom (pinch, touch_gesture) where something is drawn
  * in pixels, long_press where something takes one, `type` where there is a field, `scroll_to` where there is a list, the control tools
- * where there is a control they serve, `wait_until` where something is still loading. A tool not
+ * where there is a control they serve (set_slider where a slider's tree has no value, as over
+ * adb), `wait_until` where something is still loading. A tool not
  * offered is refused by the act schema with the list of those that are, so the model is told.
  * What the device and the model can do at all (capabilities, vision for `look`) is decided by the
  * caller; this only narrows it.
@@ -28,11 +29,15 @@ export function isDrawnScreen(obs: Observation): boolean {
 }
 
 interface Traits {
+  /** A control with a range (a slider): what read_control reads that the listing does not. */
+  range: boolean;
   drawn: boolean;
   longPress: boolean;
   field: boolean;
   list: boolean;
   control: boolean;
+  /** A slider whose tree carries no value (a uiautomator dump): only set_slider's drag sets it. */
+  slider: boolean;
   loading: boolean;
 }
 
@@ -40,14 +45,18 @@ function traits(obs: Observation): Traits {
   const els = obs.elements;
   const field = els.some((e) => e.flags.editable);
   const drawn = isDrawnScreen(obs);
+  // A range the tree carries (one read off the frame is set_slider's, over ADB).
+  const range = els.some((e) => e.range !== undefined && !e.range.fromFrame);
   return {
+    range,
     drawn,
     longPress: drawn || els.some((e) => e.flags.longClickable),
     field,
     list: els.some((e) => e.flags.scrollable),
     // What only the control tools do: set or read a range (set_progress), and submit a field
     // (ime_enter) — a real phone's keyboard keys are not in the tree, so there is no key to tap.
-    control: field || els.some((e) => e.range !== undefined),
+    control: field || range,
+    slider: els.some((e) => e.role === 'SeekBar' && (e.range === undefined || e.range.fromFrame === true)),
     loading:
       obs.unstable !== undefined ||
       els.some((e) => /ProgressBar/.test(e.role) && e.range === undefined) ||
@@ -62,9 +71,13 @@ const WHERE: Record<string, (t: Traits) => boolean> = {
   pinch: (t) => t.drawn,
   touch_gesture: (t) => t.drawn,
   control_action: (t) => t.control,
-  read_control: (t) => t.control,
+  // A field's value is on its line; a slider's range is not (nor one read off the frame).
+  read_control: (t) => t.range || t.slider || t.drawn,
+  set_slider: (t) => t.slider,
   wait_until: (t) => t.loading,
-  action_sequence: (t) => t.control || t.drawn,
+  // Its members are control_action, wait_until and touch_gesture: for sliders and drawn surfaces
+  // (a field's set_text and ime_enter are one call each).
+  action_sequence: (t) => t.range || t.drawn,
 };
 
 /** `available` narrowed to what applies on this screen (order kept). */

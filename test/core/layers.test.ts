@@ -38,6 +38,7 @@ const ALLOWED: Record<string, string[]> = {
     'store',
     'agent',
     'testbed/sim',
+    'testbed/replay',
     'testbed/reference-model',
   ],
   mcp: ['core', 'device', 'perception', 'planner', 'executor', 'store', 'agent', 'compose'],
