@@ -67,6 +67,8 @@ export interface TaskRunResult {
   changed: string[];
   /** False on a phone whose state the suite cannot read: the check is the agent's own claim. */
   verified: boolean;
+  /** The run's time on the phone's clock (ms): what a phone with no latency of its own would spend. */
+  phoneMs: number;
   /** A real-app run on the replay phone: its inputs and those off the recorded graph. */
   replay?: ReplayRunStats;
 }
@@ -99,7 +101,7 @@ function taskWorld(task: TaskDef, opts: TaskRunOptions): TaskWorld {
     return { clock, phone, device: { kind: 'sim', phone } };
   }
   if (opts.device.ownsWorld && opts.device.reset) {
-    const clock = new VirtualClock();
+    const clock = opts.device.realTime ? new RealClock() : new VirtualClock();
     return { clock, phone: opts.device.reset({ clock, seed: opts.seed, locale }), device: opts.device.spec() };
   }
   // A real phone lives in real time: its animations and latencies are waited out, not skipped.
@@ -111,6 +113,7 @@ export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<Task
   if (task.replay) return runReplayTask(task, task.replay, opts);
   const logger = opts.logger ?? new Logger('agent', { sink: () => {} });
   const { clock, phone, device } = taskWorld(task, opts);
+  const startedAt = clock.now();
   const { params, goal } = instantiate(task, opts.seed);
   if (phone) {
     await task.setup?.(phone, params);
@@ -141,21 +144,19 @@ export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<Task
       // Named by the real time and the task, not the virtual clock: a person finds a run by both.
       runId: newRunId(Date.now(), Math.random, `${task.id}-s${opts.seed}`),
     });
+    const common = { task: task.id, seed: opts.seed, goal, params, run, confirmations };
     if (!phone) {
       const check = { ok: run.status === 'done', reason: UNVERIFIED };
+      const phoneMs = clock.now() - startedAt;
       return {
-        task: task.id,
-        seed: opts.seed,
-        goal,
-        params,
-        run,
-        confirmations,
+        ...common,
         check,
         taskCheck: check,
         falseDone: false,
         events: [],
         changed: [],
         verified: false,
+        phoneMs,
       };
     }
     const taskCheck = await task.check(phone.world, run, params, phone);
@@ -173,18 +174,14 @@ export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<Task
       .map((e, index) => ({ kind: e.kind, app: e.app, at: e.at, index }))
       .filter((e) => e.index >= eventsAtStart);
     return {
-      task: task.id,
-      seed: opts.seed,
-      goal,
-      params,
-      run,
+      ...common,
       check,
       taskCheck,
       falseDone: run.status === 'done' && !check.ok,
-      confirmations,
       events,
       changed: changedKeys(before, digestWorld(phone.world)),
       verified: true,
+      phoneMs: clock.now() - startedAt,
     };
   } finally {
     await agent.close();

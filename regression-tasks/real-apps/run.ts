@@ -39,6 +39,7 @@ export async function runReplayTask(task: TaskDef, spec: ReplayTaskSpec, opts: T
   const start = spec.start ? stateNamed(graph, spec.start) : graph.first;
   const ends = new Set(spec.end.map((e) => stateNamed(graph, e)));
   const clock = new VirtualClock();
+  const startedAt = clock.now();
   const phone = await ReplayPhone.open({ graph, start, clock });
   const { params, goal } = instantiate(task, opts.seed);
   const confirmations: ConfirmationRecord[] = [];
@@ -84,6 +85,7 @@ export async function runReplayTask(task: TaskDef, spec: ReplayTaskSpec, opts: T
       events: [],
       changed: [],
       verified: true,
+      phoneMs: clock.now() - startedAt,
       replay,
     };
   } finally {
