@@ -81,7 +81,7 @@ export type Range = z.infer<typeof RangeSchema>;
 export const ElementSchema = z.object({
   /** 8-hex fingerprint, with a `~N` ordinal suffix on collisions; carried over by content (DESIGN §4). */
   id: z.string(),
-  /** The positional fingerprint, when the id was carried over from an earlier screen (absent: = id). */
+  /** The positional fingerprint, where the id differs: carried over from an earlier screen, or a control named by text clipped off screen (absent: = id). */
   place: z.string().optional(),
   /** Short class name: Button, EditText, Switch, SeekBar, List, … */
   role: z.string(),
