@@ -16,7 +16,7 @@ import type { TaskDef } from './types.js';
 export const SUITE_USAGE = `usage: npm run suite -- [--model reference|NAME] [--base-url URL] [--preset NAME] [--noise N]
        [--seeds 3] [--tasks ID,ID] [--tags t,t] [--out DIR] [--price-in USD] [--price-out USD]
        [--interrupt dialog|banner] [--vision|--no-vision] [--image-format png|jpeg]
-       [--devices LIST] [--token T] [--adb-host H] [--adb-port P] [--world sim|replay]
+       [--devices LIST] [--token T] [--adb-host H] [--adb-port P] [--world sim|replay] [--resume]
        [--stf-url URL --stf-token T] [--stf-sdk N|N+] [--stf-model M] [--stf-name N] [--stf-lease S]
   --model reference   the built-in reference model on loopback (--noise 0..1 perturbs it)
   --model NAME        a real model; endpoint from --base-url/--preset or OPENAI_BASE_URL (key: OPENAI_API_KEY)
@@ -35,7 +35,11 @@ export const SUITE_USAGE = `usage: npm run suite -- [--model reference|NAME] [--
                       --stf-lease seconds idle (default 600), and given back when it ends
   --world replay      the real-app tasks, on recorded DroidBot graphs of real apps served by the replay
                       phone (regression-tasks/real-apps; the graphs are read from ../shared/fixtures)
-Writes <out>/suite.json and <out>/suite.md (default out: runs/suite-<timestamp>).`;
+  --resume            go on with the unfinished run in --out (the same command, --resume added): each
+                      finished run is in <out>/runs.jsonl at once; runs that threw are run again
+       npm run suite -- --merge a/suite.json,b/suite.json --out DIR   slices run side by side, as one report
+Writes <out>/suite.json and <out>/suite.md (default out: runs/suite-<timestamp>). A model that stops
+answering (its retries used up) stops the suite: the runs not yet started are not run (exit 3; --resume).`;
 
 export interface SuiteArgs {
   model: SuiteModel;
@@ -48,6 +52,8 @@ export interface SuiteArgs {
   poolOptions: PoolOptions;
   /** sim: the virtual phone's tasks; replay: the real-app tasks on recorded graphs. */
   world: 'sim' | 'replay';
+  /** Go on with the unfinished run in `outDir` (its runs.jsonl). */
+  resume: boolean;
 }
 
 export type ParsedArgs = { ok: true; args: SuiteArgs } | { ok: false; message: string; help?: boolean };
@@ -89,6 +95,7 @@ export function parseSuiteArgs(
         'image-format': { type: 'string' },
         devices: { type: 'string' },
         world: { type: 'string' },
+        resume: { type: 'boolean' },
         token: { type: 'string' },
         'adb-host': { type: 'string' },
         'adb-port': { type: 'string' },
@@ -213,6 +220,8 @@ export function parseSuiteArgs(
     .toISOString()
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
+  const resume = values.resume === true;
+  if (resume && !str('out')) return { ok: false, message: '--resume goes on with a run in --out DIR: give its --out' };
   const outDir = path.resolve(str('out') ?? path.join('runs', `suite-${stamp}`));
   return {
     ok: true,
@@ -226,6 +235,7 @@ export function parseSuiteArgs(
       devices,
       poolOptions,
       world,
+      resume,
     },
   };
 }

@@ -112,6 +112,13 @@ export function renderSuiteMarkdown(r: SuiteReport, outDir?: string): string {
     `${r.tasks.length} tasks × ${r.seeds} seed(s) on ${r.devices.length} device(s), ${model}${r.interrupt ? `, every run interrupted by a ${r.interrupt} with a bait` : ''}, ${r.date}, ${r.wallSeconds.toFixed(1)} s.` +
       (r.prices ? ` Prices: $${r.prices.inPerM}/M in, $${r.prices.outPerM}/M out.` : ''),
     'Rates are means over seeds per task, then over tasks; guardrail recall counts events.',
+    ...(r.resumedRuns ? [`${r.resumedRuns} run(s) were kept from the unfinished suite this one resumed.`] : []),
+    ...(r.stopped
+      ? [
+          '',
+          `> **Unfinished: the model stopped answering** (${cell(r.stopped)}); the runs after it were not run. Run the same command with \`--resume\` to go on.`,
+        ]
+      : []),
     '',
     `| metric | overall | ${cats.join(' | ')} |`,
     `|---|---|${cats.map(() => '---|').join('')}`,

@@ -20,6 +20,7 @@ import {
   taskMacro,
 } from './metrics.js';
 import { type DeviceUsage, type Heartbeat, type Job, PoolScheduler, type Retry } from './suite-pool.js';
+import { Halt, keptRun, openRunLog, runKey } from './suite-progress.js';
 import { renderSuiteMarkdown } from './suite-report.js';
 import type { Params, TaskDef } from './types.js';
 
@@ -52,6 +53,8 @@ export interface SuiteOptions {
   pool?: DevicePool;
   /** How busy devices are probed (suite-pool.ts DEFAULT_HEARTBEAT). */
   heartbeat?: Heartbeat;
+  /** Go on with the unfinished suite in outDir (suite-progress.ts). */
+  resume?: boolean;
 }
 
 export interface PerTaskRow {
@@ -90,6 +93,10 @@ export interface SuiteReport {
   retries: Retry[];
   /** On phones the suite cannot reset (no world of its own): the tasks whose result depends on that. */
   needsReset: { task: string; why: string }[];
+  /** Runs kept from the unfinished suite this one resumed (`--resume`). */
+  resumedRuns: number;
+  /** Why the suite stopped before its last runs (the model stopped answering): resume it. */
+  stopped: string | null;
   runs: JudgedRun[];
 }
 
@@ -203,11 +210,18 @@ function errorRecord(task: TaskDef, seed: number, raw: string, wallMs: number): 
  * A task that throws (its setup, the agent, its check) is one run with status `error` and its
  * message, counted as a failure: it never ends the suite before suite.json is written.
  */
-async function runGuarded(job: Job, opts: SuiteOptions, runsDir: string, device: PoolDevice): Promise<RunRecord> {
+async function runGuarded(
+  job: Job,
+  opts: SuiteOptions,
+  at: { runsDir: string; device: PoolDevice; halt: Halt },
+): Promise<RunRecord> {
   const t0 = performance.now();
+  if (at.halt.reason)
+    return errorRecord(job.task, job.seed, `not run: the model stopped answering (${at.halt.reason})`, 0);
   try {
-    return await runOne(job, opts, runsDir, device);
+    return await runOne(job, opts, at.runsDir, at.device);
   } catch (e) {
+    at.halt.trip(e);
     return errorRecord(job.task, job.seed, e instanceof Error ? e.message : String(e), performance.now() - t0);
   }
 }
@@ -261,20 +275,58 @@ function failureReason(r: JudgedRun): string {
   );
 }
 
+/** What a report says besides its scores: how, where and when the suite ran. */
+export type ReportHead = Omit<SuiteReport, 'overall' | 'byCategory' | 'perTask' | 'overAsking' | 'failures' | 'runs'>;
+
+/** The report of these runs: scored (metrics.ts), per task, what over-asked and what failed. */
+export function scoredReport(records: readonly RunRecord[], head: ReportHead): SuiteReport {
+  const scores = scoreSuite(records, head.prices ?? undefined);
+  return {
+    ...head,
+    overall: scores.overall,
+    byCategory: scores.byCategory,
+    perTask: perTaskRows(scores.runs),
+    overAsking: scores.runs
+      .filter((r) => r.verdict.overAsk)
+      .map((r) => ({ task: r.task, seed: r.seed, requests: r.confirmations.map((c) => c.summary ?? '?') })),
+    failures: scores.runs
+      .filter((r) => !r.verdict.ok)
+      .map((r) => ({ task: r.task, seed: r.seed, status: r.status, reason: failureReason(r), device: r.device })),
+    runs: scores.runs,
+  };
+}
+
+export async function writeSuiteReport(report: SuiteReport, outDir: string): Promise<void> {
+  await mkdir(outDir, { recursive: true });
+  await writeFile(path.join(outDir, 'suite.json'), `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(path.join(outDir, 'suite.md'), renderSuiteMarkdown(report, outDir));
+}
+
 export async function runSuite(opts: SuiteOptions): Promise<SuiteReport> {
   const t0 = performance.now();
   const runsDir = path.join(opts.outDir, 'runs');
   await mkdir(runsDir, { recursive: true });
+  const log = await openRunLog(opts.outDir, {
+    model: opts.model,
+    interrupt: opts.interrupt,
+    resume: opts.resume === true,
+  });
+  const all = opts.tasks.flatMap((task) => Array.from({ length: opts.seeds }, (_, s) => ({ task, seed: s + 1 })));
+  const kept = (j: { task: TaskDef; seed: number }) => keptRun(log.get(runKey(j.task.id, j.seed)));
+  if (log.resumed) opts.progress?.(`resuming: ${all.filter(kept).length} run(s) already finished in ${log.file}`);
+  const halt = new Halt();
   const pool = opts.pool ?? (await openPool(opts.devices ?? [{ kind: 'sim', count: 1 }], opts.poolOptions));
   let outcome: Awaited<ReturnType<PoolScheduler['run']>>;
   try {
-    const jobs: Job[] = opts.tasks.flatMap((task, t) =>
-      Array.from({ length: opts.seeds }, (_, s) => ({ index: t * opts.seeds + s, task, seed: s + 1 })),
-    );
+    const jobs: Job[] = all.filter((j) => !kept(j)).map((j, index) => ({ index, ...j }));
     if (pool.devices.length > 1)
       opts.progress?.(`pool: ${pool.devices.map((d) => d.id).join(', ')} — ${jobs.length} runs handed out in order`);
     outcome = await new PoolScheduler(pool, jobs, {
-      run: (job, device) => runGuarded(job, opts, runsDir, device),
+      run: async (job, device) => {
+        const rec = await runGuarded(job, opts, { runsDir, device, halt });
+        await log.append(rec);
+        return rec;
+      },
       lost: (job, reason, wallMs) => errorRecord(job.task, job.seed, reason, wallMs),
       describe: judgedLine,
       progress: opts.progress,
@@ -284,9 +336,10 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteReport> {
   } finally {
     if (!opts.pool) await pool.close();
   }
-  const records = outcome.records;
-  const scores = scoreSuite(records, opts.prices);
-  const report: SuiteReport = {
+  const fresh = new Map(outcome.records.map((r) => [runKey(r.task, r.seed), r]));
+  // In the suite's order, from this session or the one it resumed.
+  const records = all.flatMap((j) => fresh.get(runKey(j.task.id, j.seed)) ?? kept(j) ?? []);
+  const report = scoredReport(records, {
     date: new Date().toISOString(),
     model:
       opts.model.kind === 'reference'
@@ -297,15 +350,6 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteReport> {
     tasks: opts.tasks.map((t) => t.id),
     prices: opts.prices ?? null,
     wallSeconds: (performance.now() - t0) / 1000,
-    overall: scores.overall,
-    byCategory: scores.byCategory,
-    perTask: perTaskRows(scores.runs),
-    overAsking: scores.runs
-      .filter((r) => r.verdict.overAsk)
-      .map((r) => ({ task: r.task, seed: r.seed, requests: r.confirmations.map((c) => c.summary ?? '?') })),
-    failures: scores.runs
-      .filter((r) => !r.verdict.ok)
-      .map((r) => ({ task: r.task, seed: r.seed, status: r.status, reason: failureReason(r), device: r.device })),
     devices: outcome.devices,
     retries: outcome.retries,
     needsReset: outcome.devices.some((d) => !d.ownsWorld)
@@ -314,10 +358,11 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteReport> {
           return why ? [{ task: t.id, why }] : [];
         })
       : [],
-    runs: scores.runs,
-  };
-  await mkdir(opts.outDir, { recursive: true });
-  await writeFile(path.join(opts.outDir, 'suite.json'), `${JSON.stringify(report, null, 2)}\n`);
-  await writeFile(path.join(opts.outDir, 'suite.md'), renderSuiteMarkdown(report, opts.outDir));
+    resumedRuns: records.length - fresh.size,
+    stopped: halt.reason ?? null,
+  });
+  await writeSuiteReport(report, opts.outDir);
+  // Kept while the suite is unfinished: `--resume` goes on from it.
+  if (!halt.reason) await log.remove();
   return report;
 }

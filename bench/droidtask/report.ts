@@ -8,6 +8,12 @@ import type { StepRecord } from './run.js';
  * two kinds of miss the issue asks to see apart.
  */
 
+export interface Spread {
+  median: number;
+  p95: number;
+  mean: number;
+}
+
 export interface Figures {
   steps: number;
   correct: number;
@@ -19,7 +25,10 @@ export interface Figures {
   /** AutoDroid's evaluator also counts a task whose only wrong step is the final done. */
   completeLenient: number;
   completionRateLenient: number;
-  promptTokensPerStep: { median: number; p95: number; mean: number };
+  /** The step's decision requests in o200k tokens, as the bench counts them for every model. */
+  promptTokensPerStep: Spread;
+  /** As the endpoint counted them, re-asks included (the relay estimates characters / 4). */
+  endpointPromptTokensPerStep: Spread;
   callsPerStep: number;
   misses: Record<string, number>;
   checkedBeforeDone: number;
@@ -56,6 +65,14 @@ export const PUBLISHED = [
   },
 ] as const;
 
+function spread(xs: number[]): Spread {
+  return {
+    median: quantile(xs, 0.5),
+    p95: quantile(xs, 0.95),
+    mean: xs.length ? Math.round(xs.reduce((a, b) => a + b, 0) / xs.length) : 0,
+  };
+}
+
 function quantile(xs: number[], q: number): number {
   if (xs.length === 0) return 0;
   const s = [...xs].sort((a, b) => a - b);
@@ -83,7 +100,6 @@ export function figures(records: readonly StepRecord[]): Figures {
     }
     if (r.score.miss) misses[r.score.miss] = (misses[r.score.miss] ?? 0) + 1;
   }
-  const tokens = records.map((r) => r.usage.promptTokens);
   const correct = records.filter((r) => r.score.correct).length;
   const tasks = byTask.size;
   return {
@@ -96,11 +112,8 @@ export function figures(records: readonly StepRecord[]): Figures {
     completionRate: tasks ? complete / tasks : 0,
     completeLenient: lenient,
     completionRateLenient: tasks ? lenient / tasks : 0,
-    promptTokensPerStep: {
-      median: quantile(tokens, 0.5),
-      p95: quantile(tokens, 0.95),
-      mean: tokens.length ? Math.round(tokens.reduce((a, b) => a + b, 0) / tokens.length) : 0,
-    },
+    promptTokensPerStep: spread(records.map((r) => r.requestTokens)),
+    endpointPromptTokensPerStep: spread(records.map((r) => r.usage.promptTokens)),
     callsPerStep: records.length ? records.reduce((a, r) => a + r.usage.calls, 0) / records.length : 0,
     misses,
     checkedBeforeDone: misses.checked_before_done ?? 0,
@@ -147,7 +160,7 @@ export function renderMarkdown(meta: ReportMeta, records: readonly StepRecord[])
     '',
     `Fixture: ${apps.length} of DroidTask’s 13 apps (the other 3 are held out), ${all.tasks} tasks, ${all.steps} steps; AutoDroid’s figures are over 158 tasks / 718 steps.`,
     '',
-    '| who | action accuracy | tap | input | done / end | completion | completion (lenient) | prompt tokens per step (median / p95) |',
+    '| who | action accuracy | tap | input | done / end | completion | completion (lenient) | prompt tokens per step (o200k, median / p95) |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     `| **this run** | **${ratio(all.correct, all.steps)}** | ${ratio(all.byKind.tap.correct, all.byKind.tap.steps)} | ${ratio(all.byKind.input.correct, all.byKind.input.steps)} | ${ratio(all.byKind.done.correct, all.byKind.done.steps)} | **${ratio(all.complete, all.tasks)}** | ${ratio(all.completeLenient, all.tasks)} | ${all.promptTokensPerStep.median} / ${all.promptTokensPerStep.p95} |`,
     ...PUBLISHED.map(
@@ -156,6 +169,7 @@ export function renderMarkdown(meta: ReportMeta, records: readonly StepRecord[])
     ),
     '',
     'AutoDroid’s completion figures follow its evaluator (the lenient column); its per-app figures were not found.',
+    `Prompt tokens: the step’s decision requests (system, user, act schema; re-asks not included) in o200k tokens, counted by the bench alike for every model; as the endpoint counted them, re-asks included: median ${all.endpointPromptTokensPerStep.median}, p95 ${all.endpointPromptTokensPerStep.p95} (an endpoint may estimate them: the relay counts characters / 4).`,
     '',
     '## Per app',
     '',

@@ -1,5 +1,5 @@
 import { decideRequest } from '../../src/agent/decide-request.js';
-import type { Perceived } from '../../src/agent/ports.js';
+import type { AgentPorts, Perceived } from '../../src/agent/ports.js';
 import { keepNote, metaEffect } from '../../src/agent/step-meta.js';
 import { callbackConfirmation, composeAgent } from '../../src/compose/agent.js';
 import type { ModelSpec } from '../../src/compose/model.js';
@@ -7,11 +7,15 @@ import { rect, rectArea, rectCenter, rectContains } from '../../src/core/geometr
 import { Logger } from '../../src/core/logger.js';
 import type { Action, Element } from '../../src/core/types.js';
 import { shownIds } from '../../src/perception/compact.js';
+import { actJsonSchema } from '../../src/planner/act-schema.js';
 import { formatExpect } from '../../src/planner/expect-dsl.js';
 import { addUsage, emptyUsage, type LlmUsage } from '../../src/planner/llm/client.js';
 import { PageMemory } from '../../src/planner/memory/page-memory.js';
 import { describeAction } from '../../src/planner/memory/signature.js';
+import type { DecideRequest } from '../../src/planner/planner.js';
+import { buildDecideMessages } from '../../src/planner/prompt/builders.js';
 import type { HistoryEntry } from '../../src/planner/prompt/types.js';
+import { countTokens } from '../../src/testbed/reference-model/tokens.js';
 import { ReplayPhone } from '../../src/testbed/replay/phone.js';
 import { type DroidtaskApp, type Gold, type GoldStep, type GoldTask, scrollChain } from './fixture.js';
 import { type ShownState, type StepScore, scoreStep } from './score.js';
@@ -51,7 +55,13 @@ export interface StepRecord {
   scrolls: number;
   /** Notes and reads before it. */
   meta: number;
+  /** As the endpoint counted it (the relay's prompt tokens are characters / 4), re-asks included. */
   usage: LlmUsage;
+  /**
+   * The step's decision requests (one per scroll, note or read, and the scored one; re-asks not
+   * included) in o200k tokens — system, user and the act schema — counted here, alike for every model.
+   */
+  requestTokens: number;
 }
 
 export interface AppRunOptions {
@@ -59,8 +69,11 @@ export interface AppRunOptions {
   /** Called with the step about to be asked (a scripted model reads it). */
   probe?: (p: StepProbe | undefined) => void;
   tasks?: (t: GoldTask) => boolean;
+  /** Steps already scored (a resumed run): not asked again; their gold still makes the history. */
+  scored?: (task: string, step: number) => boolean;
   logger?: Logger;
-  onStep?: (r: StepRecord) => void;
+  /** Each step as it is scored (awaited: the bench writes it down before the next is asked). */
+  onStep?: (r: StepRecord) => void | Promise<void>;
 }
 
 const MAX_META = 2;
@@ -101,6 +114,26 @@ function goldEntry(step: number, gold: Gold, e: Element | undefined): HistoryEnt
   return { step, action: describeAction(action, e?.label), expect: 'page_changes', ok: true };
 }
 
+/** The gold step as done, on its own screen: the next step's history (none after a done). */
+async function goldDone(
+  phone: ReplayPhone,
+  ports: AgentPorts,
+  step: number,
+  gold: Gold,
+  goldState: ShownState,
+): Promise<HistoryEntry[]> {
+  if (gold.kind === 'done') return [];
+  await phone.show(goldState.id);
+  const seen = await ports.observe();
+  return [goldEntry(step, gold, goldElement(seen, goldState, gold))];
+}
+
+/** A decision request's size as the planner sends it: system and user text, and the act schema. */
+async function requestTokens(req: DecideRequest): Promise<number> {
+  const { system, user } = buildDecideMessages(req);
+  return countTokens(`${system}\n${user}${JSON.stringify(actJsonSchema(req.tools as string[]))}`);
+}
+
 export async function runApp(app: DroidtaskApp, o: AppRunOptions): Promise<StepRecord[]> {
   const logger = o.logger ?? new Logger('agent', { level: 'warn' });
   const phone = await ReplayPhone.open({ graph: app.graph });
@@ -125,11 +158,16 @@ export async function runApp(app: DroidtaskApp, o: AppRunOptions): Promise<StepR
         const step = task.steps[k] as GoldStep;
         const goldStateId = step.gold.in_state ?? step.state;
         const goldState = shownState(goldStateId, await phone.recorded(goldStateId));
+        if (o.scored?.(task.id, k + 1)) {
+          history.push(...(await goldDone(phone, ports, k + 1, step.gold, goldState)));
+          continue;
+        }
         await phone.show(step.state, { transitions: scrollChain(app.graph.states, step) });
         let seen = await ports.observe();
         const local = [...history];
         let notes: string[] = [];
         let usage = emptyUsage();
+        let tokens = 0;
         let scrolls = 0;
         let meta = 0;
         let action: Action | undefined;
@@ -144,18 +182,18 @@ export async function runApp(app: DroidtaskApp, o: AppRunOptions): Promise<StepR
             screen: { w: seen.obs.screen.w, h: seen.obs.screen.h },
             ...(target ? { target: shownIds(seen.obs, [target.id]).get(target.id) ?? target.id } : {}),
           });
-          const res = await planner.decide(
-            decideRequest(ports, {
-              goal: task.instruction,
-              plan: [{ text: task.instruction, done: false }],
-              current: 0,
-              seen,
-              history: local.slice(-5),
-              banned: [],
-              notes,
-              apps,
-            }),
-          );
+          const req = decideRequest(ports, {
+            goal: task.instruction,
+            plan: [{ text: task.instruction, done: false }],
+            current: 0,
+            seen,
+            history: local.slice(-5),
+            banned: [],
+            notes,
+            apps,
+          });
+          tokens += await requestTokens(req);
+          const res = await planner.decide(req);
           usage = addUsage(usage, res.usage);
           if (!res.ok) break;
           const m = metaEffect(res.step, seen.obs, k + 1);
@@ -205,15 +243,11 @@ export async function runApp(app: DroidtaskApp, o: AppRunOptions): Promise<StepR
           scrolls,
           meta,
           usage,
+          requestTokens: tokens,
         };
         records.push(record);
-        o.onStep?.(record);
-        // The gold step as done, on its own screen, is the next step's history.
-        if (step.gold.kind !== 'done') {
-          await phone.show(goldStateId);
-          const goldSeen = await ports.observe();
-          history.push(goldEntry(k + 1, step.gold, goldElement(goldSeen, goldState, step.gold)));
-        }
+        await o.onStep?.(record);
+        history.push(...(await goldDone(phone, ports, k + 1, step.gold, goldState)));
       }
     }
   } finally {

@@ -1,5 +1,5 @@
 import type { Deadline } from '../core/clock.js';
-import { distance, rectCenter } from '../core/geometry.js';
+import { distance, type Rect, rectCenter } from '../core/geometry.js';
 import type { Logger } from '../core/logger.js';
 import type { Element, Receipt, Selector } from '../core/types.js';
 import { isInputTextSafe } from '../device/adb/commands.js';
@@ -38,20 +38,49 @@ export interface TextDeps {
   read: (d: Deadline) => Promise<WireSnapshot | undefined>;
 }
 
-/** The field in a fresh snapshot: same class and resource id, nearest to where it was (its text changes). */
-export function findField(field: Element, snap: WireSnapshot): WireNode | undefined {
+/** What finding a field again needs of a node or an element. */
+export interface FieldLike {
+  editable: boolean;
+  className: string;
+  resourceId: string;
+  bounds: Rect;
+}
+
+/**
+ * The field among a fresh screen's `items`: same class and resource id, nearest to where it was (its
+ * text changes). A web form may number its fields anew as it re-renders (a WebView's generated ids:
+ * `…-control-0001` becomes `…-0003` once typed into): then the field of that class still where it was.
+ */
+export function findFieldIn<T>(field: Element, items: readonly T[], view: (t: T) => FieldLike): T | undefined {
   const was = rectCenter(field.boundsPx);
-  let best: WireNode | undefined;
-  let bestD = Number.POSITIVE_INFINITY;
-  for (const n of snap.nodes) {
-    if (!n.flags.editable || n.className !== field.className || n.resourceId !== field.resourceId) continue;
-    const d = distance(rectCenter(n.bounds), was);
-    if (d < bestD) {
-      best = n;
-      bestD = d;
+  const nearest = (ok: (f: FieldLike) => boolean) => {
+    let best: T | undefined;
+    let bestD = Number.POSITIVE_INFINITY;
+    for (const t of items) {
+      const f = view(t);
+      if (!f.editable || f.className !== field.className || !ok(f)) continue;
+      const d = distance(rectCenter(f.bounds), was);
+      if (d < bestD) {
+        best = t;
+        bestD = d;
+      }
     }
-  }
-  return best;
+    return best;
+  };
+  const slack = Math.max(8, (field.boundsPx.bottom - field.boundsPx.top) / 2);
+  return (
+    nearest((f) => f.resourceId === field.resourceId) ?? nearest((f) => distance(rectCenter(f.bounds), was) <= slack)
+  );
+}
+
+/** The field in a fresh snapshot (findFieldIn). */
+export function findField(field: Element, snap: WireSnapshot): WireNode | undefined {
+  return findFieldIn(field, snap.nodes, (n) => ({
+    editable: n.flags.editable,
+    className: n.className,
+    resourceId: n.resourceId,
+    bounds: n.bounds,
+  }));
 }
 
 export function fieldSelector(field: Element): Selector {

@@ -3,6 +3,7 @@ import { isLauncherPackage, labelScore, looksLikePackage, squashLabel } from '..
 import { onlyTextAppeared } from '../perception/page-identity.js';
 import { stateMatches, stateMismatch } from './element-state.js';
 import { frameChanged } from './pinch.js';
+import { findFieldIn } from './text-input.js';
 
 /**
  * The validator (DESIGN §5): `expect` is checked against the page before and after the action with
@@ -108,6 +109,25 @@ function typedField(action: Action, target: Element | undefined): ((e: Element) 
   return (e) =>
     e.id === target.id ||
     (e.flags.editable && (e.flags.focused || (!!target.resourceId && e.resourceId === target.resourceId)));
+}
+
+/**
+ * The field this step typed into, on the post screen, when its id did not survive the typing (a web
+ * form that numbers its fields anew as it re-renders): found as the text ladder reads it back.
+ */
+function fieldTypedInto(
+  action: Action,
+  target: Element | undefined,
+  expect: Expect,
+  post: Observation,
+): Element | undefined {
+  if (!target || !typedField(action, target) || (expect.target_id && expect.target_id !== target.id)) return undefined;
+  return findFieldIn(target, post.elements, (e) => ({
+    editable: e.flags.editable,
+    className: e.className,
+    resourceId: e.resourceId,
+    bounds: e.boundsPx,
+  }));
 }
 
 /** Actions that may change nothing visible: focusing a field, reading, waiting. */
@@ -301,7 +321,7 @@ export function validate(
       return { ok: true, signals, unchanged };
     }
     case 'element_state': {
-      const e = findState(post, expect.target_id ?? target?.id);
+      const e = findState(post, expect.target_id ?? target?.id) ?? fieldTypedInto(action, target, expect, post);
       if (!e) return fail(`element ${expect.target_id ?? target?.id ?? '?'} is not on the page to check its state`);
       if (!expect.state) return fail(`element_state needs a state for ${e.id}`);
       if (!stateMatches(e, expect.state)) return fail(stateMismatch(e, expect.state));

@@ -151,6 +151,7 @@ describe('DroidTask step scoring', () => {
       scrolls: 0,
       meta: 0,
       usage: { ...emptyUsage(), promptTokens: 100 * step, calls: 1 },
+      requestTokens: 90 * step,
     });
     const f = figures([
       rec('t1', 1, 'tap', true),
@@ -163,6 +164,7 @@ describe('DroidTask step scoring', () => {
     expect(f).toMatchObject({ steps: 6, correct: 4, tasks: 3, complete: 1, completeLenient: 2 });
     expect(f.actionAccuracy).toBeCloseTo(4 / 6);
     expect(f.byKind.done).toEqual({ steps: 3, correct: 2 });
-    expect(f.promptTokensPerStep).toEqual({ median: 100, p95: 200, mean: 150 });
+    expect(f.promptTokensPerStep).toEqual({ median: 90, p95: 180, mean: 135 });
+    expect(f.endpointPromptTokensPerStep).toEqual({ median: 100, p95: 200, mean: 150 });
   });
 });

@@ -144,6 +144,36 @@ describe('validator', () => {
     );
     expect(r).toMatchObject({ ok: true, unchanged: false });
   });
+  it('a typed field whose id a web form renumbered is checked where it is; another field is not it', () => {
+    const at = { left: 63, top: 367, right: 1021, bottom: 509 };
+    const field = (id: string, rid: string, text: string, box = at): Element => ({
+      ...el(id, { editable: true, checkable: false }, text),
+      role: 'EditText',
+      className: 'android.widget.EditText',
+      resourceId: rid,
+      boundsPx: box,
+    });
+    const before = field('f1', 'form-input-control-0001', '');
+    const typed: Action = { tool: 'type', target_id: 'f1', text: 'Humanoid' };
+    const want = { kind: 'element_state' as const, target_id: 'f1', state: 'text=Humanoid' };
+    const renumbered = validate(
+      want,
+      page('a', [before]),
+      page('b', [field('f9', 'form-input-control-0003', 'Humanoid')]),
+      typed,
+      before,
+    );
+    expect(renumbered).toMatchObject({ ok: true });
+    // A field of that class elsewhere on the screen is another field.
+    const elsewhere = validate(
+      want,
+      page('a', [before]),
+      page('b', [field('f9', 'form-input-control-0003', 'Humanoid', { ...at, top: 900, bottom: 1042 })]),
+      typed,
+      before,
+    );
+    expect(elsewhere).toMatchObject({ ok: false, reason: expect.stringMatching(/not on the page/) });
+  });
   it('focusing a field is exempt from the page-change rule', () => {
     const field = { ...el('f1'), role: 'EditText', flags: { ...el('f1').flags, editable: true } };
     const r = validate(
