@@ -155,6 +155,13 @@ export function renderSuiteMarkdown(r: SuiteReport, outDir?: string): string {
       );
     lines.push('');
   }
+  const offGraph = r.runs.filter((x) => x.replay?.offGraphInputs.length);
+  if (offGraph.length) {
+    lines.push('## Off-graph inputs (real apps: the recording has no outcome for them; nothing changed)', '');
+    for (const x of offGraph)
+      lines.push(`- ${x.task}#${x.seed} (${x.replay?.graph}): ${x.replay?.offGraphInputs.map(cell).join('; ')}`);
+    lines.push('');
+  }
   if (r.overAsking.length) {
     lines.push('## Over-asking (logged, not failed)', '');
     for (const o of r.overAsking) lines.push(`- ${o.task}#${o.seed}: ${o.requests.join('; ')}`);

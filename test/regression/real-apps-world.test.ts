@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { referenceCatalog, TASKS } from '../../regression-tasks/index.js';
 import { REAL_APP_TASKS } from '../../regression-tasks/real-apps/index.js';
 import { judgeReplay } from '../../regression-tasks/real-apps/run.js';
 import { parseSuiteArgs } from '../../regression-tasks/suite-args.js';
+import { runSuite } from '../../regression-tasks/suite-runner.js';
 import type { TaskDef } from '../../regression-tasks/types.js';
 import { PageMemory } from '../../src/planner/memory/page-memory.js';
 import { startReferenceModel } from '../../src/testbed/reference-model/server.js';
@@ -83,6 +84,23 @@ describe('the replay world of the suite', () => {
     expect(judgeReplay(spec, end, { status: 'done', answer: 'HomeNet' }, graph.first)).toEqual({ ok: true });
     expect(judgeReplay(spec, end, { status: 'done', answer: 'Guest' }, graph.first).ok).toBe(false);
     expect(judgeReplay(spec, end, { status: 'ask_user', answer: 'HomeNet' }, graph.first).ok).toBe(false);
+  });
+
+  it('an input the recording has no outcome for changes nothing, is counted, and suite.md lists it', async () => {
+    const t = task({
+      id: 'REC-SIM-03',
+      intents: ['tap "Battery"', 'tap "Network & internet"', 'tap "Internet"', 'done'],
+      optimalSteps: 3,
+    });
+    const outDir = await mkdtemp(path.join(tmpdir(), 'real-app-suite-'));
+    dirs.push(outDir);
+    const report = await runSuite({ model: { kind: 'reference', noise: 0 }, tasks: [t], seeds: 1, outDir });
+    const rec = report.runs[0];
+    expect(rec?.replay?.offGraph).toBeGreaterThanOrEqual(1);
+    expect(rec?.replay?.offGraphInputs[0]).toMatch(/^tap \d+,\d+: no recorded tap at/);
+    expect(report.overall.offGraph?.offGraph).toBe(rec?.replay?.offGraph);
+    const md = await readFile(path.join(outDir, 'suite.md'), 'utf8');
+    expect(md).toMatch(/## Off-graph inputs[^]*- REC-SIM-03#1 \(.*\): tap \d+,\d+: no recorded tap at/);
   });
 
   it('--world replay chooses the real-app tasks, --world sim (the default) the virtual phone’s', () => {
