@@ -286,6 +286,8 @@ export const ReceiptSchema = z.object({
   error: ToolErrorSchema.optional(),
   /** Pixel point actually injected, if any. */
   injectedPx: PointSchema.optional(),
+  /** What the device said about the input, when it said something (a replay phone: `off-graph: …`). */
+  detail: z.string().optional(),
   timings: z.object({ startedAt: z.number(), dispatchedAt: z.number().optional(), endedAt: z.number() }),
   pre: z.record(z.string(), z.unknown()).optional(),
   post: z.record(z.string(), z.unknown()).optional(),

@@ -172,6 +172,7 @@ function dispatchOf(r: StepFile, text: Text): string {
   const parts = [`${text.t(rc.backend ?? rc.method)} · ${text.t(rc.delivery)} · ${text.t(rc.status)}`];
   if (rc.injectedPx) parts.push(`at ${Math.round(rc.injectedPx.x)},${Math.round(rc.injectedPx.y)} px`);
   if (rc.failover) parts.push('<strong>failover from the helper</strong>');
+  if (rc.detail) parts.push(`<strong>${text.t(rc.detail)}</strong>`);
   if (rc.error) parts.push(`<span class="error">${text.t(rc.error.code)}: ${text.t(rc.error.message)}</span>`);
   return parts.join(' · ');
 }

@@ -54,7 +54,8 @@ export async function tempDirs(): Promise<Dirs> {
   };
 }
 
-export function serverArgs(p: Phone, d: Dirs, extra: string[] = []): string[] {
+/** Only the bridge is spoken to: any phone behind a bridge server (the virtual phone, a replay phone). */
+export function serverArgs(p: Pick<Phone, 'bridge'>, d: Dirs, extra: string[] = []): string[] {
   return [
     MAIN,
     'mcp',
@@ -96,7 +97,7 @@ export function newClient(elicit?: (message: string) => boolean | Promise<boolea
 }
 
 export async function stdioClient(
-  p: Phone,
+  p: Pick<Phone, 'bridge'>,
   d: Dirs,
   opts: { elicit?: (message: string) => boolean } = {},
 ): Promise<{ client: Client; elicited: Elicited }> {

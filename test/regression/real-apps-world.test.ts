@@ -10,6 +10,7 @@ import { parseSuiteArgs } from '../../regression-tasks/suite-args.js';
 import { runSuite } from '../../regression-tasks/suite-runner.js';
 import type { TaskDef } from '../../regression-tasks/types.js';
 import { PageMemory } from '../../src/planner/memory/page-memory.js';
+import { writeReport } from '../../src/report/index.js';
 import { startReferenceModel } from '../../src/testbed/reference-model/server.js';
 import { loadDroidbotGraph } from '../../src/testbed/replay/load-graph.js';
 import { VirtualPhone } from '../../src/testbed/sim/phone.js';
@@ -101,6 +102,11 @@ describe('the replay world of the suite', () => {
     expect(report.overall.offGraph?.offGraph).toBe(rec?.replay?.offGraph);
     const md = await readFile(path.join(outDir, 'suite.md'), 'utf8');
     expect(md).toMatch(/## Off-graph inputs[^]*- REC-SIM-03#1 \(.*\): tap \d+,\d+: no recorded tap at/);
+    // The run's report shows it on the step whose tap went off the graph.
+    const runDir = rec?.runDir ?? '';
+    await writeReport(runDir);
+    const html = await readFile(path.join(runDir, 'report.html'), 'utf8');
+    expect(html).toMatch(/<strong>off-graph: no recorded tap at \d+,\d+ in state \w+ of /);
   });
 
   it('--world replay chooses the real-app tasks, --world sim (the default) the virtual phone’s', () => {

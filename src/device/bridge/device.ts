@@ -273,7 +273,7 @@ export class BridgeDevice implements Device {
 /** The helper's receipt → the core Receipt (status, delivery and error kept as the helper said). */
 export function fromDeviceReceipt(rec: Recorder, r: ActionReceipt, injectedPx?: PxPoint): DeviceCall {
   const receipt = {
-    ...rec.receipt(r.status, r.delivery, { injectedPx, error: r.error }),
+    ...rec.receipt(r.status, r.delivery, { injectedPx, error: r.error, ...(r.detail ? { detail: r.detail } : {}) }),
     pre: r.before ? { ...r.before } : undefined,
     post: r.after ? { ...r.after } : undefined,
   };

@@ -140,6 +140,8 @@ describe('the replay phone', () => {
       expect(off.length).toBeGreaterThanOrEqual(1);
       expect(off.at(-1)?.detail).toMatch(/no recorded tap at \d+,\d+/);
       expect(out.receipt.status).toBe('completed');
+      // The step's receipt (its step file, the report) says so.
+      expect(out.receipt.detail).toMatch(/^off-graph: no recorded tap at \d+,\d+/);
       // The device's own receipt says so (the run's call log and report show it).
       const call = await r.opened.device.tap(
         { x: 540, y: 993 },
