@@ -9,7 +9,6 @@ import android.content.pm.ResolveInfo;
 import android.graphics.Path;
 import android.os.Build;
 import android.os.Bundle;
-import android.os.SystemClock;
 import android.util.DisplayMetrics;
 import android.view.KeyEvent;
 import android.view.WindowManager;
@@ -25,15 +24,15 @@ import dev.phoneagent.helper.core.Tree;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** The core's Device on Android: tree reads, node actions, dispatchGesture, global actions, the IME. */
 final class AndroidDevice implements Device {
   private final AccessibilityService service;
-  private static final long GESTURE_POLL_MS = 20;
   private final AtomicLong seq = new AtomicLong(1);
+  /** API 30+ only (takeScreenshot); made on the first capture. */
+  private Screenshots screenshots;
 
   AndroidDevice(AccessibilityService service) {
     this.service = service;
@@ -131,11 +130,8 @@ final class AndroidDevice implements Device {
     if (!sent) return false;
     long ms = 2000;
     for (int i = 0; i < g.getStrokeCount(); i++) ms = Math.max(ms, g.getStroke(i).getDuration() + 2000);
-    // The deadline is on the input clock the gesture is injected on (uptime: MotionEvent times),
-    // not wall time: a gesture lasts its duration of system time, however busy the CPU is.
-    long deadline = SystemClock.uptimeMillis() + ms;
-    while (!done.await(GESTURE_POLL_MS, TimeUnit.MILLISECONDS)) if (SystemClock.uptimeMillis() >= deadline) return false;
-    return ok.get();
+    // On the input clock the gesture is injected on (MotionEvent times are uptime).
+    return Uptime.await(done, ms) && ok.get();
   }
 
   @Override
@@ -222,7 +218,11 @@ final class AndroidDevice implements Device {
 
   @Override
   public Image screenshot(String format, double scale, int quality) {
-    return Build.VERSION.SDK_INT >= 30 ? Screenshots.take(service, format, scale, quality) : null;
+    if (Build.VERSION.SDK_INT < 30) return null;
+    synchronized (this) {
+      if (screenshots == null) screenshots = new Screenshots(service);
+    }
+    return screenshots.take(format, scale, quality);
   }
 
   @Override

@@ -45,6 +45,8 @@ final class RoboSystem {
   final RoboInput input = new RoboInput();
   final RoboKeyboard keyboard = new RoboKeyboard();
   final RoboScreen screen = new RoboScreen();
+  /** How many times the helper listed the windows (each tree read does): shows a wait is polling. */
+  final java.util.concurrent.atomic.AtomicInteger windowReads = new java.util.concurrent.atomic.AtomicInteger();
   private final ConcurrentLinkedQueue<Integer> globalActions = new ConcurrentLinkedQueue<Integer>();
   private final Handler main = new Handler(Looper.getMainLooper());
   private ServiceController<HelperService> serviceController;
@@ -80,6 +82,13 @@ final class RoboSystem {
   /** The token the service wrote to its private files/token (what `run-as … cat files/token` reads). */
   String token() throws Exception {
     return new String(Files.readAllBytes(new File(service.getFilesDir(), "token").toPath()), StandardCharsets.US_ASCII);
+  }
+
+  /** The user turns the service off: Android destroys it. */
+  void disconnectHelper() {
+    serviceController.destroy();
+    serviceController = null;
+    service = null;
   }
 
   void shutdown() {
@@ -125,6 +134,7 @@ final class RoboSystem {
     });
     apps.reap();
     List<RoboWindows.Entry> shown = windows.current();
+    windows.focusTopmost(shown);
     keyboard.follow(shown);
     screen.draw(shown);
     ShadowLooper.idleMainLooper(ms, TimeUnit.MILLISECONDS);
