@@ -46,10 +46,21 @@ public final class RoboMain {
       }
     });
     JUnitCore core = new JUnitCore();
+    final Map<String, Long> classMs = new LinkedHashMap<String, Long>();
     core.addListener(new RunListener() {
+      private long started;
+
+      @Override
+      public void testStarted(Description d) {
+        started = System.nanoTime();
+      }
+
       @Override
       public void testFinished(Description d) {
-        System.out.println("  done " + d.getClassName().replace("dev.phoneagent.helper.", "") + "." + d.getMethodName());
+        String k = d.getClassName().replace("dev.phoneagent.helper.", "");
+        long ms = (System.nanoTime() - started) / 1_000_000;
+        classMs.put(k, (classMs.containsKey(k) ? classMs.get(k) : 0L) + ms);
+        System.out.println("  done " + k + "." + d.getMethodName() + " (" + ms + " ms)");
       }
 
       @Override
@@ -58,6 +69,8 @@ public final class RoboMain {
       }
     });
     Result r = core.run(request);
+    // Where the time goes (the per-SDK sandbox start-up falls to each SDK's first test).
+    for (Map.Entry<String, Long> e : classMs.entrySet()) System.out.println("  time " + e.getKey() + ": " + e.getValue() / 1000 + " s");
     int failed = r.getFailureCount();
     int passed = r.getRunCount() - failed;
     System.out.println("robolectric: " + passed + " passed, " + failed + " failed");
