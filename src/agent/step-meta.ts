@@ -97,6 +97,8 @@ export function controlSummary(value: unknown): string | undefined {
     hint?: string;
     flags?: Record<string, boolean>;
     range?: { min: number; max: number; current: number };
+    range_source?: 'tree' | 'frame';
+    value_unreadable?: string;
     selection?: { start: number; end: number };
   };
   const f = v.flags ?? {};
@@ -105,7 +107,10 @@ export function controlSummary(value: unknown): string | undefined {
   else if (f.password) parts.push('text hidden (password)');
   if (v.content_desc && v.content_desc !== v.text) parts.push(`desc=${JSON.stringify(v.content_desc)}`);
   if (!v.text && v.hint) parts.push(`hint=${JSON.stringify(v.hint)}`);
-  if (v.range) parts.push(`range=${v.range.current}/${v.range.max} (min ${v.range.min})`);
+  if (v.range?.current !== undefined && v.range_source === 'frame')
+    parts.push(`value≈${v.range.current}% of the track (read off the screenshot)`);
+  else if (v.range) parts.push(`range=${v.range.current}/${v.range.max} (min ${v.range.min})`);
+  if (v.value_unreadable) parts.push(`its value cannot be read: ${v.value_unreadable}`);
   if (f.checkable) parts.push(f.checked ? 'checked' : 'unchecked');
   if (f.selected) parts.push('selected');
   if (f.enabled === false) parts.push('disabled');

@@ -1,4 +1,5 @@
 import type { Element } from '../core/types.js';
+import { FRAME_VALUE_TOLERANCE } from '../perception/slider-frame.js';
 
 /**
  * What `expect element_state <id> <state>` means on one element (DESIGN §3): on/off, enabled,
@@ -34,8 +35,17 @@ export function stateMatches(e: Element, state: string): boolean {
   // A masked field's text is never compared: it is not what was typed.
   if (f.password) return false;
   const m = /^(?:text|value)\s*[=:]\s*(.*)$/.exec(state.trim());
-  if (m) return e.text === m[1] || String(e.range?.current ?? '') === m[1];
+  if (m) return e.text === m[1] || rangeIs(e, m[1] ?? '');
   return e.text === state;
+}
+
+/** A value read off the screenshot is a percent to a pixel: within the set_slider tolerance it holds. */
+function rangeIs(e: Element, want: string): boolean {
+  const r = e.range;
+  if (!r) return false;
+  if (String(r.current) === want) return true;
+  const n = Number(want.replace(/%$/, ''));
+  return !!r.fromFrame && Number.isFinite(n) && Math.abs(r.current - n) <= FRAME_VALUE_TOLERANCE;
 }
 
 /** Why an element is not in `state`, in words that say what to expect instead. */

@@ -44,8 +44,11 @@ const SPECIAL_ACCESS: readonly { what: string; words: RegExp }[] = [
   { what: 'accessibility access', words: /accessibility|无障碍|辅助功能/i },
   { what: 'device admin access', words: /device admin|administrator app|设备管理/i },
   { what: 'notification access', words: /notification access|read (all )?(your )?notifications|通知使用权|读取通知/i },
-  { what: 'access to all files', words: /all files|manage all files|所有文件/i },
-  { what: 'usage access', words: /usage access|usage data|使用情况访问|使用记录访问/i },
+  {
+    what: 'access to all files',
+    words: /access (to )?all files|all files access|manage all files|所有文件的?(访问|管理)/i,
+  },
+  { what: 'usage access', words: /usage access|access (to )?(your )?usage data|使用情况访问|使用记录访问/i },
   { what: 'to install unknown apps', words: /install unknown apps|安装未知应用/i },
   { what: 'to modify system settings', words: /modify system settings|修改系统设置/i },
   { what: 'Do Not Disturb access', words: /do not disturb access|勿扰权限/i },

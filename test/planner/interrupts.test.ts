@@ -131,6 +131,14 @@ describe('permission dialogs: the narrowest grant, to the task’s app, for what
     );
   });
 
+  it('a task dialog that mentions files is not a special access', () => {
+    const obs = observation({
+      windows: [APP, win(2, 'Back up all files?', 'com.example.maps')],
+      elements: [element('ffff0001', 'Back up', 2), element('ffff0002', 'Not now', 2)],
+    });
+    expect(matchInterrupt(obs, MAPS_TASK)).toBeUndefined();
+  });
+
   it('a screen-capture consent (a system dialog, not the permission controller) is handed over', () => {
     const obs = observation({
       windows: [APP, win(3, '', 'com.android.systemui', 'system')],

@@ -54,6 +54,7 @@ export const TOOL_HELP: Record<string, string> = {
   action_sequence:
     'action_sequence(steps=[{tool:control_action|wait_until|touch_gesture, target_id?, op?, value?, text?, frames?},…]) runs them in one go',
   seek_timeline: 'seek_timeline(target_id=timeline, text=HH:MM:SS) pauses, seeks, reports the residual or uncertain',
+  set_slider: 'set_slider(target_id, value=0..100 % of the track) drags the thumb there, reads back where it rests',
   look: 'look(target_id|point?) attaches a screenshot, zoomed on a target',
   read: 'read(target_id | text=a cut line as shown, "…" included) its full text, line breaks kept',
   note: `note(text) keeps a fact in Notes for every later prompt (≤ ${MAX_NOTE_CHARS} chars)`,
