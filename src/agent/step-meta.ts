@@ -1,5 +1,7 @@
+import type { Observation } from '../core/types.js';
 import { readText } from '../perception/read-text.js';
 import { type PlannedStep, TERMINAL_TOOLS } from '../planner/act-tool.js';
+import type { HistoryEntry } from '../planner/prompt/types.js';
 import type { Session } from './session.js';
 import type { StepCtx } from './step-context.js';
 
@@ -55,33 +57,62 @@ export function notApplied(planned: PlannedStep, reason: string): string {
   return `${what.join(' and ')} not applied, the [>] subgoal stays open: ${reason}`;
 }
 
-/** A note or a read: handled here and recorded; returns false for a decision that goes to the phone. */
-export function handleMeta(s: Session, ctx: StepCtx, planned: PlannedStep): boolean {
+/** What a note or a read does to the run, decided on the screen it was asked on (nothing is dispatched). */
+export interface MetaEffect {
+  /** A note to keep in working memory. */
+  note?: string;
+  /** The history line (in the act call's own fields, like every history line: describeAction). */
+  entry: HistoryEntry;
+  /** The step record's note: why a read failed. */
+  error?: string;
+  /** Whether the [>] subgoal closes (`subgoal_done` on a note, or on a read that worked). */
+  closes: boolean;
+}
+
+/** A note or a read on `obs`; undefined for a decision that goes to the phone. */
+export function metaEffect(planned: PlannedStep, obs: Observation, step: number): MetaEffect | undefined {
   if (planned.note !== undefined) {
-    s.mem.notes = [...s.mem.notes, planned.note].slice(-MAX_NOTES);
-    // In the act call's own fields, like every history line (describeAction).
-    ctx.record.action = `note text=${JSON.stringify(planned.note)}`;
-    ctx.record.ok = true;
-    if (planned.subgoalDone) closeCurrent(s);
-    s.mem.history.add({ step: ctx.step, action: ctx.record.action, expect: '-', ok: true, note: 'kept in Notes' });
-    return true;
+    const action = `note text=${JSON.stringify(planned.note)}`;
+    return {
+      note: planned.note,
+      entry: { step, action, expect: '-', ok: true, note: 'kept in Notes' },
+      closes: planned.subgoalDone,
+    };
   }
   if (planned.read !== undefined) {
-    const r = readText(ctx.seen.obs, planned.read);
-    ctx.record.action = `read ${planned.read.target_id ? `[${planned.read.target_id}]` : `text=${JSON.stringify(planned.read.text ?? '')}`}`;
-    ctx.record.ok = r.ok;
-    ctx.record.note = r.ok ? undefined : r.error;
-    if (r.ok && planned.subgoalDone) closeCurrent(s);
-    s.mem.history.add({
-      step: ctx.step,
-      action: ctx.record.action,
-      expect: '-',
-      ok: r.ok,
-      note: r.ok ? `full text: "${r.text}"` : notApplied(planned, r.error),
-    });
-    return true;
+    const r = readText(obs, planned.read);
+    const action = `read ${planned.read.target_id ? `[${planned.read.target_id}]` : `text=${JSON.stringify(planned.read.text ?? '')}`}`;
+    return {
+      entry: {
+        step,
+        action,
+        expect: '-',
+        ok: r.ok,
+        note: r.ok ? `full text: "${r.text}"` : notApplied(planned, r.error),
+      },
+      error: r.ok ? undefined : r.error,
+      closes: r.ok && planned.subgoalDone,
+    };
   }
-  return false;
+  return undefined;
+}
+
+/** Keep a note in working memory (the last MAX_NOTES). */
+export function keepNote(notes: readonly string[], note: string): string[] {
+  return [...notes, note].slice(-MAX_NOTES);
+}
+
+/** A note or a read: handled here and recorded; returns false for a decision that goes to the phone. */
+export function handleMeta(s: Session, ctx: StepCtx, planned: PlannedStep): boolean {
+  const m = metaEffect(planned, ctx.seen.obs, ctx.step);
+  if (!m) return false;
+  if (m.note !== undefined) s.mem.notes = keepNote(s.mem.notes, m.note);
+  ctx.record.action = m.entry.action;
+  ctx.record.ok = m.entry.ok;
+  ctx.record.note = m.error;
+  if (m.closes) closeCurrent(s);
+  s.mem.history.add(m.entry);
+  return true;
 }
 
 /**
