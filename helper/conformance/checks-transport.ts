@@ -43,7 +43,10 @@ export async function screenshotDeclared(ctx: Ctx, capability: string, snap?: Wi
   if ((await ctx.client.hello()).capabilities.includes(capability)) return true;
   if (snap) {
     expect(snap.nodes.length > 0, `a snapshot asking for a picture without ${capability} lost its tree`);
-    expect(snap.screenshot === undefined, `hello does not declare ${capability}, yet the snapshot carries a screenshot`);
+    expect(
+      snap.screenshot === undefined,
+      `hello does not declare ${capability}, yet the snapshot carries a screenshot`,
+    );
   }
   ctx.note(`hello does not declare ${capability}: the tree alone, no picture`);
   return false;
