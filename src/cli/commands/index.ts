@@ -10,6 +10,7 @@ import { register as resume } from './resume.js';
 import { register as run } from './run.js';
 import { register as sim } from './sim.js';
 import { register as tasks } from './tasks.js';
+import { register as verifyDevice } from './verify-device.js';
 
 /** Each subcommand lives in its own file and registers itself here (one import line each). */
 export type RegisterCommand = (program: Command) => void;
@@ -26,4 +27,5 @@ export const commands: RegisterCommand[] = [
   devices,
   mcp,
   helper,
+  verifyDevice,
 ];
