@@ -46,15 +46,17 @@ const FIELDS = {
   target_id: { zod: z.string().optional(), json: str },
   point: {
     zod: PointArg.optional(),
-    json: {
-      type: 'object',
-      properties: { x: num, y: num },
-      required: ['x', 'y'],
-      additionalProperties: false,
-    },
+    // The parser requires both coordinates; strict-mode providers get the closed shape.
+    json: { type: 'object', properties: { x: num, y: num } },
+    full: () => ({ type: 'object', properties: { x: num, y: num }, required: ['x', 'y'], additionalProperties: false }),
   },
   text: { zod: z.string().optional(), json: str },
-  direction: { zod: z.enum(DIRECTIONS).optional(), json: { type: 'string', enum: [...DIRECTIONS] } },
+  // The tool lines name the directions; the parser refuses others (strict providers get the enum).
+  direction: {
+    zod: z.enum(DIRECTIONS).optional(),
+    json: str,
+    full: () => ({ type: 'string', enum: [...DIRECTIONS] }),
+  },
   package: { zod: z.string().optional(), json: str, tools: ['launch_app'] },
   value: {
     zod: z.number().optional(),
@@ -80,9 +82,11 @@ const FIELDS = {
   expect: { zod: z.string().optional(), json: str },
   subgoal_done: { zod: z.boolean().optional(), json: { type: 'boolean' } },
   /** Plan revision: the subgoals from here on, replacing the open ones. */
+  // The bound is the prompt's (≤ MAX_SUBGOALS) and the parser's; strict-mode providers also get it here.
   plan: {
     zod: z.array(z.string().min(1)).max(MAX_SUBGOALS).optional(),
-    json: { type: 'array', items: str, maxItems: MAX_SUBGOALS },
+    json: { type: 'array', items: str },
+    full: () => ({ type: 'array', items: str, maxItems: MAX_SUBGOALS }),
   },
 } satisfies Record<string, Field>;
 

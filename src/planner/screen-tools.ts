@@ -29,6 +29,8 @@ export function isDrawnScreen(obs: Observation): boolean {
 }
 
 interface Traits {
+  /** A control with a range (a slider): what read_control reads that the listing does not. */
+  range: boolean;
   drawn: boolean;
   longPress: boolean;
   field: boolean;
@@ -43,14 +45,17 @@ function traits(obs: Observation): Traits {
   const els = obs.elements;
   const field = els.some((e) => e.flags.editable);
   const drawn = isDrawnScreen(obs);
+  // A range the tree carries (one read off the frame is set_slider's, over ADB).
+  const range = els.some((e) => e.range !== undefined && !e.range.fromFrame);
   return {
+    range,
     drawn,
     longPress: drawn || els.some((e) => e.flags.longClickable),
     field,
     list: els.some((e) => e.flags.scrollable),
     // What only the control tools do: set or read a range (set_progress), and submit a field
     // (ime_enter) — a real phone's keyboard keys are not in the tree, so there is no key to tap.
-    control: field || els.some((e) => e.range !== undefined && !e.range.fromFrame),
+    control: field || range,
     slider: els.some((e) => e.role === 'SeekBar' && (e.range === undefined || e.range.fromFrame === true)),
     loading:
       obs.unstable !== undefined ||
@@ -66,10 +71,13 @@ const WHERE: Record<string, (t: Traits) => boolean> = {
   pinch: (t) => t.drawn,
   touch_gesture: (t) => t.drawn,
   control_action: (t) => t.control,
-  read_control: (t) => t.control || t.slider,
+  // A field's value is on its line; a slider's range is not (nor one read off the frame).
+  read_control: (t) => t.range || t.slider || t.drawn,
   set_slider: (t) => t.slider,
   wait_until: (t) => t.loading,
-  action_sequence: (t) => t.control || t.drawn,
+  // Its members are control_action, wait_until and touch_gesture: for sliders and drawn surfaces
+  // (a field's set_text and ime_enter are one call each).
+  action_sequence: (t) => t.range || t.drawn,
 };
 
 /** `available` narrowed to what applies on this screen (order kept). */

@@ -51,6 +51,12 @@ describe('tools per screen', () => {
     const tools = offer(p);
     expect(tools).toEqual(expect.arrayContaining(['type', 'control_action']));
     expect(systemPrompt(tools)).toMatch(/op=[a-z_|]*ime_enter/);
+    // With the screen's listing, control_action names only the ops its controls take: no slider here.
+    const listed = systemPrompt(tools, { screen: p.compact });
+    expect(listed).toMatch(/op=[a-z_|]*ime_enter/);
+    expect(listed).not.toMatch(/set_progress/);
+    // A field's sequence is one call per op: action_sequence is for sliders and drawn screens.
+    expect(tools).not.toContain('action_sequence');
   });
 
   it('a drawn map: pinch, touch_gesture and frame_changes are offered, and a pinch parses', async () => {

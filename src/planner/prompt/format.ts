@@ -1,3 +1,4 @@
+import { resolveRef } from '../../core/element-ref.js';
 import type { HistoryEntry, Subgoal } from './types.js';
 
 /**
@@ -21,8 +22,9 @@ import type { HistoryEntry, Subgoal } from './types.js';
  *   Apps                  one line, the launcher's app names joined by APPS_SEPARATOR (formatApps): what
  *                         launch_app takes; in the plan prompt, and in a step's prompt on the home screen
  *   Screen                perception's compact view (DESIGN §3): a header line `app pkg/activity "title" · …`,
- *                         element lines `[id] verb Class "label" state #resource x,y` (SCREEN_LINE; the class
- *                         is omitted for plain views), a held control's line ending in HELD_MARK + its
+ *                         element lines `[id] verb Class "label" state #resource x,y` (SCREEN_LINE; the id
+ *                         is its shortest unique prefix, the verb only where the class does not imply it,
+ *                         the class omitted for plain views), a held control's line ending in HELD_MARK + its
  *                         categories (`· asks user: payment`), then `text: "…" · "…"`.
  * System message: one line `Tools: ` + tool help entries joined by LIST_SEPARATOR + ".", each entry
  * starting with the tool's name (`tap(target_id|point)`).
@@ -157,8 +159,13 @@ export function formatHistory(h: HistoryEntry[]): string {
   return h.map(historyLine).join('\n');
 }
 
-/** `[id] verb Class rest`: id is 4–8 hex digits with an optional `~N` for repeated ids. */
-export const SCREEN_LINE = /^\s*\[([0-9a-f]{4,8}(?:~\d+)?)\]\s+(\S+)\s+(?:([A-Za-z][\w.]*)\s+)?(.*)$/;
+/**
+ * `[id] verb? Class? rest`: id is 3–8 hex digits (the shortest prefix unique on the screen) with an
+ * optional `~N` for repeated ids; the verb is written only where the class does not imply it
+ * (core's IMPLIED_VERB), and a plain view has neither.
+ */
+export const SCREEN_LINE =
+  /^\s*\[([0-9a-f]{3,8}(?:~\d+)?)\]\s+(?:(tap|fill|toggle|slide|scroll|long)\s+)?(?:([A-Z][\w.]*)\s+)?(.*)$/;
 /** The header line of the compact view: `app package/activity …`. */
 export const SCREEN_APP = /^app (\S+)/m;
 
@@ -178,7 +185,9 @@ export function markHeld(screen: string, held: Readonly<Record<string, readonly 
     .split('\n')
     .map((line) => {
       const id = SCREEN_LINE.exec(line)?.[1];
-      const cats = id ? held[id] : undefined;
+      // A line shows its id's shortest unique prefix; `held` is keyed by full ids.
+      const key = id ? resolveRef(Object.keys(held), id) : undefined;
+      const cats = key?.ok ? held[key.id] : undefined;
       return cats?.length ? `${line}${HELD_MARK}${cats.join('/')}` : line;
     })
     .join('\n');

@@ -109,8 +109,9 @@ function avoidBanned(a: ActArgsOut, ctx: PlanContext): ActArgsOut {
   const sig = signature(a);
   if (!ctx.banned.some((b) => b === sig || (a.tool !== 'type' && b.startsWith(`${sig} `)))) return a;
   if (typeof a.target_id === 'string' && (a.tool === 'tap' || a.tool === 'long_press')) {
+    // By its centre, where the line shows one.
     const el = ctx.screen.elements.find((e) => e.id === a.target_id);
-    if (el) {
+    if (el?.x !== undefined && el.y !== undefined) {
       const { target_id: _, ...rest } = a;
       return { ...rest, point: { x: el.x, y: el.y }, thought: `${a.thought} (by coordinates this time)` };
     }
