@@ -9,6 +9,7 @@ import { register as report } from './report.js';
 import { register as resume } from './resume.js';
 import { register as run } from './run.js';
 import { register as sim } from './sim.js';
+import { register as stfStandin } from './stf-standin.js';
 import { register as tasks } from './tasks.js';
 import { register as verifyDevice } from './verify-device.js';
 
@@ -28,4 +29,5 @@ export const commands: RegisterCommand[] = [
   mcp,
   helper,
   verifyDevice,
+  stfStandin,
 ];
