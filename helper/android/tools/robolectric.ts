@@ -134,6 +134,8 @@ export async function runRobolectric(only: string[] = []): Promise<number> {
     '-Drobolectric.offline=true',
     `-Drobolectric.dependency.dir=${sdkDir}`,
     '-Drobolectric.logging.enabled=false',
+    // Every test named with its SDK, "name[34]" too (by default the last SDK's is plain): RoboMain counts per SDK.
+    '-Drobolectric.alwaysIncludeVariantMarkersInTestName=true',
     // The real AccessibilityNodeInfo/WindowInfo: queries go through InteractionBridge, not Robolectric's stand-ins.
     '-Drobolectric.useRealAni=true',
     // Real Skia: Region bounds, Bitmap copies, PNG/JPEG encoding.

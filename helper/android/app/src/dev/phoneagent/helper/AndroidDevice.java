@@ -9,6 +9,7 @@ import android.content.pm.ResolveInfo;
 import android.graphics.Path;
 import android.os.Build;
 import android.os.Bundle;
+import android.os.SystemClock;
 import android.util.DisplayMetrics;
 import android.view.KeyEvent;
 import android.view.WindowManager;
@@ -225,13 +226,18 @@ final class AndroidDevice implements Device {
     return screenshots.take(format, scale, quality);
   }
 
+  /**
+   * The phone's clock for the protocol's waits and timings: uptime, the clock frames, input and
+   * animations run on. A wait for stillness or movement (scroll_to watches 500 ms) then lasts that much
+   * of the UI's time however busy the CPU is, and a wall-clock change (NTP, the user) cannot cut it short.
+   */
   @Override
   public long now() {
-    return System.currentTimeMillis();
+    return SystemClock.uptimeMillis();
   }
 
   @Override
   public void sleep(long ms) throws InterruptedException {
-    Thread.sleep(ms);
+    Uptime.sleepUntil(SystemClock.uptimeMillis() + ms);
   }
 }

@@ -166,10 +166,9 @@ final class RoboSystem {
     Thread t = new Thread(task, "helper");
     t.start();
     long deadline = System.currentTimeMillis() + 60_000;
-    WallPace pace = new WallPace();
     while (!task.isDone()) {
       if (System.currentTimeMillis() > deadline) throw new IllegalStateException("the helper did not answer within 60 s");
-      step(pace.next());
+      step(10);
       Thread.sleep(1);
     }
     try {
@@ -183,29 +182,10 @@ final class RoboSystem {
   /** Serve (the HTTP server answers on its own threads) until `done` holds or the time is up. */
   void serve(Callable<Boolean> done, long maxMs) throws Exception {
     long deadline = System.currentTimeMillis() + maxMs;
-    WallPace pace = new WallPace();
     while (!done.call()) {
       if (System.currentTimeMillis() > deadline) throw new IllegalStateException("served " + maxMs + " ms without finishing");
-      step(pace.next());
+      step(10);
       Thread.sleep(5);
-    }
-  }
-
-  /**
-   * How much system time the next pass runs: at least a step, and never less than the wall time since
-   * the last pass. On a phone the UI's clock and the helper's wall clock advance together; here a pass
-   * under load can take longer than its step, and the helper — which waits and observes on wall time
-   * (scroll_to watches 500 ms for movement) — saw a list that had not been given the time to move.
-   */
-  static final class WallPace {
-    static final long STEP_MS = 10;
-    private long last = System.currentTimeMillis();
-
-    long next() {
-      long now = System.currentTimeMillis();
-      long ms = Math.max(STEP_MS, now - last);
-      last = now;
-      return ms;
     }
   }
 
