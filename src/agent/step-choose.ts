@@ -91,7 +91,10 @@ async function askModel(s: Session, ctx: StepCtx): Promise<Choice> {
   const { ports, planner } = s.deps;
   const obs = ctx.seen.obs;
   const tl = s.perf();
-  const banned = s.mem.blacklist.list(obs.pageHash);
+  const bannedSigs = s.mem.blacklist.signatures(obs.pageHash);
+  // A look's screenshot goes with the next decision, and only on the screen it was taken of.
+  const look = s.loop.look?.seen === ctx.seen ? s.loop.look : undefined;
+  s.loop.look = undefined;
   const res = await planner.decide({
     goal: s.run.goal,
     plan: s.plan,
@@ -102,22 +105,21 @@ async function askModel(s: Session, ctx: StepCtx): Promise<Choice> {
     held: ports.held(obs),
     aspect: obs.screen.aspect,
     history: s.mem.history.recent(5),
-    banned,
-    bannedSignatures: banned,
+    // Each ban as the action was sent; the parse matches the signatures they are keyed by.
+    banned: bannedSigs.map((sig) => s.mem.blacklist.shownAs(sig)),
+    bannedSignatures: bannedSigs,
     // note and read act on the agent; look only where the model can see images; of those, the
     // tools that apply on this screen (planner/screen-tools.ts; a skill for one kind of screen,
     // seek_timeline, only on it).
-    tools: toolsForScreen(
-      obs,
-      plannerTools([...ports.tools, 'note', 'read', ...(ports.image ? ['look'] : [])]).filter(
-        (t) => t !== 'seek_timeline' || hasTimeline(obs),
-      ),
-    ),
+    tools: toolsForScreen(obs, plannerTools([...ports.tools, 'note', 'read', ...(ports.image ? ['look'] : [])]), {
+      timeline: hasTimeline(obs),
+    }),
     notes: s.mem.notes,
     // Where an app is chosen: on the home screen (and its drawer) only, so other steps pay nothing.
     apps: isLauncherPackage(obs.app.package) ? s.run.apps : undefined,
     hint: s.loop.hint,
     image: ports.image ? (req) => ports.image!(ctx.seen, req) : undefined,
+    look: look && { url: look.url, of: look.of },
     ids: new Set(obs.elements.map((e) => e.id)),
     visualFirst: obs.visualFirst,
   });

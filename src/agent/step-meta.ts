@@ -2,31 +2,32 @@ import { readText } from '../perception/read-text.js';
 import { type PlannedStep, TERMINAL_TOOLS } from '../planner/act-tool.js';
 import type { Session } from './session.js';
 import type { StepCtx } from './step-context.js';
+import { labelOf } from './step-helpers.js';
 
 /**
  * Decisions that act on the agent, not the phone (nothing is dispatched): `note` keeps a fact in
  * working memory, shown in every later prompt; `read` answers with an element's full text (a cut
- * line, line breaks kept) in the history; a revised plan replaces the open subgoals. Either may
- * complete the [>] subgoal (`subgoal_done`), as a phone action may.
+ * line, line breaks kept) in the history; `look` takes the screenshot (zoomed on a control and its
+ * row) that the next decision on this screen gets. Each is a step in the history; a note or a read
+ * may complete the [>] subgoal (`subgoal_done`), as a phone action may. A read that answers and a
+ * look count as the model checking the screen (the done gate after a failed check).
  */
 
 const MAX_NOTES = 10;
 
 /**
- * Apply a plan the model revised: done subgoals stay done, the new ones replace the open ones. An
- * empty one says nothing is left: the open subgoals are closed (shown [x]), not dropped.
+ * Apply a plan the model sent with an action that worked: `plan=[…]` lists the subgoals still open
+ * after it. An open subgoal it leaves out was finished by that action: it is ticked [x], never
+ * dropped (so one action may close several, and `[]` ticks them all). Done subgoals stay done and
+ * keep their place; the listed ones follow, open, in the order given.
  */
 export function revisePlan(s: Session, revised: readonly string[] | undefined): void {
   if (revised === undefined) return;
-  if (revised.length === 0) {
-    for (const p of s.plan) p.done = true;
-    s.current = s.plan.length;
-    return;
-  }
-  const done = s.plan.filter((p) => p.done);
-  const doneTexts = new Set(done.map((p) => p.text));
-  s.plan = [...done, ...revised.filter((t) => !doneTexts.has(t)).map((text) => ({ text, done: false }))];
-  s.current = done.length;
+  const open = new Set(revised);
+  const kept = s.plan.filter((p) => p.done || !open.has(p.text)).map((p) => ({ text: p.text, done: true }));
+  const closed = new Set(kept.map((p) => p.text));
+  s.plan = [...kept, ...[...open].filter((t) => !closed.has(t)).map((text) => ({ text, done: false }))];
+  s.current = kept.length;
 }
 
 /** Close the [>] subgoal (the model said this step completed it) and move to the next open one. */
@@ -37,12 +38,11 @@ export function closeCurrent(s: Session): void {
 }
 
 /**
- * `subgoal_done` and a plan sent with it, or `plan=[]`, say what is true once this action worked:
- * they wait for the step's result (StepCtx.revisedPlan), where another plan replaces the open
- * subgoals at once.
+ * `subgoal_done` and `plan=[…]` say what is true once this action worked: they wait for the
+ * step's result (StepCtx.revisedPlan), and a step that did not work applies neither.
  */
 export function waitsForResult(planned: PlannedStep): boolean {
-  return planned.subgoalDone || planned.revisedPlan?.length === 0;
+  return planned.subgoalDone || planned.revisedPlan !== undefined;
 }
 
 /**
@@ -55,8 +55,12 @@ export function notApplied(planned: PlannedStep, reason: string): string {
   return `${what.join(' and ')} not applied, the [>] subgoal stays open: ${reason}`;
 }
 
-/** A note or a read: handled here and recorded; returns false for a decision that goes to the phone. */
-export function handleMeta(s: Session, ctx: StepCtx, planned: PlannedStep): boolean {
+/** A note, a read or a look: handled here and recorded; returns false for a decision that goes to the phone. */
+export async function handleMeta(s: Session, ctx: StepCtx, planned: PlannedStep): Promise<boolean> {
+  if (planned.look !== undefined) {
+    await handleLook(s, ctx, planned.look);
+    return true;
+  }
   if (planned.note !== undefined) {
     s.mem.notes = [...s.mem.notes, planned.note].slice(-MAX_NOTES);
     // In the act call's own fields, like every history line (describeAction).
@@ -71,6 +75,7 @@ export function handleMeta(s: Session, ctx: StepCtx, planned: PlannedStep): bool
     ctx.record.action = `read ${planned.read.target_id ? `[${planned.read.target_id}]` : `text=${JSON.stringify(planned.read.text ?? '')}`}`;
     ctx.record.ok = r.ok;
     ctx.record.note = r.ok ? undefined : r.error;
+    if (r.ok) s.mem.completion.confirmedOnScreen();
     if (r.ok && planned.subgoalDone) closeCurrent(s);
     s.mem.history.add({
       step: ctx.step,
@@ -82,6 +87,39 @@ export function handleMeta(s: Session, ctx: StepCtx, planned: PlannedStep): bool
     return true;
   }
   return false;
+}
+
+/**
+ * A look: the screenshot is taken now, of the screen this step decided on (a step that acts on the
+ * agent leaves that screen current), and attached to the next decision on it (LoopState.look).
+ */
+async function handleLook(s: Session, ctx: StepCtx, req: NonNullable<PlannedStep['look']>): Promise<void> {
+  const label = labelOf(ctx.seen.obs, req.target_id);
+  // In the act call's own fields, like every history line.
+  const where = req.target_id
+    ? ` [${req.target_id}]${label ? ` ${JSON.stringify(label)}` : ''}`
+    : req.point
+      ? ` point=${Math.round(req.point.x)},${Math.round(req.point.y)}`
+      : '';
+  ctx.record.action = `look${where}`;
+  const url = await s.deps.ports.image?.(ctx.seen, req);
+  ctx.record.ok = url !== undefined;
+  const of = req.target_id
+    ? `[${req.target_id}]${label ? ` "${label}"` : ''} and its row`
+    : req.point
+      ? `the screen around ${Math.round(req.point.x)},${Math.round(req.point.y)}`
+      : 'the whole screen';
+  if (url) {
+    s.loop.look = { url, of, seen: ctx.seen };
+    s.mem.completion.confirmedOnScreen();
+  }
+  s.mem.history.add({
+    step: ctx.step,
+    action: ctx.record.action,
+    expect: '-',
+    ok: ctx.record.ok,
+    note: url ? 'screenshot sent with the next prompt' : 'no screenshot of this screen could be taken',
+  });
 }
 
 /**

@@ -5,7 +5,8 @@ import type { Element, Observation } from '../core/types.js';
  * help line and its schema fields on every request, so the ones that only make sense on some
  * screens are offered there alone: fingers and zoom (pinch, touch_gesture) where something is drawn
  * in pixels, long_press where something takes one, `type` where there is a field, `scroll_to` where there is a list, the control tools
- * where there is a control they serve, `wait_until` where something is still loading. A tool not
+ * where there is a control they serve, `wait_until` where something is still loading, the skill
+ * `seek_timeline` where there is a self-drawn timeline. A tool not
  * offered is refused by the act schema with the list of those that are, so the model is told.
  * What the device and the model can do at all (capabilities, vision for `look`) is decided by the
  * caller; this only narrows it.
@@ -21,14 +22,20 @@ function area(e: Element): number {
   return ((e.bounds.right - e.bounds.left) * (e.bounds.bottom - e.bounds.top)) / 1e6;
 }
 
-/** The screen is (partly) drawn in pixels: only the screenshot shows it, fingers act on it. */
-export function isDrawnScreen(obs: Observation): boolean {
-  if (obs.visualFirst || obs.treeQuality !== 'ok') return true;
+/**
+ * The screen is (partly) drawn in pixels: only the screenshot shows it, fingers act on it. A
+ * self-drawn timeline is one (perception/timeline.ts finds it; the caller says): besides
+ * seek_timeline, a drag by hand (touch_gesture) moves it.
+ */
+export function isDrawnScreen(obs: Observation, timeline = false): boolean {
+  if (obs.visualFirst || obs.treeQuality !== 'ok' || timeline) return true;
   return obs.elements.some((e) => DRAWN.test(e.role) || (/Image/.test(e.role) && area(e) >= LARGE_IMAGE_AREA));
 }
 
 interface Traits {
   drawn: boolean;
+  /** A self-drawn recording timeline (perception/timeline.ts): the seek skill's screen. */
+  timeline: boolean;
   longPress: boolean;
   field: boolean;
   list: boolean;
@@ -36,12 +43,13 @@ interface Traits {
   loading: boolean;
 }
 
-function traits(obs: Observation): Traits {
+function traits(obs: Observation, timeline: boolean): Traits {
   const els = obs.elements;
   const field = els.some((e) => e.flags.editable);
-  const drawn = isDrawnScreen(obs);
+  const drawn = isDrawnScreen(obs, timeline);
   return {
     drawn,
+    timeline,
     longPress: drawn || els.some((e) => e.flags.longClickable),
     field,
     list: els.some((e) => e.flags.scrollable),
@@ -65,10 +73,18 @@ const WHERE: Record<string, (t: Traits) => boolean> = {
   read_control: (t) => t.control,
   wait_until: (t) => t.loading,
   action_sequence: (t) => t.control || t.drawn,
+  seek_timeline: (t) => t.timeline,
 };
 
-/** `available` narrowed to what applies on this screen (order kept). */
-export function toolsForScreen(obs: Observation, available: readonly string[]): string[] {
-  const t = traits(obs);
+/**
+ * `available` narrowed to what applies on this screen (order kept). `timeline`: the screen has a
+ * self-drawn recording timeline (perception's `hasTimeline`, which this layer does not import).
+ */
+export function toolsForScreen(
+  obs: Observation,
+  available: readonly string[],
+  screen: { timeline?: boolean } = {},
+): string[] {
+  const t = traits(obs, screen.timeline ?? false);
   return available.filter((tool) => WHERE[tool]?.(t) ?? true);
 }
