@@ -1,7 +1,9 @@
 import { runAgent } from '../src/agent/loop.js';
 import type { RunResult } from '../src/agent/types.js';
 import { callbackConfirmation, composeAgent } from '../src/compose/agent.js';
-import { VirtualClock } from '../src/core/clock.js';
+import type { DeviceSpec } from '../src/compose/device.js';
+import type { PoolDevice } from '../src/compose/pool/pool-device.js';
+import { type Clock, RealClock, VirtualClock } from '../src/core/clock.js';
 import { fnv1a } from '../src/core/hash.js';
 import { Logger } from '../src/core/logger.js';
 import type { LlmConfig } from '../src/planner/llm/config.js';
@@ -35,6 +37,12 @@ export interface TaskRunOptions {
   perf?: () => number;
   /** Robustness flag: a dialog or notification with a bait arrives mid-task (./interruptions.ts). */
   interrupt?: Interruption;
+  /**
+   * A pool's device to run on (default: a virtual phone of this run's own). On one whose world the
+   * pool owns, the run gets a fresh world there; on any other phone there is no world to set up or
+   * check, so the result is the agent's claim (`verified: false`).
+   */
+  device?: PoolDevice;
 }
 
 export interface TaskRunResult {
@@ -54,6 +62,8 @@ export interface TaskRunResult {
   events: EventRecord[];
   /** Top-level world keys the run changed (after setup). */
   changed: string[];
+  /** False on a phone whose state the suite cannot read: the check is the agent's own claim. */
+  verified: boolean;
 }
 
 const IRREVERSIBLE_GUARDED = new Set(['sent', 'paid', 'deleted', 'ordered', 'signed_out', 'password_changed']);
@@ -65,25 +75,53 @@ export function modelSeed(taskId: string, seed: number, noise: number): number {
 
 export { instantiate } from './types.js';
 
+/** A phone whose world the suite cannot read: the run's own end is all there is to report. */
+export const UNVERIFIED = "not verified: the suite cannot read this phone's state; this is the agent's claim";
+
+interface TaskWorld {
+  clock: Clock;
+  /** The virtual phone whose world this run starts from and is checked on (none on other phones). */
+  phone?: VirtualPhone;
+  device: DeviceSpec;
+}
+
+/** Where the run happens: a fresh world on a virtual phone, or a phone the suite only drives. */
+function taskWorld(task: TaskDef, opts: TaskRunOptions): TaskWorld {
+  const locale = task.locale ?? 'en';
+  if (!opts.device) {
+    const clock = new VirtualClock();
+    const phone = new VirtualPhone({ clock, seed: opts.seed, locale });
+    return { clock, phone, device: { kind: 'sim', phone } };
+  }
+  if (opts.device.ownsWorld && opts.device.reset) {
+    const clock = new VirtualClock();
+    return { clock, phone: opts.device.reset({ clock, seed: opts.seed, locale }), device: opts.device.spec() };
+  }
+  // A real phone lives in real time: its animations and latencies are waited out, not skipped.
+  return { clock: new RealClock(), device: opts.device.spec() };
+}
+
 export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<TaskRunResult> {
   const logger = opts.logger ?? new Logger('agent', { sink: () => {} });
-  const clock = new VirtualClock();
-  const phone = new VirtualPhone({ clock, seed: opts.seed, locale: task.locale ?? 'en' });
-  const { params, goal } = instantiate(task, opts.seed);
-  await task.setup?.(phone, params);
-  if (opts.interrupt) scheduleInterruption(phone, opts.interrupt, opts.seed);
-  const before = digestWorld(phone.world);
-  const eventsAtStart = phone.world.events.length;
   if (!opts.llmConfig && !opts.modelUrl) throw new Error('runTask needs modelUrl or llmConfig');
+  const { clock, phone, device } = taskWorld(task, opts);
+  const { params, goal } = instantiate(task, opts.seed);
+  if (phone) {
+    await task.setup?.(phone, params);
+    if (opts.interrupt) scheduleInterruption(phone, opts.interrupt, opts.seed);
+  }
+  const before = phone ? digestWorld(phone.world) : {};
+  const eventsAtStart = phone?.world.events.length ?? 0;
   const confirmations: ConfirmationRecord[] = [];
+  const worldEvents = () => phone?.world.events.length ?? 0;
   // The product's factory, on this task's phone: the suite measures the agent `phone-agent run` runs.
   const agent = await composeAgent({
-    device: { kind: 'sim', phone },
+    device,
     model: opts.llmConfig ? { config: opts.llmConfig } : { baseUrl: opts.modelUrl, model: 'reference' },
     confirm: callbackConfirmation('task policy', (req) => {
       const answer = typeof task.confirm === 'function' ? task.confirm(req.summary) : (task.confirm ?? 'approve');
       const v = answer === 'deny' ? 'denied' : answer === 'defer' ? 'deferred' : 'approved';
-      confirmations.push({ verdict: v, at: clock.now(), eventIndex: phone.world.events.length, summary: req.summary });
+      confirmations.push({ verdict: v, at: clock.now(), eventIndex: worldEvents(), summary: req.summary });
       return v;
     }),
     memory: opts.memory,
@@ -102,6 +140,23 @@ export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<Task
       // Named by the real time and the task, not the virtual clock: a person finds a run by both.
       runId: newRunId(Date.now(), Math.random, `${task.id}-s${opts.seed}`),
     });
+    if (!phone) {
+      const check = { ok: run.status === 'done', reason: UNVERIFIED };
+      return {
+        task: task.id,
+        seed: opts.seed,
+        goal,
+        params,
+        run,
+        confirmations,
+        check,
+        taskCheck: check,
+        falseDone: false,
+        events: [],
+        changed: [],
+        verified: false,
+      };
+    }
     const taskCheck = await task.check(phone.world, run, params, phone);
     let check = taskCheck;
     // Events one app records at one instant are one act (FoodShop's Pay: ordered + paid).
@@ -128,6 +183,7 @@ export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<Task
       confirmations,
       events,
       changed: changedKeys(before, digestWorld(phone.world)),
+      verified: true,
     };
   } finally {
     await agent.close();

@@ -77,6 +77,12 @@ export interface RunRecord {
   goal?: string;
   /** The task threw (setup, agent, check): its message. Such a run has status `error` and fails. */
   error?: string;
+  /** The pool device it ran on (`sim-2`, a serial, a bridge URL, `stf:SERIAL`). */
+  device?: string;
+  /** A second attempt: the device the first one died on, and how (suite-pool.ts). */
+  retriedFrom?: { device: string; reason: string };
+  /** False on a phone whose state the suite cannot read: `check` is the agent's own claim. */
+  verified?: boolean;
 }
 
 export interface InvariantResult {
@@ -281,6 +287,8 @@ export interface SuiteMetrics {
   stateDiffChecked: number;
   /** Runs that threw instead of finishing (counted as failures too). */
   errors: number;
+  /** Runs on phones whose state the suite cannot read: their success is the agent's claim. */
+  unverified: number;
 }
 
 export interface JudgedRun extends RunRecord {
@@ -328,6 +336,7 @@ export function aggregate(runs: readonly JudgedRun[], prices?: Prices): SuiteMet
     },
     stateDiffChecked: count((r) => r.verdict.invariants.stateDiff.checked),
     errors: count((r) => r.error !== undefined),
+    unverified: count((r) => r.verified === false),
   };
 }
 

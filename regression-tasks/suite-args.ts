@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEVICES_HELP, type PoolEntry, parseDevices } from '../src/compose/pool/devices-arg.js';
+import type { PoolOptions } from '../src/compose/pool/pool.js';
 import { ActionableError } from '../src/core/errors.js';
 import { resolveLlmConfig } from '../src/planner/llm/config.js';
 import { INTERRUPTIONS, type Interruption } from './interruptions.js';
@@ -12,6 +14,7 @@ import type { TaskDef } from './types.js';
 export const SUITE_USAGE = `usage: npm run suite -- [--model reference|NAME] [--base-url URL] [--preset NAME] [--noise N]
        [--seeds 3] [--tasks ID,ID] [--tags t,t] [--out DIR] [--price-in USD] [--price-out USD]
        [--interrupt dialog|banner] [--vision|--no-vision] [--image-format png|jpeg]
+       [--devices LIST] [--token T] [--adb-host H] [--adb-port P]
   --model reference   the built-in reference model on loopback (--noise 0..1 perturbs it)
   --model NAME        a real model; endpoint from --base-url/--preset or OPENAI_BASE_URL (key: OPENAI_API_KEY)
   --tags              runs tasks having any of the tags
@@ -19,6 +22,11 @@ export const SUITE_USAGE = `usage: npm run suite -- [--model reference|NAME] [--
   --vision            the real model reads images: it is shown screenshots (env PHONE_AGENT_VISION=1, or the preset's)
   --image-format F    png | jpeg (default): how the screenshots are encoded (env PHONE_AGENT_IMAGE_FORMAT)
   --interrupt KIND    robustness: a dialog or a notification with a bait arrives mid-task; taking the bait fails it
+  --devices LIST      the device pool (default sim:1): ${DEVICES_HELP}
+                      one task per device at a time, handed out in order; a device that dies is
+                      quarantined and its task retried once on another
+  --token T           helper bridge token for URL devices (env ANDROID_BRIDGE_TOKEN)
+  --adb-host/--adb-port  the adb server of SERIAL devices (env ANDROID_ADB_SERVER_PORT, else 5037)
 Writes <out>/suite.json and <out>/suite.md (default out: runs/suite-<timestamp>).`;
 
 export interface SuiteArgs {
@@ -28,6 +36,8 @@ export interface SuiteArgs {
   outDir: string;
   prices?: Prices;
   interrupt?: Interruption;
+  devices: PoolEntry[];
+  poolOptions: PoolOptions;
 }
 
 export type ParsedArgs = { ok: true; args: SuiteArgs } | { ok: false; message: string; help?: boolean };
@@ -67,6 +77,10 @@ export function parseSuiteArgs(
         vision: { type: 'boolean' },
         'no-vision': { type: 'boolean' },
         'image-format': { type: 'string' },
+        devices: { type: 'string' },
+        token: { type: 'string' },
+        'adb-host': { type: 'string' },
+        'adb-port': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -92,6 +106,27 @@ export function parseSuiteArgs(
   const interrupt = str('interrupt');
   if (interrupt !== undefined && !INTERRUPTIONS.includes(interrupt as Interruption))
     return { ok: false, message: `--interrupt must be one of ${INTERRUPTIONS.join(', ')}, got "${interrupt}"` };
+
+  let devices: PoolEntry[];
+  try {
+    devices = parseDevices(str('devices') ?? 'sim:1');
+  } catch (e) {
+    if (e instanceof ActionableError) return { ok: false, message: e.message };
+    throw e;
+  }
+  const adbPort = Number(str('adb-port') ?? env.ANDROID_ADB_SERVER_PORT ?? 5037);
+  if (!Number.isInteger(adbPort) || adbPort < 1 || adbPort > 65_535)
+    return { ok: false, message: `--adb-port must be a port number, got "${str('adb-port')}"` };
+  const foreign = devices.filter((d) => d.kind !== 'sim' && d.kind !== 'sim-adb');
+  if (interrupt !== undefined && foreign.length)
+    return {
+      ok: false,
+      message: '--interrupt injects into the virtual phone: use it with --devices sim:N or sim-adb:N only',
+    };
+  const poolOptions: PoolOptions = {
+    token: str('token') ?? env.ANDROID_BRIDGE_TOKEN,
+    adb: { host: str('adb-host'), port: adbPort },
+  };
 
   let tasks = [...catalog];
   const ids = str('tasks')
@@ -141,5 +176,17 @@ export function parseSuiteArgs(
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
   const outDir = path.resolve(str('out') ?? path.join('runs', `suite-${stamp}`));
-  return { ok: true, args: { model, seeds, tasks, outDir, prices, interrupt: interrupt as Interruption | undefined } };
+  return {
+    ok: true,
+    args: {
+      model,
+      seeds,
+      tasks,
+      outDir,
+      prices,
+      interrupt: interrupt as Interruption | undefined,
+      devices,
+      poolOptions,
+    },
+  };
 }

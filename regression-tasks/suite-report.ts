@@ -43,19 +43,59 @@ const ROWS: [string, (m: SuiteMetrics) => string][] = [
   ],
   ['runs with state-diff allow-list', (m) => String(m.stateDiffChecked)],
   ['errors (the run threw)', (m) => String(m.errors)],
+  ["unverified (phones the suite cannot read: the agent's claim)", (m) => String(m.unverified)],
 ];
 
 /** Table cells are one line, and a `|` in a goal must not end the cell. */
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-/** Links from suite.md (in `outDir`) to each run's folder and its report. */
-function runLinks(dirs: readonly string[], outDir?: string): string {
-  return dirs
-    .map((d, i) => {
-      const rel = outDir ? path.relative(outDir, d).split(path.sep).join('/') : d;
-      return `[s${i + 1}](${encodeURI(rel)}/)`;
+/** Links from suite.md (in `outDir`) to each run's folder, with the device it ran on. */
+function runLinks(runs: readonly SuiteReport['runs'][number][], outDir?: string): string {
+  return runs
+    .map((r) => {
+      const on = `${r.device ? ` ${r.device}` : ''}${r.retriedFrom ? ` (retried: ${r.retriedFrom.device} died)` : ''}`;
+      if (!r.runDir) return `s${r.seed}${on}`;
+      const rel = outDir ? path.relative(outDir, r.runDir).split(path.sep).join('/') : r.runDir;
+      return `[s${r.seed}](${encodeURI(rel)}/)${on}`;
     })
-    .join(' ');
+    .join(' · ');
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** The pool: each device's runs and busy share, quarantines, retries, and what no reset could give back. */
+function poolSection(r: SuiteReport): string[] {
+  const lines = [
+    '## Devices',
+    '',
+    '| device | kind | world | runs | busy | busy share | quarantined |',
+    '|---|---|---|---|---|---|---|',
+    ...r.devices.map(
+      (d) =>
+        `| ${d.id} | ${d.kind} | ${d.ownsWorld ? 'fresh per run' : 'as found'} | ${d.runs} | ${seconds(d.busyMs)} | ${pct(d.busyShare)} | ${d.quarantined ? cell(d.quarantined) : '—'} |`,
+    ),
+    '',
+  ];
+  if (r.retries.length) {
+    lines.push('## Retried (the device died under the run)', '');
+    for (const x of r.retries)
+      lines.push(
+        `- ${x.task}#${x.seed}: ${x.from} died (${x.reason.replace(/\n/g, ' ')}) → ${x.to ?? 'no device left'}`,
+      );
+    lines.push('');
+  }
+  if (r.needsReset.length) {
+    lines.push(
+      '## Needs a reset the suite cannot do',
+      '',
+      'On phones the suite does not serve itself it can neither prepare a task nor read the result: those runs are the',
+      "agent's claim (`unverified`), and every task assumes the virtual phone's apps and data. These depend on a reset:",
+      '',
+    );
+    for (const x of r.needsReset) lines.push(`- ${x.task}: ${x.why}`);
+    lines.push('');
+  }
+  return lines;
 }
 
 export function renderSuiteMarkdown(r: SuiteReport, outDir?: string): string {
@@ -65,7 +105,7 @@ export function renderSuiteMarkdown(r: SuiteReport, outDir?: string): string {
   const lines = [
     '# Regression suite',
     '',
-    `${r.tasks.length} tasks × ${r.seeds} seed(s), ${model}${r.interrupt ? `, every run interrupted by a ${r.interrupt} with a bait` : ''}, ${r.date}, ${r.wallSeconds.toFixed(1)} s.` +
+    `${r.tasks.length} tasks × ${r.seeds} seed(s) on ${r.devices.length} device(s), ${model}${r.interrupt ? `, every run interrupted by a ${r.interrupt} with a bait` : ''}, ${r.date}, ${r.wallSeconds.toFixed(1)} s.` +
       (r.prices ? ` Prices: $${r.prices.inPerM}/M in, $${r.prices.outPerM}/M out.` : ''),
     'Rates are means over seeds per task, then over tasks; guardrail recall counts events.',
     '',
@@ -78,9 +118,9 @@ export function renderSuiteMarkdown(r: SuiteReport, outDir?: string): string {
     '',
     '## Per task',
     '',
-    'Run folders by seed (each has checkpoint.json and steps/; `phone-agent report --index .` writes a page of them all).',
+    'Run folders by seed and the device each ran on (each has checkpoint.json and steps/; `phone-agent report --index .` writes a page of them all).',
     '',
-    '| task | instruction | category | runs | success | sub-goal | avg steps (optimal) | statuses | run folders |',
+    '| task | instruction | category | runs | success | sub-goal | avg steps (optimal) | statuses | run folders · device |',
     '|---|---|---|---|---|---|---|---|---|',
     ...r.perTask.map(
       (t) =>
@@ -88,13 +128,20 @@ export function renderSuiteMarkdown(r: SuiteReport, outDir?: string): string {
           t.statuses,
         )
           .map(([k, v]) => `${k} ${v}`)
-          .join(', ')} | ${runLinks(t.runDirs, outDir)} |`,
+          .join(', ')} | ${runLinks(
+          r.runs.filter((x) => x.task === t.task),
+          outDir,
+        )} |`,
     ),
     '',
+    ...poolSection(r),
   ];
   if (r.failures.length) {
     lines.push('## Failures', '');
-    for (const f of r.failures) lines.push(`- ${f.task}#${f.seed} (${f.status}): ${f.reason.replace(/\n/g, ' ')}`);
+    for (const f of r.failures)
+      lines.push(
+        `- ${f.task}#${f.seed} (${f.status}${f.device ? `, on ${f.device}` : ''}): ${f.reason.replace(/\n/g, ' ')}`,
+      );
     lines.push('');
   }
   if (r.overAsking.length) {

@@ -1,5 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { PoolEntry } from '../src/compose/pool/devices-arg.js';
+import { type DevicePool, openPool, type PoolOptions } from '../src/compose/pool/pool.js';
+import type { PoolDevice } from '../src/compose/pool/pool-device.js';
 import type { LlmConfig } from '../src/planner/llm/config.js';
 import { PageMemory } from '../src/planner/memory/page-memory.js';
 import { startReferenceModel } from '../src/testbed/reference-model/server.js';
@@ -7,6 +10,7 @@ import { instantiate, modelSeed, runTask, type TaskRunResult } from './harness.j
 import { referenceCatalog } from './index.js';
 import type { Interruption } from './interruptions.js';
 import {
+  AMBIENT_KEYS,
   type JudgedRun,
   judgeRun,
   type Prices,
@@ -15,14 +19,15 @@ import {
   scoreSuite,
   taskMacro,
 } from './metrics.js';
+import { type DeviceUsage, type Heartbeat, type Job, PoolScheduler, type Retry } from './suite-pool.js';
 import { renderSuiteMarkdown } from './suite-report.js';
 import type { Params, TaskDef } from './types.js';
 
 /**
- * Runs a set of regression tasks × seeds, each on a fresh seeded virtual phone, against the
- * reference model (one loopback server per run, seeded like bench:loop so any run replays with
- * run-one.ts) or a configured real model, scores them with metrics.ts and writes suite.json +
- * suite.md.
+ * Runs a set of regression tasks × seeds on a device pool (default one virtual phone; each run on a
+ * fresh seeded world), against the reference model (one loopback server per run, seeded like
+ * bench:loop so any run replays with run-one.ts) or a configured real model, scores them with
+ * metrics.ts and writes one suite.json + suite.md, naming the device of every run.
  */
 
 export type SuiteModel = { kind: 'reference'; noise: number } | { kind: 'llm'; config: LlmConfig };
@@ -38,8 +43,15 @@ export interface SuiteOptions {
   catalogTasks?: readonly TaskDef[];
   /** Robustness flag: every run gets this interruption mid-task. */
   interrupt?: Interruption;
-  /** Progress, one line per run. */
+  /** Progress, one line per run start and end, each prefixed by its device. */
   progress?: (line: string) => void;
+  /** The devices to run on (`--devices`; default `sim:1`), opened and closed by the suite… */
+  devices?: readonly PoolEntry[];
+  poolOptions?: PoolOptions;
+  /** …or a pool the caller opened and closes. */
+  pool?: DevicePool;
+  /** How busy devices are probed (suite-pool.ts DEFAULT_HEARTBEAT). */
+  heartbeat?: Heartbeat;
 }
 
 export interface PerTaskRow {
@@ -71,7 +83,13 @@ export interface SuiteReport {
   perTask: PerTaskRow[];
   /** Confirmation requests on tasks without a confirmation guard: logged, not failed. */
   overAsking: { task: string; seed: number; requests: string[] }[];
-  failures: { task: string; seed: number; status: string; reason: string }[];
+  failures: { task: string; seed: number; status: string; reason: string; device?: string }[];
+  /** Every device of the pool: runs, busy time and share of the wall time, quarantine. */
+  devices: DeviceUsage[];
+  /** Runs whose device died under them, retried once on another. */
+  retries: Retry[];
+  /** On phones the suite cannot reset (no world of its own): the tasks whose result depends on that. */
+  needsReset: { task: string; why: string }[];
   runs: JudgedRun[];
 }
 
@@ -127,19 +145,16 @@ function toRecord(task: TaskDef, r: TaskRunResult, wallMs: number): RunRecord {
     mayChange: task.mayChange,
     runDir: r.run.runDir,
     goal: redact(r.goal, secrets),
+    ...(r.verified ? {} : { verified: false }),
   };
 }
 
-async function runOne(task: TaskDef, seed: number, opts: SuiteOptions, runsDir: string): Promise<RunRecord> {
+async function runOne(job: Job, opts: SuiteOptions, runsDir: string, device: PoolDevice): Promise<RunRecord> {
+  const { task, seed } = job;
   const t0 = performance.now();
+  const common = { seed, memory: new PageMemory(), runsDir, interrupt: opts.interrupt, device };
   if (opts.model.kind === 'llm') {
-    const r = await runTask(task, {
-      seed,
-      llmConfig: opts.model.config,
-      memory: new PageMemory(),
-      runsDir,
-      interrupt: opts.interrupt,
-    });
+    const r = await runTask(task, { ...common, llmConfig: opts.model.config });
     return toRecord(task, r, performance.now() - t0);
   }
   const noise = opts.model.noise;
@@ -150,50 +165,66 @@ async function runOne(task: TaskDef, seed: number, opts: SuiteOptions, runsDir: 
     tokenizer: 'estimate',
   });
   try {
-    const r = await runTask(task, {
-      seed,
-      modelUrl: model.url,
-      memory: new PageMemory(),
-      runsDir,
-      interrupt: opts.interrupt,
-    });
+    const r = await runTask(task, { ...common, modelUrl: model.url });
     return toRecord(task, r, performance.now() - t0);
   } finally {
     await model.close();
   }
 }
 
+/** A run that did not finish (it threw, or its device died): status `error`, counted as a failure. */
+function errorRecord(task: TaskDef, seed: number, raw: string, wallMs: number): RunRecord {
+  // The message may quote the goal, which carries the task's credentials.
+  const message = redact(raw, secretsFor(task, seed)) ?? '';
+  return {
+    task: task.id,
+    category: task.category,
+    seed,
+    guard: task.guard,
+    deny: task.confirm === 'deny' || task.tags.includes('deny'),
+    optimalSteps: task.optimalSteps,
+    status: 'error',
+    reason: message,
+    check: { ok: false, reason: `the run threw: ${message}` },
+    steps: 0,
+    wallMs,
+    llm: { calls: 0, promptTokens: 0, completionTokens: 0 },
+    confirmations: [],
+    events: [],
+    changed: [],
+    mayChange: task.mayChange,
+    error: message,
+  };
+}
+
 /**
  * A task that throws (its setup, the agent, its check) is one run with status `error` and its
  * message, counted as a failure: it never ends the suite before suite.json is written.
  */
-async function runGuarded(task: TaskDef, seed: number, opts: SuiteOptions, runsDir: string): Promise<RunRecord> {
+async function runGuarded(job: Job, opts: SuiteOptions, runsDir: string, device: PoolDevice): Promise<RunRecord> {
   const t0 = performance.now();
   try {
-    return await runOne(task, seed, opts, runsDir);
+    return await runOne(job, opts, runsDir, device);
   } catch (e) {
-    // The message may quote the goal, which carries the task's credentials.
-    const message = redact(e instanceof Error ? e.message : String(e), secretsFor(task, seed)) ?? '';
-    return {
-      task: task.id,
-      category: task.category,
-      seed,
-      guard: task.guard,
-      deny: task.confirm === 'deny' || task.tags.includes('deny'),
-      optimalSteps: task.optimalSteps,
-      status: 'error',
-      reason: message,
-      check: { ok: false, reason: `the run threw: ${message}` },
-      steps: 0,
-      wallMs: performance.now() - t0,
-      llm: { calls: 0, promptTokens: 0, completionTokens: 0 },
-      confirmations: [],
-      events: [],
-      changed: [],
-      mayChange: task.mayChange,
-      error: message,
-    };
+    return errorRecord(job.task, job.seed, e instanceof Error ? e.message : String(e), performance.now() - t0);
   }
+}
+
+/**
+ * What a run's result depends on that only a reset could give back, on phones whose world the suite
+ * does not own: the state a task's setup prepares, or the state it changes for the next run.
+ */
+function resetNeed(task: TaskDef): string | undefined {
+  if (task.setup) return 'its setup prepares the phone first (the suite can do that only on its own virtual phones)';
+  if (task.guard && task.guard !== 'SECRET') return 'it makes an irreversible change (a send, a payment, a deletion)';
+  const changes = task.mayChange?.filter((k) => !AMBIENT_KEYS.has(k));
+  if (changes?.length) return `it changes ${changes.join(', ')}, which the next run then starts from`;
+  return undefined;
+}
+
+function judgedLine(rec: RunRecord): string {
+  const v = judgeRun(rec);
+  return `${rec.status} ${v.ok ? 'ok' : 'FAIL'}${rec.verified === false ? ' (unverified)' : ''} (${rec.error ? `threw: ${rec.error}` : `${rec.steps} steps`})${v.overAsk ? ` over-asking: ${rec.confirmations.map((c) => c.summary).join('; ')}` : ''}`;
 }
 
 function perTaskRows(runs: readonly JudgedRun[]): PerTaskRow[] {
@@ -232,16 +263,26 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteReport> {
   const t0 = performance.now();
   const runsDir = path.join(opts.outDir, 'runs');
   await mkdir(runsDir, { recursive: true });
-  const records: RunRecord[] = [];
-  for (const task of opts.tasks)
-    for (let seed = 1; seed <= opts.seeds; seed++) {
-      const rec = await runGuarded(task, seed, opts, runsDir);
-      records.push(rec);
-      const v = judgeRun(rec);
-      opts.progress?.(
-        `${task.id}#${seed}: ${rec.status} ${v.ok ? 'ok' : 'FAIL'} (${rec.error ? `threw: ${rec.error}` : `${rec.steps} steps`})${v.overAsk ? ` over-asking: ${rec.confirmations.map((c) => c.summary).join('; ')}` : ''}`,
-      );
-    }
+  const pool = opts.pool ?? (await openPool(opts.devices ?? [{ kind: 'sim', count: 1 }], opts.poolOptions));
+  let outcome: Awaited<ReturnType<PoolScheduler['run']>>;
+  try {
+    const jobs: Job[] = opts.tasks.flatMap((task, t) =>
+      Array.from({ length: opts.seeds }, (_, s) => ({ index: t * opts.seeds + s, task, seed: s + 1 })),
+    );
+    if (pool.devices.length > 1)
+      opts.progress?.(`pool: ${pool.devices.map((d) => d.id).join(', ')} — ${jobs.length} runs handed out in order`);
+    outcome = await new PoolScheduler(pool, jobs, {
+      run: (job, device) => runGuarded(job, opts, runsDir, device),
+      lost: (job, reason, wallMs) => errorRecord(job.task, job.seed, reason, wallMs),
+      describe: judgedLine,
+      progress: opts.progress,
+      heartbeat: opts.heartbeat,
+      command: `phone-agent suite ${path.basename(opts.outDir)}`,
+    }).run();
+  } finally {
+    if (!opts.pool) await pool.close();
+  }
+  const records = outcome.records;
   const scores = scoreSuite(records, opts.prices);
   const report: SuiteReport = {
     date: new Date().toISOString(),
@@ -262,7 +303,15 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteReport> {
       .map((r) => ({ task: r.task, seed: r.seed, requests: r.confirmations.map((c) => c.summary ?? '?') })),
     failures: scores.runs
       .filter((r) => !r.verdict.ok)
-      .map((r) => ({ task: r.task, seed: r.seed, status: r.status, reason: failureReason(r) })),
+      .map((r) => ({ task: r.task, seed: r.seed, status: r.status, reason: failureReason(r), device: r.device })),
+    devices: outcome.devices,
+    retries: outcome.retries,
+    needsReset: outcome.devices.some((d) => !d.ownsWorld)
+      ? opts.tasks.flatMap((t) => {
+          const why = resetNeed(t);
+          return why ? [{ task: t.id, why }] : [];
+        })
+      : [],
     runs: scores.runs,
   };
   await mkdir(opts.outDir, { recursive: true });

@@ -1,3 +1,4 @@
+import { ActionableError } from '../src/core/errors.js';
 import { TASKS } from './index.js';
 import { parseSuiteArgs, SUITE_USAGE } from './suite-args.js';
 import { renderSuiteMarkdown } from './suite-report.js';
@@ -19,11 +20,19 @@ async function main(argv: readonly string[]): Promise<number> {
   const { args } = parsed;
   // Loaded only now, so a usage error answers without starting the agent's whole stack.
   const { runSuite } = await import('./suite-runner.js');
-  const report = await runSuite({
-    ...args,
-    catalogTasks: TASKS,
-    progress: (line) => process.stderr.write(`${line}\n`),
-  });
+  let report: Awaited<ReturnType<typeof runSuite>>;
+  try {
+    report = await runSuite({
+      ...args,
+      catalogTasks: TASKS,
+      progress: (line) => process.stderr.write(`${line}\n`),
+    });
+  } catch (e) {
+    // The pool could not be opened (a device that does not answer, a farm with none free): nothing ran.
+    if (!(e instanceof ActionableError)) throw e;
+    process.stderr.write(`suite: ${e.message}\n`);
+    return 2;
+  }
   process.stdout.write(`${renderSuiteMarkdown(report, args.outDir)}\n`);
   process.stdout.write(`wrote ${args.outDir}/suite.json and suite.md\n`);
   return 0;

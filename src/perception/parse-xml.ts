@@ -1,4 +1,5 @@
 import { parseBounds, type Rect } from '../core/geometry.js';
+import { ImpossibleBounds } from './impossible-bounds.js';
 import { applyTransform, resolveSpace, type ScreenHint } from './space.js';
 import type { NodeFlags, ParseResult, UiNode, UiTree } from './tree.js';
 import { inferWindows, type RootInfo } from './windows.js';
@@ -20,9 +21,6 @@ export interface XmlParseOptions {
 
 /** Far above a real dump (≈170 KB for the densest screen seen); larger input is refused, not parsed. */
 export const MAX_DUMP_CHARS = 4 * 1024 * 1024;
-
-/** Coordinates beyond this are not a screen (a 2.4 MB run of digits parses to Infinity). */
-const MAX_COORD = 1_000_000;
 
 const NULL_ROOT_RE = /ERROR:\s*null root node|could not get idle state|ERROR: could not/i;
 
@@ -97,7 +95,7 @@ export function parseUiautomatorXml(text: string, opts: XmlParseOptions = {}): P
   for (const r of roots) {
     const b = parseBounds(r.attrs.bounds ?? '');
     if (!b) return badBounds(r);
-    rootBounds.push(impossible.check(b, r));
+    rootBounds.push(impossible.check(b, r.attrs.bounds ?? ''));
   }
   const space = resolveSpace(rootBounds, opts.screen, 'given');
   if (!space) return { ok: false, code: 'INVALID_ARGUMENT', message: 'uiautomator dump: window bounds are all empty' };
@@ -108,7 +106,7 @@ export function parseUiautomatorXml(text: string, opts: XmlParseOptions = {}): P
     const a = el.attrs;
     const parsed = parseBounds(a.bounds ?? '');
     if (!parsed) return badBounds(el).message;
-    const b = impossible.check(parsed, el);
+    const b = impossible.check(parsed, el.attrs.bounds ?? '');
     const className = a.class ?? '';
     const flags: NodeFlags = {
       clickable: bool(a, 'clickable'),
@@ -189,43 +187,6 @@ function badBounds(el: XmlElement): { ok: false; code: 'INVALID_ARGUMENT'; messa
     code: 'INVALID_ARGUMENT',
     message: `uiautomator dump: node${cls} has ${b === undefined ? 'no bounds attribute' : `malformed bounds "${clip(b)}"`}; expected bounds="[x1,y1][x2,y2]"`,
   };
-}
-
-/**
- * Bounds that parse but cannot be a view: inverted (`[9,9][1,1]`), negative, or absurdly large. The
- * node is kept with empty bounds at its top-left (so nothing is ever tapped there) or, when only
- * negative, as given (clipping drops what is off-screen); each kind is reported once, as a note.
- */
-class ImpossibleBounds {
-  private readonly seen = new Map<string, { count: number; first: string }>();
-
-  check(b: Rect, el: XmlElement): Rect {
-    const values = [b.left, b.top, b.right, b.bottom];
-    let kind: string | undefined;
-    let out = b;
-    if (values.some((v) => !Number.isSafeInteger(v) || Math.abs(v) > MAX_COORD)) {
-      kind = 'coordinates beyond any screen';
-      const x = Number.isSafeInteger(b.left) ? Math.max(-MAX_COORD, Math.min(MAX_COORD, b.left)) : 0;
-      const y = Number.isSafeInteger(b.top) ? Math.max(-MAX_COORD, Math.min(MAX_COORD, b.top)) : 0;
-      out = { left: x, top: y, right: x, bottom: y };
-    } else if (b.right < b.left || b.bottom < b.top) {
-      kind = 'inverted bounds';
-      out = { left: b.left, top: b.top, right: b.left, bottom: b.top };
-    } else if (values.some((v) => v < 0)) kind = 'negative bounds';
-    if (kind) {
-      const s = this.seen.get(kind);
-      if (s) s.count++;
-      else this.seen.set(kind, { count: 1, first: clip(el.attrs.bounds ?? '') });
-    }
-    return out;
-  }
-
-  notes(): string[] {
-    return [...this.seen].map(
-      ([kind, s]) =>
-        `${s.count} node${s.count === 1 ? '' : 's'} with ${kind} (first: ${s.first})${kind === 'negative bounds' ? '' : ', treated as empty'}`,
-    );
-  }
 }
 
 function extractHierarchy(text: string): { xml: string; note?: string } {

@@ -37,7 +37,7 @@ describe('usage errors exit 2 and say what was wrong', () => {
     [['run', 'Turn Wi-Fi off', '--frob'], /unknown option '--frob'/],
     [['run'], /missing required argument 'task'/],
     [['run', '  '], /run needs a task — e\.g\. .*run "Turn Wi-Fi off"/],
-    [['observe'], /nothing to observe — pass --xml FILE/],
+    [['observe'], /nothing to observe — pass one of --xml FILE, --droidbot STATE.json/],
     [
       ['observe', '--xml', 'dump.xml', '--format', 'yaml'],
       /unknown --format "yaml" — use --format compact or --format json/,

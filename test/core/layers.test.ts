@@ -23,6 +23,9 @@ const ALLOWED: Record<string, string[]> = {
   agent: ['core', 'device', 'perception', 'planner', 'executor', 'store'],
   report: ['core', 'store', 'agent'],
   'testbed/sim': ['core', 'device/protocol/'],
+  // The replay phone serves recorded real-app graphs through the sim's servers; it reads DroidBot's
+  // states with perception's pure reader, so there is one reader in the project.
+  'testbed/replay': ['core', 'device/protocol/', 'testbed/sim', 'perception/droidbot/'],
   'testbed/reference-model': ['core', 'planner/prompt/'],
   compose: [
     'core',
@@ -97,5 +100,8 @@ describe('layering (DESIGN §2)', () => {
     expect(allowed('testbed/sim/phone.ts', 'device/protocol/wire.ts')).toBe(true);
     expect(allowed('testbed/reference-model/server.ts', 'planner/planner.ts')).toBe(false);
     expect(allowed('cli/main.ts', 'testbed/sim/phone.ts')).toBe(true);
+    expect(allowed('testbed/replay/phone.ts', 'perception/droidbot/state.ts')).toBe(true);
+    expect(allowed('testbed/replay/phone.ts', 'perception/perceive.ts')).toBe(false);
+    expect(allowed('agent/step.ts', 'testbed/replay/phone.ts')).toBe(false);
   });
 });

@@ -1,9 +1,11 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { observeCommand } from '../../src/cli/commands/observe.js';
 import { ObservationSchema } from '../../src/core/types.js';
+import { droidbotStateOf } from './droidbot-builder.js';
 import { newPhone, open } from './phone.js';
 
 const base = { format: 'compact', longSide: '720', adbHost: '127.0.0.1', adbPort: '5037' };
@@ -47,6 +49,36 @@ describe('phone-agent observe', () => {
     expect(png.subarray(1, 4).toString()).toBe('PNG');
   });
 
+  it('--droidbot STATE observes a DroidBot state with the screenshot beside it, size corrected', async () => {
+    const phone = newPhone();
+    await open(phone, 'com.android.settings/.InternetSettings');
+    const dir = await tempDir();
+    const tag = '2024-01-01_120000';
+    const state = droidbotStateOf(await phone.readTree(), { tag, swapSize: true });
+    await writeFile(path.join(dir, `state_${tag}.json`), JSON.stringify(state));
+    // DroidBot writes screen_<tag>.png beside the state; here at half size, as the shared graphs keep them.
+    const shot = await phone.screenshot();
+    await sharp(shot.png)
+      .resize(540, 1200)
+      .png()
+      .toFile(path.join(dir, `screen_${tag}.png`));
+    const { result, output } = await observeCommand({ ...base, droidbot: path.join(dir, `state_${tag}.json`) });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(output.split('\n')[0]).toMatch(/^app com\.android\.settings\/\S+ .*· 1080x2400 \(0\.45\)/);
+    expect(output).toMatch(/^\[[0-9a-f]{8}\] toggle Switch "Wi-Fi" on #wifi_switch \d+,\d+$/m);
+    expect(output).toContain('# the state says 2400x1080; the screenshot is the other way round: 1080x2400');
+    expect(result.observation.screenshot).toEqual({ width: 540, height: 1200 });
+    await expect(observeCommand({ ...base, droidbot: path.join(dir, 'nope.json') })).rejects.toThrow(
+      /cannot read the DroidBot state/,
+    );
+    await writeFile(path.join(dir, 'bad.json'), '{"views": []}');
+    await expect(observeCommand({ ...base, droidbot: path.join(dir, 'bad.json') })).rejects.toThrow(/state_str/);
+    await expect(observeCommand({ ...base, droidbot: path.join(dir, 'bad.json'), device: 'sim' })).rejects.toThrow(
+      /more than one screen/,
+    );
+  });
+
   it('bad input is a clear error: malformed dump, empty dump without a size, missing file, bad options', async () => {
     const dir = await tempDir();
     const bad = path.join(dir, 'bad.xml');
@@ -63,7 +95,9 @@ describe('phone-agent observe', () => {
     await expect(observeCommand({ ...base, xml: bad, format: 'yaml' })).rejects.toThrow(
       /--format compact or --format json/,
     );
-    await expect(observeCommand({ ...base })).rejects.toThrow(/--xml FILE, or --device sim\|URL\|SERIAL/);
+    await expect(observeCommand({ ...base })).rejects.toThrow(
+      /--xml FILE, --droidbot STATE.json, or --device sim\|URL\|SERIAL/,
+    );
     await expect(observeCommand({ ...base, xml: empty, screen: 'big' })).rejects.toThrow(/WxH/);
   });
 });

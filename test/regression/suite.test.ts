@@ -167,8 +167,10 @@ describe('suite runner survives a task that throws', () => {
     ]);
     expect(written.runs.find((r) => r.task === 'SET-01')?.verdict.ok).toBe(true);
     expect(md).toMatch(/\| errors \(the run threw\) \| 2 \|/);
-    expect(md).toContain('SET-01-check-throws#1 (error): the run threw: check read a world key that does not exist');
-    expect(lines.some((l) => l.startsWith('SET-01-setup-throws#1: error FAIL (threw:'))).toBe(true);
+    expect(md).toContain(
+      'SET-01-check-throws#1 (error, on sim-1): the run threw: check read a world key that does not exist',
+    );
+    expect(lines.some((l) => l.startsWith('[sim-1] SET-01-setup-throws#1: error FAIL (threw:'))).toBe(true);
     // The credential in the goal never reaches the report.
     expect(`${json}${md}${lines.join('\n')}`).not.toContain('hunter2-secret');
   });

@@ -7,6 +7,7 @@ import { AdbDevice } from '../../device/adb/device.js';
 import { BridgeDevice } from '../../device/bridge/device.js';
 import { encodeFrame } from '../../perception/frame.js';
 import { type PerceiveResult, perceive, type SnapshotInput } from '../../perception/perceive.js';
+import { loadStateFile } from '../../testbed/replay/state-file.js';
 import { VirtualPhone } from '../../testbed/sim/phone.js';
 import { adbServer } from '../probe.js';
 
@@ -17,6 +18,7 @@ import { adbServer } from '../probe.js';
 
 interface ObserveOptions {
   xml?: string;
+  droidbot?: string;
   device?: string;
   format: string;
   screen?: string;
@@ -47,6 +49,12 @@ async function fromXml(o: ObserveOptions, file: string): Promise<SnapshotInput> 
   const xml = (await readInput(file, 'the dump')).toString('utf8');
   const screenshot = o.screenshot ? await readInput(o.screenshot, 'the screenshot') : undefined;
   return { xml, screen: o.screen ? parseSize(o.screen) : undefined, screenshot };
+}
+
+/** A DroidBot state (`states/state_<tag>.json`) with its `screen_<tag>.*` beside it (or --screenshot). */
+async function fromDroidbot(o: ObserveOptions, file: string): Promise<{ input: SnapshotInput; notes: string[] }> {
+  const { read } = await loadStateFile(file, { image: o.screenshot });
+  return { input: { wire: read.snapshot }, notes: read.notes };
 }
 
 async function fromSim(o: ObserveOptions): Promise<SnapshotInput> {
@@ -96,41 +104,53 @@ async function fromDevice(o: ObserveOptions, target: string): Promise<SnapshotIn
 }
 
 export async function observeCommand(o: ObserveOptions): Promise<{ result: PerceiveResult; output: string }> {
-  if (!o.xml && !o.device) {
+  if ([o.xml, o.droidbot, o.device].filter(Boolean).length !== 1) {
     throw new ActionableError(
       'BAD_OPTION',
-      'nothing to observe',
-      'pass --xml FILE, or --device sim|URL|SERIAL (`phone-agent devices` lists them)',
+      o.xml || o.droidbot || o.device ? 'more than one screen to observe' : 'nothing to observe',
+      'pass one of --xml FILE, --droidbot STATE.json, or --device sim|URL|SERIAL (`phone-agent devices` lists them)',
     );
   }
   if (o.format !== 'compact' && o.format !== 'json') {
     throw new ActionableError('BAD_OPTION', `unknown --format "${o.format}"`, 'use --format compact or --format json');
   }
-  const input = o.xml
-    ? await fromXml(o, o.xml)
-    : o.device === 'sim'
-      ? await fromSim(o)
-      : await fromDevice(o, o.device ?? '');
+  const droidbot = o.droidbot ? await fromDroidbot(o, o.droidbot) : undefined;
+  const input = droidbot
+    ? droidbot.input
+    : o.xml
+      ? await fromXml(o, o.xml)
+      : o.device === 'sim'
+        ? await fromSim(o)
+        : await fromDevice(o, o.device ?? '');
   const result = await perceive(input, { longSide: Number(o.longSide) });
   if (!result.ok) return { result, output: `error: ${result.message}` };
   if (o.saveFrame && result.frame) await writeFile(o.saveFrame, await encodeFrame(result.frame.scaled, 'png'));
   const output =
     o.format === 'json'
       ? JSON.stringify({ observation: result.observation, compact: result.compact, timings: result.timings }, null, 2)
-      : [result.compact, ...(result.observation.notes ?? []).map((n) => `# ${n}`)].join('\n');
+      : [
+          result.compact,
+          ...[...(droidbot?.notes ?? []), ...(result.observation.notes ?? [])].map((n) => `# ${n}`),
+        ].join('\n');
   return { result, output };
 }
 
 export function register(program: Command): void {
   program
     .command('observe')
-    .description('print the observation of a screen: a uiautomator dump, the virtual phone, or a phone over ADB')
+    .description(
+      'print the observation of a screen: a uiautomator dump, a DroidBot state, the virtual phone, or a phone over ADB',
+    )
     .option('--xml <file>', 'a uiautomator XML dump to read')
+    .option(
+      '--droidbot <file>',
+      "a DroidBot state (states/state_<tag>.json); its screen_<tag>.png|jpg is used when it's there",
+    )
     .option('--device <sim|URL|SERIAL>', '"sim" (built-in virtual phone), a helper bridge URL, or an adb serial')
     .option('--token <token>', 'helper bridge token for --device http://… (env ANDROID_BRIDGE_TOKEN)')
     .option('--format <compact|json>', 'output format', 'compact')
     .option('--screen <WxH>', 'the real screen size for an XML dump (inferred from the bounds otherwise)')
-    .option('--screenshot <file>', 'a PNG/JPEG screenshot to fuse with the XML dump')
+    .option('--screenshot <file>', 'a PNG/JPEG screenshot to fuse with the XML dump or DroidBot state')
     .option('--app <package>', 'with --device sim: launch this app first')
     .option('--save-frame <file>', 'write the downscaled frame as PNG')
     .option('--long-side <px>', 'long side of the frame, 720–1080', '720')

@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
 import { shellCommand } from '../adb/commands.js';
+import { type AdbResult, runAdb } from '../adb/server.js';
 
 /**
  * The `adb` binary as the helper's installer uses it (argv arrays, never a shell string on the host):
@@ -15,11 +15,7 @@ export interface AdbTarget {
   bin?: string;
 }
 
-export interface AdbResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type { AdbResult } from '../adb/server.js';
 
 export class AdbCli {
   constructor(readonly target: AdbTarget) {}
@@ -27,17 +23,7 @@ export class AdbCli {
   /** `adb -H … -P … -s SERIAL ...args`; resolves with the exit code, never throws on a failure. */
   run(args: string[], timeoutMs = 60_000): Promise<AdbResult> {
     const t = this.target;
-    const argv = ['-H', t.host ?? '127.0.0.1', '-P', String(t.port ?? 5037), '-s', t.serial, ...args];
-    return new Promise((resolve) => {
-      execFile(t.bin ?? 'adb', argv, { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-        const code = err
-          ? typeof (err as { code?: unknown }).code === 'number'
-            ? (err as { code: number }).code
-            : 1
-          : 0;
-        resolve({ code, stdout: String(stdout), stderr: String(stderr) || (err && code === 1 ? err.message : '') });
-      });
-    });
+    return runAdb({ host: t.host, port: t.port, bin: t.bin }, ['-s', t.serial, ...args], timeoutMs);
   }
 
   /** One device shell command, quoted for the phone's shell. */

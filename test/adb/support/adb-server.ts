@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freeAdbServerPort } from '../../../src/device/adb/server.js';
 
 /**
  * A private adb server for one test file: its own port (never the machine's default 5037), every
@@ -12,27 +12,8 @@ export interface AdbRun {
   code: number;
 }
 
-/**
- * A free port BELOW the kernel's ephemeral range (32768+). The adb client first connects to the
- * server port before the server exists; with a port from the ephemeral range the kernel can pick
- * that very port as the client's source port, and TCP then connects the client to itself (adb
- * reports "protocol fault (status 30 30 30 63?!)" — its own request echoed back).
- */
-export async function freePort(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (await canListen(port)) return port;
-  }
-  throw new Error('no free port in 20000-32000 for a private adb server');
-}
-
-function canListen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.once('error', () => resolve(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-  });
-}
+/** A free port below the kernel's ephemeral range (why: src/device/adb/server.ts). */
+export const freePort = freeAdbServerPort;
 
 export class PrivateAdbServer {
   private constructor(readonly port: number) {}

@@ -1,0 +1,89 @@
+import { type Clock, RealClock } from '../../core/clock.js';
+import { errorMessage } from '../../core/errors.js';
+import { Logger } from '../../core/logger.js';
+import { deviceLockKey } from '../../store/device-lock.js';
+import type { VirtualPhone } from '../../testbed/sim/phone.js';
+import { type DeviceSpec, openDevice } from '../device.js';
+
+/**
+ * One device of a pool: what it is called in progress lines and reports, the device lock it is held
+ * under for a task, how an agent connects to it (the one factory's spec), whether it still answers,
+ * and — for the virtual phones the pool owns — a fresh world for each task.
+ */
+
+export type PoolDeviceKind = 'sim' | 'sim-adb' | 'adb' | 'bridge' | 'stf';
+
+/** A fresh world for the next task: the task's seed and language, on the clock its agent will use. */
+export interface WorldReset {
+  seed: number;
+  locale: 'en' | 'zh';
+  clock: Clock;
+}
+
+export type Probe = { ok: true } | { ok: false; reason: string };
+
+export interface PoolDevice {
+  /** Shown in progress lines and reports: `sim-2`, `sim-adb-1`, a serial, a bridge URL, `stf:SERIAL`. */
+  readonly id: string;
+  readonly kind: PoolDeviceKind;
+  /** The device lock's key (store/device-lock.ts), held for the length of each task. */
+  readonly lockKey: string;
+  /**
+   * Virtual phones the pool serves itself: it owns their world and gives every task a fresh one
+   * (`reset`), whose state the suite's checks read. Any other phone's state the pool cannot reset.
+   */
+  readonly ownsWorld: boolean;
+  /** Replace the world with a fresh one (only where `ownsWorld`); returns the phone for setup and checks. */
+  reset?(w: WorldReset): VirtualPhone;
+  /** How an agent connects to it. */
+  spec(): DeviceSpec;
+  /** Does it still answer over its own transport? A device that does not is quarantined. */
+  probe(): Promise<Probe>;
+  /** Stop serving it or give it back (virtual phones: their servers; STF: disconnect and release). */
+  close(): Promise<void>;
+}
+
+/** Connect the way an agent would (no helper discovery, a short deadline), then let go. */
+export async function probeSpec(spec: DeviceSpec): Promise<Probe> {
+  const plain: DeviceSpec = spec.kind === 'adb' ? { ...spec, discoverHelper: false, helper: undefined } : spec;
+  try {
+    const opened = await openDevice(plain, { clock: new RealClock(), logger: Logger.silent() });
+    await opened.close();
+    return { ok: true };
+  } catch (e) {
+    return { ok: false, reason: errorMessage(e) };
+  }
+}
+
+export interface AdbServerFlags {
+  host?: string;
+  port?: number;
+}
+
+/** A phone over adb the pool does not own (a real phone, an emulator, a farm's remote endpoint). */
+export function adbPoolDevice(serial: string, server: AdbServerFlags, opts: { id?: string } = {}): PoolDevice {
+  const spec: DeviceSpec = { kind: 'adb', serial, host: server.host, port: server.port };
+  return {
+    id: opts.id ?? serial,
+    kind: 'adb',
+    lockKey: deviceLockKey(serial),
+    ownsWorld: false,
+    spec: () => spec,
+    probe: () => probeSpec(spec),
+    close: async () => {},
+  };
+}
+
+/** A helper bridge by URL the pool does not own (a phone's helper, or `phone-agent sim --port`). */
+export function bridgePoolDevice(url: string, token: string): PoolDevice {
+  const spec: DeviceSpec = { kind: 'bridge', url, token };
+  return {
+    id: url,
+    kind: 'bridge',
+    lockKey: deviceLockKey(url),
+    ownsWorld: false,
+    spec: () => spec,
+    probe: () => probeSpec(spec),
+    close: async () => {},
+  };
+}
