@@ -1,11 +1,18 @@
 import type { TaskDef } from '../types.js';
 
-/** CLK-01: set up a timer's duration in Clock without starting it (three h/m/s fields on the Timer tab). */
+/**
+ * CLK-01: set the Timer's duration in Clock without starting it (three h/m/s fields on the Timer tab).
+ * The catalog says "Create a timer … Do not start it", but in Google's Clock and AOSP DeskClock a
+ * timer does not exist unstarted: the duration is entered and Start creates and runs it in one press
+ * (Samsung's saved presets are another feature, which this Clock does not have). Players found no way
+ * to "create" one (issue 21); the virtual Clock is faithful, so the wording follows it, and the check
+ * (that duration set, not running) is unchanged.
+ */
 export const CLK_01: TaskDef = {
   id: 'CLK-01',
   category: 'clock',
   tags: ['clock', 'timer', 'form', 'en'],
-  instruction: 'Create a timer for {h} h {m} min {s} s. Do not start it.',
+  instruction: 'Set the timer to {h} h {m} min {s} s, but do not start it.',
   params: (r) => ({
     h: String(1 + Math.floor(r() * 3)),
     m: String(Math.floor(r() * 60)),

@@ -4,7 +4,7 @@ import type { TaskDef } from '../types.js';
 /**
  * REC-03: this camera model shows no current-time readout; only the pixels, the watermark (its own
  * drifting clock), event cards and the drag bubble show times. The second cannot be confirmed, so
- * the right end is `ask_user` saying the time is uncertain; `done` is a false done.
+ * the right end is a hand-over (`ask_user`, paused), whatever its words; `done` is a false done.
  */
 export const REC_03: TaskDef = {
   id: 'REC-03',

@@ -1,4 +1,6 @@
+import type { Approval } from '../core/approval.js';
 import type { Observation } from '../core/types.js';
+import { covers } from '../executor/consent-scope.js';
 import { checkGuard, type GuardConfig } from '../executor/guardrails/guard.js';
 
 /**
@@ -15,4 +17,22 @@ export function heldTaps(obs: Observation, cfg?: GuardConfig): Record<string, st
     if (v.needsConfirmation) held[e.id] = v.categories;
   }
   return held;
+}
+
+/**
+ * The marks without those an earlier approval covers (the confirmation dialog its action opened:
+ * a tap there asks nobody, so its line must not say it will).
+ */
+export function uncoveredHeld(
+  held: Record<string, string[]>,
+  approval: Approval | undefined,
+  obs: Observation,
+): Record<string, string[]> {
+  if (!approval) return held;
+  const out: Record<string, string[]> = {};
+  for (const [id, categories] of Object.entries(held)) {
+    const e = obs.elements.find((x) => x.id === id);
+    if (!covers(approval, { categories, package: obs.app.package }, obs, e)) out[id] = categories;
+  }
+  return out;
 }

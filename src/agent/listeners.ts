@@ -24,6 +24,8 @@ export const checkpointStep: StepListener = async (s, record, png) => {
     bannedAs: s.mem.blacklist.shownJSON(),
     completion: s.mem.completion.toJSON(),
     notes: s.mem.notes.length ? s.mem.notes : undefined,
+    taskApps: s.mem.taskApps.size ? [...s.mem.taskApps] : undefined,
+    approval: s.mem.approval,
     irreversibleDone: s.mem.alreadyDone.size ? [...s.mem.alreadyDone] : undefined,
     usage: s.total,
     counters: counters(s),

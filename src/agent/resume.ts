@@ -79,6 +79,9 @@ export async function resumeAgent(deps: AgentDeps, o: ResumeOptions): Promise<Ru
       completion: CompletionTracker.fromJSON(c.completion),
       alreadyDone: new Set(c.irreversibleDone ?? []),
       notes: c.notes ?? [],
+      taskApps: new Set(c.taskApps ?? []),
+      // An action in flight after the approval (not its own) ended its reach.
+      approval: inFlight ? undefined : c.approval,
     },
     loop: freshLoop(),
     cur,
@@ -135,6 +138,7 @@ export async function resumeAgent(deps: AgentDeps, o: ResumeOptions): Promise<Ru
     bannedAs: s.mem.blacklist.shownJSON(),
     usage: s.total,
     irreversibleDone: s.mem.alreadyDone.size ? [...s.mem.alreadyDone] : undefined,
+    approval: s.mem.approval,
     resumes: [...(c.resumes ?? []), deps.clock.now()],
     updatedAt: deps.clock.now(),
   });
@@ -178,6 +182,8 @@ function reconcileIntent(s: Session, c: Checkpoint, first: number): string[] {
   const unchanged =
     obs.pageHash === intent.pageHash && (intent.state === undefined || intent.state === screenState(obs));
   if (unchanged && targetThere) {
+    // Not done: it is confirmed again, and its approval covers nothing yet.
+    if (s.mem.approval?.step === intent.step) s.mem.approval = undefined;
     s.mem.history.add({
       step: intent.step,
       action: what,

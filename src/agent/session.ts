@@ -3,6 +3,7 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { Decision } from '../core/types.js';
 import { CompletionTracker } from '../executor/completion.js';
+import type { Approval } from '../executor/consent-scope.js';
 import type { ConfirmationChannel } from '../executor/guardrails/confirm.js';
 import { FrameGate } from '../perception/frame.js';
 import type { ScrollEndTracker } from '../perception/scroll-end.js';
@@ -68,6 +69,17 @@ export interface RunMemory {
   learned: Set<string>;
   /** The model's working memory (`note`), shown in every prompt. */
   notes: string[];
+  /**
+   * Apps (packages) the run has acted in or brought to the front by its own actions: the only ones
+   * an interrupt rule may grant a permission to (planner/permission-rule.ts).
+   */
+  taskApps: Set<string>;
+  /**
+   * The user's last approval, while it may still cover the confirmation dialog its action opened
+   * (executor/consent-scope.ts): set when an approved action is delivered, cleared by the run's next
+   * own action. Checkpointed, so a resume keeps it right.
+   */
+  approval?: Approval;
 }
 
 /** The loop's counters and gates, reset by progress. */
@@ -148,6 +160,7 @@ export function freshMemory(): RunMemory {
     replayed: new Set<string>(),
     notes: [],
     learned: new Set<string>(),
+    taskApps: new Set<string>(),
   };
 }
 

@@ -8,6 +8,7 @@ import { addUsage } from '../planner/llm/client.js';
 import { actionSignature } from '../planner/memory/signature.js';
 import { plannerTools } from '../planner/prompt/builders.js';
 import { toolsForScreen } from '../planner/screen-tools.js';
+import { uncoveredHeld } from './held-taps.js';
 import type { Session } from './session.js';
 import type { StepCtx } from './step-context.js';
 import { GATE_WAIT } from './step-helpers.js';
@@ -22,13 +23,15 @@ import type { DecisionSource } from './types.js';
 const MAX_INVALID = 3;
 
 export type Choice =
-  | { kind: 'decided'; planned: PlannedStep; source: DecisionSource; ruleNote?: string }
+  | { kind: 'decided'; planned: PlannedStep; source: DecisionSource; ruleNote?: string; ruleLabel?: string }
   | { kind: 'end'; status: 'ask_user' | 'failed'; reason: string }
   | { kind: 'retry'; reason: string };
 
 export async function choose(s: Session, ctx: StepCtx): Promise<Choice> {
   const obs = ctx.seen.obs;
-  const interrupt = matchInterrupt(obs);
+  const interrupt = matchInterrupt(obs, { goal: s.run.goal, taskApps: s.mem.taskApps });
+  // A prompt the rule may not answer (a permission it may not grant) is the user's decision.
+  if (interrupt?.kind === 'hand_over') return { kind: 'end', status: 'ask_user', reason: interrupt.reason };
   if (interrupt) {
     if (!s.mem.interrupts.attempt(interrupt.key))
       return {
@@ -42,6 +45,7 @@ export async function choose(s: Session, ctx: StepCtx): Promise<Choice> {
       planned: { decision: interrupt.decision, subgoalDone: false },
       source: 'rule',
       ruleNote: interrupt.reason,
+      ruleLabel: interrupt.label,
     };
   }
   const w = s.loop.waiting;
@@ -102,7 +106,7 @@ async function askModel(s: Session, ctx: StepCtx): Promise<Choice> {
     screen: ctx.seen.compact,
     screenIsDelta: false,
     // Marked on their lines: the model knows which taps will ask the user before it taps.
-    held: ports.held(obs),
+    held: uncoveredHeld(ports.held(obs), s.mem.approval, obs),
     aspect: obs.screen.aspect,
     history: s.mem.history.recent(5),
     // Each ban as the action was sent; the parse matches the signatures they are keyed by.

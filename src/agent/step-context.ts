@@ -1,3 +1,4 @@
+import type { Approval } from '../executor/consent-scope.js';
 import type { LlmUsage } from '../planner/llm/client.js';
 import type { Perceived } from './ports.js';
 import type { StepRecord } from './types.js';
@@ -15,4 +16,6 @@ export interface StepCtx {
   usage: LlmUsage;
   /** A plan the model sent with `subgoal_done`: applied at commit, after the shown subgoal closed. */
   revisedPlan?: readonly string[];
+  /** The earlier approval that covered this step's guarded tap (a confirmation dialog it opened). */
+  covered?: Approval;
 }

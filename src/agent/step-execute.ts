@@ -1,5 +1,6 @@
 import type { Deadline } from '../core/clock.js';
-import type { Decision } from '../core/types.js';
+import type { Decision, Element } from '../core/types.js';
+import { approvalOf, covers } from '../executor/consent-scope.js';
 import type { ConfirmationAnswer, ConfirmationChannel, ConfirmationRequest } from '../executor/guardrails/confirm.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import { actionSignature } from '../planner/memory/signature.js';
@@ -25,14 +26,32 @@ export type Outcome =
 
 const ALREADY_DONE = 'already took effect before the run was interrupted';
 
-function runChannel(s: Session): ConfirmationChannel {
+/**
+ * The run's consent port for one step: a tap on the confirmation dialog an approved action opened is
+ * covered by that approval (one act, one consent); an act that already took effect is refused.
+ */
+function runChannel(s: Session, ctx: StepCtx, target: Element | undefined): ConfirmationChannel {
   return {
     name: s.deps.confirm.name,
     async confirm(req: ConfirmationRequest, d: Deadline): Promise<ConfirmationAnswer> {
+      const approval = s.mem.approval;
+      if (approval && covers(approval, req, ctx.seen.obs, target)) {
+        ctx.covered = approval;
+        return { verdict: 'approved', by: `the approval of step ${approval.step}` };
+      }
       if (s.mem.alreadyDone.has(req.summary)) return { verdict: 'denied', by: 'resume', reason: ALREADY_DONE };
       return s.deps.confirm.confirm(req, d);
     },
   };
+}
+
+/** After the run's own action: a new approval is remembered, anything else ends the last one's reach. */
+function carryApproval(s: Session, ctx: StepCtx, exec: Executed): void {
+  if (ctx.record.source === 'rule' || ctx.record.source === 'gate') return;
+  const c = exec.consent;
+  const delivered = exec.receipt.delivery !== 'not_delivered';
+  s.mem.approval =
+    c?.kind === 'approved' && !ctx.covered && delivered ? approvalOf(ctx.step, c.request, ctx.seen.obs) : undefined;
 }
 
 export async function executePlanned(s: Session, ctx: StepCtx, planned: PlannedStep, fresh: boolean): Promise<Outcome> {
@@ -40,12 +59,13 @@ export async function executePlanned(s: Session, ctx: StepCtx, planned: PlannedS
   const obs = ctx.seen.obs;
   const sig = actionSignature(decision.action);
   const te = s.perf();
+  const target = obs.elements.find((e) => e.id === decision.action.target_id);
   const exec = await s.deps.ports.execute({
     decision: live(s, decision),
     obs,
     dryRun: s.run.dryRun,
     fresh,
-    confirm: runChannel(s),
+    confirm: runChannel(s, ctx, target),
     journal: async (req, guarded) => {
       await appendJournal(
         s.run.runDir,
@@ -63,6 +83,8 @@ export async function executePlanned(s: Session, ctx: StepCtx, planned: PlannedS
       if (!guarded) return;
       await s.checkpoint.save({
         pendingConfirmation: undefined,
+        // Should the run die in flight, the approval stands with the intent (resume judges both).
+        approval: ctx.covered ?? approvalOf(ctx.step, req, obs),
         intent: {
           step: ctx.step,
           decision,
@@ -76,6 +98,7 @@ export async function executePlanned(s: Session, ctx: StepCtx, planned: PlannedS
     },
   });
   ctx.deviceMs += s.perf() - te;
+  carryApproval(s, ctx, exec);
   ctx.record.receipt = exec.receipt;
   // The element acted on, with its box: the report draws it on the screen before the step.
   if (exec.target) ctx.record.target = { id: exec.target.id, bounds: exec.target.bounds };
@@ -120,6 +143,7 @@ export async function executePlanned(s: Session, ctx: StepCtx, planned: PlannedS
     s.loop.hint = `${declined.replace(/^the/, 'The')}. Do not try it again or any other way to the same effect; tell the user it was not done (ask_user), or go on with parts of the goal that do not need it.`;
     return { kind: 'refused', note: `denied by ${consent.by}: ${what}`, historyNote: declined };
   }
-  if (consent?.kind === 'approved') s.result.confirmations++;
+  // A covered confirmation dialog asked nobody: it is not a second consent.
+  if (consent?.kind === 'approved' && !ctx.covered) s.result.confirmations++;
   return { kind: 'executed', exec };
 }

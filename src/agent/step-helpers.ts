@@ -61,7 +61,7 @@ export async function replan(
 }
 
 /** What the person was asked about, without the app (`tap "Pay ¥18"`): the control, named for the model. */
-export function askedAbout(req: ConfirmationRequest): string {
+export function askedAbout(req: Pick<ConfirmationRequest, 'summary' | 'package'>): string {
   const suffix = ` in ${req.package || 'the current app'}`;
   return req.summary.endsWith(suffix) ? req.summary.slice(0, -suffix.length) : req.summary;
 }

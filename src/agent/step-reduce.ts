@@ -1,10 +1,11 @@
 import type { Action } from '../core/types.js';
+import { isLauncherPackage } from '../device/app-label.js';
 import { seekSummary } from '../executor/seek-timeline.js';
 import { ScrollEndTracker } from '../perception/scroll-end.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import { addUsage } from '../planner/llm/client.js';
 import { actionSignature } from '../planner/memory/signature.js';
-import { consentNote } from '../planner/prompt/format.js';
+import { consentNote, coveredNote } from '../planner/prompt/format.js';
 import type { Executed, Perceived } from './ports.js';
 import { type Session, waitGate } from './session.js';
 import type { StepCtx } from './step-context.js';
@@ -37,6 +38,9 @@ export async function reduce(
   const sig = actionSignature(action);
   const ok = exec.ok;
   const reason = ok ? undefined : (exec.error ?? 'dispatch failed');
+  // What an interrupt rule handled, named (its dialog, or what it granted): the history says so.
+  const ruleNote = source === 'rule' ? ctx.record.note : undefined;
+  if (source !== 'rule' && source !== 'gate') noteTaskApps(s, [obs.app.package, exec.post?.obs.app.package]);
   ctx.record.ok = ok;
   ctx.record.signals = exec.signals;
   ctx.record.note = ok ? (source === 'cache' ? 'replayed from page memory' : ctx.record.note) : reason;
@@ -51,7 +55,9 @@ export async function reduce(
     expect: ctx.record.expect ?? '-',
     ok,
     ...(ok && !exec.checked ? { unchecked: true } : {}),
-    note: ok ? (scrollNote ?? successNote(action, exec)) : notApplied(planned, reason ?? ''),
+    note: ok
+      ? (ruleNote ?? scrollNote ?? coveredOf(ctx) ?? successNote(action, exec))
+      : notApplied(planned, reason ?? ''),
     ...byOf(source),
   });
   s.loop.waiting =
@@ -91,6 +97,12 @@ export async function reduce(
   s.cur = post;
 }
 
+/** A tap the user's earlier approval covered (the confirmation dialog that action opened). */
+function coveredOf(ctx: StepCtx): string | undefined {
+  const a = ctx.covered;
+  return a ? coveredNote(askedAbout({ summary: a.summary, package: a.package }), a.step) : undefined;
+}
+
 /** What the history says after an action that worked: what it read, or what the model should know. */
 function successNote(action: Action, exec: Executed): string | undefined {
   if (action.tool === 'read_control') return controlSummary(exec.value);
@@ -102,6 +114,11 @@ function successNote(action: Action, exec: Executed): string | undefined {
   if (exec.signals?.includes('only_in_typed_field'))
     return 'the text is only in the field just typed into: nothing else on the page shows it (no result matched?)';
   return undefined;
+}
+
+/** The apps the run's own actions were in or brought up (never the home screen). */
+function noteTaskApps(s: Session, packages: (string | undefined)[]): void {
+  for (const p of packages) if (p && !isLauncherPackage(p)) s.mem.taskApps.add(p);
 }
 
 function byOf(source: DecisionSource): { by?: 'rule' | 'replay' | 'gate' } {

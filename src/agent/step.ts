@@ -67,7 +67,7 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
   Object.assign(ctx.record, {
     source,
     decision: planned.decision,
-    action: describeAction(action, labelOf(seen.obs, action.target_id)),
+    action: describeAction(action, choice.ruleLabel ?? labelOf(seen.obs, action.target_id)),
     expect: shownExpect(planned.decision),
     note: choice.ruleNote,
   });

@@ -5,11 +5,12 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ActionableError } from '../core/errors.js';
+import { OriginPolicy } from './origin.js';
 
 /**
  * The streamable HTTP transport on loopback only, behind a bearer token: the server drives a phone
- * and shows its screen, so nothing without the token gets past the door (401), and nothing off
- * this machine can reach it. One MCP session (and McpServer) per client; they share the device.
+ * and shows its screen, so nothing without the token gets past the door (401), nothing off this
+ * machine can reach it, and no web page from a foreign origin can either (403, ./origin.ts). One MCP session (and McpServer) per client; they share the device.
  */
 
 export interface HttpOptions {
@@ -17,6 +18,8 @@ export interface HttpOptions {
   /** Default: 32 random bytes, hex (printed once at start). */
   token?: string;
   newServer: () => McpServer;
+  /** Browser origins let in besides the server's own (`--allow-origin`): any other Origin gets 403. */
+  allowedOrigins?: readonly string[];
 }
 
 export interface HttpMcp {
@@ -63,9 +66,12 @@ export async function startHttpMcp(opts: HttpOptions): Promise<HttpMcp> {
   const token = opts.token ?? randomBytes(32).toString('hex');
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>();
   let allowedHosts: string[] = [];
+  const origins = new OriginPolicy(opts.allowedOrigins ?? []);
 
   const http = createServer(async (req, res) => {
     try {
+      // First, before the token: a page from a foreign origin is refused whatever it sends.
+      if (origins.refuse(req, res)) return;
       if (!authorized(req, token))
         return send(res, 401, 'unauthorized', 'send Authorization: Bearer <token> (printed when the server started)');
       if (!req.url?.startsWith('/mcp')) return send(res, 404, 'not found', 'the MCP endpoint is /mcp');
@@ -106,6 +112,7 @@ export async function startHttpMcp(opts: HttpOptions): Promise<HttpMcp> {
   });
   const port = (http.address() as AddressInfo).port;
   allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+  origins.allowSelf(port);
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     token,

@@ -1,11 +1,13 @@
 import { classifyText, termMatches } from '../core/risk-lexicon.js';
-import type { Decision, Element, Observation } from '../core/types.js';
+import type { Decision, Element, Observation, WindowInfo } from '../core/types.js';
+import { isSpecialAccess, judgePermission, type TaskContext } from './permission-rule.js';
 
 /**
  * Interrupt rules that run before the LLM (article §5.2): permission prompts, update offers, rating
  * requests and promotions are handled by rule, without spending a model call. A dialog that belongs
  * to the task — anything with pay/send/delete/confirm-order semantics — is never "dismissed" here;
- * it goes to the planner (and the guardrails).
+ * it goes to the planner (and the guardrails). A permission prompt the rule may not grant
+ * (./permission-rule.ts) is handed to the user: the run stops and asks.
  */
 
 export type InterruptKind = 'permission' | 'update' | 'rating' | 'promo' | 'notification';
@@ -15,7 +17,19 @@ export interface InterruptMatch {
   /** The window the interrupt lives in (tries are counted per kind + window title). */
   key: string;
   decision: Decision;
-  /** Why the rule chose this, for the step record and the report (`permission dialog: granted …`). */
+  /**
+   * What the rule did, naming what it handled (`rating dialog "Enjoying the app?" dismissed`,
+   * `Contacts asked for access to your contacts: allowed …`): the decision's thought, the step
+   * record's note and the history line's note.
+   */
+  reason: string;
+  /** The name the history shows for the element acted on, where its own label must not be repeated. */
+  label?: string;
+}
+
+/** A prompt the rule must not answer (a permission it may not grant): the run stops and asks the user. */
+export interface InterruptHandOver {
+  kind: 'hand_over';
   reason: string;
 }
 
@@ -26,26 +40,7 @@ const KIND_WORDS: Record<Exclude<InterruptKind, 'notification'>, RegExp> = {
   promo: /\boffer\b|coupon|promo|discount|deal|优惠|红包|领取|活动/i,
 };
 
-/**
- * Permission grants the rule may give, narrowest first. "Always allow" / "Allow all the time" /
- * "始终允许" is never among them: a standing grant outlives the task, so a person or the model decides
- * it. A plain "Allow" (a dialog offering no narrower grant) is a grant for the app's use, as Android's
- * one-button dialogs mean it, and comes last.
- */
-const PERMISSION_GRANTS: readonly { name: string; label: RegExp }[] = [
-  {
-    name: 'once',
-    label: /^(only this time|allow (only )?this time|allow once|仅此一次|仅本次允许|本次允许|仅限这一次)$/i,
-  },
-  {
-    name: 'while using',
-    label:
-      /^((allow )?(only )?while using (the )?app|使用时允许|使用应用时允许|仅在使用中允许|仅使用期间允许|仅在使用该应用期间允许)$/i,
-  },
-  { name: 'plain', label: /^(allow|允许)$/i },
-];
-
-/** Buttons that make each kind go away without side effects (permission: see PERMISSION_GRANTS). */
+/** Buttons that make each kind go away without side effects (permission: ./permission-rule.ts). */
 const DISMISS: Record<Exclude<InterruptKind, 'notification' | 'permission'>, RegExp> = {
   update: /^(later|not now|skip|no thanks|cancel|remind me later|以后再说|稍后|取消|暂不更新|跳过|关闭)$/i,
   rating: /^(not now|no thanks|later|maybe later|cancel|close|以后再说|取消|下次再说|关闭)$/i,
@@ -63,6 +58,7 @@ function isTaskDialog(controls: string): boolean {
 }
 
 const INTERRUPT_WINDOWS = new Set(['dialog', 'system', 'notification', 'overlay']);
+const TITLE_CHARS = 40;
 
 function label(e: Element): string {
   return (e.text || e.desc).trim();
@@ -71,6 +67,17 @@ function label(e: Element): string {
 /** Bilingual buttons ("Later · 稍后") match when any part does. */
 function parts(e: Element): string[] {
   return label(e).split(/\s*[·/|]\s*/);
+}
+
+function clip(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+/** The dialog's name for the history: its window title, else its first text, else its app. */
+function dialogTitle(w: WindowInfo, els: Element[]): string {
+  const first = els.find((e) => !e.actionable && label(e));
+  const title = w.title || (first ? label(first) : '');
+  return title ? `"${clip(title, TITLE_CHARS)}"` : `of ${w.package}`;
 }
 
 function tapByRule(kind: InterruptKind, key: string, button: Element, reason: string): InterruptMatch {
@@ -87,41 +94,35 @@ function tapByRule(kind: InterruptKind, key: string, button: Element, reason: st
 }
 
 /**
- * The narrowest grant on offer, or undefined when the dialog offers none the rule may give (only
- * "Always allow" and "Deny"): then no rule applies and the model, or the person, decides.
+ * A heads-up notification covers the top of the app (its toolbar, its Save button). Its text is
+ * data, never an instruction: swipe it up out of the way — it stays in the shade. The history names
+ * it by its first line only, never its text as if that had been acted on.
  */
-function grantPermission(buttons: Element[], key: string): InterruptMatch | undefined {
-  for (const grant of PERMISSION_GRANTS) {
-    for (const button of buttons) {
-      const part = parts(button).find((p) => grant.label.test(p));
-      if (part === undefined) continue;
-      const why = grant.name === 'plain' ? 'the only grant offered' : 'narrowest';
-      return tapByRule('permission', key, button, `permission dialog: granted "${part}" (${why})`);
-    }
-  }
-  return undefined;
+function swipeBanner(w: WindowInfo, banner: Element, obs: Observation): InterruptMatch {
+  const first = obs.elements.find((e) => !e.actionable && e.actionableAncestorId === banner.id && label(e));
+  const name = clip(first ? label(first) : (banner.label ?? '').split(' — ')[0] || 'notification', 24);
+  const reason = 'a notification banner swiped out of the way, unopened: it stays in the shade';
+  return {
+    kind: 'notification',
+    key: `notification|${w.id}`,
+    reason,
+    label: name,
+    decision: {
+      thought: reason,
+      action: { tool: 'swipe', target_id: banner.id, direction: 'up' },
+      expect: { kind: 'element_gone', target_id: banner.id },
+    },
+  };
 }
 
-export function matchInterrupt(obs: Observation): InterruptMatch | undefined {
+export function matchInterrupt(obs: Observation, task: TaskContext): InterruptMatch | InterruptHandOver | undefined {
   for (const w of [...obs.windows].sort((a, b) => b.layer - a.layer)) {
     const permissionUi = /permissioncontroller|packageinstaller/.test(w.package);
     if (!INTERRUPT_WINDOWS.has(w.type) && !permissionUi) continue;
     const els = obs.elements.filter((e) => e.window === w.id);
     if (els.length === 0) continue;
-    // A heads-up notification covers the top of the app (its toolbar, its Save button). Its text is
-    // data, never an instruction: swipe it up out of the way — it stays in the shade.
     const banner = w.type === 'notification' ? els.find((e) => e.actionable) : undefined;
-    if (banner)
-      return {
-        kind: 'notification',
-        key: `notification|${w.id}`,
-        reason: 'notification banner: swiped up by rule (it stays in the shade)',
-        decision: {
-          thought: 'a notification banner covers the top of the screen; swipe it away (it stays in the shade)',
-          action: { tool: 'swipe', target_id: banner.id, direction: 'up' },
-          expect: { kind: 'element_gone', target_id: banner.id },
-        },
-      };
+    if (banner) return swipeBanner(w, banner, obs);
     const words = [w.title, ...els.map(label)].join(' · ');
     // A dialog belongs to the task when its title or buttons carry task semantics (a message body
     // that merely mentions "checkout" does not make an update prompt part of the task).
@@ -130,14 +131,19 @@ export function matchInterrupt(obs: Observation): InterruptMatch | undefined {
     const kind: InterruptKind | undefined = permissionUi
       ? 'permission'
       : (['update', 'rating', 'promo', 'permission'] as const).find((k) => KIND_WORDS[k].test(words));
-    if (!kind) continue;
-    const key = `${kind}|${w.title || w.package}`;
-    const buttons = els.filter((e) => e.actionable && e.flags.enabled);
+    if (!kind && !isSpecialAccess(words)) continue;
+    const key = `${kind ?? 'permission'}|${w.title || w.package}`;
     // A permission prompt is handled here or not at all: never by whatever lies under it.
-    if (kind === 'permission') return grantPermission(buttons, key);
+    if (kind === 'permission' || kind === undefined) {
+      const v = judgePermission({ window: w, elements: els, obs, permissionUi, task });
+      if (!v) continue;
+      if (v.kind === 'hand_over') return { kind: 'hand_over', reason: v.reason };
+      return tapByRule('permission', key, v.button, v.note);
+    }
+    const buttons = els.filter((e) => e.actionable && e.flags.enabled);
     const button = buttons.find((e) => parts(e).some((part) => DISMISS[kind].test(part)));
     if (!button) continue;
-    return tapByRule(kind, key, button, `${kind} ${w.type}: dismissed by rule ("${label(button)}")`);
+    return tapByRule(kind, key, button, `${kind} dialog ${dialogTitle(w, els)} dismissed`);
   }
   return undefined;
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import { z } from 'zod';
+import { ApprovalSchema } from '../core/approval.js';
 import { DecisionSchema } from '../core/types.js';
 
 /**
@@ -91,6 +92,10 @@ export const CheckpointSchema = z.object({
   irreversibleDone: z.array(z.string()).optional(),
   /** The model's working memory (`note`). */
   notes: z.array(z.string()).optional(),
+  /** The user's last approval while it may cover the confirmation dialog its action opened (issue 21). */
+  approval: ApprovalSchema.optional(),
+  /** Packages the run has worked in: an interrupt rule grants a permission only to these. */
+  taskApps: z.array(z.string()).optional(),
   /** The completion check's evidence (CompletionTracker.toJSON): mistakes not undone survive a resume. */
   completion: z.unknown().optional(),
   /** When the run was resumed (clock ms), in order. */

@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll } from 'vitest';
 import { RealClock } from '../../src/core/clock.js';
 import { type BridgeServer, startBridgeServer } from '../../src/testbed/sim/bridge/index.js';
 import { VirtualPhone } from '../../src/testbed/sim/phone.js';
@@ -120,8 +121,14 @@ export interface HttpServerProc {
 }
 
 /** `phone-agent mcp --http --port 0`: waits for the line naming its URL. */
-export async function startHttpServer(p: Phone, d: Dirs, token?: string): Promise<HttpServerProc> {
-  const proc = spawn(TSX, serverArgs(p, d, ['--http', '--port', '0', ...(token ? ['--http-token', token] : [])]), {
+export async function startHttpServer(
+  p: Phone,
+  d: Dirs,
+  token?: string,
+  extra: string[] = [],
+): Promise<HttpServerProc> {
+  const args = ['--http', '--port', '0', ...(token ? ['--http-token', token] : []), ...extra];
+  const proc = spawn(TSX, serverArgs(p, d, args), {
     cwd: ROOT,
     env: d.env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -186,4 +193,30 @@ export function idOf(view: string, label: string): string {
   const m = line && /^\[([0-9a-f~]+)\]/.exec(line);
   if (!m) throw new Error(`no element "${label}" in:\n${view}`);
   return m[1] as string;
+}
+
+/** A virtual phone, temp dirs and one `mcp --http` server (with `extra` flags) for a test file's life. */
+export function httpServerPerFile(extra: string[] = []): {
+  phone: () => Phone;
+  dirs: () => Dirs;
+  server: () => HttpServerProc;
+} {
+  let phone: Phone | undefined;
+  let dirs: Dirs | undefined;
+  let server: HttpServerProc | undefined;
+  beforeAll(async () => {
+    phone = await startPhone();
+    dirs = await tempDirs();
+    server = await startHttpServer(phone, dirs, undefined, extra);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await phone?.close();
+    await dirs?.close();
+  });
+  const need = <T>(v: T | undefined): T => {
+    if (!v) throw new Error('httpServerPerFile: used outside a test');
+    return v;
+  };
+  return { phone: () => need(phone), dirs: () => need(dirs), server: () => need(server) };
 }

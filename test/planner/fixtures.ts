@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { VirtualClock } from '../../src/core/clock.js';
 import { Logger } from '../../src/core/logger.js';
-import type { Element, Observation } from '../../src/core/types.js';
+import type { Element, Observation, WindowInfo } from '../../src/core/types.js';
 import { createLlmClient } from '../../src/planner/llm/client.js';
 import { resolveLlmConfig } from '../../src/planner/llm/config.js';
 import { Planner, type PlannerDeps } from '../../src/planner/planner.js';
@@ -62,6 +62,26 @@ export function element(id: string, text: string, window: number, extra: Partial
     window,
     actionable: true,
     ...extra,
+  };
+}
+
+/** A window of `type` from `pkg`, full screen unless `over` says otherwise. */
+export function windowInfo(
+  id: number,
+  type: WindowInfo['type'],
+  pkg: string,
+  over: Partial<WindowInfo> = {},
+): WindowInfo {
+  return {
+    id,
+    type,
+    layer: id,
+    bounds: { left: 0, top: 0, right: 1000, bottom: 1000 },
+    package: pkg,
+    title: '',
+    focused: true,
+    touchable: true,
+    ...over,
   };
 }
 

@@ -153,6 +153,8 @@ describe('page memory', () => {
   });
 });
 
+const NO_TASK = { goal: '', taskApps: new Set<string>() };
+
 describe('interrupt rules', () => {
   it('dismisses an update dialog by rule, at most 3 tries', () => {
     const obs = observation({
@@ -163,7 +165,8 @@ describe('interrupt rules', () => {
         element('aaaa0003', 'Later', 2),
       ],
     });
-    const m = matchInterrupt(obs);
+    const m = matchInterrupt(obs, NO_TASK);
+    if (m?.kind === 'hand_over') throw new Error(m.reason);
     expect(m?.kind).toBe('update');
     expect(m?.decision.action).toEqual({ tool: 'tap', target_id: 'aaaa0003' });
     const t = new InterruptTracker();
@@ -174,16 +177,20 @@ describe('interrupt rules', () => {
       false,
     ]);
   });
-  it('grants a runtime permission prompt', () => {
+  it('grants a runtime permission prompt the task needs, to the app it works in', () => {
     const obs = observation({
-      windows: [dialogWindow(3, 'Permission', 'com.android.permissioncontroller')],
+      windows: [
+        { ...dialogWindow(1, 'Contacts', 'com.android.contacts'), type: 'application' },
+        dialogWindow(3, 'Permission', 'com.android.permissioncontroller'),
+      ],
       elements: [
         element('bbbb0001', 'Allow Contacts to access your contacts?', 3, { actionable: false }),
         element('bbbb0002', 'Allow', 3),
         element('bbbb0003', "Don't allow", 3),
       ],
     });
-    expect(matchInterrupt(obs)?.decision.action.target_id).toBe('bbbb0002');
+    const m = matchInterrupt(obs, { goal: 'Add contact Ann.', taskApps: new Set(['com.android.contacts']) });
+    expect(m?.kind !== 'hand_over' && m?.decision.action.target_id).toBe('bbbb0002');
   });
   it('leaves a dialog that belongs to the task alone', () => {
     const obs = observation({
@@ -194,13 +201,13 @@ describe('interrupt rules', () => {
         element('cccc0003', 'Cancel', 2),
       ],
     });
-    expect(matchInterrupt(obs)).toBeUndefined();
+    expect(matchInterrupt(obs, NO_TASK)).toBeUndefined();
   });
   it('ignores the app window itself', () => {
     const obs = observation({
       windows: [{ ...dialogWindow(1, 'Menu'), type: 'application' }],
       elements: [element('dddd0001', 'Special offer', 1), element('dddd0002', 'Close', 1)],
     });
-    expect(matchInterrupt(obs)).toBeUndefined();
+    expect(matchInterrupt(obs, NO_TASK)).toBeUndefined();
   });
 });

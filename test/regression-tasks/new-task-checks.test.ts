@@ -172,3 +172,30 @@ describe('SHOP-06', () => {
     }
   });
 });
+
+describe('REC-03 (no readout): the world and what the run claims, not its words', () => {
+  const ask = (reason: string): RunResult => ({ ...run('ask_user'), reason });
+
+  it('any hand-over with a message passes while playback is paused, however it is worded', async () => {
+    const { t, phone, p } = await prepared('REC-03');
+    if (phone.world.recordings) phone.world.recordings.playing = false;
+    for (const said of [
+      'The time is uncertain: I could not confirm 09:27:03.',
+      `The exact second cannot be read or confirmed on this camera. Should I leave it paused near ${p.time}, or do you want to check it?`,
+      '这台摄像头没有时间读数，我没法确认是不是正好在那一秒，请你看一下。',
+    ])
+      expect(await verdict(t, phone, p, ask(said)), said).toEqual({ ok: true });
+  });
+
+  it('fails a done (it claims the second), infeasible, a silent hand-over, or playback still running', async () => {
+    const { t, phone, p } = await prepared('REC-03');
+    const rec = phone.world.recordings;
+    if (!rec) throw new Error('no recordings state');
+    rec.playing = false;
+    expect((await verdict(t, phone, p, run('done', `Paused at ${p.time}.`))).ok).toBe(false);
+    expect((await verdict(t, phone, p, run('infeasible', 'no readout'))).ok).toBe(false);
+    expect((await verdict(t, phone, p, ask(' '))).ok).toBe(false);
+    rec.playing = true;
+    expect((await verdict(t, phone, p, ask('I could not confirm the second.'))).ok).toBe(false);
+  });
+});

@@ -13,8 +13,9 @@ import { MAPS_PACKAGE } from '../../src/testbed/sim/apps/maps.js';
 /**
  * The virtual phone's Android 11+ location prompt (While using the app / Only this time / Don't
  * allow) on Maps, end to end with the reference model: the interrupt rule grants the narrowest
- * option, the world records that grant, and the step record says why. A prompt offering only
- * "Allow all the time" or "Deny" is never answered by the rule.
+ * option, the world records that grant, and the step record and the history say what was asked
+ * and granted. A prompt offering only "Allow all the time" or "Deny", or asking for what the task
+ * does not need, is never answered by the rule: the run stops and asks the user.
  */
 
 let model: ReferenceModel;
@@ -60,8 +61,50 @@ describe('permission dialog on the virtual phone', () => {
     expect(location).toBe('once');
     const rule = (await stepRecords(r.run.runDir)).filter((s) => s.source === 'rule');
     expect(rule).toHaveLength(1);
-    expect(rule[0]?.decision?.thought).toBe('permission dialog: granted "Only this time" (narrowest)');
+    const said = "Maps asked for this device's location: allowed only this time";
+    expect(rule[0]?.decision?.thought).toBe(said);
     expect(rule[0]?.ok).toBe(true);
+    // The model reads what was asked and granted in its history, marked as not its own action.
+    const cp = JSON.parse(await readFile(path.join(r.run.runDir, 'checkpoint.json'), 'utf8')) as {
+      history: { note?: string; by?: string }[];
+    };
+    expect(cp.history.find((h) => h.by === 'rule')?.note).toBe(said);
+  });
+
+  it('a permission the task does not need stops the run and asks the user, the dialog named', async () => {
+    const set01 = TASKS.find((t) => t.id === 'SET-01');
+    if (!set01) throw new Error('no task SET-01');
+    const task: TaskDef = {
+      ...set01,
+      setup: async (phone, p) => {
+        await set01.setup?.(phone, p);
+        const ask = () => {
+          if (phone.foreground().package !== 'com.android.settings') return phone.at(phone.clock.now() + 100, ask);
+          phone.popup({
+            kind: 'system',
+            title: 'Allow Settings to access this device’s location?',
+            buttons: [
+              { text: 'While using the app', onTap: () => (phone.world.permissions.location = 'while_using') },
+              { text: 'Only this time', onTap: () => (phone.world.permissions.location = 'once') },
+              { text: "Don't allow", onTap: () => (phone.world.permissions.location = 'denied') },
+            ],
+          });
+        };
+        ask();
+      },
+      check: (w) => {
+        location = w.permissions.location;
+        return { ok: true };
+      },
+    };
+    let location: string | undefined;
+    const r = await runTask(task, { seed: 1, modelUrl: model.url, memory: new PageMemory(), runsDir });
+    expect(r.run.status).toBe('ask_user');
+    expect(r.run.reason).toBe(
+      'Settings asks for this device\'s location ("While using the app" / "Only this time" / "Don\'t allow"): the task does not need it. Granting access is your decision — answer the dialog on the phone, then resume the run',
+    );
+    expect(location).toBeUndefined();
+    expect((await stepRecords(r.run.runDir)).map((s) => s.source)).not.toContain('rule');
   });
 
   it('a prompt offering only "Allow all the time" or "Deny" is handed over, never granted by rule', async () => {
@@ -94,11 +137,12 @@ describe('permission dialog on the virtual phone', () => {
     };
     const r = await runTask(task, { seed: 1, modelUrl: model.url, memory: new PageMemory(), runsDir });
     const steps = await stepRecords(r.run.runDir);
-    const onPrompt = steps.filter((s) => s.observation.includes('Allow all the time'));
-    expect(onPrompt.length).toBeGreaterThan(0);
-    // The model saw the prompt and chose (the reference model backs out of it); no rule did.
-    expect(onPrompt.map((s) => s.source)).not.toContain('rule');
+    // No rule answered it and nothing else did: the run stopped and asked, naming the dialog.
+    expect(steps.map((s) => s.source)).not.toContain('rule');
     expect(location).not.toBe('always');
-    expect(r.run.status).toBe('done');
+    expect(r.run.status).toBe('ask_user');
+    expect(r.run.reason).toContain(
+      'Maps asks for this device\'s location ("Allow all the time · 始终允许" / "Deny · 拒绝"): only a standing grant is offered',
+    );
   });
 });

@@ -110,3 +110,32 @@ describe('FoodShop payment methods', () => {
     expect(phone.world.payments.map((p) => p.method)).toEqual([WALLETS[0]]);
   });
 });
+
+describe('FoodShop in Chinese', () => {
+  it('every page follows the locale: window titles, the product page’s slider and stepper, the cart and checkout', async () => {
+    const phone = new VirtualPhone({ seed: 2, locale: 'zh' });
+    expect((await phone.launch('com.foodshop')).ok).toBe(true);
+    await settle(phone, 800);
+    await tapOn(phone, { text: /^稍后/ });
+    const latin = async () => {
+      const snap = await phone.readTree();
+      const app = snap.windows.filter((w) => w.package === 'com.foodshop');
+      const words = [
+        ...app.map((w) => w.title),
+        ...snap.nodes.filter((n) => app.some((w) => w.id === n.window)).flatMap((n) => [n.text, n.desc]),
+      ];
+      // Prices, sizes in figures and the currency sign are not words; "Pay" or "Sweetness" would be.
+      return words.filter((t) => /[A-Za-z]{3,}/.test(t));
+    };
+    expect(await latin()).toEqual([]);
+    await tapOn(phone, { id: 'menu_item' });
+    expect((await find(phone, { id: 'sweetness' })).node.desc).toBe('甜度');
+    expect(await latin()).toEqual([]);
+    await tapOn(phone, { id: 'add_to_cart' });
+    await settle(phone, 2500);
+    await tapOn(phone, { id: 'cart' });
+    expect(await latin()).toEqual([]);
+    await tapOn(phone, { text: '去结算' });
+    expect(await latin()).toEqual([]);
+  });
+});

@@ -113,6 +113,55 @@ describe('PROMPT_FORMAT: the reference model parses every field the builders wri
     expect(p.hint).toBeUndefined();
   });
 
+  it("what the agent did by itself parses back: a rule's grant and dismissals, a covered confirmation", async () => {
+    const seen = await screenOf('com.android.settings');
+    const history: DecideInput['history'] = [
+      {
+        step: 2,
+        action: 'tap [09daa1ca] "Allow"',
+        expect: 'element_gone 09daa1ca',
+        ok: true,
+        by: 'rule',
+        note: 'Contacts asked for access to your contacts: allowed (the dialog offers no narrower grant)',
+      },
+      {
+        step: 3,
+        action: 'swipe [e13add0e] "Notes" direction=up',
+        expect: 'element_gone e13add0e',
+        ok: true,
+        by: 'rule',
+        note: 'a notification banner swiped out of the way, unopened: it stays in the shade',
+      },
+      {
+        step: 4,
+        action: 'tap [b0c9] "Not now"',
+        expect: 'element_gone b0c9',
+        ok: true,
+        by: 'rule',
+        note: 'rating dialog "Enjoying the app?" dismissed',
+      },
+      {
+        step: 6,
+        action: 'tap [c960] "Delete"',
+        expect: 'element_gone c960',
+        ok: true,
+        note: 'covered by the user\'s approval of tap "Delete" at step 5: not asked again',
+      },
+    ];
+    const p = parsePrompt(buildDecideMessages(input(seen.compact, { history })).user);
+    expect(p.history).toEqual(
+      // Each shows its expectation and that it was met, as a step of the model's own does.
+      history.map(({ step, action, expect, ok, note, by }) => ({
+        step,
+        action,
+        expect,
+        ok,
+        met: ok,
+        note: by ? `not your action: an interrupt rule; ${note}` : note,
+      })),
+    );
+  });
+
   it('once every subgoal is done, the parse says so and no subgoal is current', async () => {
     const seen = await screenOf('com.android.settings/.InternetSettings');
     const done = [

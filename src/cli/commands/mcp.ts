@@ -6,6 +6,7 @@ import { RealClock } from '../../core/clock.js';
 import { ActionableError } from '../../core/errors.js';
 import { Logger } from '../../core/logger.js';
 import { startHttpMcp } from '../../mcp/http.js';
+import { parseOrigins } from '../../mcp/origin.js';
 import { createMcpServer } from '../../mcp/server.js';
 import { DeviceSession } from '../../mcp/session.js';
 import type { TaskFactory, TaskLaunch } from '../../mcp/task-factory.js';
@@ -23,6 +24,7 @@ interface McpFlags extends AgentFlags {
   http?: boolean;
   port: string;
   httpToken?: string;
+  allowOrigin?: string;
 }
 
 const VERSION = '0.1.0';
@@ -85,7 +87,15 @@ export async function mcpCommand(flags: McpFlags): Promise<number> {
   };
 
   if (flags.http) {
-    const h = await startHttpMcp({ port, token: flags.httpToken ?? process.env.PHONE_AGENT_MCP_TOKEN, newServer });
+    const allowedOrigins = flags.allowOrigin
+      ? parseOrigins(flags.allowOrigin, '--allow-origin')
+      : parseOrigins(process.env.PHONE_AGENT_MCP_ORIGINS, 'PHONE_AGENT_MCP_ORIGINS');
+    const h = await startHttpMcp({
+      port,
+      token: flags.httpToken ?? process.env.PHONE_AGENT_MCP_TOKEN,
+      newServer,
+      allowedOrigins,
+    });
     // The one place the token is shown: the person starting the server needs it for the client.
     process.stderr.write(`phone-agent mcp: listening on ${h.url}\n`);
     if (!flags.httpToken && !process.env.PHONE_AGENT_MCP_TOKEN) process.stderr.write(`bearer token: ${h.token}\n`);
@@ -122,6 +132,10 @@ export function register(program: Command): void {
     .option(
       '--http-token <token>',
       'bearer token clients must send (env PHONE_AGENT_MCP_TOKEN; default: generated and printed)',
+    )
+    .option(
+      '--allow-origin <origins>',
+      "browser origins allowed besides the server's own, comma-separated (env PHONE_AGENT_MCP_ORIGINS); any other Origin gets 403",
     )
     .option('--device <sim|URL|SERIAL>', 'sim (built-in virtual phone), a helper bridge URL, or an adb serial', 'sim')
     .option('--token <token>', 'helper bridge token for --device http://… (env ANDROID_BRIDGE_TOKEN)')

@@ -55,20 +55,79 @@ const CHOICE_ROLES: ReadonlySet<string> = new Set(['Radio', 'CheckBox']);
  * removes a typed character, not data: holding it would ask the user for every corrected digit.
  */
 const EDIT_KEY_RE = /^[⌫⌦]$/;
+/** The on-screen keyboard's backspace, as IMEs describe it (Gboard: content-desc "Delete"). */
+const IME_BACKSPACE_RE = /^(delete|backspace|删除|退格)$/i;
+
+function isEditingKey(e: Element, obs: Observation): boolean {
+  if (EDIT_KEY_RE.test(e.text.trim())) return true;
+  const ime = obs.windows.find((w) => w.id === e.window)?.type === 'input_method';
+  return ime && IME_BACKSPACE_RE.test((e.desc || e.text).trim());
+}
 
 /** A target whose own words are not a risk: an option (it picks) or an editing key. */
-function exemptTarget(e: Element): boolean {
-  return CHOICE_ROLES.has(e.role) || EDIT_KEY_RE.test(e.text.trim());
+function exemptTarget(e: Element, obs: Observation): boolean {
+  return CHOICE_ROLES.has(e.role) || isEditingKey(e, obs);
 }
 
 function label(e: Element): string {
   return [...new Set([e.text, e.desc, e.label].filter(Boolean))].join(' ');
 }
 
+/** Roles whose own words always say what pressing them does, however long. */
+const COMMAND_ROLES: ReadonlySet<string> = new Set(['Button', 'ImageButton']);
+/**
+ * Longer words on anything else are content, not a command: "Erase all data (factory reset)" is 5
+ * words, a message preview is a sentence. A CJK character counts as half a word ("确认删除" is 2).
+ */
+const MAX_COMMAND_WORDS = 6;
+
+function wordCount(part: string): number {
+  const cjk = part.match(/[\u3400-\u9fff\uac00-\ud7af\u3040-\u30ff]/g)?.length ?? 0;
+  const latin = part
+    .replace(/[\u3400-\u9fff\uac00-\ud7af\u3040-\u30ff]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean).length;
+  return latin + cjk / 2;
+}
+
+/** Every part of a bilingual label ("Delete · 删除") is short enough to be a command. */
+function commandSized(words: string): boolean {
+  return words.split(/\s*[·|]\s*/).every((p) => wordCount(p) <= MAX_COMMAND_WORDS);
+}
+
+/**
+ * What pressing `e` does, in its own words (what the guard judges, DESIGN §5 / CHANGES issue 21): a
+ * button's label and description, or the one short text of a menu row or link. Content is not a
+ * command, whatever it says: a row joining several texts (a thread: name, preview, time), a
+ * notification (opening or dismissing one sends and deletes nothing), a sentence. Undefined: the
+ * element shows content, and its words hold nothing.
+ */
+export function commandWords(e: Element, obs: Observation): string | undefined {
+  const own = [...new Set([e.text, e.desc].filter(Boolean))].join(' ');
+  if (COMMAND_ROLES.has(e.role) && own) return own;
+  if (obs.windows.find((w) => w.id === e.window)?.type === 'notification') return undefined;
+  if (!own && obs.elements.filter((x) => !x.actionable && x.actionableAncestorId === e.id).length > 1) return undefined;
+  const words = own || e.label || '';
+  return words && commandSized(words) ? words : undefined;
+}
+
+/**
+ * Tools (and control_action ops) that press their target, so its command words say what they do. A
+ * swipe scrolls or dismisses, typing fills, a pinch zooms: none of them presses what it is aimed at.
+ */
+const PRESSING_TOOLS: ReadonlySet<ToolName> = new Set(['tap', 'long_press']);
+const PRESSING_OPS: ReadonlySet<string> = new Set(['click', 'long_click']);
+
+function presses(action: Action): boolean {
+  if (PRESSING_TOOLS.has(action.tool)) return true;
+  return action.tool === 'control_action' && PRESSING_OPS.has(String(action.args?.action ?? ''));
+}
+
 /** Text of the topmost non-application window (a dialog), or the page's visible text. */
 function contextText(obs: Observation, target?: Element): string {
   const win = target?.window;
-  const inWin = obs.elements.filter((e) => win === undefined || e.window === win).map(label);
+  // A keyboard's backspace key ("Delete") says nothing about what its Done key confirms.
+  const inWin = obs.elements.filter((e) => (win === undefined || e.window === win) && !isEditingKey(e, obs)).map(label);
   return [...inWin, ...obs.texts].join(' \n ');
 }
 
@@ -91,10 +150,10 @@ export function checkGuard(
       const submits = m.op === 'ime_enter';
       const acts = m.op === 'click' || m.op === 'long_click' || m.tool === 'touch_gesture';
       if (m.element && acts) {
-        const own = classifyText(label(m.element), app?.terms);
+        const words = exemptTarget(m.element, obs) ? undefined : commandWords(m.element, obs);
+        const own = words ? classifyText(words, app?.terms) : [];
         hits.push(...own);
-        for (const h of own)
-          reasons.push(`member ${m.op} "${label(m.element)}" matches ${h.category} term "${h.term}"`);
+        for (const h of own) reasons.push(`member ${m.op} "${words}" matches ${h.category} term "${h.term}"`);
       } else if (!m.element && (acts || submits)) {
         const ctx = classifyText(contextText(obs), app?.terms);
         hits.push(...ctx);
@@ -107,13 +166,15 @@ export function checkGuard(
       }
     }
   } else if (mutating) {
-    if (target && exemptTarget(target)) {
-      // an option or an editing key: its own label holds nothing (an app configured high-risk still does, below)
+    if (target && (exemptTarget(target, obs) || !presses(action))) {
+      // an option or an editing key, or a swipe / typing / zoom aimed at it: its words hold nothing
+      // (an app configured high-risk still does, below; typing that submits is judged below)
     } else if (target) {
-      const own = classifyText(label(target), app?.terms);
+      const words = commandWords(target, obs);
+      const own = words ? classifyText(words, app?.terms) : [];
       hits.push(...own);
-      for (const h of own) reasons.push(`target "${label(target)}" matches ${h.category} term "${h.term}"`);
-      if (own.length === 0 && isGenericConfirm(label(target))) {
+      for (const h of own) reasons.push(`target "${words}" matches ${h.category} term "${h.term}"`);
+      if (own.length === 0 && words && isGenericConfirm(words)) {
         const ctx = classifyText(contextText(obs, target), app?.terms);
         hits.push(...ctx);
         for (const h of ctx) reasons.push(`"${label(target)}" confirms a ${h.category} dialog/page ("${h.term}")`);

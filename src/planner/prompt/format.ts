@@ -216,6 +216,14 @@ export function consentNote(verdict: 'approved' | 'declined', what: string, cate
 }
 export const DECLINED_NOTE = /\bthe user declined\b/;
 
+/**
+ * The history note of a tap on the confirmation dialog an approved action opened: one act, one
+ * consent (`covered by the user's approval of tap "Delete" at step 5`), not asked again.
+ */
+export function coveredNote(what: string, step: number): string {
+  return `covered by the user's approval of ${what} at step ${step}: not asked again`;
+}
+
 /** Keeps a screen dump from closing its own fence. */
 export function fenceScreen(text: string): string {
   const safe = text.replaceAll(SCREEN_CLOSE, '</ screen>').replaceAll(SCREEN_OPEN, '< screen untrusted>');

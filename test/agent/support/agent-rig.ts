@@ -1,9 +1,15 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { AgentDeps } from '../../../src/agent/loop.js';
 import type { AgentPorts, ConfirmVerdict, GuardCheck } from '../../../src/agent/ports.js';
 import { callbackConfirmation, composeAgent } from '../../../src/compose/agent.js';
 import { VirtualClock } from '../../../src/core/clock.js';
 import { Logger } from '../../../src/core/logger.js';
 import { PageMemory } from '../../../src/planner/memory/page-memory.js';
+import type { CatalogEntry } from '../../../src/testbed/reference-model/intents.js';
+import { type ReferenceModel, startReferenceModel } from '../../../src/testbed/reference-model/server.js';
 import { type BridgeServer, startBridgeServer } from '../../../src/testbed/sim/bridge/index.js';
 import { VirtualPhone } from '../../../src/testbed/sim/phone.js';
 
@@ -53,5 +59,36 @@ export async function startRig(opts: { modelUrl: string; seed?: number; vision?:
       return { deps, confirmations, close: () => agent.close() };
     },
     close: () => server.close(),
+  };
+}
+
+/**
+ * A reference model on `catalog` for the file, a runs folder, and a fresh rig (a new phone) per
+ * test: the lifecycle most agent tests share. Call at the top of a test file.
+ */
+export function rigPerTest(catalog: CatalogEntry[], prefix: string): { rig: () => Rig; runsDir: () => string } {
+  let model: ReferenceModel | undefined;
+  let runsDir = '';
+  let rig: Rig | undefined;
+  beforeAll(async () => {
+    model = await startReferenceModel({ catalog, noise: 0, seed: 1, tokenizer: 'estimate' });
+    runsDir = await mkdtemp(path.join(tmpdir(), prefix));
+  });
+  afterAll(async () => {
+    await model?.close();
+    await rm(runsDir, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    rig = await startRig({ modelUrl: model?.url ?? '' });
+  });
+  afterEach(async () => {
+    await rig?.close();
+  });
+  return {
+    rig: () => {
+      if (!rig) throw new Error('rigPerTest: no rig outside a test');
+      return rig;
+    },
+    runsDir: () => runsDir,
   };
 }

@@ -59,7 +59,7 @@ export function cartScreen(ctx: AppContext): AppScreen {
               kind: 'button',
               id: 'line_minus',
               text: '−',
-              desc: 'Decrease',
+              desc: tr(ctx, 'Decrease', '减少'),
               style: 'secondary',
               onTap: () => setQty(line.qty - 1),
             },
@@ -68,7 +68,7 @@ export function cartScreen(ctx: AppContext): AppScreen {
               kind: 'button',
               id: 'line_plus',
               text: '+',
-              desc: 'Increase',
+              desc: tr(ctx, 'Increase', '增加'),
               style: 'secondary',
               onTap: () => setQty(line.qty + 1),
             },
@@ -82,7 +82,7 @@ export function cartScreen(ctx: AppContext): AppScreen {
     rows.push({ kind: 'text', id: 'empty', text: tr(ctx, 'Your cart is empty', '购物车是空的'), size: 'body' });
   return {
     activity: '.CartActivity',
-    title: 'Cart',
+    title: tr(ctx, 'Cart', '购物车'),
     root: {
       kind: 'column',
       padding: 16,
@@ -126,7 +126,7 @@ export function checkoutScreen(ctx: AppContext): AppScreen {
   }));
   return {
     activity: '.CheckoutActivity',
-    title: 'Checkout',
+    title: tr(ctx, 'Checkout', '确认订单'),
     root: {
       kind: 'column',
       padding: 16,
@@ -202,7 +202,7 @@ export function paymentScreen(ctx: AppContext, onPaid: (orderId: number) => void
   const total = cartTotal(world.cart);
   return {
     activity: '.PaymentActivity',
-    title: 'Payment',
+    title: tr(ctx, 'Payment', '支付'),
     root: {
       kind: 'column',
       padding: 16,
@@ -233,7 +233,7 @@ export function paymentScreen(ctx: AppContext, onPaid: (orderId: number) => void
 export function orderDoneScreen(ctx: AppContext, orderId: number, processing: boolean): AppScreen {
   return {
     activity: '.OrderDoneActivity',
-    title: 'Order',
+    title: tr(ctx, 'Order', '订单'),
     loading: processing,
     root: {
       kind: 'column',

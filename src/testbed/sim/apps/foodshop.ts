@@ -143,7 +143,7 @@ export function createFoodShopApp(): App {
       : [top[0] as View, ...loadingBody()];
     return {
       activity: '.MenuActivity',
-      title: 'FoodShop',
+      title: tr(ctx, 'FoodShop', '美食店'),
       root: { kind: 'column', padding: 12, gap: 8, children: body },
     };
   };
@@ -205,7 +205,7 @@ export function createFoodShopApp(): App {
       body.push({
         kind: 'seekbar',
         id: 'sweetness',
-        desc: 'Sweetness',
+        desc: tr(ctx, 'Sweetness', '甜度'),
         min: 0,
         max: 100,
         value: d.sweetness,
@@ -240,7 +240,8 @@ export function createFoodShopApp(): App {
     };
     return {
       activity: '.ProductActivity',
-      title: item.en,
+      // The activity's label follows the locale, as the page's own texts do.
+      title: localName(ctx, item),
       root: {
         kind: 'column',
         padding: 12,
@@ -256,7 +257,7 @@ export function createFoodShopApp(): App {
                 kind: 'button',
                 id: 'qty_minus',
                 text: '−',
-                desc: 'Decrease quantity',
+                desc: tr(ctx, 'Decrease quantity', '减少数量'),
                 style: 'secondary',
                 onTap: () => {
                   d.qty = Math.max(1, d.qty - 1);
@@ -279,7 +280,7 @@ export function createFoodShopApp(): App {
                 kind: 'button',
                 id: 'qty_plus',
                 text: '+',
-                desc: 'Increase quantity',
+                desc: tr(ctx, 'Increase quantity', '增加数量'),
                 style: 'secondary',
                 onTap: () => {
                   d.qty = Math.min(99, d.qty + 1);

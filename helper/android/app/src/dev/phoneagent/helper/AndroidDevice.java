@@ -9,6 +9,7 @@ import android.content.pm.ResolveInfo;
 import android.graphics.Path;
 import android.os.Build;
 import android.os.Bundle;
+import android.os.SystemClock;
 import android.util.DisplayMetrics;
 import android.view.KeyEvent;
 import android.view.WindowManager;
@@ -31,6 +32,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /** The core's Device on Android: tree reads, node actions, dispatchGesture, global actions, the IME. */
 final class AndroidDevice implements Device {
   private final AccessibilityService service;
+  private static final long GESTURE_POLL_MS = 20;
   private final AtomicLong seq = new AtomicLong(1);
 
   AndroidDevice(AccessibilityService service) {
@@ -129,7 +131,11 @@ final class AndroidDevice implements Device {
     if (!sent) return false;
     long ms = 2000;
     for (int i = 0; i < g.getStrokeCount(); i++) ms = Math.max(ms, g.getStroke(i).getDuration() + 2000);
-    return done.await(ms, TimeUnit.MILLISECONDS) && ok.get();
+    // The deadline is on the input clock the gesture is injected on (uptime: MotionEvent times),
+    // not wall time: a gesture lasts its duration of system time, however busy the CPU is.
+    long deadline = SystemClock.uptimeMillis() + ms;
+    while (!done.await(GESTURE_POLL_MS, TimeUnit.MILLISECONDS)) if (SystemClock.uptimeMillis() >= deadline) return false;
+    return ok.get();
   }
 
   @Override
@@ -138,11 +144,10 @@ final class AndroidDevice implements Device {
     if (key.equals("home")) return service.performGlobalAction(AccessibilityService.GLOBAL_ACTION_HOME);
     if (key.equals("recents")) return service.performGlobalAction(AccessibilityService.GLOBAL_ACTION_RECENTS);
     HelperIme ime = HelperIme.current();
-    int code =
-        key.equals("enter") ? KeyEvent.KEYCODE_ENTER : key.equals("delete") ? KeyEvent.KEYCODE_DEL
-            : key.equals("search") ? KeyEvent.KEYCODE_SEARCH : KeyEvent.KEYCODE_MENU;
     // Keys other than the three global actions need a bound input connection (the helper IME).
-    return ime != null && ime.sendKey(code);
+    if (ime == null) return false;
+    if (key.equals("enter")) return ime.enter();
+    return ime.sendKey(key.equals("delete") ? KeyEvent.KEYCODE_DEL : key.equals("search") ? KeyEvent.KEYCODE_SEARCH : KeyEvent.KEYCODE_MENU);
   }
 
   @Override
@@ -167,9 +172,18 @@ final class AndroidDevice implements Device {
     if (op.equals("set_selection")) {
       args.putInt(AccessibilityNodeInfo.ACTION_ARGUMENT_SELECTION_START_INT, start);
       args.putInt(AccessibilityNodeInfo.ACTION_ARGUMENT_SELECTION_END_INT, end);
-      return info.performAction(AccessibilityNodeInfo.ACTION_SET_SELECTION, args);
+      if (info.performAction(AccessibilityNodeInfo.ACTION_SET_SELECTION, args)) return true;
+      // TextView refuses (returns false) a selection it already has — e.g. the cursor at the end
+      // right after ACTION_SET_TEXT put it there — so a refusal is checked against the field.
+      return info.refresh() && info.getTextSelectionStart() == start && info.getTextSelectionEnd() == end;
     }
-    if (op.equals("ime_enter") && Build.VERSION.SDK_INT >= 30) return info.performAction(AccessibilityAction.ACTION_IME_ENTER.getId());
+    if (op.equals("ime_enter")) {
+      // The helper keyboard edits the focused field: its enter key sends the field's own action,
+      // as the user's keyboard would (HelperIme.enter); without it, Android's ACTION_IME_ENTER.
+      HelperIme ime = HelperIme.current();
+      if (ime != null && info.isFocused() && ime.enter()) return true;
+      return Build.VERSION.SDK_INT >= 30 && info.performAction(AccessibilityAction.ACTION_IME_ENTER.getId());
+    }
     return false;
   }
 

@@ -4,6 +4,7 @@ import android.inputmethodservice.InputMethodService;
 import android.os.Build;
 import android.view.KeyEvent;
 import android.view.View;
+import android.view.inputmethod.EditorInfo;
 import android.view.inputmethod.InputConnection;
 import android.widget.Button;
 
@@ -48,6 +49,34 @@ public final class HelperIme extends InputMethodService {
   boolean commit(String text) {
     InputConnection ic = getCurrentInputConnection();
     return ic != null && ic.commitText(text, 1);
+  }
+
+  /** A field is bound to this keyboard (it edits the focused field). */
+  static boolean bound() {
+    HelperIme ime = current;
+    return ime != null && ime.getCurrentInputConnection() != null;
+  }
+
+  /**
+   * The enter key as a keyboard sends it: the field's own IME action (search, go, send, next, done:
+   * EditorInfo.imeOptions, or the app's custom action id) through performEditorAction, else — no
+   * action, or a multi-line field (IME_FLAG_NO_ENTER_ACTION) — the enter key itself. Android's
+   * ACTION_IME_ENTER sends getImeActionId() instead (0 unless the app set an action label), which a
+   * listener waiting for IME_ACTION_SEARCH ignores.
+   */
+  boolean enter() {
+    InputConnection ic = getCurrentInputConnection();
+    if (ic == null) return false;
+    int action = editorAction(getCurrentInputEditorInfo());
+    return action != EditorInfo.IME_ACTION_NONE ? ic.performEditorAction(action) : sendKey(KeyEvent.KEYCODE_ENTER);
+  }
+
+  /** The action a keyboard's enter key performs for this field; IME_ACTION_NONE for a plain enter key. */
+  static int editorAction(EditorInfo ei) {
+    if (ei == null || (ei.imeOptions & EditorInfo.IME_FLAG_NO_ENTER_ACTION) != 0) return EditorInfo.IME_ACTION_NONE;
+    if (ei.actionLabel != null && ei.actionId != 0) return ei.actionId;
+    int a = ei.imeOptions & EditorInfo.IME_MASK_ACTION;
+    return a == EditorInfo.IME_ACTION_UNSPECIFIED ? EditorInfo.IME_ACTION_NONE : a;
   }
 
   boolean sendKey(int keyCode) {

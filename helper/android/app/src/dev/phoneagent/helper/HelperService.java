@@ -4,8 +4,8 @@ import android.accessibilityservice.AccessibilityService;
 import android.util.Log;
 import android.view.accessibility.AccessibilityEvent;
 import dev.phoneagent.helper.core.Auth;
+import dev.phoneagent.helper.core.HttpLimits;
 import dev.phoneagent.helper.core.HttpServer;
-import dev.phoneagent.helper.core.Limits;
 import dev.phoneagent.helper.core.Protocol;
 import java.io.File;
 import java.io.FileOutputStream;
@@ -20,6 +20,10 @@ import java.nio.charset.StandardCharsets;
 public final class HelperService extends AccessibilityService {
   static final String TAG = "PhoneAgentHelper";
   public static final int PORT = 7912;
+
+  /** 7912 on a phone; the Robolectric tests bind 0 (an ephemeral port) and may shorten the deadlines. */
+  int listenPort = PORT;
+  HttpLimits limits = HttpLimits.DEFAULTS;
 
   private HttpServer server;
   private AndroidDevice device;
@@ -36,12 +40,12 @@ public final class HelperService extends AccessibilityService {
         // Method, path and status only: never bodies, screen text or the token.
         Log.i(TAG, method + " " + path + " " + status);
       }
-    });
+    }, limits);
     try {
-      server = new HttpServer(PORT, Limits.MAX_BODY_BYTES, protocol);
-      Log.i(TAG, "serving protocol 3 on 127.0.0.1:" + PORT);
+      server = new HttpServer(listenPort, limits, protocol);
+      Log.i(TAG, "serving protocol 3 on 127.0.0.1:" + server.port());
     } catch (IOException e) {
-      Log.e(TAG, "cannot listen on 127.0.0.1:" + PORT + ": " + e.getMessage());
+      Log.e(TAG, "cannot listen on 127.0.0.1:" + listenPort + ": " + e.getMessage());
     }
   }
 
@@ -61,6 +65,11 @@ public final class HelperService extends AccessibilityService {
       Log.e(TAG, "cannot write the token file: " + e.getMessage());
       return false;
     }
+  }
+
+  /** The port the server listens on (0 before it does). */
+  int port() {
+    return server == null ? 0 : server.port();
   }
 
   @Override

@@ -118,6 +118,8 @@ final class TreeReader {
     n.desc = str(info.getContentDescription());
     n.resourceId = str(info.getViewIdResourceName());
     if (Build.VERSION.SDK_INT >= 26 && info.getHintText() != null) n.hint = info.getHintText().toString();
+    // An empty field reports its hint as its text (Robolectric at 26/30/34): text edits must not keep it.
+    n.showingHint = Build.VERSION.SDK_INT >= 26 && info.isShowingHintText();
     Rect r = new Rect();
     info.getBoundsInScreen(r);
     n.bounds = new dev.phoneagent.helper.core.Rect(r.left, r.top, r.right, r.bottom);
@@ -147,6 +149,8 @@ final class TreeReader {
       if (name != null && !n.actions.contains(name)) n.actions.add(name);
     }
     if (n.editable && n.actions.contains("set_text") && !n.password) n.actions.add("replace_selection");
+    // The helper keyboard's enter key acts on the field it edits, at any API level (ACTION_IME_ENTER is 30+).
+    if (n.editable && n.focused && !n.actions.contains("ime_enter") && HelperIme.bound()) n.actions.add("ime_enter");
     n.handle = info;
     return n;
   }

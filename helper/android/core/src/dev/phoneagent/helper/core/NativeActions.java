@@ -87,7 +87,7 @@ final class NativeActions {
       }
     }
     if (op.equals("set_selection")) {
-      String why = Utf16.checkRange(n.text, start, end);
+      String why = Utf16.checkRange(n.editText(), start, end);
       if (why != null) {
         rc.fail("OUT_OF_RANGE", why);
         return;
@@ -104,9 +104,10 @@ final class NativeActions {
     run.dispatched();
     boolean done;
     if (op.equals("replace_selection")) {
-      int s = n.selStart >= 0 ? n.selStart : n.text.length();
-      int e = n.selEnd >= 0 ? n.selEnd : s;
-      String next = Utf16.replace(n.text, Math.min(s, e), Math.max(s, e), text);
+      String had = n.editText();
+      int s = n.selStart >= 0 ? Math.min(n.selStart, had.length()) : had.length();
+      int e = n.selEnd >= 0 ? Math.min(n.selEnd, had.length()) : s;
+      String next = Utf16.replace(had, Math.min(s, e), Math.max(s, e), text);
       int cursor = Math.min(s, e) + text.length();
       done = run.device.nodeAction(n, "set_text", null, next, -1, -1)
           && run.device.nodeAction(n, "set_selection", null, null, cursor, cursor);

@@ -15,6 +15,8 @@ public final class Node {
   public String desc = "";
   public String resourceId = "";
   public String hint;
+  /** Android reports an empty field's hint as its text (isShowingHintText, API 26+): then it holds nothing. */
+  public boolean showingHint;
   public Rect bounds = new Rect(0, 0, 0, 0);
   public boolean clickable, longClickable, editable, scrollable, checkable, checked, enabled = true;
   public boolean focusable, focused, selected, password, visible = true;
@@ -32,6 +34,11 @@ public final class Node {
   /** The text a client may see: never a password's. */
   public String visibleText() {
     return password ? "" : text;
+  }
+
+  /** The characters in the field, what UTF-16 indices count: empty while it shows its hint. */
+  public String editText() {
+    return showingHint ? "" : text;
   }
 
   public Map<String, Object> flagsJson() {
