@@ -43,7 +43,7 @@ export const SHOP_02: TaskDef = {
     'tap "{size}"',
     'toggle "{modifier}" on',
     'slide "Sweetness" {pct}',
-    'tap "Add to cart" keep',
+    'tap "Add to cart" changes',
     'tap "Cart"',
     'tap "Checkout"',
     'tap "Continue to payment"',

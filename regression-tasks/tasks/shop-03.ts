@@ -62,7 +62,7 @@ export const SHOP_03: TaskDef = {
     'toggle "Bakery" on',
     'tap "{item}"',
     'type "Quantity" "{n}"',
-    'tap "Add to cart" keep',
+    'tap "Add to cart" changes',
     'done',
   ],
 };

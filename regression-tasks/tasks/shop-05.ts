@@ -21,7 +21,7 @@ export const SHOP_05: TaskDef = {
     'tap "大杯"',
     'toggle "加冰" on',
     'toggle "加一份浓缩" on',
-    'tap "加入购物车" keep',
+    'tap "加入购物车" changes',
     'tap "购物车"',
     'tap "去结算"',
     'tap "去支付"',

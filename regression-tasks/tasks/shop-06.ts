@@ -53,7 +53,7 @@ export const SHOP_06: TaskDef = {
     'type "Search" "{item}"',
     'tap "{item}"',
     'tap "{size}"',
-    'tap "Add to cart" keep',
+    'tap "Add to cart" changes',
     'tap "Cart"',
     'tap "Checkout"',
     'tap "Continue to payment"',

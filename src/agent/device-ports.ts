@@ -105,7 +105,9 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
   };
 
   return {
-    tools: [...offeredTools(device.capabilities())],
+    get tools() {
+      return offeredTools(device.capabilities());
+    },
     observe,
     apps,
 

@@ -59,8 +59,8 @@ export interface Executed {
 }
 
 export interface AgentPorts {
-  /** Tools the device supports (planner tool names). */
-  tools: string[];
+  /** Tools the device supports now (planner tool names): read each step, as a failover changes them. */
+  readonly tools: string[];
   observe(previous?: Observation, opts?: { screenshot?: boolean }): Promise<Perceived>;
   execute(req: ExecuteRequest): Promise<Executed>;
   /**

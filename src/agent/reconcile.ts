@@ -26,7 +26,18 @@ export interface Judged {
 }
 
 /** Repeating these is harmless once they took effect: they set a state rather than add to one. */
-const IDEMPOTENT = new Set(['type', 'launch_app', 'swipe', 'scroll_to', 'home', 'wait', 'wait_until', 'read_control']);
+const IDEMPOTENT = new Set([
+  'type',
+  'launch_app',
+  'swipe',
+  'scroll_to',
+  'home',
+  'wait',
+  'wait_until',
+  'read_control',
+  // Drags a slider to a share of its track: again is the same value.
+  'set_slider',
+]);
 const IDEMPOTENT_CONTROL = new Set(['set_progress', 'set_text', 'focus', 'show_on_screen']);
 
 export function isIdempotent(a: Action): boolean {

@@ -1,14 +1,10 @@
 import type { Decision, Observation } from '../core/types.js';
-import { isLauncherPackage } from '../device/app-label.js';
 import { stateMatches } from '../executor/element-state.js';
-import { hasTimeline } from '../perception/timeline.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import { matchInterrupt } from '../planner/interrupts.js';
 import { addUsage } from '../planner/llm/client.js';
 import { actionSignature } from '../planner/memory/signature.js';
-import { plannerTools } from '../planner/prompt/builders.js';
-import { toolsForScreen } from '../planner/screen-tools.js';
-import { uncoveredHeld } from './held-taps.js';
+import { decideRequest } from './decide-request.js';
 import type { Session } from './session.js';
 import type { StepCtx } from './step-context.js';
 import { GATE_WAIT } from './step-helpers.js';
@@ -95,38 +91,26 @@ async function askModel(s: Session, ctx: StepCtx): Promise<Choice> {
   const { ports, planner } = s.deps;
   const obs = ctx.seen.obs;
   const tl = s.perf();
-  const bannedSigs = s.mem.blacklist.signatures(obs.pageHash);
+  const banned = s.mem.blacklist.signatures(obs.pageHash);
   // A look's screenshot goes with the next decision, and only on the screen it was taken of.
   const look = s.loop.look?.seen === ctx.seen ? s.loop.look : undefined;
   s.loop.look = undefined;
-  const res = await planner.decide({
-    goal: s.run.goal,
-    plan: s.plan,
-    current: s.current,
-    screen: ctx.seen.compact,
-    screenIsDelta: false,
-    // Marked on their lines: the model knows which taps will ask the user before it taps.
-    held: uncoveredHeld(ports.held(obs), s.mem.approval, obs),
-    aspect: obs.screen.aspect,
-    history: s.mem.history.recent(5),
-    // Each ban as the action was sent; the parse matches the signatures they are keyed by.
-    banned: bannedSigs.map((sig) => s.mem.blacklist.shownAs(sig)),
-    bannedSignatures: bannedSigs,
-    // note and read act on the agent; look only where the model can see images; of those, the
-    // tools that apply on this screen (planner/screen-tools.ts; a skill for one kind of screen,
-    // seek_timeline, only on it).
-    tools: toolsForScreen(obs, plannerTools([...ports.tools, 'note', 'read', ...(ports.image ? ['look'] : [])]), {
-      timeline: hasTimeline(obs),
+  const res = await planner.decide(
+    decideRequest(ports, {
+      goal: s.run.goal,
+      plan: s.plan,
+      current: s.current,
+      seen: ctx.seen,
+      history: s.mem.history.recent(5),
+      banned,
+      bannedShown: banned.map((sig) => s.mem.blacklist.shownAs(sig)),
+      look: look && { url: look.url, of: look.of },
+      notes: s.mem.notes,
+      apps: s.run.apps,
+      hint: s.loop.hint,
+      approval: s.mem.approval,
     }),
-    notes: s.mem.notes,
-    // Where an app is chosen: on the home screen (and its drawer) only, so other steps pay nothing.
-    apps: isLauncherPackage(obs.app.package) ? s.run.apps : undefined,
-    hint: s.loop.hint,
-    image: ports.image ? (req) => ports.image!(ctx.seen, req) : undefined,
-    look: look && { url: look.url, of: look.of },
-    ids: new Set(obs.elements.map((e) => e.id)),
-    visualFirst: obs.visualFirst,
-  });
+  );
   ctx.llmMs += s.perf() - tl;
   ctx.usage = addUsage(ctx.usage, res.usage);
   s.total = addUsage(s.total, res.usage);

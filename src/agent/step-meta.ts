@@ -1,5 +1,9 @@
+import type { Observation } from '../core/types.js';
 import { readText } from '../perception/read-text.js';
 import { type PlannedStep, TERMINAL_TOOLS } from '../planner/act-tool.js';
+import type { LookImage } from '../planner/planner.js';
+import type { HistoryEntry } from '../planner/prompt/types.js';
+import type { AgentPorts, Perceived } from './ports.js';
 import type { Session } from './session.js';
 import type { StepCtx } from './step-context.js';
 import { labelOf } from './step-helpers.js';
@@ -55,71 +59,104 @@ export function notApplied(planned: PlannedStep, reason: string): string {
   return `${what.join(' and ')} not applied, the [>] subgoal stays open: ${reason}`;
 }
 
+/** What a note or a read does to the run, decided on the screen it was asked on (nothing is dispatched). */
+export interface MetaEffect {
+  /** A note to keep in working memory. */
+  note?: string;
+  /** The history line (in the act call's own fields, like every history line: describeAction). */
+  entry: HistoryEntry;
+  /** The step record's note: why a read failed. */
+  error?: string;
+  /** Whether the [>] subgoal closes (`subgoal_done` on a note, or on a read that worked). */
+  closes: boolean;
+}
+
+/** A note or a read on `obs`; undefined for a decision that goes to the phone. */
+export function metaEffect(planned: PlannedStep, obs: Observation, step: number): MetaEffect | undefined {
+  if (planned.note !== undefined) {
+    const action = `note text=${JSON.stringify(planned.note)}`;
+    return {
+      note: planned.note,
+      entry: { step, action, expect: '-', ok: true, note: 'kept in Notes' },
+      closes: planned.subgoalDone,
+    };
+  }
+  if (planned.read !== undefined) {
+    const r = readText(obs, planned.read);
+    const action = `read ${planned.read.target_id ? `[${planned.read.target_id}]` : `text=${JSON.stringify(planned.read.text ?? '')}`}`;
+    return {
+      entry: {
+        step,
+        action,
+        expect: '-',
+        ok: r.ok,
+        note: r.ok ? `full text: "${r.text}"` : notApplied(planned, r.error),
+      },
+      error: r.ok ? undefined : r.error,
+      closes: r.ok && planned.subgoalDone,
+    };
+  }
+  return undefined;
+}
+
+/** Keep a note in working memory (the last MAX_NOTES). */
+export function keepNote(notes: readonly string[], note: string): string[] {
+  return [...notes, note].slice(-MAX_NOTES);
+}
+
 /** A note, a read or a look: handled here and recorded; returns false for a decision that goes to the phone. */
 export async function handleMeta(s: Session, ctx: StepCtx, planned: PlannedStep): Promise<boolean> {
   if (planned.look !== undefined) {
-    await handleLook(s, ctx, planned.look);
+    const l = await lookEffect(s.deps.ports, ctx.seen, planned.look, ctx.step);
+    ctx.record.action = l.entry.action;
+    ctx.record.ok = l.entry.ok;
+    if (l.look) {
+      s.loop.look = { ...l.look, seen: ctx.seen };
+      s.mem.completion.confirmedOnScreen();
+    }
+    s.mem.history.add(l.entry);
     return true;
   }
-  if (planned.note !== undefined) {
-    s.mem.notes = [...s.mem.notes, planned.note].slice(-MAX_NOTES);
-    // In the act call's own fields, like every history line (describeAction).
-    ctx.record.action = `note text=${JSON.stringify(planned.note)}`;
-    ctx.record.ok = true;
-    if (planned.subgoalDone) closeCurrent(s);
-    s.mem.history.add({ step: ctx.step, action: ctx.record.action, expect: '-', ok: true, note: 'kept in Notes' });
-    return true;
-  }
-  if (planned.read !== undefined) {
-    const r = readText(ctx.seen.obs, planned.read);
-    ctx.record.action = `read ${planned.read.target_id ? `[${planned.read.target_id}]` : `text=${JSON.stringify(planned.read.text ?? '')}`}`;
-    ctx.record.ok = r.ok;
-    ctx.record.note = r.ok ? undefined : r.error;
-    if (r.ok) s.mem.completion.confirmedOnScreen();
-    if (r.ok && planned.subgoalDone) closeCurrent(s);
-    s.mem.history.add({
-      step: ctx.step,
-      action: ctx.record.action,
-      expect: '-',
-      ok: r.ok,
-      note: r.ok ? `full text: "${r.text}"` : notApplied(planned, r.error),
-    });
-    return true;
-  }
-  return false;
+  const m = metaEffect(planned, ctx.seen.obs, ctx.step);
+  if (!m) return false;
+  if (m.note !== undefined) s.mem.notes = keepNote(s.mem.notes, m.note);
+  ctx.record.action = m.entry.action;
+  ctx.record.ok = m.entry.ok;
+  ctx.record.note = m.error;
+  if (planned.read !== undefined && m.entry.ok) s.mem.completion.confirmedOnScreen();
+  if (m.closes) closeCurrent(s);
+  s.mem.history.add(m.entry);
+  return true;
 }
 
 /**
- * A look: the screenshot is taken now, of the screen this step decided on (a step that acts on the
- * agent leaves that screen current), and attached to the next decision on it (LoopState.look).
+ * A look on the screen `seen` (the one the step decided on: a step that acts on the agent leaves
+ * it current): its screenshot, zoomed on the control and its row, for the next decision on that
+ * screen, and its history line.
  */
-async function handleLook(s: Session, ctx: StepCtx, req: NonNullable<PlannedStep['look']>): Promise<void> {
-  const label = labelOf(ctx.seen.obs, req.target_id);
+export async function lookEffect(
+  ports: Pick<AgentPorts, 'image'>,
+  seen: Perceived,
+  req: NonNullable<PlannedStep['look']>,
+  step: number,
+): Promise<{ entry: HistoryEntry; look?: LookImage }> {
+  const label = labelOf(seen.obs, req.target_id);
+  const point = req.point ? `${Math.round(req.point.x)},${Math.round(req.point.y)}` : undefined;
+  const named = req.target_id ? `[${req.target_id}]${label ? ` ${JSON.stringify(label)}` : ''}` : undefined;
   // In the act call's own fields, like every history line.
-  const where = req.target_id
-    ? ` [${req.target_id}]${label ? ` ${JSON.stringify(label)}` : ''}`
-    : req.point
-      ? ` point=${Math.round(req.point.x)},${Math.round(req.point.y)}`
-      : '';
-  ctx.record.action = `look${where}`;
-  const url = await s.deps.ports.image?.(ctx.seen, req);
-  ctx.record.ok = url !== undefined;
-  const of = req.target_id
-    ? `[${req.target_id}]${label ? ` "${label}"` : ''} and its row`
-    : req.point
-      ? `the screen around ${Math.round(req.point.x)},${Math.round(req.point.y)}`
-      : 'the whole screen';
-  if (url) {
-    s.loop.look = { url, of, seen: ctx.seen };
-    s.mem.completion.confirmedOnScreen();
-  }
-  s.mem.history.add({
-    step: ctx.step,
-    action: ctx.record.action,
-    expect: '-',
-    ok: ctx.record.ok,
-    note: url ? 'screenshot sent with the next prompt' : 'no screenshot of this screen could be taken',
-  });
+  const action = `look${named ? ` ${named}` : point ? ` point=${point}` : ''}`;
+  const url = await ports.image?.(seen, req);
+  const of = named ? `${named} and its row` : point ? `the screen around ${point}` : 'the whole screen';
+  return {
+    entry: {
+      step,
+      action,
+      expect: '-',
+      ok: url !== undefined,
+      note: url ? 'screenshot sent with the next prompt' : 'no screenshot of this screen could be taken',
+    },
+    look: url ? { url, of } : undefined,
+  };
 }
 
 /**
@@ -135,6 +172,8 @@ export function controlSummary(value: unknown): string | undefined {
     hint?: string;
     flags?: Record<string, boolean>;
     range?: { min: number; max: number; current: number };
+    range_source?: 'tree' | 'frame';
+    value_unreadable?: string;
     selection?: { start: number; end: number };
   };
   const f = v.flags ?? {};
@@ -143,7 +182,10 @@ export function controlSummary(value: unknown): string | undefined {
   else if (f.password) parts.push('text hidden (password)');
   if (v.content_desc && v.content_desc !== v.text) parts.push(`desc=${JSON.stringify(v.content_desc)}`);
   if (!v.text && v.hint) parts.push(`hint=${JSON.stringify(v.hint)}`);
-  if (v.range) parts.push(`range=${v.range.current}/${v.range.max} (min ${v.range.min})`);
+  if (v.range?.current !== undefined && v.range_source === 'frame')
+    parts.push(`value≈${v.range.current}% of the track (read off the screenshot)`);
+  else if (v.range) parts.push(`range=${v.range.current}/${v.range.max} (min ${v.range.min})`);
+  if (v.value_unreadable) parts.push(`its value cannot be read: ${v.value_unreadable}`);
   if (f.checkable) parts.push(f.checked ? 'checked' : 'unchecked');
   if (f.selected) parts.push('selected');
   if (f.enabled === false) parts.push('disabled');

@@ -1,6 +1,7 @@
 import type { Action } from '../core/types.js';
 import { isLauncherPackage } from '../device/app-label.js';
 import { seekSummary } from '../executor/seek-timeline.js';
+import { sliderSummary } from '../executor/set-slider.js';
 import { ScrollEndTracker } from '../perception/scroll-end.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import { addUsage } from '../planner/llm/client.js';
@@ -107,6 +108,7 @@ function coveredOf(ctx: StepCtx): string | undefined {
 function successNote(action: Action, exec: Executed): string | undefined {
   if (action.tool === 'read_control') return controlSummary(exec.value);
   if (action.tool === 'seek_timeline') return seekSummary(exec.value);
+  if (action.tool === 'set_slider') return sliderSummary(exec.value);
   // Names the control, not "this payment step": approving "Continue to payment" pays nothing.
   if (exec.consent?.kind === 'approved')
     return consentNote('approved', askedAbout(exec.consent.request), exec.consent.request.categories);

@@ -7,6 +7,7 @@ import type { Device } from '../device/device.js';
 import { FailoverDevice } from '../device/failover.js';
 import { helperForRun } from '../device/helper-app/connect.js';
 import { DEFAULT_HELPER_STATE_DIR } from '../device/helper-app/ime-state.js';
+import type { ReplayPhone } from '../testbed/replay/phone.js';
 import { startBridgeServer } from '../testbed/sim/bridge/index.js';
 import { VirtualPhone } from '../testbed/sim/phone.js';
 
@@ -19,6 +20,8 @@ import { VirtualPhone } from '../testbed/sim/phone.js';
 export type DeviceSpec =
   /** The virtual phone in this process behind its real bridge server (a given phone, or a new one). */
   | { kind: 'sim'; phone?: VirtualPhone; seed?: number; locale?: 'en' | 'zh' }
+  /** A recorded real-app graph (testbed/replay) in this process behind the same bridge server. */
+  | { kind: 'replay'; phone: ReplayPhone }
   | { kind: 'bridge'; url: string; token: string }
   | {
       kind: 'adb';
@@ -89,13 +92,16 @@ export async function openDevice(spec: DeviceSpec, ctx: { clock: Clock; logger: 
       label: spec.device.name,
       close: () => (spec.keepOpen ? Promise.resolve() : spec.device.close()),
     };
-  if (spec.kind === 'sim') {
+  if (spec.kind === 'sim' || spec.kind === 'replay') {
     const phone =
-      spec.phone ?? new VirtualPhone({ clock: ctx.clock, seed: spec.seed ?? 1, locale: spec.locale ?? 'en' });
+      spec.kind === 'replay'
+        ? spec.phone
+        : (spec.phone ?? new VirtualPhone({ clock: ctx.clock, seed: spec.seed ?? 1, locale: spec.locale ?? 'en' }));
+    const label = spec.kind === 'replay' ? `replay:${spec.phone.graph.name}` : 'sim';
     const server = await startBridgeServer({ phone, logger: ctx.logger.child('bridge') });
     try {
       const device = await connectBridge(server.url, server.token, ctx);
-      return { device, label: 'sim', close: () => device.close().finally(() => server.close()) };
+      return { device, label, close: () => device.close().finally(() => server.close()) };
     } catch (e) {
       await server.close();
       throw e;

@@ -66,7 +66,16 @@ export const FlagsSchema = z.object({
 });
 export type Flags = z.infer<typeof FlagsSchema>;
 
-export const RangeSchema = z.object({ min: z.number(), max: z.number(), current: z.number() });
+export const RangeSchema = z.object({
+  min: z.number(),
+  max: z.number(),
+  current: z.number(),
+  /**
+   * Read off the screenshot (a percent, 0..100, to a pixel of the track): the tree carries no value
+   * (a uiautomator dump), so the thumb's place is the only evidence (perception/slider-frame.ts).
+   */
+  fromFrame: z.boolean().optional(),
+});
 export type Range = z.infer<typeof RangeSchema>;
 
 export const ElementSchema = z.object({
@@ -218,8 +227,9 @@ export const ToolNameSchema = z.enum([
   'pinch',
   'touch_gesture',
   'action_sequence',
-  // An executor skill (executor/seek-timeline.ts): several gestures and reads in one closed loop.
+  // Executor skills (executor/seek-timeline.ts, set-slider.ts): several gestures and reads in one closed loop.
   'seek_timeline',
+  'set_slider',
 ]);
 export type ToolName = z.infer<typeof ToolNameSchema>;
 

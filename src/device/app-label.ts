@@ -25,14 +25,21 @@ function words(c: Component): string[] {
     .filter((w) => w.length > 0 && !GENERIC.has(w));
 }
 
-/** How well a label names a component: 3 a word of it, 2 all its words, 1 part of a word. */
+/** Two words of one stem ("messages" / "messaging"): a shared start of ≥ 5 letters, ≥ 70% of the shorter. */
+function sameStem(a: string, b: string): boolean {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i >= 5 && i >= 0.7 * Math.min(a.length, b.length);
+}
+
+/** How well a label names a component: 3 a word of it, 2 all its words, 1 part or stem of a word. */
 export function labelScore(label: string, c: Component): number {
   const l = squashLabel(label);
   if (!l) return 0;
   const w = words(c);
   if (w.includes(l)) return 3;
   if (w.join('') === l || w.join('').endsWith(l)) return 2;
-  if (l.length >= 4 && w.some((x) => x.includes(l) || (x.length >= 4 && l.includes(x)))) return 1;
+  if (l.length >= 4 && w.some((x) => x.includes(l) || (x.length >= 4 && l.includes(x)) || sameStem(x, l))) return 1;
   return 0;
 }
 

@@ -2,14 +2,26 @@ import { createHash } from 'node:crypto';
 import type { Deadline } from '../core/clock.js';
 import type { Selector } from '../core/types.js';
 import { CallRecorder, type Device, type DeviceCall } from '../device/device.js';
+import { findGuarded, guardForNode } from '../device/protocol/guard.js';
 import type { ControlInfo, ReadControlRequest, WireNode, WireSnapshot } from '../device/protocol/index.js';
+import { roleOf } from '../perception/roles.js';
+import { readSliderInScreenshot } from '../perception/slider-frame.js';
 import { nodeMatches } from './wait-reads.js';
 
 /**
  * read_control from a plain screen read, for backends without the helper's native read (ADB). The
  * selector must match exactly one visible node. uiautomator exposes no native actions, so `actions`
  * is empty and nothing can be set natively through it; the token binds to what the read showed.
+ * A slider's dump carries no progress: its value is read off a screenshot (a percent of the track,
+ * `range_source: frame`), or the answer says plainly that it cannot be read (`value_unreadable`).
  */
+
+/** What read_control answers from plain reads: the protocol's control, and where its value came from. */
+export interface ReadControl extends ControlInfo {
+  range_source?: 'tree' | 'frame';
+  /** Why the control's value could not be read (a slider with no value in the tree nor a thumb in the picture). */
+  value_unreadable?: string;
+}
 
 export function controlFromNode(n: WireNode, snap: WireSnapshot): ControlInfo {
   const b = n.bounds;
@@ -48,6 +60,21 @@ export function controlFromNode(n: WireNode, snap: WireSnapshot): ControlInfo {
   };
 }
 
+/** A slider's value from a screenshot of it: the tree has none. */
+async function sliderValue(device: Device, node: WireNode, d: Deadline): Promise<Partial<ReadControl>> {
+  const r = await device.snapshot({ screenshot: true }, d);
+  if (!r.ok || !r.screenshot)
+    return {
+      value_unreadable: `no value in the tree, and no screenshot to read it from (${r.ok ? 'none taken' : r.message})`,
+    };
+  const now = findGuarded(r.snapshot, guardForNode(node));
+  if (!now) return { value_unreadable: 'no value in the tree, and the slider moved before its screenshot was taken' };
+  const read = await readSliderInScreenshot(r.screenshot.png, now.bounds, r.screenshot.offsetY);
+  if (!read.ok) return { value_unreadable: `no value in the tree, and ${read.reason}` };
+  const current = Math.round(read.reading.fraction * 100);
+  return { range: { min: 0, max: 100, current }, range_source: 'frame' };
+}
+
 export async function readControlOnReads(device: Device, req: ReadControlRequest, d: Deadline): Promise<DeviceCall> {
   const rec = new CallRecorder(d.clock, device.capabilities().backend === 'bridge' ? 'bridge' : 'adb');
   const none = (code: 'NOT_FOUND' | 'AMBIGUOUS' | 'READ_FAILED', message: string): DeviceCall => {
@@ -65,7 +92,10 @@ export async function readControlOnReads(device: Device, req: ReadControlRequest
     return none('NOT_FOUND', 'no visible control matches the selector; copy it exactly from the observation');
   if (hits.length > 1)
     return none('AMBIGUOUS', `${hits.length} controls match the selector; add resource_id, text or class_name`);
-  const control = controlFromNode(hits[0] as WireNode, r.snapshot);
+  const node = hits[0] as WireNode;
+  const control: ReadControl = controlFromNode(node, r.snapshot);
+  if (node.range) control.range_source = 'tree';
+  else if (roleOf(node.className) === 'SeekBar') Object.assign(control, await sliderValue(device, node, d));
   const receipt = { ...rec.receipt('observed', 'not_delivered'), method: 'none' as const };
   return {
     ok: true,

@@ -4,6 +4,7 @@ import type { Action, Element, Observation, Receipt } from '../core/types.js';
 import { CallRecorder, type Device, type DeviceCall } from '../device/device.js';
 import type { ActionRequest, ControlInfo, TouchGuard, WireSnapshot } from '../device/protocol/index.js';
 import { readControlOnReads } from './control-reads.js';
+import { launchOnReads } from './launch-reads.js';
 import { buildNativeRequest, checkControlRequest, isNativeTool } from './native-validate.js';
 import { LONG_PRESS_MS, type Pacer } from './pacing.js';
 import { pinchArgs } from './pinch.js';
@@ -104,6 +105,12 @@ async function checkedControl(
   };
 }
 
+/** What finding an app's icon on the launcher takes: keys, reads, swipes and a tap. */
+function canBrowse(dev: Device): boolean {
+  const ops = dev.capabilities().ops;
+  return (['key', 'snapshot', 'swipe', 'tap'] as const).every((op) => ops.has(op));
+}
+
 export async function dispatch(
   ctx: DispatchCtx,
   a: Action,
@@ -153,7 +160,12 @@ export async function dispatch(
       // The model names apps as the launcher shows them ("Settings") or by package: a name with no
       // dots is a label, which each backend resolves (the helper by label, adb by the launcher list).
       const byLabel = p !== undefined && !PACKAGE_RE.test(p);
-      return { call: await dev.launchApp(p && !byLabel ? { package: p } : { label: byLabel ? p : label }, d) };
+      const name = byLabel ? p : label;
+      const call = await dev.launchApp(p && !byLabel ? { package: p } : { label: name }, d);
+      // A name the device could not resolve (adb reads no labels) is looked for on the launcher.
+      if (name && !call.ok && call.code === 'NOT_FOUND' && call.receipt.delivery === 'not_delivered' && canBrowse(dev))
+        return { call: await launchOnReads(dev, ctx.pacer, name, d) };
+      return { call };
     }
     case 'wait': {
       const ms = Math.min(Math.max(0, a.ms ?? 1000), 6_000);

@@ -1,4 +1,5 @@
 import type { Element } from '../core/types.js';
+import { FRAME_VALUE_TOLERANCE } from '../perception/slider-frame.js';
 
 /**
  * What `expect element_state <id> <state>` means on one element (DESIGN §3): on/off, enabled,
@@ -34,8 +35,17 @@ export function stateMatches(e: Element, state: string): boolean {
   // A masked field's text is never compared: it is not what was typed.
   if (f.password) return false;
   const m = /^(?:text|value)\s*[=:]\s*(.*)$/.exec(state.trim());
-  if (m) return e.text === m[1] || String(e.range?.current ?? '') === m[1];
+  if (m) return e.text === m[1] || rangeIs(e, m[1] ?? '');
   return e.text === state;
+}
+
+/** A value read off the screenshot is a percent to a pixel: within the set_slider tolerance it holds. */
+function rangeIs(e: Element, want: string): boolean {
+  const r = e.range;
+  if (!r) return false;
+  if (String(r.current) === want) return true;
+  const n = Number(want.replace(/%$/, ''));
+  return !!r.fromFrame && Number.isFinite(n) && Math.abs(r.current - n) <= FRAME_VALUE_TOLERANCE;
 }
 
 /** An element's name in a failure note: its label and id. */
@@ -54,7 +64,8 @@ function shownState(e: Element, state: string): string {
   if (s === 'enabled' || s === 'disabled') return f.enabled ? 'enabled' : 'disabled';
   if (s === 'focused') return 'not focused';
   if (s === 'selected') return 'not selected';
-  if (/^value\s*[=:]/.test(s) && e.range) return `value=${e.range.current} (${e.range.min}..${e.range.max})`;
+  if (/^value\s*[=:]/.test(s) && e.range)
+    return `value=${e.range.current} (${e.range.fromFrame ? 'read off the screenshot' : `${e.range.min}..${e.range.max}`})`;
   if (/^value\s*[=:]/.test(s)) return `without a value (text=${quoted(e.text)})`;
   return `text=${quoted(e.text)}`;
 }

@@ -22,7 +22,7 @@ import { isNativeTool } from './native-validate.js';
 import { observeDevice, type Perceiver, perceiveSettled, SnapshotPerceiver } from './observe.js';
 import { ActionGap, Pacer } from './pacing.js';
 import { needsFrames } from './pinch.js';
-import { seekStep } from './seek-step.js';
+import { seekStep, sliderStep } from './seek-step.js';
 import type { StateChange } from './side-effects.js';
 import { aimAt, withNativeSelector } from './targets.js';
 import { isOffered } from './tools.js';
@@ -272,8 +272,9 @@ export class Executor {
     const mode: RunMode = consent.kind === 'approved' ? 'full' : (hooks.verification ?? this.mode);
     d.note(`${g.request.summary}: aimed${target ? ` at [${target.id}]` : ''}; ${mode} verification`);
     // A skill verifies itself: its closed loop reads the readout it acts on (executor/seek-timeline.ts).
-    if (a.tool === 'seek_timeline' && target) {
-      const r = await seekStep({ device, perceive: this.perceive, clock, gap: this.gap }, a, obs, target, d);
+    if ((a.tool === 'seek_timeline' || a.tool === 'set_slider') && target) {
+      const skill = a.tool === 'seek_timeline' ? seekStep : sliderStep;
+      const r = await skill({ device, perceive: this.perceive, clock, gap: this.gap }, a, obs, target, d);
       if (r.post) this.remember(r.post);
       return { ...guarded, ...r };
     }
@@ -291,7 +292,7 @@ export class Executor {
     const pacedMs = await this.gap.wait(dd);
     guarded = { ...guarded, pacedMs };
     const ctx = { device, logger: this.deps.logger, pacer: this.pacer, perceive: this.perceive };
-    const frames = needsFrames(parsed.data.expect.kind);
+    const frames = needsFrames(parsed.data.expect.kind, a, obs);
     let inj: Awaited<ReturnType<typeof injectChecked>>;
     try {
       inj = await injectChecked(ctx, a, obs, aim, native, dd, {

@@ -1,11 +1,16 @@
 import { distance, normToPx, type PxPoint, type Rect, rectCenter, rectContains } from '../core/geometry.js';
 import type { Action, Element, ErrorCode, Observation } from '../core/types.js';
+import { isDrawnSurface } from '../perception/quality.js';
 
 /**
- * Grounding (DESIGN §5): a live `target_id` → that element's centre. Otherwise the model's point,
- * snapped to the nearest actionable element within 6% of the screen width — except when the snap
- * would move the touch into a different button of a paired row (Cancel / Confirm): then keep the
- * raw point and require a confirmation, because a wrong snap there is the dangerous kind.
+ * Grounding (DESIGN §5): a live `target_id` → that element's centre, unless a point inside that
+ * element is given too: then the point (a slider's track, a spot on a map). Otherwise the model's
+ * point: kept where it falls inside an actionable element, a range control or a drawn surface
+ * (the point is what the model means there), else snapped to the nearest actionable element within
+ * 6% of the screen width — except when the snap would move the touch into a different button of a
+ * paired row (Cancel / Confirm): then keep the raw point and require a confirmation, because a
+ * wrong snap there is the dangerous kind. A kept point keeps its offset inside its element when the
+ * re-check finds the element moved (executor/inject.ts).
  */
 
 export const SNAP_RADIUS_FRACTION = 0.06;
@@ -72,6 +77,11 @@ function smallestContaining(p: PxPoint, elements: readonly Element[]): Element |
   return best;
 }
 
+/** A point on these lands where it is: its position is the input (a value on a track, a place on a canvas). */
+function positional(e: Element): boolean {
+  return e.role === 'SeekBar' || e.range !== undefined || isDrawnSurface(e.className);
+}
+
 export function groundPoint(pointNorm: { x: number; y: number }, obs: Observation): Grounding {
   const screen = { width: obs.screen.w, height: obs.screen.h };
   if (pointNorm.x < 0 || pointNorm.x > 1000 || pointNorm.y < 0 || pointNorm.y > 1000)
@@ -83,6 +93,8 @@ export function groundPoint(pointNorm: { x: number; y: number }, obs: Observatio
   const raw = normToPx(pointNorm, screen);
   const inside = smallestContaining(raw, obs.elements);
   if (inside) return { ok: true, px: raw, element: inside, how: 'inside' };
+  const surface = obs.elements.find((e) => positional(e) && rectContains(e.boundsPx, raw));
+  if (surface) return { ok: true, px: raw, element: surface, how: 'inside' };
   const radius = obs.screen.w * SNAP_RADIUS_FRACTION;
   let nearest: Element | undefined;
   let nearestD = Number.POSITIVE_INFINITY;
@@ -109,6 +121,10 @@ export function groundPoint(pointNorm: { x: number; y: number }, obs: Observatio
 export function ground(action: Pick<Action, 'target_id' | 'point'>, obs: Observation): Grounding {
   if (action.target_id !== undefined) {
     const e = obs.elements.find((x) => x.id === action.target_id);
+    if (e && action.point) {
+      const p = normToPx(action.point, { width: obs.screen.w, height: obs.screen.h });
+      if (rectContains(e.boundsPx, p)) return { ok: true, px: p, element: e, how: 'inside' };
+    }
     if (e) return { ok: true, px: elementCenterPx(e), element: e, how: 'target_id' };
     if (!action.point)
       return {

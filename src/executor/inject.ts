@@ -33,6 +33,21 @@ export type Injected =
   | { ok: false; call: DeviceCall; reads: number; seen?: Observation }
   | { ok: true; out: Dispatched; pre: Observation; reads: number };
 
+/**
+ * Where to touch the target as the re-check found it: its centre for a touch aimed at the element
+ * (an id, a snap), or the same offset inside it for a point the model placed there (a value on a
+ * slider's track must not become the track's middle).
+ */
+export function followTarget(
+  px: { x: number; y: number },
+  was: { boundsPx: { left: number; top: number; right: number; bottom: number } },
+  now: { left: number; top: number; right: number; bottom: number },
+  keepOffset: boolean,
+): { x: number; y: number } {
+  if (!keepOffset) return { x: Math.round((now.left + now.right) / 2), y: Math.round((now.top + now.bottom) / 2) };
+  return { x: Math.round(px.x + now.left - was.boundsPx.left), y: Math.round(px.y + now.top - was.boundsPx.top) };
+}
+
 export async function injectChecked(
   ctx: InjectCtx,
   a: Action,
@@ -86,11 +101,7 @@ export async function injectChecked(
           seen: p.obs,
           call: refuse(d, 'OCCLUDED', `the touch point is covered by a ${occ}; close it or re-observe`),
         };
-      if (px && aim.how !== 'raw')
-        px = {
-          x: Math.round((rc.node.bounds.left + rc.node.bounds.right) / 2),
-          y: Math.round((rc.node.bounds.top + rc.node.bounds.bottom) / 2),
-        };
+      if (px && aim.how !== 'raw') px = followTarget(px, aim.element, rc.node.bounds, aim.how === 'inside');
       // The phone then checks that nothing moved since this read.
       if (guard) guard = guardForNode(rc.node);
     }

@@ -58,9 +58,18 @@ export function pinchArgs(a: Action, obs: Observation): PinchArgs {
   };
 }
 
-/** Expectations only a screenshot can confirm: the executor captures frames for them. */
-export function needsFrames(kind: string): boolean {
-  return kind === 'frame_changes';
+const TOUCHES = new Set(['tap', 'long_press', 'swipe', 'touch_gesture']);
+
+/**
+ * Whether the executor captures frames around an action: for an expectation only a screenshot can
+ * confirm, and for a touch on a screen with a slider whose value the tree does not carry (a
+ * uiautomator dump has no progress) — there the frame is the evidence of what the touch did, and
+ * "nothing changed" must never be said while its picture moved.
+ */
+export function needsFrames(kind: string, action?: Pick<Action, 'tool'>, obs?: Observation): boolean {
+  if (kind === 'frame_changes') return true;
+  if (!action || !obs || !TOUCHES.has(action.tool)) return false;
+  return obs.elements.some((e) => e.role === 'SeekBar' && (!e.range || e.range.fromFrame === true));
 }
 
 /** Blockhash distance of two frames, or undefined when either side has none. */

@@ -1,53 +1,112 @@
 import type { Clock, Deadline } from '../core/clock.js';
-import type { Action, Element, Observation, Receipt } from '../core/types.js';
+import type { Action, Element, ErrorCode, Observation, Receipt } from '../core/types.js';
 import type { Device } from '../device/device.js';
 import type { StepResult } from './executor.js';
 import type { Perceiver } from './observe.js';
 import type { ActionGap } from './pacing.js';
 import { seekSummary, seekTimeline } from './seek-timeline.js';
+import { setSlider, sliderSummary } from './set-slider.js';
 import type { Outcome } from './validator.js';
 
 /**
- * seek_timeline as one pipeline step: the skill's report becomes the receipt (delivered when any
- * gesture was sent), the outcome (ok only when the readout reached the target and agreed with the
- * scale) and the step's value (the report: residual, evidence, what was not evidence). An
- * uncertain result is an error the model must pass on, never a success. The pacing gap is waited
- * out first and counts again from the skill's end, as for any dispatch.
+ * A skill (seek_timeline, set_slider) as one pipeline step: its report becomes the receipt
+ * (delivered when any gesture was sent), the outcome (ok only when the skill read its own result
+ * back) and the step's value (the report). A result it could not read is an error the model must
+ * pass on, never a success. The pacing gap is waited out first and counts again from the skill's
+ * end, as for any dispatch.
  */
-export async function seekStep(
-  deps: { device: Device; perceive: Perceiver; clock: Clock; gap: ActionGap },
-  a: Action,
+
+export interface SkillDeps {
+  device: Device;
+  perceive: Perceiver;
+  clock: Clock;
+  gap: ActionGap;
+}
+
+interface SkillRun {
+  ok: boolean;
+  dispatched: boolean;
+  post?: Observation;
+  reads: number;
+  value: unknown;
+  /** Why not ok, with the code: READ_FAILED when the result could not be read, else NO_PROGRESS. */
+  error?: { code: ErrorCode; message: string };
+  signals: string[];
+}
+
+async function skillStep(
+  deps: SkillDeps,
   obs: Observation,
-  timeline: Element,
   d: Deadline,
+  run: () => Promise<SkillRun>,
 ): Promise<Omit<StepResult, 'guard' | 'consent' | 'target'>> {
   const { clock, device } = deps;
   await deps.gap.wait(d);
   const startedAt = clock.now();
-  const r = await seekTimeline(
-    { device, perceive: deps.perceive },
-    { timeline, target: String(a.args?.time ?? a.text ?? ''), obs },
-    d,
-  );
+  const r = await run();
   deps.gap.dispatched();
-  const rep = r.report;
-  const ok = rep.status === 'reached';
-  // The whole report on failure: the model must see what was read and what was not evidence.
-  const error = ok ? undefined : (seekSummary(rep) ?? `seek_timeline ${rep.status}`);
   const receipt: Receipt = {
-    status: !r.dispatched ? 'observed' : ok ? 'completed' : 'partial',
+    status: !r.dispatched ? 'observed' : r.ok ? 'completed' : 'partial',
     delivery: r.dispatched ? 'delivered' : 'not_delivered',
     method: device.capabilities().backend === 'adb' ? 'adb' : 'bridge',
     timings: { startedAt, endedAt: clock.now() },
     pre: { pageHash: obs.pageHash, seq: obs.seq, frameHash: obs.frameHash },
     post: r.post ? { pageHash: r.post.pageHash, seq: r.post.seq, frameHash: r.post.frameHash } : undefined,
-    ...(error ? { error: { code: rep.status === 'uncertain' ? 'READ_FAILED' : 'NO_PROGRESS', message: error } } : {}),
+    ...(r.error ? { error: r.error } : {}),
   };
-  const outcome: Outcome = {
+  const outcome: Outcome = { ok: r.ok, signals: r.ok ? r.signals : [], reason: r.error?.message, unchanged: false };
+  return {
+    ok: r.ok,
+    receipt,
+    outcome,
+    post: r.post,
+    value: r.value,
+    changes: [],
+    reads: r.reads,
+    error: r.error?.message,
+  };
+}
+
+/** A skill's report as a run: ok when it reached its target; else uncertain → READ_FAILED, failed → NO_PROGRESS. */
+function reported(
+  r: { report: { status: string }; dispatched: boolean; post?: Observation; reads: number },
+  message: string,
+  signals: string[],
+): SkillRun {
+  const ok = r.report.status === 'reached';
+  return {
     ok,
-    signals: ok ? ['readout_stable', 'scale_consistent'] : [],
-    reason: error,
-    unchanged: false,
+    dispatched: r.dispatched,
+    post: r.post,
+    reads: r.reads,
+    value: r.report,
+    signals,
+    ...(ok ? {} : { error: { code: r.report.status === 'uncertain' ? 'READ_FAILED' : 'NO_PROGRESS', message } }),
   };
-  return { ok, receipt, outcome, post: r.post, value: rep, changes: [], reads: r.reads, error };
+}
+
+/** seek_timeline: the readout reached the target and agreed with the scale. */
+export function seekStep(deps: SkillDeps, a: Action, obs: Observation, timeline: Element, d: Deadline) {
+  return skillStep(deps, obs, d, async () => {
+    const r = await seekTimeline(
+      { device: deps.device, perceive: deps.perceive },
+      { timeline, target: String(a.args?.time ?? a.text ?? ''), obs },
+      d,
+    );
+    // The whole report on failure: the model must see what was read and what was not evidence.
+    const message = seekSummary(r.report) ?? `seek_timeline ${r.report.status}`;
+    return reported(r, message, ['readout_stable', 'scale_consistent']);
+  });
+}
+
+/** set_slider: the value read back (tree or frame) is within the tolerance of the one asked. */
+export function sliderStep(deps: SkillDeps, a: Action, obs: Observation, slider: Element, d: Deadline) {
+  return skillStep(deps, obs, d, async () => {
+    const r = await setSlider(
+      { device: deps.device, perceive: deps.perceive },
+      { slider, percent: Number(a.args?.value), obs },
+      d,
+    );
+    return reported(r, sliderSummary(r.report) ?? `set_slider ${r.report.status}`, ['value_read_back']);
+  });
 }

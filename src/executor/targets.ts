@@ -72,6 +72,17 @@ export function aimAt(a: Action, obs: Observation): Aim {
       const g = ground(a, obs);
       return g.ok ? { ok: true, element: g.element, px: g.px } : g;
     }
+    case 'set_slider': {
+      const e = a.target_id ? obs.elements.find((x) => x.id === a.target_id) : undefined;
+      if (e && (e.role === 'SeekBar' || e.range)) return { ok: true, element: e };
+      return {
+        ok: false,
+        code: e ? 'INVALID_ARGUMENT' : 'NOT_FOUND',
+        message: e
+          ? `"${e.label || e.role}" [${e.id}] is not a slider; set_slider takes a line marked slide`
+          : `no slider with id ${a.target_id ?? '(none)'} on this screen: give the id of a line marked slide`,
+      };
+    }
     case 'seek_timeline': {
       const tl = findTimeline(obs, a.target_id);
       return tl

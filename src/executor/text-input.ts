@@ -10,7 +10,7 @@ import type { Pacer } from './pacing.js';
 
 /**
  * The text ladder (DESIGN §5, article §4.3): set the text on the node (which replaces pre-filled
- * text) → focus, clear, and commit through the IME (Unicode) → `input text` for plain ASCII only →
+ * text) → focus, clear, and `input text` for plain ASCII → commit through the IME (Unicode) →
  * ask the user. Every rung is verified by reading the field back. Typed text is logged redacted,
  * a password never.
  */
@@ -120,9 +120,12 @@ export async function enterText(deps: TextDeps, field: Element, text: string, d:
     if (r) return r;
   }
 
+  // Plain ASCII goes by `input text` first: over adb the IME commit may have to select the base64
+  // keyboard for the moment of typing, which the user sees flicker. Other text needs the IME.
   const viaKeys: ('ime_commit' | 'input_text')[] = [];
+  const ascii = caps.ops.has('input_text') && isInputTextSafe(text) && text !== '';
+  if (ascii) viaKeys.push('input_text');
   if (caps.ops.has('ime_commit')) viaKeys.push('ime_commit');
-  if (caps.ops.has('input_text') && isInputTextSafe(text)) viaKeys.push('input_text');
   for (const rung of viaKeys) {
     // Focus with the cursor at the end, then delete what is there (an IME commit inserts).
     const p = {

@@ -28,6 +28,8 @@ const NEEDS: Record<ToolName, DeviceOp[][]> = {
   action_sequence: [['action_sequence']],
   // Drags and reads; it zooms too when the device can pinch.
   seek_timeline: [['snapshot', 'swipe', 'tap']],
+  // Drags the thumb and reads it back: from the tree's range, else from the screenshot.
+  set_slider: [['snapshot', 'screenshot', 'swipe']],
 };
 
 export function offeredTools(caps: DeviceCapabilities): ToolName[] {

@@ -50,7 +50,7 @@ export async function verifyAction(
     async () => {
       reads++;
       const o = await observeDevice(ctx.device, ctx.perceive, post ?? pre, d, {
-        screenshot: ctx.screenshots || needsFrames(decision.expect.kind),
+        screenshot: ctx.screenshots || needsFrames(decision.expect.kind, decision.action, pre),
       });
       if (!o.ok) return { done: false, error: o.message };
       post = o.obs;

@@ -122,9 +122,26 @@ export async function act(s: DeviceSession, req: ActRequest): Promise<ActionResu
   // A guarded action the user approved is verified in full by the executor, whatever the call
   // asked: its outcome is reported as such (a failed check is a failed action, never "pending").
   const verified = r.outcome !== undefined;
+  // What a read (or a skill) found is the result itself, in every response mode.
+  const value = r.value !== undefined ? { value: r.value } : {};
+  const unreadable = (r.value as { value_unreadable?: string } | undefined)?.value_unreadable;
+  if (mode === 'none' && !verified && req.readOnly && unreadable)
+    // The control was found, but not its value: a read that says so, not a success with nothing in it.
+    return {
+      ...base,
+      ...value,
+      success: false,
+      lifecycle_state: 'failed',
+      failure_code: 'READ_FAILED',
+      message: `the control's value cannot be read: ${unreadable}; take a screenshot to see it`,
+      verification: { mode: eff.verification, status: 'not_requested' },
+      timing: timing(),
+      debug: debug(),
+    };
   if (mode === 'none' && !verified)
     return {
       ...base,
+      ...value,
       success: true,
       lifecycle_state: req.readOnly ? 'verified' : 'pending_verification',
       verification: { mode: eff.verification, status: 'not_requested' },
@@ -168,6 +185,7 @@ export async function act(s: DeviceSession, req: ActRequest): Promise<ActionResu
   const status: VerificationStatus = !r.outcome ? 'unavailable' : r.ok ? 'verified' : 'failed';
   return {
     ...base,
+    ...value,
     // Unavailable evidence is a delivered action with incomplete proof, not a failed one (RFC §6.1).
     success: r.ok || status === 'unavailable',
     lifecycle_state: r.ok ? 'verified' : status === 'unavailable' ? 'pending_verification' : 'failed',

@@ -78,6 +78,8 @@ export interface ActionResult {
   state_delta?: unknown;
   state_delta_available?: boolean;
   confirmation_id?: string;
+  /** What a read found (read_control's control, wait_until's answer) or a skill reported (set_slider). */
+  value?: unknown;
   /**
    * `paced_ms`: how much of `total_ms` was the pacing gap since the previous dispatch (a rate limit,
    * not this action's cost); `gesture_ms`: the touch's own duration as sent (a tap's hold, a swipe's

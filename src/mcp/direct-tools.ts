@@ -5,7 +5,7 @@ import { act } from './act.js';
 import { type Controls, ControlsShape, shape } from './controls.js';
 import { type ResolvedOk, resolveOrFail } from './resolve-call.js';
 import { TargetShape } from './targets.js';
-import { type ToolCall, type ToolDef, type ToolOutput, toolError } from './tool.js';
+import { runs, type ToolCall, type ToolDef, type ToolOutput, toolError } from './tool.js';
 
 /**
  * The input tools (tap, long_press, type_text, swipe, press_key, launch_app): each names its
@@ -92,6 +92,7 @@ export const directTools: ToolDef[] = [
   {
     ...ACTION,
     name: 'tap',
+    offered: runs('tap'),
     title: 'Tap',
     description:
       'Tap an element (element_id from observe, or an exact selector resolved now) or a point. A tap on Pay/Send/Delete asks the user first (elicitation) or returns needs_confirmation.',
@@ -108,6 +109,7 @@ export const directTools: ToolDef[] = [
   {
     ...ACTION,
     name: 'long_press',
+    offered: runs('long_press'),
     title: 'Long press',
     description: 'Long-press an element or a point (same targets as tap); ms sets the hold (default ~600 ms).',
     shape: { ...TargetShape, ms: z.number().int().min(300).max(10_000).optional(), ...ControlsShape, ...ExpectShape },
@@ -127,6 +129,7 @@ export const directTools: ToolDef[] = [
   {
     ...ACTION,
     name: 'type_text',
+    offered: runs('type'),
     title: 'Type text',
     description:
       'Type text into a field (element_id or selector; default: the focused field). Any Unicode: set on the node, else IME commit; read back to verify. Pre-filled text is replaced.',
@@ -161,6 +164,7 @@ export const directTools: ToolDef[] = [
   {
     ...ACTION,
     name: 'swipe',
+    offered: runs('swipe'),
     title: 'Swipe',
     description:
       'Swipe up/down/left/right (a third of the screen), from an element or point if given, else the centre.',
@@ -175,7 +179,35 @@ export const directTools: ToolDef[] = [
   },
   {
     ...ACTION,
+    name: 'set_slider',
+    offered: runs('set_slider'),
+    title: 'Set a slider',
+    description:
+      "Set a slider (SeekBar) to a share of its track by dragging its thumb, then read back where it rests (the tree's value, else the screenshot); says plainly when the value cannot be read. For devices without a native set (plain adb); control_action set_progress is exact where offered.",
+    shape: {
+      element_id: TargetShape.element_id,
+      selector: TargetShape.selector,
+      value: z.number().min(0).max(100).describe('percent of the track, 0..100'),
+      ...ControlsShape,
+      confirmation_id: ExpectShape.confirmation_id,
+    },
+    destructive: false,
+    run: (args, call) =>
+      runAction(
+        args,
+        call,
+        (r) => ({
+          tool: 'set_slider',
+          action: { tool: 'set_slider', ...aimed(r), args: { value: args.value } },
+          expect: { kind: 'screen_changes', note: 'set_slider reads where the thumb rests' },
+        }),
+        { targetRequired: true },
+      ),
+  },
+  {
+    ...ACTION,
     name: 'press_key',
+    offered: runs('back'),
     title: 'Press a key',
     description: 'Press back or home.',
     shape: { key: z.enum(['back', 'home']), ...ControlsShape, ...ExpectShape },
@@ -190,8 +222,10 @@ export const directTools: ToolDef[] = [
   {
     ...ACTION,
     name: 'launch_app',
+    offered: runs('launch_app'),
     title: 'Launch an app',
-    description: 'Open an app by its package (com.android.settings) or its label as the launcher shows it (Settings).',
+    description:
+      'Open an app by its package (com.android.settings) or its label as the launcher shows it (Settings, 设置). A label the device cannot resolve by itself (adb reads no labels) is found on the home screen or in the app drawer and tapped.',
     shape: { package: z.string().optional(), label: z.string().optional(), ...ControlsShape, ...ExpectShape },
     destructive: false,
     run: (args, call) =>
@@ -199,10 +233,12 @@ export const directTools: ToolDef[] = [
         const pkg = typeof args.package === 'string' ? args.package : undefined;
         const label = typeof args.label === 'string' ? args.label : undefined;
         if (!pkg === !label) return toolError('INVALID_ARGUMENT', 'give exactly one of package or label');
+        // The planner's own shape (a name in `package`): one launch_app, whoever calls it.
+        const name = (pkg ?? label ?? '').trim();
         return {
           tool: 'launch_app',
-          action: pkg ? { tool: 'launch_app', package: pkg } : { tool: 'launch_app', args: { label } },
-          expect: pkg ? { kind: 'app_foreground', package: pkg } : { kind: 'screen_changes' },
+          action: { tool: 'launch_app', package: name },
+          expect: { kind: 'app_foreground', package: name },
           dispatchDefaultMs: 10_000,
         };
       }),

@@ -3,7 +3,7 @@ import type { Action, Expect, ToolName } from '../core/types.js';
 import { CONTROL_OPS, WAIT_CONDITIONS } from '../device/protocol/index.js';
 import { ControlsShape } from './controls.js';
 import { runAction } from './direct-tools.js';
-import type { ToolDef } from './tool.js';
+import { runs, type ToolDef } from './tool.js';
 
 /**
  * The seed's native tools (read_control, control_action, wait_until, scroll_to, pinch,
@@ -49,6 +49,7 @@ function nativeTool(opts: {
     destructive: !opts.readOnly && opts.name === 'control_action',
     usesDevice: true,
     passthrough: true,
+    offered: runs(opts.name),
     run: (args, call) =>
       runAction(
         args,
@@ -77,7 +78,8 @@ export const nativeTools: ToolDef[] = [
   nativeTool({
     name: 'read_control',
     title: 'Read a control',
-    description: 'Read a control: range, value, supported actions, selection, state and an identity token.',
+    description:
+      "Read a control: range, value, supported actions, selection, state and an identity token, in `value`. Read-only: nothing is sent to the phone (delivery_status not_delivered). Over adb a slider's value is read off a screenshot (range_source frame), else the result says it cannot be read (READ_FAILED).",
     fields: { selector: Sel, element_id: ElementId },
     readOnly: true,
   }),

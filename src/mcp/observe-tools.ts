@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { heldTaps } from '../agent/held-taps.js';
 import { compactView } from '../perception/compact.js';
 import { markHeld } from '../planner/prompt/format.js';
-import type { ToolDef } from './tool.js';
+import { has, type ToolDef } from './tool.js';
 
 /**
  * Reading the screen: `observe` returns the compact view (what the agent's own model reads) with
@@ -26,6 +26,7 @@ export const observeTools: ToolDef[] = [
     readOnly: true,
     destructive: false,
     usesDevice: true,
+    offered: has('snapshot'),
     async run(args, call) {
       const since = args.since_revision as number | undefined;
       const o = await call.session.observe();
@@ -44,6 +45,8 @@ export const observeTools: ToolDef[] = [
       const debug =
         args.responseMode === 'debug' ? { elements: o.obs.elements, windows: o.obs.windows, texts: o.obs.texts } : {};
       return {
+        // debug promises the elements: in the content too, for clients that show their model only that.
+        withJson: args.responseMode === 'debug',
         // The same marks the agent's model reads: which taps will ask the user, before they are tried.
         text: `${head}\n${markHeld(compactView(o.obs), heldTaps(o.obs, call.session.deps.guard))}`,
         result: {
@@ -67,6 +70,7 @@ export const observeTools: ToolDef[] = [
     readOnly: true,
     destructive: false,
     usesDevice: true,
+    offered: has('screenshot'),
     async run(args, call) {
       const o = await call.session.observe({ screenshot: true });
       if (!o.png)

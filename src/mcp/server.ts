@@ -1,8 +1,9 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ActionableError, errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
+import type { DeviceCapabilities } from '../device/device.js';
 import type { ConfirmationRequest } from '../executor/guardrails/confirm.js';
 import { CONSENT_SCHEMA, consentMessage } from './consent.js';
 import { directTools } from './direct-tools.js';
@@ -32,17 +33,27 @@ export interface McpServerDeps {
   version: string;
 }
 
-/** Every tool the server offers, in listing order. */
-export function allTools(deps: Pick<McpServerDeps, 'tasks'>): ToolDef[] {
+/**
+ * Every tool the server defines, in listing order; each is listed while the device can run it
+ * (`ToolDef.offered`). A journey's members are the action tools the device can run now.
+ */
+export function allTools(deps: Pick<McpServerDeps, 'tasks'> & { session?: DeviceSession }): ToolDef[] {
   const actions = [...directTools, ...nativeTools];
-  const members = new Map(actions.map((t) => [t.name, t]));
-  return [...(deps.tasks ? taskTools(deps.tasks) : []), ...observeTools, ...actions, journeyTool(() => members)];
+  const members = () => {
+    const caps = deps.session?.deps.device.capabilities();
+    return new Map(actions.filter((t) => !caps || offeredOn(t, caps)).map((t) => [t.name, t]));
+  };
+  return [...(deps.tasks ? taskTools(deps.tasks) : []), ...observeTools, ...actions, journeyTool(members)];
+}
+
+function offeredOn(def: ToolDef, caps: DeviceCapabilities): boolean {
+  return def.offered?.(caps) ?? true;
 }
 
 function toResult(out: ToolOutput): CallToolResult {
   const content: CallToolResult['content'] = [];
   if (out.text) content.push({ type: 'text', text: out.text });
-  else content.push({ type: 'text', text: JSON.stringify(out.result) });
+  if (!out.text || out.withJson) content.push({ type: 'text', text: JSON.stringify(out.result) });
   if (out.image) content.push({ type: 'image', data: out.image.data, mimeType: out.image.mimeType });
   return { content, structuredContent: out.result, ...(out.isError ? { isError: true } : {}) };
 }
@@ -72,9 +83,22 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
       }
     };
 
+  const registered: { def: ToolDef; tool: RegisteredTool }[] = [];
+  // The list follows the device: a tool it cannot run is not listed, and a change (the helper
+  // failing over to adb, or back) is announced with notifications/tools/list_changed (the SDK
+  // sends it on enable/disable once connected).
+  const sync = () => {
+    const caps = deps.session.deps.device.capabilities();
+    for (const r of registered) {
+      const want = offeredOn(r.def, caps);
+      if (r.tool.enabled === want) continue;
+      if (want) r.tool.enable();
+      else r.tool.disable();
+    }
+  };
   for (const def of allTools(deps)) {
     const obj = z.object(def.shape);
-    server.registerTool(
+    const tool = server.registerTool(
       def.name,
       {
         title: def.title,
@@ -111,10 +135,21 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
           if (e instanceof ActionableError) return toResult(toolError(e.code, e.message, busyFields(e)));
           log.error(`${def.name} failed`, { error: errorMessage(e) });
           return toResult(toolError('INTERNAL', `${def.name} failed: ${errorMessage(e)}; the server is still up`));
+        } finally {
+          // A call is where a device changes what it can do (a failover): every client's list follows.
+          if (def.usesDevice) deps.session.checkDevice();
         }
       },
     );
+    registered.push({ def, tool });
   }
+  sync();
+  const unsubscribe = deps.session.onDeviceChange(sync);
+  const closed = server.server.onclose;
+  server.server.onclose = () => {
+    unsubscribe();
+    closed?.();
+  };
   return server;
 }
 

@@ -36,6 +36,8 @@ export class DeviceSession {
   readonly executor: Executor;
   readonly consent = new McpConsent();
   readonly revisions: Revisions;
+  /** The servers' list syncs (one per client connection), run after every device call. */
+  private readonly listeners = new Set<() => void>();
 
   constructor(readonly deps: DeviceSessionDeps) {
     this.revisions = new Revisions(deps.clock);
@@ -47,6 +49,17 @@ export class DeviceSession {
       guard: deps.guard,
       seed: 1,
     });
+  }
+
+  /** Call `fn` whenever the device may have changed what it can do; returns the unsubscribe. */
+  onDeviceChange(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** After a call on the device: every listener checks the device's capabilities again. */
+  checkDevice(): void {
+    for (const fn of this.listeners) fn();
   }
 
   /** Run `fn` holding the device; a second driver (here or in another process) gets BUSY. */

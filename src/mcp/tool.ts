@@ -1,4 +1,7 @@
 import type { z } from 'zod';
+import type { ToolName } from '../core/types.js';
+import type { DeviceCapabilities, DeviceOp } from '../device/device.js';
+import { isOffered } from '../executor/tools.js';
 import type { CallConsent } from './act.js';
 import type { DeviceSession } from './session.js';
 
@@ -18,8 +21,10 @@ export interface ToolCall {
 export interface ToolOutput {
   /** The structured result (also sent as JSON text). */
   result: Record<string, unknown>;
-  /** Text a model reads first (the compact view); the JSON follows it. */
+  /** Text a model reads first (the compact view); without it the content is the result as JSON. */
   text?: string;
+  /** The result goes into the content as JSON after `text` too (responseMode debug: clients that show only the content). */
+  withJson?: boolean;
   image?: { data: string; mimeType: string };
   isError?: boolean;
 }
@@ -35,6 +40,11 @@ export interface ToolDef {
   usesDevice: boolean;
   /** Fields beyond `shape` are kept (native tools: the helper protocol validates them). */
   passthrough?: boolean;
+  /**
+   * Whether the connected device can run it (default: always). Only those are listed; the list
+   * follows the device (a helper failing over to adb) with `notifications/tools/list_changed`.
+   */
+  offered?: (caps: DeviceCapabilities) => boolean;
   run(args: Record<string, unknown>, call: ToolCall): Promise<ToolOutput>;
 }
 
@@ -42,3 +52,15 @@ export interface ToolDef {
 export function toolError(code: string, message: string, extra: Record<string, unknown> = {}): ToolOutput {
   return { result: { success: false, failure_code: code, message, ...extra }, isError: true };
 }
+
+/** Offered where the executor can run this planner tool on the device (executor/tools.ts, the one rule). */
+export const runs =
+  (tool: ToolName) =>
+  (caps: DeviceCapabilities): boolean =>
+    isOffered(tool, caps);
+
+/** Offered where the device has this operation. */
+export const has =
+  (op: DeviceOp) =>
+  (caps: DeviceCapabilities): boolean =>
+    caps.ops.has(op);

@@ -91,7 +91,9 @@ function labelFromRid(e: Element, label: string | undefined): boolean {
 export function stateOf(e: Element): string[] {
   const s: string[] = [];
   if (e.flags.checkable) s.push(e.flags.checked ? 'on' : 'off');
-  if (e.range) s.push(`${fmtNum(e.range.current)}/${fmtNum(e.range.max)}`);
+  // A value read off the screenshot is a percent of the track, to a pixel: shown as such.
+  if (e.range?.fromFrame) s.push(`≈${fmtNum(e.range.current)}%`);
+  else if (e.range) s.push(`${fmtNum(e.range.current)}/${fmtNum(e.range.max)}`);
   else if (e.role === 'SeekBar' && e.text) s.push(truncate(e.text, 12));
   if (e.flags.editable) {
     if (e.flags.password) s.push(e.filled ? `[password] filled (${e.filled} chars)` : '[password] empty');

@@ -92,3 +92,34 @@ export function humanizeRid(rid: string): string {
   const s = words.join(' ');
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
+
+/** A control or a free text as row labelling sees it: where it is drawn and which control holds it. */
+export interface Placed {
+  vis: Rect;
+  owner: number;
+}
+
+/**
+ * The free text on `d`'s row (its middle within the control's height, give or take a quarter),
+ * nearest on one side within `reach` px: the name Android lays out beside a control as a sibling.
+ */
+export function rowLabel<T extends Placed>(
+  d: Placed,
+  labels: readonly T[],
+  used: ReadonlySet<T>,
+  side: 'left' | 'right',
+  reach: number,
+): T | undefined {
+  const h = d.vis.bottom - d.vis.top;
+  let best: T | undefined;
+  let bestGap = reach;
+  for (const l of labels) {
+    if (l.owner !== d.owner || used.has(l)) continue;
+    const mid = (l.vis.top + l.vis.bottom) / 2;
+    const gap = side === 'right' ? l.vis.left - d.vis.right : d.vis.left - l.vis.right;
+    if (mid < d.vis.top - h * 0.25 || mid > d.vis.bottom + h * 0.25 || gap < -4 || gap >= bestGap) continue;
+    best = l;
+    bestGap = gap;
+  }
+  return best;
+}

@@ -33,6 +33,8 @@ export interface StateDelta {
   keyboardChanged: boolean;
   added: Element[];
   removed: Element[];
+  /** The ids in `removed` that were keys of a keyboard (one line, as when they came). */
+  keysRemoved: string[];
   changed: ElementChange[];
   textsAdded: string[];
   textsRemoved: string[];
@@ -48,12 +50,28 @@ function sameLabel(a: Element, b: Element): { label?: string } {
   return a.label && a.label === b.label ? { label: a.label } : {};
 }
 
-/** `~ [id] "Wi-Fi" on → off`: an unchanged label once, then the states (— for none). */
+/** What a state word's absence means: a field that lost focus is "not focused", not "—". */
+const ABSENT: Record<string, string> = {
+  focused: 'not focused',
+  disabled: 'enabled',
+};
+
+/** A side of a change that shows no state: the states the other side has, negated. */
+function absent(other: string): string {
+  const words = other
+    .split(' ')
+    .map((w) => ABSENT[w] ?? (w.startsWith('=') ? 'empty' : undefined))
+    .filter((w): w is string => !!w);
+  return words.length ? words.join(' ') : 'no state';
+}
+
+/** `~ [id] "Wi-Fi" on → off`: an unchanged label once, then the states. */
 function changeLine(c: ElementChange, maxLabel: number): string {
   if (c.label === undefined) return `~ [${c.id}] ${c.before} → ${c.after}`;
   const key = JSON.stringify(c.label);
-  const state = (s: string) => s.slice(key.length).trim() || '—';
-  return `~ [${c.id}] ${quote(truncate(c.label, maxLabel))} ${state(c.before)} → ${state(c.after)}`;
+  const before = c.before.slice(key.length).trim();
+  const after = c.after.slice(key.length).trim();
+  return `~ [${c.id}] ${quote(truncate(c.label, maxLabel))} ${before || absent(after)} → ${after || absent(before)}`;
 }
 
 export function diffObservations(prev: Observation, next: Observation): StateDelta {
@@ -72,6 +90,7 @@ export function diffObservations(prev: Observation, next: Observation): StateDel
     if (a !== b) changed.push({ id, before: a, after: b, element: e, ...sameLabel(old, e) });
   }
   const removed = [...before.values()].filter((e) => !after.has(e.id));
+  const prevKeyboard = keyboardWindows(prev);
   const prevTexts = new Set(prev.texts);
   const nextTexts = new Set(next.texts);
   return {
@@ -87,6 +106,7 @@ export function diffObservations(prev: Observation, next: Observation): StateDel
     keyboardChanged: prev.keyboard.shown !== next.keyboard.shown,
     added,
     removed,
+    keysRemoved: removed.filter((e) => isKeyboardKey(e, prevKeyboard)).map((e) => e.id),
     changed,
     textsAdded: next.texts.filter((t) => !prevTexts.has(t)),
     textsRemoved: prev.texts.filter((t) => !nextTexts.has(t)),
@@ -132,7 +152,11 @@ export function compactDelta(
   for (const e of d.added) if (!isKeyboardKey(e, kb)) lines.push(`+ ${elementLine(e, opts, e.id)}`);
   const k = keyboardLine(keys, (e) => e.id);
   if (k) lines.push(`+ ${k}`);
+  // The keys that left with the keyboard are one line, as when they came.
+  const keysGone = new Set(d.keysRemoved);
+  if (keysGone.size > 0) lines.push(`- keyboard: ${keysGone.size} keys`);
   for (const e of d.removed) {
+    if (keysGone.has(e.id)) continue;
     const label = e.label ?? (e.text || e.desc);
     lines.push(`- [${e.id}]${label ? ` "${truncate(label, opts.maxLabel)}"` : ''}`);
   }

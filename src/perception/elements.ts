@@ -1,6 +1,6 @@
 import { type Rect, rectPxToNorm } from '../core/geometry.js';
 import type { Element, Flags } from '../core/types.js';
-import { humanizeRid, joinParts, type LabelPart, truncateWord, uniqueJoin } from './control-labels.js';
+import { humanizeRid, joinParts, type LabelPart, rowLabel, truncateWord, uniqueJoin } from './control-labels.js';
 import {
   assignOrdinals,
   carryIds,
@@ -255,22 +255,20 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
   // (`[ ] Remember me`), which Android lays out as a sibling rather than a child.
   for (const d of drafts) {
     if (d.removed || d.label || !d.flags.checkable) continue;
-    const midLo = d.vis.top - (d.vis.bottom - d.vis.top) * 0.25;
-    const midHi = d.vis.bottom + (d.vis.bottom - d.vis.top) * 0.25;
-    let best: Draft | undefined;
-    let bestGap = tree.screen.w * 0.5;
-    for (const l of labelDrafts) {
-      if (l.owner !== d.owner || consumed.has(l)) continue;
-      const mid = (l.vis.top + l.vis.bottom) / 2;
-      const gap = l.vis.left - d.vis.right;
-      if (mid < midLo || mid > midHi || gap < -4 || gap >= bestGap) continue;
-      best = l;
-      bestGap = gap;
-    }
+    const best = rowLabel(d, labelDrafts, consumed, 'right', tree.screen.w * 0.5);
     if (best) {
       d.label = best.label;
       consumed.add(best);
     }
+  }
+  // A field named only by what it holds — a dump without hints (uiautomator) shows "1" for a
+  // quantity — is named by its label on the row before it ("Quantity  [−] 1 [+]"), as the hint
+  // names it through the helper. The label stays on the text line, as it does there.
+  for (const d of drafts) {
+    if (d.removed || !d.flags.editable || cleanText(d.node.hint) || d.desc || d.parts.length) continue;
+    const best = rowLabel(d, labelDrafts, consumed, 'left', tree.screen.w * 0.6);
+    // A separator (the ":" between an hour and a minute field) names nothing.
+    if (best && /\p{L}/u.test(best.label)) d.label = best.label;
   }
   // Still nameless: text inside it that is clipped off screen, else its resource id in words.
   for (const d of drafts) {

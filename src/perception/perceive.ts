@@ -7,6 +7,7 @@ import { type Frame, prepareFrame } from './frame.js';
 import { observeTree, type TreeObserveOptions } from './observe-tree.js';
 import { parseWireSnapshot, wireToTree } from './parse-wire.js';
 import { parseUiautomatorXml } from './parse-xml.js';
+import { slidersFromFrame } from './slider-frame.js';
 import type { ScreenHint } from './space.js';
 import type { ParseResult } from './tree.js';
 
@@ -130,6 +131,7 @@ export async function perceive(input: SnapshotInput, opts: PerceiveOptions = {})
   const frame = frameOrError;
   if (frame) {
     observation.frameHash = frame.hash;
+    slidersFromFrame(observation, frame.scaled);
     observation.screenshot = { width: frame.source.width, height: frame.source.height };
     if (frame.offsetY > 0) {
       observation.screenshot.offsetY = frame.offsetY;

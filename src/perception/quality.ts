@@ -11,6 +11,11 @@ import type { UiTree } from './tree.js';
 
 const CANVAS_CLASS_RE = /WebView|SurfaceView|TextureView|GLSurfaceView|UnityPlayer|FlutterView|GameView|Canvas/;
 
+/** A view that draws its content in pixels (a map, a game, a web canvas): where on it a touch lands is the point. */
+export function isDrawnSurface(className: string): boolean {
+  return CANVAS_CLASS_RE.test(className);
+}
+
 export function treeQuality(tree: UiTree, elements: readonly Element[]): { quality: TreeQuality; reason?: string } {
   if (tree.nodes.length === 0) return { quality: 'empty', reason: tree.emptyReason ?? 'no nodes' };
   if (elements.length === 0) return { quality: 'empty', reason: 'no visible element or text in the tree' };

@@ -165,6 +165,8 @@ function nativeFields(tool: string, args: Record<string, unknown>): Record<strin
     }
     case 'pinch':
       return { scale: numOf(args.scale) };
+    case 'set_slider':
+      return { value: numOf(args.value) };
     case 'action_sequence':
       return {
         steps: (Array.isArray(args.actions) ? args.actions : []).map((m) => {

@@ -82,7 +82,11 @@ const FIELDS = {
     full: () => ({ type: 'string', enum: [...DIRECTIONS] }),
   },
   package: { zod: z.string().optional(), json: str, tools: ['launch_app'] },
-  value: { zod: z.number().optional(), json: num, tools: ['wait', 'control_action', 'wait_until', 'pinch'] },
+  value: {
+    zod: z.number().optional(),
+    json: num,
+    tools: ['wait', 'control_action', 'wait_until', 'pinch', 'set_slider'],
+  },
   scale: { zod: z.number().optional(), json: num, tools: ['pinch'] },
   op: { zod: z.string().optional(), json: str, tools: ['control_action', 'wait_until'] },
   frames: {

@@ -140,6 +140,8 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
   const seekTo = a.text?.trim() ?? '';
   if (tool === 'seek_timeline' && (!a.target_id || !SEEK_TIME_RE.test(seekTo)))
     return { ok: false, error: 'seek_timeline needs target_id (the timeline) and text=HH:MM:SS (the time to seek to)' };
+  if (tool === 'set_slider' && (!a.target_id || a.value === undefined || a.value < 0 || a.value > 100))
+    return { ok: false, error: 'set_slider needs target_id (the slider) and value=0..100 (percent of its track)' };
   if (tool === 'infeasible' && !a.text) return { ok: false, error: 'infeasible needs the reason in text' };
   if (tool === 'ask_user' && !a.text) return { ok: false, error: 'ask_user needs the question in text' };
 
@@ -147,6 +149,7 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
   // The skill verifies itself (its readout at the target); the model's expect is not needed.
   if (tool === 'seek_timeline')
     expect = { kind: 'text_appears', text: seekTo, note: 'seek_timeline reads its readout' };
+  else if (tool === 'set_slider') expect = { kind: 'screen_changes', note: 'set_slider reads where the thumb rests' };
   else if (!TERMINAL_TOOLS.has(tool)) {
     const e = parseExpect(a.expect ?? '');
     if (!e.ok) return { ok: false, error: e.error };
@@ -172,6 +175,7 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
   if (native.args) action.args = native.args;
   // The skill's own budget (ms), as wait_until's: the action's deadline covers it.
   if (tool === 'seek_timeline') action.args = { time: seekTo, timeout_ms: SEEK_TIMEOUT_MS };
+  if (tool === 'set_slider') action.args = { value: a.value };
   // The executor turns scale + centre into the protocol's finger distances (executor/pinch.ts).
   if (tool === 'pinch') action.args = { scale: a.scale ?? a.value };
   for (const id of memberIds(action)) {

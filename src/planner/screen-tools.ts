@@ -5,8 +5,9 @@ import type { Element, Observation } from '../core/types.js';
  * help line and its schema fields on every request, so the ones that only make sense on some
  * screens are offered there alone: fingers and zoom (pinch, touch_gesture) where something is drawn
  * in pixels, long_press where something takes one, `type` where there is a field, `scroll_to` where there is a list, the control tools
- * where there is a control they serve, `wait_until` where something is still loading, the skill
- * `seek_timeline` where there is a self-drawn timeline. A tool not
+ * where there is a control they serve (set_slider where a slider's tree has no value, as over
+ * adb), `wait_until` where something is still loading, the skill `seek_timeline` where there is a
+ * self-drawn timeline. A tool not
  * offered is refused by the act schema with the list of those that are, so the model is told.
  * What the device and the model can do at all (capabilities, vision for `look`) is decided by the
  * caller; this only narrows it.
@@ -40,6 +41,8 @@ interface Traits {
   field: boolean;
   list: boolean;
   control: boolean;
+  /** A slider whose tree carries no value (a uiautomator dump): only set_slider's drag sets it. */
+  slider: boolean;
   loading: boolean;
 }
 
@@ -55,7 +58,8 @@ function traits(obs: Observation, timeline: boolean): Traits {
     list: els.some((e) => e.flags.scrollable),
     // What only the control tools do: set or read a range (set_progress), and submit a field
     // (ime_enter) — a real phone's keyboard keys are not in the tree, so there is no key to tap.
-    control: field || els.some((e) => e.range !== undefined),
+    control: field || els.some((e) => e.range !== undefined && !e.range.fromFrame),
+    slider: els.some((e) => e.role === 'SeekBar' && (e.range === undefined || e.range.fromFrame === true)),
     loading:
       obs.unstable !== undefined ||
       els.some((e) => /ProgressBar/.test(e.role) && e.range === undefined) ||
@@ -70,7 +74,8 @@ const WHERE: Record<string, (t: Traits) => boolean> = {
   pinch: (t) => t.drawn,
   touch_gesture: (t) => t.drawn,
   control_action: (t) => t.control,
-  read_control: (t) => t.control,
+  read_control: (t) => t.control || t.slider,
+  set_slider: (t) => t.slider,
   wait_until: (t) => t.loading,
   action_sequence: (t) => t.control || t.drawn,
   seek_timeline: (t) => t.timeline,

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deadline } from '../../src/core/clock.js';
+import { Logger } from '../../src/core/logger.js';
+import { AdbDevice } from '../../src/device/adb/device.js';
 import { offeredTools } from '../../src/executor/tools.js';
 import { sortedContacts } from '../../src/testbed/sim/apps/contacts-data.js';
 import { AGENT_IME } from '../../src/testbed/sim/index.js';
@@ -54,7 +56,7 @@ describe('adb backend', () => {
     await ex.run(decision({ tool: 'home' }), r.post ?? o);
   });
 
-  it('types ASCII with input text; Chinese needs the base64 IME, else the ladder asks the user', async () => {
+  it('types ASCII with input text; other scripts through an installed base64 IME, selected for the typing only; without one the ladder asks the user', async () => {
     const ex = makeExecutor(rig.adb, rig.clock);
     let o = await drive(ex, await observe(ex), [{ tool: 'launch_app', package: 'com.acme.bank' }]);
     const email = el(o, 'Email');
@@ -67,29 +69,45 @@ describe('adb backend', () => {
     );
     expect(ascii.ok).toBe(true);
     o = ascii.post ?? o;
+    // The virtual phone has the agent's base64 IME installed but off (as a phone with ADBKeyboard
+    // installed): it is selected for the moment of typing and the user's keyboard given back.
+    const imeBefore = rig.phone.imes();
+    expect(imeBefore.find((i) => i.current)?.id).not.toBe(AGENT_IME);
+    expect(rig.adb.capabilities().unicodeText).toBe(true);
     const field = o.elements.find((e) => e.text === "it's a b@c.d");
     const zh = await ex.run(
-      decision({ tool: 'type', target_id: field?.id ?? '', text: '张伟' }, { kind: 'text_appears', text: '张伟' }),
+      decision(
+        { tool: 'type', target_id: field?.id ?? '', text: '张伟 😀' },
+        { kind: 'text_appears', text: '张伟 😀' },
+      ),
       o,
     );
-    expect(zh.ok).toBe(false);
-    expect(zh.receipt.error?.code).toBe('UNSUPPORTED');
-    expect(zh.receipt.error?.message).toMatch(/ask the user/);
-    expect((await observe(ex)).elements.some((e) => e.text.includes('张'))).toBe(false);
+    expect(zh.ok, zh.error).toBe(true);
+    expect(zh.post?.elements.some((e) => e.text === '张伟 😀')).toBe(true);
+    expect(rig.phone.imes()).toEqual(imeBefore);
 
-    rig.phone.enableIme(AGENT_IME, true);
-    rig.phone.setIme(AGENT_IME);
-    expect((await rig.adb.connect(Deadline.after(rig.clock, 5_000))).ok).toBe(true);
-    expect(rig.adb.capabilities().unicodeText).toBe(true);
-    o = await observe(ex);
-    const f2 = o.elements.find((e) => e.flags.editable && !e.flags.password);
-    const viaIme = await ex.run(
-      decision({ tool: 'type', target_id: f2?.id ?? '', text: '张伟 😀' }, { kind: 'text_appears', text: '张伟 😀' }),
-      o,
+    // A phone with no base64 IME (the list names none it has): the ladder asks the user.
+    const plain = new AdbDevice({
+      serial: rig.serial,
+      port: rig.server.port,
+      clock: rig.clock,
+      logger: Logger.silent(),
+      base64Imes: [],
+    });
+    expect((await plain.connect(Deadline.after(rig.clock, 5_000))).ok).toBe(true);
+    expect(plain.capabilities().unicodeText).toBe(false);
+    const ex2 = makeExecutor(plain, rig.clock);
+    const o2 = await observe(ex2);
+    const f2 = o2.elements.find((e) => e.flags.editable && !e.flags.password);
+    const refused = await ex2.run(
+      decision({ tool: 'type', target_id: f2?.id ?? '', text: '王芳' }, { kind: 'text_appears', text: '王芳' }),
+      o2,
     );
-    expect(viaIme.ok).toBe(true);
-    expect(viaIme.post?.elements.some((e) => e.text === '张伟 😀')).toBe(true);
-    await ex.run(decision({ tool: 'home' }), viaIme.post ?? o);
+    expect(refused.ok).toBe(false);
+    expect(refused.receipt.error?.code).toBe('UNSUPPORTED');
+    expect(refused.receipt.error?.message).toMatch(/ask the user/);
+    expect((await observe(ex2)).elements.some((e) => e.text.includes('王'))).toBe(false);
+    await ex.run(decision({ tool: 'home' }), zh.post ?? o);
   });
 
   it('wait_until over plain reads: an unreadable screen never proves that something disappeared', async () => {

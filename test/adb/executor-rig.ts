@@ -2,6 +2,7 @@ import { Deadline, VirtualClock } from '../../src/core/clock.js';
 import { Logger } from '../../src/core/logger.js';
 import { AdbDevice } from '../../src/device/adb/device.js';
 import { BridgeDevice } from '../../src/device/bridge/device.js';
+import { FailoverDevice } from '../../src/device/failover.js';
 import { startAdbDevice } from '../../src/testbed/sim/adbd/index.js';
 import { startBridgeServer } from '../../src/testbed/sim/bridge/index.js';
 import { AGENT_IME, VirtualPhone, type VirtualPhoneDeps } from '../../src/testbed/sim/index.js';
@@ -49,6 +50,8 @@ export async function dualRig(
     helper,
     serial,
     server,
+    /** The helper first, adb when it stops answering (probed again every second). */
+    failover: () => new FailoverDevice({ primary: helper, fallback: adb, clock, logger, probeEveryMs: 1_000 }),
     async close() {
       await server.kill();
       await adbd.close();

@@ -29,14 +29,35 @@ describe('launch_app over adb', () => {
     await ex.run(decision({ tool: 'home' }), r.post ?? o);
   });
 
-  it('an unknown name fails before anything runs and lists the packages to choose from', async () => {
+  it('a name no package word matches is found on the launcher (home, then the drawer) and tapped', async () => {
     const ex = makeExecutor(rig.adb, rig.clock);
+    const o = await observe(ex);
+    // "Files" is com.android.documentsui: no word of it; its icon is on the launcher.
+    const r = await ex.run(
+      decision({ tool: 'launch_app', package: 'Files' }, { kind: 'app_foreground', package: 'Files' }),
+      o,
+    );
+    expect(r.receipt.error?.message).toBeUndefined();
+    expect(r.ok).toBe(true);
+    expect(rig.phone.foreground().package).toBe('com.android.documentsui');
+    await ex.run(decision({ tool: 'home' }), r.post ?? o);
+  });
+
+  it('a name nowhere on the launcher fails, says what it shows, and reports that the phone moved (home)', async () => {
+    const ex = makeExecutor(rig.adb, rig.clock);
+    await rig.phone.launch('com.android.settings', '.Settings');
+    await rig.clock.sleep(500);
     const o = await observe(ex);
     const r = await ex.run(decision({ tool: 'launch_app', package: 'Teleporter' }), o);
     expect(r.ok).toBe(false);
-    expect(r.receipt.delivery).toBe('not_delivered');
+    // The home key and the drawer swipe were sent: delivered, partly done — never "nothing happened".
+    expect(r.receipt.delivery).toBe('delivered');
+    expect(r.receipt.status).toBe('partial');
     expect(r.receipt.error?.code).toBe('NOT_FOUND');
-    expect(r.receipt.error?.message).toMatch(/no launcher app matches "Teleporter".*com\.android\.settings/);
+    expect(r.receipt.error?.message).toMatch(
+      /no app named "Teleporter" on the home screen or in the app drawer \(it shows: .*Settings/,
+    );
+    expect(rig.phone.foreground().package).toBe('com.android.launcher3');
   });
 
   it('a package monkey cannot start is a failed receipt, never "delivered · completed"', async () => {

@@ -1,6 +1,4 @@
 import { afterEach, describe, it } from 'vitest';
-import { Logger } from '../../src/core/logger.js';
-import { FailoverDevice } from '../../src/device/failover.js';
 import { loginScenario } from '../executor/login-scenario.js';
 import { dualRig } from './executor-rig.js';
 
@@ -20,13 +18,6 @@ describe('the Acme login over ADB and failover', () => {
   it('over failover with the helper gone: the same judgements on the fallback', async () => {
     rig = await dualRig({ seed: 7 });
     rig.phone.faults.helperDisconnected = true;
-    const device = new FailoverDevice({
-      primary: rig.helper,
-      fallback: rig.adb,
-      clock: rig.clock,
-      logger: Logger.silent(),
-      probeEveryMs: 1_000,
-    });
-    await loginScenario(device, rig.phone, rig.clock);
+    await loginScenario(rig.failover(), rig.phone, rig.clock);
   });
 });

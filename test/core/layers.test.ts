@@ -36,6 +36,7 @@ const ALLOWED: Record<string, string[]> = {
     'store',
     'agent',
     'testbed/sim',
+    'testbed/replay',
     'testbed/reference-model',
   ],
   mcp: ['core', 'device', 'perception', 'planner', 'executor', 'store', 'agent', 'compose'],

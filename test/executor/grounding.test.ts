@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Element, Observation } from '../../src/core/types.js';
 import type { WireSnapshot } from '../../src/device/protocol/index.js';
 import { ground, groundPoint, inPairedRow } from '../../src/executor/grounding.js';
+import { followTarget } from '../../src/executor/inject.js';
 import { MAX_MOVE_PX, recheckTarget } from '../../src/executor/recheck.js';
 
 const W = 1080;
@@ -142,5 +143,42 @@ describe('pre-injection re-check', () => {
       ok: false,
       code: 'STALE',
     });
+  });
+});
+
+describe('a point keeps its point (DESIGN §5, issue 21)', () => {
+  const track = elem('s1', '', [40, 1000, 1040, 1100], { role: 'SeekBar', className: 'android.widget.SeekBar' });
+  const ok = elem('b1', 'OK', [400, 1130, 680, 1230]);
+  const y = Math.round((1050 / H) * 1000);
+  it('a point inside the id’s own element is the point, not the centre', () => {
+    const g = ground({ target_id: 's1', point: { x: 200, y } }, obs([track]));
+    expect(g).toMatchObject({ ok: true, how: 'inside', element: { id: 's1' } });
+    if (g.ok) expect(g.px.x).toBe(216);
+    // A point outside the id's element: the id wins, at its centre.
+    expect(ground({ target_id: 's1', point: { x: 500, y: 900 } }, obs([track]))).toMatchObject({
+      how: 'target_id',
+      px: { x: 540, y: 1050 },
+    });
+  });
+  it('a point on a slider or a drawn surface that is not actionable is not snapped to a button nearby', () => {
+    const bar = { ...track, actionable: false, flags: { ...track.flags, clickable: false } };
+    const near = Math.round((1110 / H) * 1000);
+    expect(groundPoint({ x: 500, y: near }, obs([bar, ok]))).toMatchObject({ how: 'snapped', element: { id: 'b1' } });
+    expect(groundPoint({ x: 300, y }, obs([bar, ok]))).toMatchObject({ how: 'inside', element: { id: 's1' } });
+    const map = elem('m1', '', [0, 200, 1080, 1080], {
+      role: 'View',
+      className: 'android.view.TextureView',
+      actionable: false,
+    });
+    const fab = elem('f1', 'Locate', [900, 1090, 1060, 1180]);
+    expect(groundPoint({ x: 900, y: Math.round((1070 / H) * 1000) }, obs([map, fab]))).toMatchObject({
+      how: 'inside',
+      element: { id: 'm1' },
+    });
+  });
+  it('a kept point follows its element by the same offset when the re-check finds it moved', () => {
+    const moved = { left: 40, top: 600, right: 1040, bottom: 700 };
+    expect(followTarget({ x: 216, y: 1050 }, track, moved, true)).toEqual({ x: 216, y: 650 });
+    expect(followTarget({ x: 216, y: 1050 }, track, moved, false)).toEqual({ x: 540, y: 650 });
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { delta } from '../../src/perception/api.js';
 import { byLabel, look, newPhone, open, tapElement } from './phone.js';
 
 /** The virtual phone's own keyboard, read over the helper channel and shown in the compact view. */
@@ -23,5 +24,28 @@ describe('the on-screen keyboard in the compact view', () => {
     // The fields are still listed, and the keyboard header says it is shown.
     expect(r.compact).toContain('keyboard shown');
     expect(r.compact).toMatch(/fill EditText "Password"/);
+  });
+});
+
+describe('a delta when a field loses focus and the keyboard goes', () => {
+  it('says the field is "not focused", and the keys went in one line, not one per key', async () => {
+    const phone = newPhone();
+    await open(phone, 'com.acme.bank');
+    const idle = await look(phone, { screenshot: false });
+    await tapElement(phone, byLabel(idle.observation, 'Email'));
+    const email = await look(phone, { screenshot: false, previous: idle.observation });
+    await tapElement(phone, byLabel(email.observation, 'Password'));
+    const pw = await look(phone, { screenshot: false, previous: email.observation });
+    const moved = delta(email.observation, pw.observation);
+    const field = byLabel(email.observation, 'Email');
+    expect(moved).toMatch(new RegExp(`^~ \\[${field.id}\\] "Email" focused → not focused$`, 'm'));
+    expect(moved).not.toContain('→ —');
+    await phone.key('back');
+    await phone.clock.sleep(800);
+    const after = await look(phone, { screenshot: false, previous: pw.observation });
+    expect(after.observation.keyboard.shown).toBe(false);
+    const gone = delta(pw.observation, after.observation);
+    expect(gone).toMatch(/^- keyboard: \d+ keys$/m);
+    expect(gone.split('\n').filter((l) => l.startsWith('- ')).length).toBe(1);
   });
 });

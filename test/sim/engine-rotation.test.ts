@@ -17,11 +17,13 @@ describe('rotation', () => {
     expect(snap.screen.rotation).toBe(1);
     expect(snap.windows.find((w) => w.type === 'navigation_bar')?.bounds.bottom).toBe(1080);
     expect(byId(snap, 'wifi_switch').bounds.right).toBeGreaterThan(before.bounds.right);
-    expect(await phone.dumpXml()).toContain('<hierarchy rotation="1">');
     // The picture still shows the portrait frame for a moment.
     const during = await sharp((await phone.screenshot()).png).metadata();
     expect([during.width, during.height]).toEqual([1080, 2400]);
-    await phone.clock.sleep(300);
+    // uiautomator dump waits for the UI to go idle (the turn to end), as on Android.
+    const t0 = phone.clock.now();
+    expect(await phone.dumpXml()).toContain('<hierarchy rotation="1">');
+    expect(phone.clock.now() - t0).toBeGreaterThan(0);
     const after = await phone.screenshot();
     expect([after.width, after.height]).toEqual([2400, 1080]);
     const meta = await sharp(after.png).metadata();

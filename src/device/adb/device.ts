@@ -1,5 +1,5 @@
 import adbkit from '@devicefarmer/adbkit';
-import type { Clock, Deadline } from '../../core/clock.js';
+import { type Clock, Deadline } from '../../core/clock.js';
 import { errorMessage } from '../../core/errors.js';
 import type { PxPoint } from '../../core/geometry.js';
 import type { Logger } from '../../core/logger.js';
@@ -8,6 +8,7 @@ import { parseUiautomatorXml } from '../../perception/parse-xml.js';
 import {
   type AppsResult,
   CallRecorder,
+  type CapturedScreenshot,
   type Device,
   type DeviceCall,
   type DeviceCapabilities,
@@ -25,6 +26,7 @@ import {
   inputTextArgv,
   KEYCODES,
   parseFocus,
+  parseImeList,
   parseImeShown,
   parseWmSize,
   shellCommand,
@@ -69,6 +71,11 @@ export const BASE64_IMES = ['com.android.adbkeyboard/.AdbIME', 'com.phoneagent.i
 
 type Shell = { ok: true; out: string } | { ok: false; sent: boolean; timeout: boolean; message: string };
 
+/** Whether a dump shows an app's window (its nodes carry the package): the focus read after it is still that screen. */
+function dumpShowsPackage(xml: string, pkg: string): boolean {
+  return xml.includes(`package="${pkg}"`);
+}
+
 const NOT_SENT = /not found|offline|unauthorized|ECONNREFUSED|no devices/i;
 const SHELL_ERROR = /^(Error|Exception|java\.lang\.|Usage: input|\/system\/bin\/sh: .*not found)/m;
 
@@ -76,7 +83,8 @@ export class AdbDevice implements Device {
   readonly name = 'adb';
   private readonly dev: AdbDeviceClient;
   private screen: WireScreen = { width: 0, height: 0, rotation: 0, density: 420 };
-  private imeB64 = false;
+  /** The base64 IME to type Unicode with: the current input method, or an installed one selected per typing. */
+  private imeB64?: { id: string; current: boolean; enabled: boolean };
   private seq = 0;
   private connected = false;
 
@@ -87,10 +95,12 @@ export class AdbDevice implements Device {
 
   /** Reads the screen size and the installed IMEs; says what to fix when the device is not usable. */
   async connect(d: Deadline): Promise<{ ok: true } | { ok: false; message: string }> {
-    const [size, ime, density] = await Promise.all([
+    const [size, ime, density, all, enabled] = await Promise.all([
       this.sh(['wm', 'size'], d),
       this.sh(['settings', 'get', 'secure', 'default_input_method'], d),
       this.sh(['wm', 'density'], d),
+      this.sh(['ime', 'list', '-a', '-s'], d),
+      this.sh(['ime', 'list', '-s'], d),
     ]);
     if (!size.ok)
       return {
@@ -101,9 +111,14 @@ export class AdbDevice implements Device {
     if (!wh) return { ok: false, message: `could not read the screen size from \`wm size\`: ${size.out.slice(0, 80)}` };
     const dens = density.ok ? /(\d+)/.exec(density.out) : null;
     this.screen = { width: wh.width, height: wh.height, rotation: 0, density: dens ? Number(dens[1]) : 420 };
-    // The broadcast only reaches a base64 IME while it is the current input method.
+    // The broadcast only reaches a base64 IME while it is the current input method: one that is
+    // installed but not current is selected for each Unicode typing and the user's keyboard given back.
     const current = ime.ok ? ime.out.trim() : '';
-    this.imeB64 = (this.opts.base64Imes ?? BASE64_IMES).includes(current);
+    const known = this.opts.base64Imes ?? BASE64_IMES;
+    const installed = all.ok ? parseImeList(all.out) : [];
+    const on = enabled.ok ? parseImeList(enabled.out) : [];
+    const id = known.includes(current) ? current : known.find((k) => installed.includes(k));
+    this.imeB64 = id ? { id, current: id === current, enabled: on.includes(id) || id === current } : undefined;
     this.connected = true;
     return { ok: true };
   }
@@ -121,13 +136,14 @@ export class AdbDevice implements Device {
       'list_apps',
     ]);
     if (this.imeB64) ops.add('ime_commit');
+    const ime = this.imeB64;
     return {
       backend: 'adb',
       ops: this.connected ? ops : new Set(),
       screen: this.screen,
-      unicodeText: this.imeB64,
-      detail: this.imeB64
-        ? `adb ${this.opts.serial}, base64 IME present`
+      unicodeText: !!ime,
+      detail: ime
+        ? `adb ${this.opts.serial}, base64 IME ${ime.current ? 'current' : `${ime.id} selected for typing`}`
         : `adb ${this.opts.serial}, ASCII text only (no base64 IME)`,
     };
   }
@@ -179,23 +195,16 @@ export class AdbDevice implements Device {
       backend: 'adb',
       failover: false,
     });
-    const [dump, win, ime, shot] = await Promise.all([
-      this.sh(['uiautomator', 'dump', '/dev/tty'], d),
-      this.sh(['dumpsys', 'window'], d),
-      this.sh(['dumpsys', 'input_method'], d),
-      opts.screenshot ? this.screencap(d) : Promise.resolve(undefined),
-    ]);
-    if (!dump.ok) return fail(dump.timeout ? 'TIMEOUT' : 'UNAVAILABLE', `uiautomator dump: ${dump.message}`);
-    let xml = extractDumpXml(dump.out);
-    if (!xml && !/null root node|could not get idle/i.test(dump.out)) {
-      // Some builds refuse /dev/tty: dump to a file and read it back.
-      const file = '/sdcard/window_dump.xml';
-      const again = await this.sh(['uiautomator', 'dump', file], d);
-      const cat = again.ok ? await this.sh(['cat', file], d) : again;
-      if (cat.ok) xml = extractDumpXml(cat.out);
-    }
-    const focus = win.ok ? parseFocus(win.out) : undefined;
-    const parsed = parseUiautomatorXml(xml ?? dump.out, {
+    // The picture must show the screen the dump describes (the model reads both as one screen).
+    // uiautomator waits for the UI to go idle before it dumps, so the screencap is taken after the
+    // dump, never beside it (beside it, it caught the previous page mid-transition), with the
+    // focus read at the moment of the picture; a focus that is not the dump's app means the screen
+    // moved in between: dump and picture are taken again.
+    let read = await this.readPair(opts, d);
+    for (let i = 0; read.ok && read.moved && i < 2; i++) read = await this.readPair(opts, d);
+    if (!read.ok) return fail(read.code, read.message);
+    const { xml, focus, ime, shot } = read;
+    const parsed = parseUiautomatorXml(xml ?? read.out, {
       screen: { w: this.screen.width, h: this.screen.height },
       foreground: focus,
       seq: this.seq + 1,
@@ -220,6 +229,48 @@ export class AdbDevice implements Device {
       failover: false,
       tookMs: this.opts.clock.now() - t0,
     };
+  }
+
+  /** One dump with the reads that go with it; with a screenshot, the picture right after the dump. */
+  private async readPair(
+    opts: { screenshot?: boolean },
+    d: Deadline,
+  ): Promise<
+    | {
+        ok: true;
+        xml?: string;
+        out: string;
+        focus?: { package: string; activity: string };
+        ime: Shell;
+        shot?: CapturedScreenshot;
+        moved: boolean;
+      }
+    | { ok: false; code: 'UNAVAILABLE' | 'TIMEOUT'; message: string }
+  > {
+    const window = () => this.sh(['dumpsys', 'window'], d);
+    const [dump, ime, win0] = await Promise.all([
+      this.sh(['uiautomator', 'dump', '/dev/tty'], d),
+      this.sh(['dumpsys', 'input_method'], d),
+      opts.screenshot ? Promise.resolve(undefined) : window(),
+    ]);
+    if (!dump.ok)
+      return {
+        ok: false,
+        code: dump.timeout ? 'TIMEOUT' : 'UNAVAILABLE',
+        message: `uiautomator dump: ${dump.message}`,
+      };
+    let xml = extractDumpXml(dump.out);
+    if (!xml && !/null root node|could not get idle/i.test(dump.out)) {
+      // Some builds refuse /dev/tty: dump to a file and read it back.
+      const file = '/sdcard/window_dump.xml';
+      const again = await this.sh(['uiautomator', 'dump', file], d);
+      const cat = again.ok ? await this.sh(['cat', file], d) : again;
+      if (cat.ok) xml = extractDumpXml(cat.out);
+    }
+    const [win, shot] = opts.screenshot ? await Promise.all([window(), this.screencap(d)]) : [win0 as Shell, undefined];
+    const focus = win.ok ? parseFocus(win.out) : undefined;
+    const moved = !!shot && !!focus && !!xml && !dumpShowsPackage(xml, focus.package);
+    return { ok: true, xml, out: dump.out, focus, ime, shot, moved };
   }
 
   private async screencap(
@@ -300,14 +351,47 @@ export class AdbDevice implements Device {
     );
   }
   async imeCommit(text: string, d: Deadline): Promise<DeviceCall> {
-    if (!this.imeB64)
+    const ime = this.imeB64;
+    if (!ime)
       return unsupported(
         this.opts.clock,
         'adb',
         'ime_commit',
-        `no base64 IME (${IME_B64_ACTION}) is the current input method; install ADBKeyboard and select it with ime set, or type the text yourself`,
+        `no base64 IME (${IME_B64_ACTION}) is installed; install ADBKeyboard (com.android.adbkeyboard), or type the text yourself`,
       );
-    return this.input('ime_commit', imeBroadcastArgv(text), d);
+    if (ime.current) return this.input('ime_commit', imeBroadcastArgv(text), d);
+    return this.withIme(ime, () => this.input('ime_commit', imeBroadcastArgv(text), d), d);
+  }
+
+  /**
+   * Run `fn` with the base64 IME selected, then give the user's keyboard back (and disable the IME
+   * again if it was off). The keyboard window changes under the focused field for that moment only.
+   */
+  private async withIme(
+    ime: { id: string; enabled: boolean },
+    fn: () => Promise<DeviceCall>,
+    d: Deadline,
+  ): Promise<DeviceCall> {
+    const rec = new CallRecorder(this.opts.clock, 'adb');
+    const before = await this.sh(['settings', 'get', 'secure', 'default_input_method'], d);
+    if (!before.ok)
+      return before.timeout ? rec.timeout('ime_commit') : rec.refused('UNAVAILABLE', `ime_commit: ${before.message}`);
+    const previous = before.out.trim();
+    if (!ime.enabled) await this.sh(['ime', 'enable', ime.id], d);
+    const set = await this.sh(['ime', 'set', ime.id], d);
+    if (!set.ok || !/selected/i.test(set.out))
+      return rec.refused(
+        'UNSUPPORTED',
+        `ime_commit: could not select ${ime.id} (${set.ok ? set.out.trim() : set.message}); nothing was typed`,
+      );
+    try {
+      return await fn();
+    } finally {
+      // Given back even when the deadline has passed: the user's keyboard matters more than the budget.
+      const back = Deadline.after(this.opts.clock, 5_000);
+      if (previous && previous !== ime.id) await this.sh(['ime', 'set', previous], back);
+      if (!ime.enabled) await this.sh(['ime', 'disable', ime.id], back);
+    }
   }
   async inputText(text: string, d: Deadline): Promise<DeviceCall> {
     const argv = inputTextArgv(text);

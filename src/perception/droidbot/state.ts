@@ -44,6 +44,8 @@ const DroidbotViewSchema = z.object({
   selected: Flag,
   is_password: Flag,
   visible: Flag,
+  /** DroidBot's hash of the view (recorded events name their target by it). */
+  view_str: Str,
 });
 export type DroidbotView = z.infer<typeof DroidbotViewSchema>;
 

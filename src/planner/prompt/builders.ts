@@ -62,6 +62,7 @@ export const TOOL_HELP: Record<string, string> = {
   action_sequence: `action_sequence(steps) runs its members in one go, e.g. steps=${SEQUENCE_EXAMPLE}`,
   seek_timeline:
     'seek_timeline(target_id=timeline, text=HH:MM:SS) pauses, seeks, reports the residual or uncertain; a drag by hand is a touch_gesture of 2 frames (finger down, finger up)',
+  set_slider: 'set_slider(target_id, value=0..100 % of the track) drags the thumb there, reads back where it rests',
   look: 'look(target_id|point?) a step: the next prompt has the screenshot, zoomed on the control and its row',
   read: 'read(target_id | text=a cut line, "…" included) its full text, line breaks kept',
   note: `note(text) keeps a fact in Notes (≤ ${MAX_NOTE_CHARS} chars)`,

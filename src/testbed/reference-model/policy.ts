@@ -123,8 +123,9 @@ export function actForIntent(intentLine: string, screen: ParsedScreen, history: 
       const el = findElement(screen, a0, undefined, isField);
       if (!el) return searchMove(screen, history, a0);
       // A tap that navigates makes its target disappear — a stronger check than "the page changed",
-      // which a keyboard popping up also satisfies. `keep` marks buttons that stay (Add to cart),
-      // `changes` one that stays on a page that stays and changes a value on it (a stepper's "+").
+      // which a keyboard popping up also satisfies. `keep` marks buttons that stay on a page that
+      // changes (Send), `changes` one that stays on a page that stays and changes a value on it (a
+      // stepper's "+", Add to cart: only the cart's count moves, and a toast a dump does not show).
       const expect = isToggle(el)
         ? `element_state ${el.id} ${flipped(el.state)}`
         : a1 === 'keep'
@@ -165,6 +166,16 @@ export function actForIntent(intentLine: string, screen: ParsedScreen, history: 
     case 'slide': {
       const el = findElement(screen, a0, isSlider);
       if (!el) return searchMove(screen, history, a0);
+      // No range on the line (a uiautomator dump has none): drag it to the share of its track.
+      if (!el.range)
+        return {
+          thought: `drag "${a0}" to ${a1}% of its track`,
+          tool: 'set_slider',
+          target_id: el.id,
+          value: Number(a1),
+          expect: '-',
+          subgoal_done: true,
+        };
       const max = el.range?.max ?? 100;
       const value = Math.round((Number(a1) / 100) * max);
       // Already there: setting the same value changes nothing, and that is what to expect.

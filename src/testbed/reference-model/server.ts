@@ -6,7 +6,7 @@ import { DECLINED_NOTE } from '../../planner/prompt/format.js';
 import { type CatalogEntry, intentsForGoal } from './intents.js';
 import { applyNoise, type NoiseKind } from './noise.js';
 import { type ActArgsOut, actForIntent, asListed } from './policy.js';
-import { parsePrompt } from './prompt-parse.js';
+import { type ParsedPrompt, parsePrompt } from './prompt-parse.js';
 import { decideWithPlan } from './recovery.js';
 import { type ChatRequest, checkChatRequest } from './request.js';
 import { countTokens } from './tokens.js';
@@ -30,6 +30,11 @@ export interface ReferenceModelOptions {
   tokenizer?: 'o200k' | 'estimate';
   /** Sees every well-formed request before it is answered (benchmarks measure the prompt's parts). */
   onRequest?: (body: ChatRequest) => void;
+  /**
+   * A scripted answer, asked before the catalog: a benchmark's harness check that knows each step's
+   * gold (bench:droidtask) reads the prompt as parsed here and names the act; undefined = the catalog.
+   */
+  answer?: (prompt: ParsedPrompt, fn: string) => ActArgsOut | undefined;
 }
 
 export interface ReferenceModelStats {
@@ -124,6 +129,8 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
       .join('\n');
     const fn = body.tools?.[0]?.function?.name ?? /the arguments of (\w+)/.exec(system)?.[1] ?? 'act';
     const p = parsePrompt(text, system);
+    const scripted = opts.answer?.(p, fn);
+    if (scripted) return { fn, args: JSON.stringify(scripted) };
     const goal = p.goal;
     const intents = intentsForGoal(opts.catalog, goal);
     if (!intents) stats.unknownGoals++;

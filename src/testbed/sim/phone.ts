@@ -220,6 +220,15 @@ export class VirtualPhone implements PhoneSurface {
 
   async dumpXml(): Promise<string> {
     await this.pause(this.latency.uiautomatorDump + this.faults.slowTreeMs);
+    // uiautomator's DumpCommand waits for the UI to go idle first (waitForIdle): a dump is never
+    // of a screen still animating in, so a screencap taken after it shows the same screen.
+    const giveUp = this.clock.now() + 10_000;
+    for (let i = 0; i < 50; i++) {
+      this.frame();
+      const until = this.engine.transition?.until;
+      if (until === undefined || this.clock.now() >= giveUp) break;
+      await this.pause(Math.min(until, giveUp) - this.clock.now());
+    }
     if (this.faults.emptyTree) throw new Error(EMPTY_DUMP_ERROR);
     return frameToXml(this.frame());
   }

@@ -104,7 +104,7 @@ export interface PhoneSurface {
    * answer, not a failed read; the empty-tree fault finds nothing.
    */
   queryNodes(q: NodeQuery): Promise<WireSnapshot>;
-  /** uiautomator-format XML, after `latency.uiautomatorDump`; empty-tree fault → throws. */
+  /** uiautomator-format XML, after `latency.uiautomatorDump` and any running transition (its idle wait); empty-tree fault → throws. */
   dumpXml(): Promise<string>;
   screenshot(): Promise<Screenshot>;
 

@@ -1,0 +1,226 @@
+import { decideRequest } from '../../src/agent/decide-request.js';
+import type { Perceived } from '../../src/agent/ports.js';
+import { keepNote, lookEffect, metaEffect } from '../../src/agent/step-meta.js';
+import { callbackConfirmation, composeAgent } from '../../src/compose/agent.js';
+import type { ModelSpec } from '../../src/compose/model.js';
+import { rect, rectArea, rectCenter, rectContains } from '../../src/core/geometry.js';
+import { Logger } from '../../src/core/logger.js';
+import type { Action, Element } from '../../src/core/types.js';
+import { formatExpect } from '../../src/planner/expect-dsl.js';
+import { addUsage, emptyUsage, type LlmUsage } from '../../src/planner/llm/client.js';
+import { PageMemory } from '../../src/planner/memory/page-memory.js';
+import { describeAction } from '../../src/planner/memory/signature.js';
+import type { LookImage } from '../../src/planner/planner.js';
+import type { HistoryEntry } from '../../src/planner/prompt/types.js';
+import { ReplayPhone } from '../../src/testbed/replay/phone.js';
+import { type DroidtaskApp, type Gold, type GoldStep, type GoldTask, scrollChain } from './fixture.js';
+import { type ShownState, type StepScore, scoreStep } from './score.js';
+
+/**
+ * One DroidTask app, step by step, through the product: each gold step's recorded screen served by
+ * the replay phone over the helper bridge, perceived by the agent's ports, the request built by the
+ * agent's own `decideRequest` with the instruction and the gold history so far, decided by the
+ * product's planner (its prompt, tools and validation). A note or a read is kept and asked again, as
+ * the loop does; a scroll within the step's recorded scroll states is executed (the executor, the
+ * replay) and asked again, since AutoDroid showed those states as one list; the next action is
+ * scored (./score.ts).
+ */
+
+/** What a scripted model needs to answer a step: the gold, and whether its state is the one shown. */
+export interface StepProbe {
+  gold: Gold;
+  onGoldState: boolean;
+  screen: { w: number; h: number };
+}
+
+export interface StepRecord {
+  task: string;
+  app: string;
+  step: number;
+  goldKind: Gold['kind'];
+  flags: string[];
+  score: StepScore;
+  /** The scored action, as the history would show it. */
+  action: string;
+  /** Scrolls the model made through the step's recorded scroll states before the scored action. */
+  scrolls: number;
+  /** Notes and reads before it. */
+  meta: number;
+  usage: LlmUsage;
+}
+
+export interface AppRunOptions {
+  model: ModelSpec;
+  /** Called with the step about to be asked (a scripted model reads it). */
+  probe?: (p: StepProbe | undefined) => void;
+  tasks?: (t: GoldTask) => boolean;
+  logger?: Logger;
+  onStep?: (r: StepRecord) => void;
+}
+
+const MAX_META = 2;
+
+function isScroll(a: Action): boolean {
+  if (a.tool === 'swipe' || a.tool === 'scroll_to') return true;
+  const op = a.tool === 'control_action' ? a.args?.action : undefined;
+  return op === 'scroll_forward' || op === 'scroll_backward';
+}
+
+function shownState(id: string, r: Awaited<ReturnType<ReplayPhone['recorded']>>): ShownState {
+  return { id, views: r.state.views, nodeOf: r.read.nodeOf };
+}
+
+/** The element the gold step acts on, in the observation of its own state: by view, else by bounds. */
+export function goldElement(seen: Perceived, shown: ShownState, gold: Gold): Element | undefined {
+  const views = [gold.anchor?.view, gold.view].filter((v): v is number => v !== null && v !== undefined);
+  for (const v of views) {
+    const node = shown.nodeOf.get(v);
+    const e = seen.obs.elements.find((x) => x.actionable && x.nodeId === node);
+    if (e) return e;
+  }
+  const b = gold.anchor?.bounds ?? gold.bounds;
+  if (!b) return undefined;
+  const c = rectCenter(rect(b[0][0], b[0][1], b[1][0], b[1][1]));
+  return seen.obs.elements
+    .filter((e) => e.actionable && rectContains(e.boundsPx, c))
+    .sort((x, y) => rectArea(x.boundsPx) - rectArea(y.boundsPx))[0];
+}
+
+/** The gold action as the history line the agent would have written after doing it. */
+function goldEntry(step: number, gold: Gold, e: Element | undefined): HistoryEntry {
+  if (gold.kind === 'input') {
+    const action: Action = { tool: 'type', target_id: e?.id, text: gold.text ?? '' };
+    return { step, action: describeAction(action, e?.label), expect: `text_appears ${gold.text ?? ''}`, ok: true };
+  }
+  const action: Action = gold.kind === 'back' ? { tool: 'back' } : { tool: 'tap', target_id: e?.id };
+  return { step, action: describeAction(action, e?.label), expect: 'page_changes', ok: true };
+}
+
+export async function runApp(app: DroidtaskApp, o: AppRunOptions): Promise<StepRecord[]> {
+  const logger = o.logger ?? new Logger('agent', { level: 'warn' });
+  const phone = await ReplayPhone.open({ graph: app.graph });
+  const composed = await composeAgent({
+    device: { kind: 'replay', phone },
+    model: o.model,
+    // Nothing the benchmark executes is guarded (it scrolls only); a guard would be refused.
+    confirm: callbackConfirmation('droidtask bench', () => 'denied'),
+    memory: new PageMemory(),
+    // DroidTask recorded no screenshots: the model gets none (a blank picture would mislead it).
+    screenshots: false,
+    logger,
+  });
+  const { ports, planner } = composed.deps;
+  const records: StepRecord[] = [];
+  try {
+    const apps = await ports.apps?.();
+    for (const task of app.tasks) {
+      if (o.tasks && !o.tasks(task)) continue;
+      const history: HistoryEntry[] = [];
+      for (let k = 0; k < task.steps.length; k++) {
+        const step = task.steps[k] as GoldStep;
+        const goldStateId = step.gold.in_state ?? step.state;
+        const goldState = shownState(goldStateId, await phone.recorded(goldStateId));
+        await phone.show(step.state, { transitions: scrollChain(app.graph.states, step) });
+        let seen = await ports.observe();
+        const local = [...history];
+        let notes: string[] = [];
+        /** A look's screenshot, for the next decision on the same screen (as in the loop). */
+        let look: LookImage | undefined;
+        let usage = emptyUsage();
+        let scrolls = 0;
+        let meta = 0;
+        let action: Action | undefined;
+        const chain = new Set(step.scroll_states ?? [step.state]);
+        const maxScrolls = chain.size > 1 ? 2 * chain.size : 0;
+        for (;;) {
+          o.probe?.({
+            gold: step.gold,
+            onGoldState: phone.state === goldStateId,
+            screen: { w: seen.obs.screen.w, h: seen.obs.screen.h },
+          });
+          const res = await planner.decide(
+            decideRequest(ports, {
+              goal: task.instruction,
+              plan: [{ text: task.instruction, done: false }],
+              current: 0,
+              seen,
+              history: local.slice(-5),
+              banned: [],
+              notes,
+              apps,
+              look,
+            }),
+          );
+          look = undefined;
+          usage = addUsage(usage, res.usage);
+          if (!res.ok) break;
+          if (res.step.look && meta < MAX_META) {
+            meta++;
+            const l = await lookEffect(ports, seen, res.step.look, k + 1);
+            local.push(l.entry);
+            look = l.look;
+            continue;
+          }
+          const m = metaEffect(res.step, seen.obs, k + 1);
+          if (m && meta < MAX_META) {
+            meta++;
+            if (m.note !== undefined) notes = keepNote(notes, m.note);
+            local.push(m.entry);
+            continue;
+          }
+          const a = res.step.decision.action;
+          if (isScroll(a) && scrolls < maxScrolls) {
+            scrolls++;
+            const done = await ports.execute({
+              decision: res.step.decision,
+              obs: seen.obs,
+              confirm: composed.deps.confirm,
+              journal: async () => {},
+              dryRun: false,
+              fresh: true,
+            });
+            const label = seen.obs.elements.find((e) => e.id === a.target_id)?.label;
+            local.push({
+              step: k + 1,
+              action: describeAction(a, label),
+              expect: formatExpect(res.step.decision.expect),
+              ok: done.ok,
+              ...(done.error ? { note: done.error } : {}),
+            });
+            seen = done.post ?? (await ports.observe(seen.obs));
+            continue;
+          }
+          action = a;
+          break;
+        }
+        o.probe?.(undefined);
+        const shownNow = shownState(phone.state, await phone.recorded(phone.state));
+        const score = scoreStep(action, seen.obs, shownNow, step.gold, goldState);
+        const label = action ? seen.obs.elements.find((e) => e.id === action?.target_id)?.label : undefined;
+        const record: StepRecord = {
+          task: task.id,
+          app: app.app,
+          step: k + 1,
+          goldKind: step.gold.kind,
+          flags: step.flags ?? [],
+          score,
+          action: action ? describeAction(action, label) : '(no valid action)',
+          scrolls,
+          meta,
+          usage,
+        };
+        records.push(record);
+        o.onStep?.(record);
+        // The gold step as done, on its own screen, is the next step's history.
+        if (step.gold.kind !== 'done') {
+          await phone.show(goldStateId);
+          const goldSeen = await ports.observe();
+          history.push(goldEntry(k + 1, step.gold, goldElement(goldSeen, goldState, step.gold)));
+        }
+      }
+    }
+  } finally {
+    await composed.close();
+  }
+  return records;
+}

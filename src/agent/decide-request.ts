@@ -1,0 +1,69 @@
+import type { Approval } from '../core/approval.js';
+import { isLauncherPackage } from '../device/app-label.js';
+import { hasTimeline } from '../perception/timeline.js';
+import type { DecideRequest, LookImage } from '../planner/planner.js';
+import { plannerTools } from '../planner/prompt/builders.js';
+import type { HistoryEntry, Subgoal } from '../planner/prompt/types.js';
+import { toolsForScreen } from '../planner/screen-tools.js';
+import { uncoveredHeld } from './held-taps.js';
+import type { AgentPorts, Perceived } from './ports.js';
+
+/**
+ * The model's request for one step, built from what the loop knows: the one place that decides what
+ * a step's prompt holds (screen, held marks, tools for this screen, history, notes, apps), so the
+ * loop and the step-wise benchmark (bench:droidtask) ask the model the same way.
+ */
+
+export interface DecideContext {
+  goal: string;
+  plan: Subgoal[];
+  /** Index of the [>] subgoal. */
+  current: number;
+  seen: Perceived;
+  /** The recent steps (the loop shows the last five). */
+  history: HistoryEntry[];
+  /** Signatures banned on this page. */
+  banned: string[];
+  /** The same bans as the prompt shows them (each action as it was sent); default the signatures. */
+  bannedShown?: string[];
+  /** The screenshot the last step's `look` took of this screen, for this decision. */
+  look?: LookImage;
+  notes: string[];
+  /** The launcher's app names, when known; shown only on the home screen. */
+  apps?: readonly string[];
+  hint?: string;
+  /** The run's last approval: the controls it covers are not marked as asking again. */
+  approval?: Approval;
+}
+
+export function decideRequest(ports: AgentPorts, c: DecideContext): DecideRequest {
+  const obs = c.seen.obs;
+  return {
+    goal: c.goal,
+    plan: c.plan,
+    current: c.current,
+    screen: c.seen.compact,
+    screenIsDelta: false,
+    // Marked on their lines: the model knows which taps will ask the user before it taps.
+    held: uncoveredHeld(ports.held(obs), c.approval, obs),
+    aspect: obs.screen.aspect,
+    history: c.history,
+    // Each ban as the action was sent; the parse matches the signatures they are keyed by.
+    banned: c.bannedShown ?? c.banned,
+    bannedSignatures: c.banned,
+    // note and read act on the agent; look only where the model can see images; of those, the
+    // tools that apply on this screen (planner/screen-tools.ts; a skill for one kind of screen,
+    // seek_timeline, only on it).
+    tools: toolsForScreen(obs, plannerTools([...ports.tools, 'note', 'read', ...(ports.image ? ['look'] : [])]), {
+      timeline: hasTimeline(obs),
+    }),
+    notes: c.notes,
+    // Where an app is chosen: on the home screen (and its drawer) only, so other steps pay nothing.
+    apps: isLauncherPackage(obs.app.package) ? c.apps : undefined,
+    hint: c.hint,
+    image: ports.image ? (req) => ports.image!(c.seen, req) : undefined,
+    look: c.look,
+    ids: new Set(obs.elements.map((e) => e.id)),
+    visualFirst: obs.visualFirst,
+  };
+}

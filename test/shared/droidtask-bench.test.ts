@@ -1,0 +1,79 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadApp } from '../../bench/droidtask/fixture.js';
+import { scriptedAnswer } from '../../bench/droidtask/oracle.js';
+import { figures } from '../../bench/droidtask/report.js';
+import { runApp, type StepProbe } from '../../bench/droidtask/run.js';
+import { resolveLlmConfig } from '../../src/planner/llm/config.js';
+import type { ActArgsOut } from '../../src/testbed/reference-model/policy.js';
+import type { ParsedPrompt } from '../../src/testbed/reference-model/prompt-parse.js';
+import { type ReferenceModel, startReferenceModel } from '../../src/testbed/reference-model/server.js';
+
+/**
+ * bench:droidtask's harness on the real DroidTask fixtures (../shared, never copied): a scripted
+ * model answering every gold step from the prompt's own listing scores every step (so every gold
+ * target is on the agent's screen and every recorded scroll path replays), and one that picks the
+ * wrong element, or acts where the gold ends, scores none of them. Not a score of any model.
+ */
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const FIXTURES = path.resolve(repoRoot, '../shared/fixtures/droidtask');
+
+let probe: StepProbe | undefined;
+let mode: 'gold' | 'wrong' = 'gold';
+let model: ReferenceModel;
+
+/** The listed element farthest from the gold, and a tap where the gold ends the task. */
+function wrongAnswer(p: ParsedPrompt): ActArgsOut | undefined {
+  const right = scriptedAnswer(p, probe);
+  if (!right || !probe) return right;
+  if (right.tool === 'swipe') return right;
+  const pick = p.screen.elements.filter((e) => e.id !== right.target_id && e.verb === 'tap').at(-1);
+  if (!pick) return { thought: 'nothing else to tap', tool: 'back', expect: 'page_changes' };
+  return { thought: 'the wrong one', tool: 'tap', target_id: pick.id, expect: 'page_changes' };
+}
+
+beforeAll(async () => {
+  model = await startReferenceModel({
+    catalog: [],
+    tokenizer: 'estimate',
+    answer: (p) => (mode === 'gold' ? scriptedAnswer(p, probe) : wrongAnswer(p)),
+  });
+});
+afterAll(() => model?.close());
+
+const spec = () => ({ config: resolveLlmConfig({ baseUrl: model.url, model: 'scripted' }, {}) });
+
+describe('bench:droidtask harness (scripted model; not a score)', () => {
+  it.each(['clock', 'calendar', 'notes'])(
+    '%s: every gold step answered from the listing is scored right, recorded scrolls replayed',
+    async (app) => {
+      mode = 'gold';
+      const loaded = await loadApp(FIXTURES, app);
+      const records = await runApp(loaded, { model: spec(), probe: (p) => (probe = p) });
+      const f = figures(records);
+      const missed = records.filter((r) => !r.score.correct).map((r) => `${r.task} ${r.step}: ${r.score.why}`);
+      expect(missed).toEqual([]);
+      expect(f.steps).toBe(loaded.tasks.reduce((a, t) => a + t.steps.length, 0));
+      expect(f.completionRate).toBe(1);
+      // Steps whose target is only on a scrolled screen are reached by scrolling, through the executor.
+      const afterScroll = records.filter((r) => r.flags.includes('target-after-scroll'));
+      expect(afterScroll.length).toBeGreaterThan(0);
+      expect(afterScroll.every((r) => r.scrolls > 0)).toBe(true);
+      expect(f.promptTokensPerStep.median).toBeGreaterThan(200);
+    },
+    120_000,
+  );
+
+  it('a model that picks the wrong element, or acts where the gold ends, scores none of those steps', async () => {
+    mode = 'wrong';
+    const loaded = await loadApp(FIXTURES, 'clock');
+    const records = await runApp(loaded, { model: spec(), probe: (p) => (probe = p) });
+    const taps = records.filter((r) => r.goldKind === 'tap');
+    expect(taps.length).toBeGreaterThan(20);
+    expect(taps.filter((r) => r.score.correct)).toEqual([]);
+    const done = records.filter((r) => r.goldKind === 'done');
+    expect(done.every((r) => r.score.miss === 'checked_before_done')).toBe(true);
+    expect(figures(records).complete).toBe(0);
+  }, 120_000);
+});

@@ -1,0 +1,230 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDevicePorts } from '../../../src/agent/device-ports.js';
+import type { AgentPorts, Perceived } from '../../../src/agent/ports.js';
+import { callbackConfirmation } from '../../../src/compose/agent.js';
+import { type OpenedDevice, openDevice } from '../../../src/compose/device.js';
+import { Deadline } from '../../../src/core/clock.js';
+import { rectCenter } from '../../../src/core/geometry.js';
+import { Logger } from '../../../src/core/logger.js';
+import type { Action, Expect } from '../../../src/core/types.js';
+import { parseUiautomatorXml } from '../../../src/perception/parse-xml.js';
+import { type ReplayGraph, shortestPath } from '../../../src/testbed/replay/graph.js';
+import { loadDroidbotGraph } from '../../../src/testbed/replay/load-graph.js';
+import { ReplayPhone } from '../../../src/testbed/replay/phone.js';
+import { VirtualPhone } from '../../../src/testbed/sim/phone.js';
+import { recordSimRun } from './record-sim.js';
+
+/**
+ * The replay phone over a DroidBot graph recorded from the virtual phone (record-sim.ts), driven
+ * through the agent's own ports over the sim's bridge server: recorded events move it, anything else
+ * is off-graph — unchanged screen, a receipt detail that says so, a log entry.
+ */
+
+let dir: string;
+let graph: ReplayGraph;
+let recorded: string[];
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'replay-'));
+  const r = await recordSimRun(new VirtualPhone({ seed: 3 }), dir, [
+    { intent: 'com.android.settings/.Settings' },
+    { touch: 'Network & internet' },
+    { key: 'BACK' },
+    { scroll: 'recycler_view', direction: 'DOWN' },
+    { intent: 'com.acme.bank/.LoginActivity' },
+    { set_text: 'Email', text: 'ann@acme.test' },
+  ]);
+  recorded = r.states;
+  // Defects of real runs: an empty event file, and an edge to a state that was never saved.
+  await writeFile(path.join(dir, 'events', 'event_2024-01-01_999999.json'), '');
+  graph = await loadDroidbotGraph(dir);
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+interface Rig {
+  phone: ReplayPhone;
+  ports: AgentPorts;
+  opened: OpenedDevice;
+}
+
+async function rig(start?: string, screenshots = false): Promise<Rig> {
+  const phone = await ReplayPhone.open({ graph, start });
+  const logger = Logger.silent();
+  const opened = await openDevice({ kind: 'replay', phone }, { clock: phone.clock, logger });
+  const ports = createDevicePorts({ device: opened.device, clock: phone.clock, logger, screenshots });
+  return { phone, ports, opened };
+}
+
+const confirm = callbackConfirmation('test', () => 'denied');
+
+async function act(r: Rig, seen: Perceived, action: Action, expect: Expect = { kind: 'page_changes' }) {
+  return r.ports.execute({
+    decision: { thought: 'test', action, expect },
+    obs: seen.obs,
+    confirm,
+    journal: async () => {},
+    dryRun: false,
+    fresh: true,
+  });
+}
+
+function idOf(seen: Perceived, label: RegExp): string {
+  const e = seen.obs.elements.find((x) => x.actionable && label.test(x.label ?? ''));
+  if (!e) throw new Error(`no ${label} in\n${seen.compact}`);
+  return e.id;
+}
+
+describe('the replay phone', () => {
+  it('loads a DroidBot folder as it is: states, transitions, the first state, the defects noted', () => {
+    expect(graph.states.size).toBe(recorded.length);
+    expect(graph.first).toBe(recorded[0]);
+    expect(graph.transitions.map((t) => t.kind)).toEqual(['intent', 'touch', 'key', 'scroll', 'intent', 'set_text']);
+    expect(graph.notes.join()).toMatch(/1 empty event file/);
+    const typed = graph.transitions.find((t) => t.kind === 'set_text');
+    expect(typed?.kind === 'set_text' && typed.text).toBe('ann@acme.test');
+  });
+
+  it('serves the current state over the bridge; a launch follows its recorded intent', async () => {
+    const r = await rig(undefined, true);
+    try {
+      const home = await r.ports.observe();
+      expect(home.obs.app.package).toBe('com.android.launcher3');
+      expect(r.ports.tools).toContain('tap');
+      const out = await act(
+        r,
+        home,
+        { tool: 'launch_app', package: 'com.android.settings' },
+        { kind: 'app_foreground', package: 'com.android.settings' },
+      );
+      expect(out.error).toBeUndefined();
+      expect(out.ok).toBe(true);
+      expect(r.phone.state).toBe(recorded[1]);
+      expect(r.phone.log.at(-1)).toMatchObject({ outcome: 'moved', input: 'launch com.android.settings' });
+      const settings = await r.ports.observe();
+      expect(settings.compact).toMatch(/"Network & internet/);
+      // The screenshot is the recorded one, at its own size.
+      expect(settings.png?.subarray(1, 4).toString()).toBe('PNG');
+    } finally {
+      await r.opened.close();
+    }
+  });
+
+  it('a tap inside a recorded target moves to its destination; back follows the key event', async () => {
+    const r = await rig(recorded[1]);
+    try {
+      const settings = await r.ports.observe();
+      const out = await act(r, settings, { tool: 'tap', target_id: idOf(settings, /^Network & internet/) });
+      expect(out.ok).toBe(true);
+      expect(r.phone.state).toBe(graph.transitions.find((t) => t.kind === 'touch')?.to);
+      const internet = await r.ports.observe();
+      expect(internet.compact).toMatch(/"Internet/);
+      const back = await act(r, internet, { tool: 'back' });
+      expect(back.ok).toBe(true);
+      expect(r.phone.state).toBe(recorded[1]);
+    } finally {
+      await r.opened.close();
+    }
+  });
+
+  it('an action with no recorded outcome changes nothing and is off-graph in the receipt and the log', async () => {
+    const r = await rig(recorded[1]);
+    try {
+      const settings = await r.ports.observe();
+      const out = await act(r, settings, { tool: 'tap', target_id: idOf(settings, /^Battery/) });
+      expect(out.ok).toBe(false);
+      expect(r.phone.state).toBe(recorded[1]);
+      const off = r.phone.offGraph();
+      expect(off.length).toBeGreaterThanOrEqual(1);
+      expect(off.at(-1)?.detail).toMatch(/no recorded tap at \d+,\d+/);
+      expect(out.receipt.status).toBe('completed');
+      // The device's own receipt says so (the run's call log and report show it).
+      const call = await r.opened.device.tap(
+        { x: 540, y: 993 },
+        { durationMs: 50 },
+        Deadline.after(r.phone.clock, 5000),
+      );
+      expect(call.ok).toBe(true);
+      expect(call.device?.detail).toMatch(/^off-graph: no recorded tap at 540,993 in state \w+ of replay-/);
+      expect(r.phone.state).toBe(recorded[1]);
+      // Back from the top of Settings was never recorded either.
+      const back = await act(r, settings, { tool: 'back' });
+      expect(back.ok).toBe(false);
+      expect(r.phone.offGraph().at(-1)?.detail).toMatch(/no recorded BACK key/);
+    } finally {
+      await r.opened.close();
+    }
+  });
+
+  it('a swipe scrolls where a scroll was recorded, in the direction the content went', async () => {
+    const r = await rig(recorded[1]);
+    try {
+      const settings = await r.ports.observe();
+      const list = settings.obs.elements.find((e) => e.role === 'List');
+      expect(list).toBeDefined();
+      const wrongWay = await act(r, settings, { tool: 'swipe', target_id: list?.id, direction: 'down' });
+      expect(wrongWay.ok).toBe(false);
+      expect(r.phone.offGraph().at(-1)?.detail).toMatch(/no recorded scroll up/);
+      const out = await act(r, settings, { tool: 'swipe', target_id: list?.id, direction: 'up' });
+      expect(out.ok).toBe(true);
+      expect(r.phone.state).toBe(graph.transitions.find((t) => t.kind === 'scroll')?.to);
+    } finally {
+      await r.opened.close();
+    }
+  });
+
+  it('typing follows the recorded set_text on the field: the recorded text moves, another text is off-graph', async () => {
+    const login = graph.transitions.find((t) => t.kind === 'set_text')?.from as string;
+    const r = await rig(login);
+    try {
+      const seen = await r.ports.observe();
+      const email = idOf(seen, /^Email/);
+      const wrong = await act(
+        r,
+        seen,
+        { tool: 'type', target_id: email, text: 'bob@acme.test' },
+        { kind: 'screen_changes' },
+      );
+      expect(wrong.ok).toBe(false);
+      expect(r.phone.state).toBe(login);
+      expect(r.phone.offGraph().at(-1)?.detail).toMatch(/the recording typed "ann@acme.test" into this field/);
+      const again = await r.ports.observe();
+      const right = await act(
+        r,
+        again,
+        { tool: 'type', target_id: idOf(again, /^Email/), text: 'Ann@acme.test ' },
+        { kind: 'screen_changes' },
+      );
+      expect(right.error).toBeUndefined();
+      expect(right.ok).toBe(true);
+      expect(r.phone.state).toBe(graph.transitions.find((t) => t.kind === 'set_text')?.to);
+    } finally {
+      await r.opened.close();
+    }
+  });
+
+  it('dumps the state as uiautomator XML that parses to the same controls', async () => {
+    const phone = await ReplayPhone.open({ graph, start: recorded[1] });
+    const xml = await phone.dumpXml();
+    const parsed = parseUiautomatorXml(xml, { screen: { w: phone.screen().width, h: phone.screen().height } });
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    const labels = parsed.tree.nodes.map((n) => n.text).filter(Boolean);
+    expect(labels).toContain('Network & internet');
+    // An input by pixels lands the same way as over the bridge.
+    const tree = await phone.readTree();
+    const row = tree.nodes.find((n) => n.text === 'Network & internet');
+    const c = rectCenter(row?.bounds ?? { left: 0, top: 0, right: 0, bottom: 0 });
+    await phone.tap(Math.round(c.x), Math.round(c.y), 50);
+    expect(phone.log.at(-1)?.outcome).toBe('moved');
+  });
+
+  it('the shortest recorded path to a state is the optimal step count', () => {
+    const target = graph.transitions.find((t) => t.kind === 'set_text')?.to as string;
+    const path = shortestPath(graph, graph.first, (s) => s === target);
+    expect(path?.map((t) => t.kind)).toEqual(['intent', 'scroll', 'intent', 'set_text']);
+    expect(shortestPath(graph, target, (s) => s === graph.first)).toBeUndefined();
+  });
+});
