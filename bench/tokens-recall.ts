@@ -1,9 +1,14 @@
 import { parseBounds, rectArea } from '../src/core/geometry.js';
-import { compactView, displayWidth, truncate } from '../src/perception/compact.js';
-import { cleanText } from '../src/perception/elements.js';
+import type { WireSnapshot } from '../src/core/snapshot.js';
+import { AGENT_COMPACT } from '../src/executor/observe.js';
+import { compactView, displayWidth, shownIds, truncate } from '../src/perception/compact.js';
+import { OBFUSCATED_RE } from '../src/perception/control-labels.js';
+import { cleanText, withoutStateWord } from '../src/perception/elements.js';
 import { isKeyboardKey, keyboardWindows } from '../src/perception/keyboard.js';
 import { observeTree } from '../src/perception/observe-tree.js';
+import { wireToTree } from '../src/perception/parse-wire.js';
 import { parseUiautomatorXml } from '../src/perception/parse-xml.js';
+import type { UiTree } from '../src/perception/tree.js';
 import { readXml, type XmlElement } from '../src/perception/xml-reader.js';
 
 /**
@@ -36,33 +41,107 @@ function tail(rid: string): string {
   return i >= 0 ? rid.slice(i + 1) : rid;
 }
 
-function evidenceOf(el: XmlElement): string[] {
-  const a = el.attrs;
-  const own = [cleanText(a.text ?? ''), cleanText(a['content-desc'] ?? ''), tail(a['resource-id'] ?? '')].filter(
-    (s) => s.length > 0,
-  );
+/**
+ * A node as the source wrote it (uiautomator XML attributes, or a wire/DroidBot snapshot node),
+ * read apart from the parser so recall is judged against the source, in perception's node order.
+ */
+export interface RawNode {
+  className: string;
+  /** As the source gives them, for reports. */
+  bounds: string;
+  area: number;
+  text: string;
+  desc: string;
+  resourceId: string;
+  clickable: boolean;
+  longClickable: boolean;
+  checkable: boolean;
+  scrollable: boolean;
+  editable: boolean;
+  /** Indices of its children in the same list. */
+  children: number[];
+}
+
+function evidenceOf(nodes: readonly RawNode[], n: RawNode): string[] {
+  // An obfuscated id (`0_resource_name_obfuscated`) is no label: it names nothing.
+  const rid = OBFUSCATED_RE.test(n.resourceId) ? '' : tail(n.resourceId);
+  // A switch's appended "ON"/"OFF" is its state, which the line shows as on/off.
+  const text = n.checkable ? withoutStateWord(cleanText(n.text)) : cleanText(n.text);
+  const own = [text, cleanText(n.desc), rid].filter((s) => s.length > 0);
   const below: string[] = [];
-  const walk = (e: XmlElement): void => {
+  const walk = (e: RawNode): void => {
     for (const c of e.children) {
-      const t = cleanText(c.attrs.text ?? '') || cleanText(c.attrs['content-desc'] ?? '');
+      const k = nodes[c];
+      if (!k) continue;
+      const t = cleanText(k.text) || cleanText(k.desc);
       if (t) below.push(t);
-      walk(c);
+      walk(k);
     }
   };
-  walk(el);
+  walk(n);
   return [...own, ...below];
 }
 
-function isActionableRaw(a: Record<string, string>): boolean {
-  const b = parseBounds(a.bounds ?? '');
-  if (!b || rectArea(b) <= 0) return false;
+function isActionableRaw(n: RawNode): boolean {
+  if (n.area <= 0) return false;
   return (
-    a.clickable === 'true' ||
-    a['long-clickable'] === 'true' ||
-    a.checkable === 'true' ||
-    a.scrollable === 'true' ||
-    (a.class ?? '').includes('EditText')
+    n.clickable || n.longClickable || n.checkable || n.scrollable || n.editable || n.className.includes('EditText')
   );
+}
+
+/** uiautomator XML → raw nodes, pre-order over <node> elements (the parser's node indices). */
+function xmlNodes(xml: string): RawNode[] {
+  const raw = readXml(xml);
+  if (!raw.ok) throw new Error(raw.message);
+  const out: RawNode[] = [];
+  const walk = (e: XmlElement): number => {
+    const a = e.attrs;
+    const b = parseBounds(a.bounds ?? '');
+    const idx = out.length;
+    const node: RawNode = {
+      className: a.class ?? '',
+      bounds: a.bounds ?? '',
+      area: b ? rectArea(b) : 0,
+      text: a.text ?? '',
+      desc: a['content-desc'] ?? '',
+      resourceId: a['resource-id'] ?? '',
+      clickable: a.clickable === 'true',
+      longClickable: a['long-clickable'] === 'true',
+      checkable: a.checkable === 'true',
+      scrollable: a.scrollable === 'true',
+      editable: false,
+      children: [],
+    };
+    out.push(node);
+    for (const c of e.children) if (c.name === 'node') node.children.push(walk(c));
+    return idx;
+  };
+  const top = (e: XmlElement): void => {
+    if (e.name === 'node') walk(e);
+    else for (const c of e.children) top(c);
+  };
+  top(raw.root);
+  return out;
+}
+
+/** A wire snapshot (the helper's, or a DroidBot state read as one) → raw nodes, in its node order. */
+function wireNodes(s: WireSnapshot): RawNode[] {
+  const out: RawNode[] = s.nodes.map((n) => ({
+    className: n.className,
+    bounds: `[${n.bounds.left},${n.bounds.top}][${n.bounds.right},${n.bounds.bottom}]`,
+    area: n.flags.visible ? rectArea(n.bounds) : 0,
+    text: n.text,
+    desc: n.desc,
+    resourceId: n.resourceId,
+    clickable: n.flags.clickable,
+    longClickable: n.flags.longClickable,
+    checkable: n.flags.checkable,
+    scrollable: n.flags.scrollable,
+    editable: n.flags.editable,
+    children: [],
+  }));
+  for (const n of s.nodes) if (n.parent >= 0) out[n.parent]?.children.push(n.id);
+  return out;
 }
 
 /** Shown labels are truncated to 40 display columns; compare a prefix that survives truncation. */
@@ -72,59 +151,80 @@ function shows(line: string, evidence: string): boolean {
   return line.includes(prefix);
 }
 
+/** Recall of a uiautomator dump's listing. */
 export function actionableRecall(xml: string): RecallReport {
   const parsed = parseUiautomatorXml(xml);
   if (!parsed.ok) throw new Error(parsed.message);
-  const { observation, extract } = observeTree(parsed.tree);
-  const compact = compactView(observation);
+  return recallOf(parsed.tree, xmlNodes(xml));
+}
+
+/** Recall of a wire snapshot's listing (a DroidBot state read as a helper snapshot). */
+export function snapshotRecall(snapshot: WireSnapshot): RecallReport {
+  const parsed = wireToTree(snapshot);
+  if (!parsed.ok) throw new Error(parsed.message);
+  return recallOf(parsed.tree, wireNodes(snapshot));
+}
+
+function recallOf(tree: UiTree, order: readonly RawNode[]): RecallReport {
+  const { observation, extract } = observeTree(tree);
+  // What the agent sends the model (ids as shortest prefixes, no navigation bar).
+  const compact = compactView(observation, AGENT_COMPACT);
   const keyboards = keyboardWindows(observation);
+  const bars = new Set(observation.windows.filter((w) => w.type === 'navigation_bar').map((w) => w.id));
+  const shown = shownIds(
+    observation,
+    observation.elements.map((e) => e.id),
+  );
+  const byShown = new Map([...shown].map(([full, s]) => [s, full]));
   const lineOf = new Map<string, string>();
   for (const line of compact.split('\n')) {
-    const m = /^\[([0-9a-f]{4,8}(?:~\d+)?)\]/.exec(line);
-    if (m) lineOf.set(m[1], line);
+    const m = /^\[([0-9a-f]{3,8}(?:~\d+)?)\]/.exec(line);
+    const full = m?.[1] ? byShown.get(m[1]) : undefined;
+    if (full) lineOf.set(full, line);
   }
-  const raw = readXml(xml);
-  if (!raw.ok) throw new Error(raw.message);
-  // Pre-order over <node> elements matches the parser's node indices.
-  const order: XmlElement[] = [];
-  const walk = (e: XmlElement): void => {
-    if (e.name === 'node') order.push(e);
-    for (const c of e.children) walk(c);
-  };
-  walk(raw.root);
+  const absorbed = new Set([...extract.mergedNodes].map((n) => extract.nodeToId.get(n)));
   const report: RecallReport = { actionable: 0, labelled: 0, recalled: 0, excluded: [], misses: [], compact };
   order.forEach((el, idx) => {
-    if (!isActionableRaw(el.attrs)) return;
+    if (!isActionableRaw(el)) return;
     report.actionable++;
-    const evidence = evidenceOf(el);
+    const evidence = evidenceOf(order, el);
     if (evidence.length === 0) return;
     report.labelled++;
     const dropped = extract.dropReasons[idx];
     if (dropped && dropped !== 'zero_area') {
-      report.excluded.push({ reason: dropped, bounds: el.attrs.bounds ?? '', label: evidence[0] });
+      report.excluded.push({ reason: dropped, bounds: el.bounds, label: evidence[0] });
       return;
     }
     const id = extract.nodeToId.get(idx);
     // The on-screen keyboard is one line of the compact view on purpose (text goes in with `type`).
     const el0 = id ? observation.elements.find((e) => e.id === id) : undefined;
     if (el0 && isKeyboardKey(el0, keyboards) && !lineOf.has(id ?? '')) {
-      report.excluded.push({ reason: 'keyboard_key', bounds: el.attrs.bounds ?? '', label: evidence[0] });
+      report.excluded.push({ reason: 'keyboard_key', bounds: el.bounds, label: evidence[0] });
+      return;
+    }
+    // The navigation bar's keys are left out on purpose: back and home are tools.
+    if (el0 && bars.has(el0.window)) {
+      report.excluded.push({ reason: 'navigation_bar', bounds: el.bounds, label: evidence[0] });
       return;
     }
     const line = id ? lineOf.get(id) : undefined;
     // A node merged into the control that wraps it (same bounds, or a row's switch) is that control:
     // the survivor's own labels count for it too.
     const survivor = id ? observation.elements.find((e) => e.id === id) : undefined;
-    const merged = survivor !== undefined && extract.mergedNodes.has(idx);
+    // …and a control that absorbed its wrapper (same bounds) carries the wrapper's name.
+    const merged = survivor !== undefined && (extract.mergedNodes.has(idx) || absorbed.has(survivor.id));
+    // A node with no text or description of its own is named by perception (the text beside a check
+    // box, a list's first item, its id in words): that name on its line recalls it.
+    const nameless = !cleanText(el.text) && !cleanText(el.desc);
     const survivorEvidence =
-      merged && survivor ? [survivor.label ?? '', survivor.resourceId.split('/').pop() ?? ''] : [];
+      (merged || nameless) && survivor ? [survivor.label ?? '', survivor.resourceId.split('/').pop() ?? ''] : [];
     if (line && [...evidence, ...survivorEvidence].some((e) => e && shows(line, e))) {
       report.recalled++;
       return;
     }
     report.misses.push({
-      className: el.attrs.class ?? '',
-      bounds: el.attrs.bounds ?? '',
+      className: el.className,
+      bounds: el.bounds,
       evidence: evidence.slice(0, 4),
       why: !id ? 'no element' : !line ? `element ${id} has no actionable line` : `line lacks its labels: ${line}`,
     });

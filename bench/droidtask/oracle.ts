@@ -34,10 +34,16 @@ export function scriptedAnswer(p: ParsedPrompt, probe: StepProbe | undefined): A
   const n = { left: (x1 / w) * 1000, top: (y1 / h) * 1000, right: (x2 / w) * 1000, bottom: (y2 / h) * 1000 };
   const cx = (n.left + n.right) / 2;
   const cy = (n.top + n.bottom) / 2;
-  const inside = p.screen.elements
-    .filter((e) => e.x >= n.left - 1 && e.x <= n.right + 1 && e.y >= n.top - 1 && e.y <= n.bottom + 1)
+  // The line the harness names (the lean listing places only some lines), else the placed line
+  // whose centre lies in the gold bounds, nearest their centre.
+  const named = probe.target ? p.screen.elements.find((e) => e.id === probe.target) : undefined;
+  const placed = p.screen.elements.flatMap((e) =>
+    e.x !== undefined && e.y !== undefined ? [{ e, x: e.x, y: e.y }] : [],
+  );
+  const inside = placed
+    .filter((q) => q.x >= n.left - 1 && q.x <= n.right + 1 && q.y >= n.top - 1 && q.y <= n.bottom + 1)
     .sort((a, c) => Math.hypot(a.x - cx, a.y - cy) - Math.hypot(c.x - cx, c.y - cy));
-  const el = inside[0];
+  const el = named ?? inside[0]?.e;
   if (!el) return { thought: 'the gold element is not in the listing', tool: 'infeasible', text: 'not listed' };
   if (gold.kind === 'input')
     return {

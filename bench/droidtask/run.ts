@@ -6,6 +6,7 @@ import type { ModelSpec } from '../../src/compose/model.js';
 import { rect, rectArea, rectCenter, rectContains } from '../../src/core/geometry.js';
 import { Logger } from '../../src/core/logger.js';
 import type { Action, Element } from '../../src/core/types.js';
+import { shownIds } from '../../src/perception/compact.js';
 import { formatExpect } from '../../src/planner/expect-dsl.js';
 import { addUsage, emptyUsage, type LlmUsage } from '../../src/planner/llm/client.js';
 import { PageMemory } from '../../src/planner/memory/page-memory.js';
@@ -31,6 +32,11 @@ export interface StepProbe {
   gold: Gold;
   onGoldState: boolean;
   screen: { w: number; h: number };
+  /**
+   * The gold element's id as the listing shows it, on the gold state: the lean listing gives a
+   * centre only where the label cannot place a control, so bounds alone do not find every line.
+   */
+  target?: string;
 }
 
 export interface StepRecord {
@@ -133,10 +139,13 @@ export async function runApp(app: DroidtaskApp, o: AppRunOptions): Promise<StepR
         const chain = new Set(step.scroll_states ?? [step.state]);
         const maxScrolls = chain.size > 1 ? 2 * chain.size : 0;
         for (;;) {
+          const onGold = phone.state === goldStateId;
+          const target = onGold ? goldElement(seen, goldState, step.gold) : undefined;
           o.probe?.({
             gold: step.gold,
-            onGoldState: phone.state === goldStateId,
+            onGoldState: onGold,
             screen: { w: seen.obs.screen.w, h: seen.obs.screen.h },
+            ...(target ? { target: shownIds(seen.obs, [target.id]).get(target.id) ?? target.id } : {}),
           });
           const res = await planner.decide(
             decideRequest(ports, {

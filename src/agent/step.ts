@@ -47,6 +47,7 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
       timings: { totalMs: 0, llmMs: 0, deviceMs: 0, overheadMs: 0 },
       pageHash: seen.obs.pageHash,
       observation: seen.compact,
+      screen: { w: seen.obs.screen.w, h: seen.obs.screen.h },
     },
   };
   const end = (status: RunStatus, extra: { answer?: string; reason?: string } = {}) =>

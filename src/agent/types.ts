@@ -31,6 +31,8 @@ export interface StepSummary {
 export interface StepRecord extends StepSummary {
   pageHash: string;
   observation: string;
+  /** The screen's size in pixels (the listing the model reads leaves it out). */
+  screen?: { w: number; h: number };
   decision?: Decision;
   expect?: string;
   receipt?: Receipt;

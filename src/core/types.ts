@@ -101,6 +101,8 @@ export const ElementSchema = z.object({
   actionable: z.boolean(),
   /** What a person would call it: own text/desc, an edit field's hint, or its descendants' text. */
   label: z.string().optional(),
+  /** The label is the resource id in words (`btn_safety_center` → "Safety center"): the control has no name of its own. */
+  labelFromId: z.boolean().optional(),
   /** An edit field's hint (placeholder). */
   hint: z.string().optional(),
   /** A password field's length when filled; its text is never kept (it shows as bullets). */

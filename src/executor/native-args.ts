@@ -69,6 +69,18 @@ function protocolMember(m: Record<string, unknown>, obs: Observation): Record<st
   return { action: tool, ...args };
 }
 
+/**
+ * The title of a row as the listing shows it — what one node of the row holds, which scroll_to's
+ * exact selector can find: up to the first " — ", " · " or " ¶ " (the texts perception joined), a
+ * cut's "…" dropped, and a trailing price or count the row prints beside its title ("Sourdough
+ * ¥18" → "Sourdough"; a bare number is part of a title: "iPhone 15"). A title given as is stays as is.
+ */
+export function rowTitle(text: string): string {
+  const first = text.replace(/…$/, '').split(/ — | · | ¶ /)[0] ?? text;
+  const bare = first.replace(/\s+(?:[¥$€£₩₹]\s?[\d.,]+|[\d.,]+\s?(?:%|[¥$€£元]))$/u, '').trim();
+  return bare || first.trim() || text;
+}
+
 export function withNativeSelector(a: Action, obs: Observation): Action {
   const args = { ...(a.args ?? {}) };
   const el = byId(obs, a.target_id);
@@ -79,7 +91,11 @@ export function withNativeSelector(a: Action, obs: Observation): Action {
       if (!el || (args.selector && typeof args.selector === 'object')) return a;
       return { ...a, args: { ...args, selector: selectorFor(el) } };
     case 'scroll_to': {
-      if (!args.target && a.text) args.target = { text: a.text };
+      const t = args.target;
+      // The protocol matches a node's text exactly; the model gives a row as listed.
+      if (t && typeof t === 'object' && typeof (t as { text?: unknown }).text === 'string')
+        args.target = { ...t, text: rowTitle((t as { text: string }).text) };
+      else if (!t && a.text) args.target = { text: rowTitle(a.text) };
       if (!args.container) {
         const c = scrollContainer(obs, el);
         if (c) args.container = containerSelector(c, obs);

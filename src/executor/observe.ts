@@ -19,8 +19,12 @@ export type Perceiver = (
   previous: Observation | undefined,
 ) => Observation | Promise<Observation>;
 
-/** What the agent shows the model: the compact view without the navigation bar (back/home reach it). */
-export const AGENT_COMPACT: CompactOptions = { hideNavigationBar: true };
+/**
+ * What the agent shows the model: the compact view without the navigation bar (back/home reach it),
+ * ids as their shortest unique prefix (the planner reads them back to full ids), no screen size in
+ * the header (the prompt states the aspect beside the fence), and the lean lines (compact.ts).
+ */
+export const AGENT_COMPACT: CompactOptions = { hideNavigationBar: true, fullIds: false, screenSize: false, lean: true };
 
 /**
  * The one perceiver: perception's `perceive` fed the device's snapshot and screenshot (with its

@@ -53,13 +53,16 @@ export interface SeekDeps {
   perceive: Perceiver;
 }
 
-export interface SeekResult {
-  report: SeekReport;
+/** What a skill (seek_timeline, set_slider) hands back: its report, the last screen, its reads. */
+export interface SkillResult<R> {
+  report: R;
   post?: Observation;
   reads: number;
   /** Whether any input reached the phone. */
   dispatched: boolean;
 }
+
+export type SeekResult = SkillResult<SeekReport>;
 
 const DRAG_MS = 400;
 /** Readout samples this far apart and equal: settled (no momentum left, paused). */

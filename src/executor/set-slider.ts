@@ -6,6 +6,7 @@ import { findGuarded, guardFor } from '../device/protocol/guard.js';
 import type { WireNode, WireSnapshot } from '../device/protocol/index.js';
 import { readSliderInScreenshot, FRAME_VALUE_TOLERANCE as SLIDER_TOLERANCE } from '../perception/slider-frame.js';
 import type { Perceiver } from './observe.js';
+import type { SkillResult } from './seek-timeline.js';
 
 /**
  * The `set_slider` skill: set a range control to a share of its track by dragging its thumb, the
@@ -28,12 +29,7 @@ export interface SliderReport {
   reason?: string;
 }
 
-export interface SliderResult {
-  report: SliderReport;
-  post?: Observation;
-  reads: number;
-  dispatched: boolean;
-}
+export type SliderResult = SkillResult<SliderReport>;
 
 const MAX_MOVES = 3;
 /** Slow enough that no widget takes it for a fling, fast enough to feel like a finger. */

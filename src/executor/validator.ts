@@ -70,14 +70,29 @@ export function hasLoadingIndicator(o: Observation): boolean {
   return o.elements.some((e) => /ProgressBar/.test(e.role) && !e.range) || o.texts.some((t) => LOADING.test(t));
 }
 
+/**
+ * A text as the listing shows it, for matching what a model copied from it: line breaks (¶) and
+ * runs of space as one space, a cut's "…" dropped, quotes as the listing writes them, case folded.
+ */
+export function listedForm(s: string): string {
+  return s
+    .replace(/…$/, '')
+    .replace(/\s*¶\s*/g, ' ')
+    .replace(/\s+/g, ' ')
+    .replace(/"/g, "'")
+    .trim()
+    .toLowerCase();
+}
+
+/**
+ * The text is on the page: in an element's text or description, in a label as listed (a row's
+ * texts joined, "Team offsite — 10:00 – 11:00 · 60 minut…"), or in a text of the page.
+ */
 function textPresent(o: Observation, s: string, skip?: (e: Element) => boolean): boolean {
-  const needle = s.trim().toLowerCase();
+  const needle = listedForm(s);
   if (!needle) return false;
-  return (
-    o.elements.some(
-      (e) => !skip?.(e) && (e.text.toLowerCase().includes(needle) || e.desc.toLowerCase().includes(needle)),
-    ) || o.texts.some((t) => t.toLowerCase().includes(needle))
-  );
+  const has = (t: string | undefined) => t !== undefined && t !== '' && listedForm(t).includes(needle);
+  return o.elements.some((e) => !skip?.(e) && (has(e.text) || has(e.desc) || has(e.label))) || o.texts.some(has);
 }
 
 /**

@@ -1,13 +1,17 @@
+import { impliedVerb, shortestPrefixes } from '../core/element-ref.js';
 import { rectCenter } from '../core/geometry.js';
 import type { Element, Observation } from '../core/types.js';
-import { humanizeRid } from './control-labels.js';
+import { humanizeRid, OBFUSCATED_RE, ridMeaning } from './control-labels.js';
+import { cleanText } from './elements.js';
 import { isKeyboardKey, keyboardLine, keyboardWindows } from './keyboard.js';
 import { verbOf } from './roles.js';
 
 /**
  * The compact observation the LLM reads (DESIGN §3): a header, one line per actionable element —
  * `[id] verb Class "label" state #resource-id-tail x,y` — and a truncated `text:` line. No XML, no
- * false booleans, no layout containers, short class names, normalized centres.
+ * false booleans, no layout containers, short class names, normalized centres. The verb is left out
+ * where the class implies it (core's IMPLIED_VERB: the legend the prompt states once), and a plain
+ * view shows neither: `[e7a] "Continue" 540,860` is a tap.
  */
 
 export interface CompactOptions {
@@ -19,11 +23,26 @@ export interface CompactOptions {
   maxTextLine?: number;
   /** Show each id in full (8 hex + ordinal) instead of its shortest unique prefix. */
   fullIds?: boolean;
+  /** Show the screen's size and aspect in the header (the agent's prompt states the aspect once, beside the fence). */
+  screenSize?: boolean;
+  /**
+   * The lean listing (the agent's): a centre only where the label cannot place the control (no
+   * label, a label that repeats, a slider, a drawn screen), and a resource id only where the label
+   * does not name the control in words. Every control keeps its line.
+   */
+  lean?: boolean;
   /** Leave out the navigation bar's keys: the agent reaches them through back/home, and they cost tokens every step. */
   hideNavigationBar?: boolean;
 }
 
-type LineOptions = Required<Omit<CompactOptions, 'hideNavigationBar'>>;
+type LineOptions = Required<Omit<CompactOptions, 'hideNavigationBar' | 'screenSize'>> & {
+  /** Lean listing: labels shown on more than one line (their lines keep a centre). */
+  repeated?: ReadonlySet<string>;
+  /** Lean listing on a drawn screen: every line keeps its centre (fingers act on pixels there). */
+  drawn?: boolean;
+  /** Lean listing: how many scroll containers the screen lists. */
+  lists?: number;
+};
 
 export const COMPACT_DEFAULTS: Required<CompactOptions> = {
   maxLabel: 40,
@@ -31,6 +50,8 @@ export const COMPACT_DEFAULTS: Required<CompactOptions> = {
   maxTextLine: 320,
   fullIds: true,
   hideNavigationBar: false,
+  screenSize: true,
+  lean: false,
 };
 
 // East Asian wide characters (CJK, kana, Hangul, full-width forms) carry about a word each and
@@ -72,20 +93,23 @@ function squash(s: string): string {
   return s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 }
 
-/** What a resource id adds beyond the label: nothing when it only restates it. */
+/**
+ * What a resource id adds beyond the label: nothing when it only names a kind of view
+ * (`#switch_widget`, `#button1`, `#list`: the class says it) or restates the label (`#wifi_switch`
+ * on "Wi-Fi"). Obfuscated ids (a, b0, x1y) say nothing to a reader.
+ */
 function ridWorthShowing(tail: string, label: string): boolean {
-  if (!tail) return false;
-  // Obfuscated ids (a, b0, x1y) say nothing to a reader.
-  if (tail.length <= 2) return false;
-  const t = squash(tail);
+  if (!tail || tail.length <= 2 || OBFUSCATED_RE.test(tail)) return false;
   const l = squash(label);
-  return !(l && (l === t || l.includes(t)));
+  // An unlabelled control keeps whatever its id says: it is all the line has.
+  if (!l) return true;
+  const words = ridMeaning(tail);
+  return words.length > 0 && !l.includes(squash(tail)) && !words.every((w) => l.includes(squash(w)));
 }
 
-/** A label made from the id ("Scrim behind"), not the control's own words: the id itself is still shown. */
+/** A label made from the id ("Scrim behind"), not the control's own words: the id itself is shown instead. */
 function labelFromRid(e: Element, label: string | undefined): boolean {
-  if (!label || label === e.text || label === e.desc || label === e.hint) return false;
-  return label === humanizeRid(e.resourceId);
+  return label !== undefined && e.labelFromId === true && label === humanizeRid(e.resourceId);
 }
 
 export function stateOf(e: Element): string[] {
@@ -98,6 +122,9 @@ export function stateOf(e: Element): string[] {
   if (e.flags.editable) {
     if (e.flags.password) s.push(e.filled ? `[password] filled (${e.filled} chars)` : '[password] empty');
     else if (e.text && e.text !== e.hint && e.text !== e.label) s.push(`=${quote(truncate(e.text, 30))}`);
+    // A dump without hints (uiautomator, DroidBot) names a field by its own text, which is either
+    // what was typed or the hint an empty field reports: the line says it cannot tell.
+    else if (e.text && !e.hint && !e.desc && e.label === cleanText(e.text)) s.push('(value or hint)');
   }
   if (!e.flags.enabled) s.push('disabled');
   if (e.flags.focused && e.flags.editable) s.push('focused');
@@ -109,41 +136,80 @@ function fmtNum(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(1);
 }
 
+/** The class a line shows: none for plain views and texts (they read as taps). */
+export function shownRole(e: Pick<Element, 'role'>): string | undefined {
+  return e.role === 'View' || e.role === 'Text' ? undefined : e.role;
+}
+
 export function elementLine(e: Element, opts: LineOptions, shownId: string): string {
   const verb = verbOf(e);
-  const parts = [`[${shownId}]`, verb];
-  if (e.role !== 'View' && e.role !== 'Text') parts.push(e.role);
+  const role = shownRole(e);
+  const parts = [`[${shownId}]`];
+  // The legend: the class implies the verb; only a verb that differs is written.
+  if (verb !== impliedVerb(role)) parts.push(verb);
+  if (role) parts.push(role);
   const label = e.label ?? (e.text || e.desc);
-  if (label) parts.push(quote(truncate(label, opts.maxLabel)));
-  parts.push(...stateOf(e));
   const tail = resourceTail(e.resourceId);
-  if (ridWorthShowing(tail, label ?? '') || labelFromRid(e, label)) parts.push(`#${tail}`);
-  const c = rectCenter(e.bounds);
-  parts.push(`${Math.round(c.x)},${Math.round(c.y)}`);
+  // A label made from the id says no more than the id: the id alone is shown.
+  const fromRid = labelFromRid(e, label);
+  if (label && !fromRid) parts.push(quote(truncate(label, opts.maxLabel)));
+  parts.push(...stateOf(e));
+  // Lean: a label in words names the control; the id is for numbers, times and glyphs ("3:17" #clock).
+  const named = label !== undefined && !fromRid && WORDS_RE.test(label);
+  if (fromRid || (ridWorthShowing(tail, label ?? '') && !(opts.lean && named))) parts.push(`#${tail}`);
+  if (!opts.lean || placeNeeded(e, label, fromRid, opts)) {
+    const c = rectCenter(e.bounds);
+    parts.push(`${Math.round(c.x)},${Math.round(c.y)}`);
+  }
   return parts.join(' ');
 }
 
-/** Shortest prefix (≥ 4 hex) that is unique among the ids shown; ordinals stay attached. */
-export function shortIds(ids: readonly string[], min = 4): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const id of ids) {
-    const [hex, ord] = id.split('~');
-    let len = min;
-    while (
-      len < hex.length &&
-      ids.some((o) => o !== id && o.split('~')[0].startsWith(hex.slice(0, len)) && o.split('~')[0] !== hex)
-    )
-      len++;
-    out.set(id, ord === undefined ? hex.slice(0, len) : `${hex.slice(0, len)}~${ord}`);
-  }
-  return out;
+const WORDS_RE = /\p{L}{2}/u;
+
+/**
+ * Lean listing: where the line's order and label do not place the control, its centre does — a
+ * control without a label, one of several with the same label, a slider (dragged to a point), any
+ * control of a drawn screen.
+ */
+function placeNeeded(e: Element, label: string | undefined, fromRid: boolean, opts: LineOptions): boolean {
+  if (opts.drawn || e.role === 'SeekBar' || e.range) return true;
+  // The only list of a screen is "the list"; of several, each is placed.
+  if (pureList(e)) return (opts.lists ?? 0) > 1;
+  return !label || fromRid || (opts.repeated?.has(label) ?? false);
 }
 
-export function headerLine(o: Observation): string {
+function pureList(e: Element): boolean {
+  return e.flags.scrollable && !e.flags.clickable && !e.flags.editable && !e.flags.checkable;
+}
+
+/** Labels on more than one control line of the screen. */
+function repeatedLabels(els: readonly Element[]): Set<string> {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const e of els) {
+    const l = e.label ?? (e.text || e.desc);
+    if (!l) continue;
+    if (seen.has(l)) twice.add(l);
+    seen.add(l);
+  }
+  return twice;
+}
+
+/** The id each element is listed by: its shortest prefix unique among all the screen's elements. */
+export function shownIds(o: Pick<Observation, 'elements'>, shown: readonly string[]): Map<string, string> {
+  return shortestPrefixes(
+    shown,
+    o.elements.map((e) => e.id),
+  );
+}
+
+export function headerLine(o: Observation, opts: { screenSize?: boolean } = {}): string {
   const app = o.app.activity ? `${o.app.package}/${o.app.activity}` : o.app.package || '?';
   const title = o.app.title ? ` ${quote(truncate(o.app.title, 40))}` : '';
-  const parts = [`app ${app}${title}`, `${o.screen.w}x${o.screen.h} (${o.screen.aspect})`];
-  parts.push(o.keyboard.shown ? 'keyboard shown' : 'keyboard hidden');
+  const parts = [`app ${app}${title}`];
+  if (opts.screenSize ?? true) parts.push(`${o.screen.w}x${o.screen.h} (${o.screen.aspect})`);
+  // A hidden keyboard is the usual case: only a shown one is said.
+  if (o.keyboard.shown) parts.push('keyboard shown');
   if (o.treeQuality !== 'ok')
     parts.push(
       `tree ${o.treeQuality}${o.visualFirst ? ' (visual-first: the app draws what the tree does not list)' : ''}`,
@@ -153,18 +219,29 @@ export function headerLine(o: Observation): string {
 }
 
 /**
- * The `text:` line. Entries are cut to `maxTextItem` only when the line would not fit its budget
- * uncut: a cut sentence costs the model a `read` call, which is dearer than the columns it saves on
- * a quiet page.
+ * The `text:` line: quoted texts separated by spaces (a quote ends each). Entries are cut to
+ * `maxTextItem` only when the line would not fit its budget uncut: a cut sentence costs the model a
+ * `read` call, which is dearer than the columns it saves on a quiet page. A text whose resource id
+ * says what it is (a readout `#current_time`, a watermark `#osd_watermark`) carries it, and a
+ * selected one (the open tab) says so.
  */
-export function textLine(texts: readonly string[], opts: LineOptions): string | undefined {
+export function textLine(
+  texts: readonly string[],
+  opts: Pick<LineOptions, 'maxTextItem' | 'maxTextLine'>,
+  noteOf?: (text: string) => string | undefined,
+): string | undefined {
   if (texts.length === 0) return undefined;
-  const whole = textItems(texts, Number.POSITIVE_INFINITY, opts.maxTextLine);
-  const items = whole.more ? textItems(texts, opts.maxTextItem, opts.maxTextLine).items : whole.items;
-  return `text: ${items.join(' · ')}`;
+  const whole = textItems(texts, Number.POSITIVE_INFINITY, opts.maxTextLine, noteOf);
+  const items = whole.more ? textItems(texts, opts.maxTextItem, opts.maxTextLine, noteOf).items : whole.items;
+  return `text: ${items.join(' ')}`;
 }
 
-function textItems(texts: readonly string[], maxItem: number, budget: number): { items: string[]; more: boolean } {
+function textItems(
+  texts: readonly string[],
+  maxItem: number,
+  budget: number,
+  noteOf?: (text: string) => string | undefined,
+): { items: string[]; more: boolean } {
   const items: string[] = [];
   let used = 0;
   let prev: string | undefined;
@@ -173,16 +250,37 @@ function textItems(texts: readonly string[], maxItem: number, budget: number): {
     // on two cart lines) is two facts, and both stay.
     if (t === prev) continue;
     prev = t;
-    const q = quote(Number.isFinite(maxItem) ? truncate(t, maxItem) : t);
+    const note = noteOf?.(t);
+    const q = `${quote(Number.isFinite(maxItem) ? truncate(t, maxItem) : t)}${note ? ` ${note}` : ''}`;
     const w = displayWidth(q);
     if (used + w > budget) {
       items.push('…');
       return { items, more: true };
     }
     items.push(q);
-    used += w + 3;
+    used += w + 1;
   }
   return { items, more: false };
+}
+
+/**
+ * The resource id a text of the `text:` line shows: its text element's, where the id says what the
+ * text is and the text does not — texts without words (times, numbers, dates: a readout, a
+ * watermark, a line total), since a text in words already says what it is.
+ */
+function textNotes(o: Observation): (text: string) => string | undefined {
+  const byText = new Map<string, string>();
+  for (const e of o.elements) {
+    if (e.actionable || !e.label || byText.has(e.label)) continue;
+    const tail = resourceTail(e.resourceId);
+    const notes: string[] = [];
+    if (!WORDS_RE.test(e.label) && ridWorthShowing(tail, e.label) && ridMeaning(tail).length > 0)
+      notes.push(`#${tail}`);
+    // The selected tab is often not tappable (it is already open): its text keeps the state.
+    if (e.flags.selected) notes.push('selected');
+    if (notes.length) byText.set(e.label, notes.join(' '));
+  }
+  return (t) => byText.get(t);
 }
 
 export function compactView(o: Observation, options: CompactOptions = {}): string {
@@ -193,12 +291,25 @@ export function compactView(o: Observation, options: CompactOptions = {}): strin
   const kb = keyboardWindows(o);
   const actionable = o.elements.filter((e) => e.actionable && !bars?.has(e.window) && !isKeyboardKey(e, kb));
   const keys = o.elements.filter((e) => isKeyboardKey(e, kb));
-  const shown = opts.fullIds ? undefined : shortIds([...actionable, ...keys].map((e) => e.id));
-  const lines = [headerLine(o)];
-  for (const e of actionable) lines.push(elementLine(e, opts, shown?.get(e.id) ?? e.id));
+  const shown = opts.fullIds
+    ? undefined
+    : shownIds(
+        o,
+        [...actionable, ...keys].map((e) => e.id),
+      );
+  const lines = [headerLine(o, opts)];
+  const lineOpts: LineOptions = opts.lean
+    ? {
+        ...opts,
+        repeated: repeatedLabels(actionable),
+        drawn: o.visualFirst === true || o.treeQuality !== 'ok',
+        lists: actionable.filter(pureList).length,
+      }
+    : opts;
+  for (const e of actionable) lines.push(elementLine(e, lineOpts, shown?.get(e.id) ?? e.id));
   const k = keyboardLine(keys, (e) => shown?.get(e.id) ?? e.id);
   if (k) lines.push(k);
-  const t = textLine(o.texts, opts);
+  const t = textLine(o.texts, opts, textNotes(o));
   if (t) lines.push(t);
   return lines.join('\n');
 }

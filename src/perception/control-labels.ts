@@ -74,17 +74,35 @@ export function truncateWord(s: string, max: number): string {
 // Words that only say what kind of view it is (`btn_`, `iv_`, `tv_`, `item`): a prefix of them is
 // dropped, and an id of nothing else names nothing.
 const KIND_WORD =
-  /^(btn|button|iv|img|image|imageview|tv|text|txt|textview|et|edit|cb|sw|ll|rl|fl|cl|layout|view|item|root|row|cell|content|container|main|icon|slider|seekbar|switch|toggle|checkbox|list)$/i;
+  /^(btn|button|iv|img|image|imageview|tv|text|txt|textview|et|edit|cb|sw|ll|rl|fl|cl|layout|view|item|root|row|cell|content|container|main|icon|slider|seekbar|switch|toggle|checkbox|list|widget|background|bg|wrapper|frame|panel)$/i;
 
-/** `com.foo:id/btn_safety_center` → "Safety center"; '' when the id says nothing. */
-export function humanizeRid(rid: string): string {
+export const OBFUSCATED_RE = /resource_name_obfuscated/;
+
+function ridWords(rid: string): string[] {
   const slash = rid.lastIndexOf('/');
   const tail = slash >= 0 ? rid.slice(slash + 1) : rid;
-  const words = tail
+  return tail
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .split(/[\s_\-.]+/)
     .filter(Boolean)
     .map((w) => w.toLowerCase());
+}
+
+/**
+ * The words of a resource id that say more than a kind of view (`switch_widget`, `button1`,
+ * `list` say nothing; `wifi_switch` says "wifi"), for deciding whether the listing shows the id.
+ */
+export function ridMeaning(rid: string): string[] {
+  // R8's stand-in for a stripped name (`0_resource_name_obfuscated`) names nothing.
+  if (OBFUSCATED_RE.test(rid)) return [];
+  return ridWords(rid)
+    .map((w) => w.replace(/\d+$/, ''))
+    .filter((w) => w.length > 2 && !KIND_WORD.test(w));
+}
+
+/** `com.foo:id/btn_safety_center` → "Safety center"; '' when the id says nothing. */
+export function humanizeRid(rid: string): string {
+  const words = ridWords(rid);
   while (words.length > 1 && KIND_WORD.test(words[0])) words.shift();
   if (words.length === 1 && KIND_WORD.test(words[0])) return '';
   // Obfuscated ids ("a", "b0", "5o7", "ggm") have no word of four letters.

@@ -53,13 +53,18 @@ interface Draft {
   label: string;
   /** The label is a fallback (clipped text, the resource id): not part of the fingerprint. */
   fallback?: boolean;
+  /** The fallback is the resource id in words. */
+  fromId?: boolean;
 }
 
 const WS_RE = /\s+/g;
+const BREAK_RE = /\s*\n\s*/g;
+/** How a line break inside a text is listed: a visible mark, so "Medium Latte ¶ Large Coconut Latte" reads as two lines. */
+export const LINE_BREAK = ' ¶ ';
 const MASKED_RE = /^[•●*·\u2022\u25CF]+$/;
 
 export function cleanText(s: string): string {
-  return s.replace(WS_RE, ' ').trim();
+  return s.trim().replace(BREAK_RE, LINE_BREAK).replace(WS_RE, ' ');
 }
 
 function nearlySame(a: Rect, b: Rect, tol = 4): boolean {
@@ -240,7 +245,10 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
     if (d.flags.editable) d.label = hint || d.desc || inside || (MASKED_RE.test(own) ? '' : own);
     // A seek bar's text is its value, not its name.
     else if (d.role === 'SeekBar') d.label = d.desc || inside || hint;
-    else if (!pureScroll(d)) d.label = own || d.desc || joinParts(d.parts);
+    // A switch's text ends in its state ("Show a grid OFF", SwitchCompat's textOn/textOff): the
+    // line shows the state once, as on/off.
+    else if (!pureScroll(d))
+      d.label = (d.flags.checkable ? withoutStateWord(own) : own) || d.desc || joinParts(d.parts);
     // A list without a name is named by its first item, so the reader can tell lists apart.
     else d.label = own || d.desc || (meaningfulRid(d.resourceId) ? '' : truncateWord(firstTextWithin(d.node), 24));
     if (!d.label && !pureScroll(d) && d.nested.length > 0) {
@@ -273,7 +281,10 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
   // Still nameless: text inside it that is clipped off screen, else its resource id in words.
   for (const d of drafts) {
     if (d.removed || d.label || pureScroll(d)) continue;
-    d.label = truncateWord(firstTextWithin(d.node, true), 40) || humanizeRid(d.resourceId);
+    const inner = firstTextWithin(d.node, true);
+    const clipped = truncateWord(d.flags.checkable ? withoutStateWord(inner) : inner, 40);
+    d.label = clipped || humanizeRid(d.resourceId);
+    d.fromId = !clipped && d.label !== '';
     // Clipped text is not in every channel's dump (uiautomator omits it): ids must not depend on it.
     d.fallback = d.label !== '';
   }
@@ -290,25 +301,33 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
   const screen = { width: tree.screen.w, height: tree.screen.h };
   const prepared = kept.map((d) => {
     const bounds = rectPxToNorm(d.vis, screen);
-    const fpText = fingerprintText({
-      actionable: d.actionable,
-      editable: d.flags.editable,
-      text: d.node.text,
-      label: d.fallback ? '' : d.label,
-    });
+    const fp = { actionable: d.actionable, editable: d.flags.editable, text: d.node.text };
+    // Clipped text is not in every channel's dump (uiautomator omits it): places must not depend on it.
+    const fpText = fingerprintText({ ...fp, label: d.fallback ? '' : d.label });
     const parts = { resourceId: d.resourceId, role: d.role, text: fpText, desc: d.desc, bounds };
-    return { d, bounds, text: fpText, contentKey: contentKey(parts) };
+    // The content an id is carried by includes a fallback label, as the listing shows it: a
+    // cut-off row is another row once a scroll puts another row's clipped title there.
+    const carryText = fingerprintText({ ...fp, label: d.label });
+    return {
+      d,
+      bounds,
+      text: fpText,
+      contentKey: contentKey(parts),
+      carryKey: contentKey({ ...parts, text: carryText }),
+    };
   });
-  const keys = keysWithRowContext(
-    prepared.map((p) => ({
-      key: p.contentKey,
-      text: p.text,
-      // A glyph for text ("⋮", "+", "›") names nothing: such a button is an icon of its row.
-      icon: p.d.actionable && !p.d.flags.editable && !/[\p{L}\p{N}]/u.test(cleanText(p.d.node.text)),
-      window: p.d.node.window,
-      bounds: p.bounds,
-    })),
-  );
+  const withRows = (keyOf: (p: (typeof prepared)[number]) => string) =>
+    keysWithRowContext(
+      prepared.map((p) => ({
+        key: keyOf(p),
+        text: p.text,
+        icon: isRowIcon({ actionable: p.d.actionable, editable: p.d.flags.editable, text: p.d.node.text }),
+        window: p.d.node.window,
+        bounds: p.bounds,
+      })),
+    );
+  const keys = withRows((p) => p.contentKey);
+  const carryKeys = prepared.some((p) => p.d.fallback) ? withRows((p) => p.carryKey) : keys;
   // Places: positional fingerprints (the page hash is built from them: "what is where"), kept
   // across a rounding edge; ids: the places, carried over from the previous screen by content.
   const withOrdinals = assignOrdinals(prepared.map((p, i) => placeId(keys[i] ?? p.contentKey, p.bounds)));
@@ -324,7 +343,7 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
   const ids =
     prior.length > 0
       ? carryIds(
-          fresh.map((f, i) => ({ place: places[i] ?? f.id, contentKey: f.contentKey })),
+          fresh.map((f, i) => ({ place: places[i] ?? f.id, contentKey: carryKeys[i] ?? f.contentKey })),
           prior,
         )
       : places;
@@ -362,6 +381,7 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
       window: d.node.window,
       actionable: d.actionable,
       label: d.label,
+      ...(d.fromId ? { labelFromId: true } : {}),
     };
     if (ownerDraft && !ownerDraft.removed) el.actionableAncestorId = idOfDraft.get(ownerDraft);
     if (d.node.hint) el.hint = d.node.hint;
@@ -379,6 +399,11 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
   return { elements, texts, nodeToId, mergedNodes, dropped, dropReasons: vis.reasons };
 }
 
+/** A glyph for text ("⋮", "+", "›") names nothing: such a button is an icon of its row (fingerprint.ts's row context). */
+export function isRowIcon(e: { actionable: boolean; editable: boolean; text: string }): boolean {
+  return e.actionable && !e.editable && !/[\p{L}\p{N}]/u.test(cleanText(e.text));
+}
+
 /** Obfuscated ids (`a`, `i1`) say nothing to a reader. */
 export function meaningfulRid(rid: string): boolean {
   const slash = rid.lastIndexOf('/');
@@ -393,5 +418,13 @@ export function meaningfulRid(rid: string): boolean {
 export function fingerprintText(e: { actionable: boolean; editable: boolean; text: string; label?: string }): string {
   if (!e.actionable) return cleanText(e.text);
   if (e.editable) return '';
-  return cleanText(e.text) || (e.label ?? '');
+  // Toggling a switch whose text carries its state must not make it another control.
+  return withoutStateWord(cleanText(e.text)) || (e.label ?? '');
+}
+
+const STATE_WORD_RE = /\s+(?:ON|OFF)$/;
+
+/** "Show a grid OFF" → "Show a grid": the state Android's switches append to their text. */
+export function withoutStateWord(text: string): string {
+  return text.replace(STATE_WORD_RE, '');
 }

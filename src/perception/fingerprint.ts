@@ -176,6 +176,10 @@ export function carryIds(
   for (const [i, f] of fresh.entries()) {
     if (out[i] !== undefined) continue;
     let id = wanted[i] ?? f.place;
+    // The place held other content before (a cut-off row after a scroll): the id it had there
+    // named that content, so this one gets its own.
+    const before = byPlace.get(id);
+    if (id === f.place && before && before.contentKey !== f.contentKey) id = hash8(`${f.place}|${f.contentKey}`);
     if (used.has(id)) id = f.place;
     for (let k = 1; used.has(id); k++) id = `${f.place.split('~')[0]}~${k}`;
     out[i] = id;

@@ -31,5 +31,5 @@ export function keyboardLine(keys: readonly Element[], shownId: (e: Element) => 
   const label = (enter.label ?? (enter.text || enter.desc)).trim();
   const x = Math.round((enter.bounds.left + enter.bounds.right) / 2);
   const y = Math.round((enter.bounds.top + enter.bounds.bottom) / 2);
-  return `[${shownId(enter)}] tap Key "${label.replace(/"/g, "'")}" (enter) · ${summary} ${x},${y}`;
+  return `[${shownId(enter)}] Key "${label.replace(/"/g, "'")}" (enter) · ${summary} ${x},${y}`;
 }

@@ -1,6 +1,6 @@
 import { aspectRatio } from '../core/geometry.js';
 import type { Element, Observation } from '../core/types.js';
-import { type ExtractResult, extractElements, fingerprintText } from './elements.js';
+import { type ExtractResult, extractElements, fingerprintText, isRowIcon } from './elements.js';
 import { contentKey, keysWithRowContext, type PriorElement, pageHash } from './fingerprint.js';
 import { type PageKey, treeQuality, type VisualFirstRegistry } from './quality.js';
 import type { UiTree } from './tree.js';
@@ -27,18 +27,25 @@ export interface TreeObservation {
 const TITLE_RID_RE =
   /(^|[_/])(toolbar_title|action_bar_title|title_bar_title|title|header_title|page_title|nav_title)$/i;
 
-/** The page title: the focused window's title, else a toolbar/title node near the top. */
+/** A toolbar by its id, where the dump names only a generic class (DroidBot: `ViewGroup` #action_bar). */
+const TOOLBAR_RID_RE = /(^|[_/])(toolbar|action_bar|actionbar|app_bar|appbar|main_toolbar)$/i;
+
+/**
+ * The page title: the focused window's title, else a title node near the top, else a toolbar's
+ * text. A title inside a tappable row is an item's (a popup menu's rows are `android:id/title`),
+ * not the page's.
+ */
 export function inferTitle(tree: UiTree, elements: readonly Element[]): string {
   // The page is the application's: a dialog on top does not rename it.
   const apps = tree.windows.filter((w) => w.type === 'application' && w.title);
   if (tree.source === 'wire' && apps.length > 0) return apps[apps.length - 1].title;
   const topLimit = 200; // normalized: the top fifth of the screen
   for (const e of elements) {
-    if (e.actionable || !e.text || e.bounds.top > topLimit) continue;
+    if (e.actionable || !e.text || e.bounds.top > topLimit || e.actionableAncestorId) continue;
     if (TITLE_RID_RE.test(e.resourceId)) return e.text;
   }
   for (const n of tree.nodes) {
-    if (!/Toolbar|ActionBar/.test(n.className)) continue;
+    if (!/Toolbar|ActionBar/.test(n.className) && !TOOLBAR_RID_RE.test(n.resourceId)) continue;
     for (const c of n.children) {
       const t = tree.nodes[c].text.trim();
       if (t && /TextView/.test(tree.nodes[c].className)) return t;
@@ -57,7 +64,7 @@ export function priorElements(o: Observation | undefined): PriorElement[] {
       label: e.label,
     });
     const key = contentKey({ resourceId: e.resourceId, role: e.role, text, desc: e.desc, bounds: e.bounds });
-    const icon = e.actionable && !e.flags.editable && !e.text.trim();
+    const icon = isRowIcon({ actionable: e.actionable, editable: e.flags.editable, text: e.text });
     return { key, text, icon, window: e.window, bounds: e.bounds };
   });
   // The same row context as on extraction, so an icon's key matches across screens.

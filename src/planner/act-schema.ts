@@ -75,10 +75,10 @@ const FIELDS = {
     full: () => ({ type: 'object', properties: { x: num, y: num }, required: ['x', 'y'], additionalProperties: false }),
   },
   text: { zod: z.string().optional(), json: str },
-  // An enum says its type (compact); strict providers get the type as well.
+  // The tool lines name the directions; the parser refuses others (strict providers get the enum).
   direction: {
     zod: z.enum(DIRECTIONS).optional(),
-    json: { enum: [...DIRECTIONS] },
+    json: str,
     full: () => ({ type: 'string', enum: [...DIRECTIONS] }),
   },
   package: { zod: z.string().optional(), json: str, tools: ['launch_app'] },
@@ -105,7 +105,8 @@ const FIELDS = {
   // phone and ignores it on done / ask_user / infeasible (the prompt says to write "-" there).
   expect: { zod: z.string().optional(), json: str },
   subgoal_done: { zod: z.boolean().optional(), json: { type: 'boolean' } },
-  /** Plan revision: the subgoals still open after this action (the prompt states the bound; the parser checks it). */
+  /** Plan revision: the subgoals still open after this action (those left out are ticked). */
+  // The bound is the prompt's (≤ MAX_SUBGOALS) and the parser's; strict-mode providers also get it here.
   plan: {
     zod: z.array(z.string().min(1)).max(MAX_SUBGOALS).optional(),
     json: { type: 'array', items: str },

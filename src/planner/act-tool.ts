@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { resolveRef } from '../core/element-ref.js';
 import { type Action, type Decision, TERMINAL_TOOLS, type ToolName } from '../core/types.js';
 import { buildNativeArgs, memberIds } from './act-native.js';
 import { actArgsSchema, MAX_SUBGOALS } from './act-schema.js';
@@ -49,7 +50,10 @@ export interface PlannedStep {
 
 export interface ActContext {
   tools: readonly PlannerTool[];
-  /** Element ids present on the current screen: an id outside this set is invented. */
+  /**
+   * Element ids present on the current screen, in full: an id outside this set is invented. The
+   * model may write an id as listed (its shortest unique prefix); it is read back to the full id.
+   */
   ids: ReadonlySet<string>;
   subgoal?: string;
   /** Signatures banned on this page (actionSignature) → the ban as the prompt shows it: choosing one again is re-asked. */
@@ -88,12 +92,32 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
     return { ok: false, error: `invalid act arguments (${issues}); available tools: ${ctx.tools.join(', ')}` };
   }
   const a = parsed.data;
-  const checkId = (id: string | undefined, what: string): string | undefined =>
-    id !== undefined && !ctx.ids.has(id)
-      ? `${what} "${id}" is not on the current screen; use an id from the list or a point`
-      : undefined;
+  // Ids as listed (a prefix) become the full ids every later layer uses.
+  const full = (id: string): { id: string } | { error: string } => {
+    if (ctx.ids.has(id)) return { id };
+    const r = resolveRef(ctx.ids, id);
+    if (r.ok) return { id: r.id };
+    return r.code === 'AMBIGUOUS'
+      ? { error: `"${id}" matches several elements; use the id as listed` }
+      : { error: `"${id}" is not on the current screen; use an id from the list or a point` };
+  };
+  const checkId = (id: string | undefined, what: string): string | undefined => {
+    if (id === undefined) return undefined;
+    const r = full(id);
+    return 'error' in r ? `${what} ${r.error}` : undefined;
+  };
+  const canon = (id: string): string => {
+    const r = full(id);
+    return 'id' in r ? r.id : id;
+  };
   const idErr = checkId(a.target_id, 'target_id');
   if (idErr) return { ok: false, error: idErr };
+  if (a.target_id) a.target_id = canon(a.target_id);
+  for (const step of a.steps ?? []) {
+    const err = checkId(step.target_id, 'steps target_id');
+    if (err) return { ok: false, error: err };
+    if (step.target_id) step.target_id = canon(step.target_id);
+  }
   // `plan=[]` is meant: nothing is left after this action (the open subgoals close with it).
   const revisedPlan = a.plan !== undefined ? { revisedPlan: a.plan } : {};
   // look and note act on the agent, not the phone: a no-op decision the loop does not dispatch.
@@ -159,6 +183,7 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
       return { ok: false, error: `expect ${expect.kind} without an id needs an action with target_id: give the id` };
     const expErr = onElement ? checkId(expect.target_id, 'expect id') : undefined;
     if (expErr) return { ok: false, error: expErr };
+    if ('target_id' in expect && expect.target_id) expect = { ...expect, target_id: canon(expect.target_id) };
   }
   const action: Action = { tool };
   if (a.target_id) action.target_id = a.target_id;

@@ -1,3 +1,4 @@
+import { ELEMENT_REF_RE } from '../core/element-ref.js';
 import type { Expect } from '../core/types.js';
 
 /**
@@ -6,17 +7,15 @@ import type { Expect } from '../core/types.js';
  */
 
 /**
- * The expectations a model may write, as the prompt lists them. An element's `<id>` may be left
+ * The expectations a model may write, as the prompt lists them. An element's `[<id>]` may be left
  * out when it is the action's own target (`tap [1a2b3c4d]` expect `element_gone`): the history
  * writes them so, which keeps every line short.
  */
 export const EXPECT_FORMS =
   'page_changes | element_gone [<id>] | text_appears <text> | element_state [<id>] <on|off|filled|empty|focused|value=N|text=S> | keyboard_shown | app_foreground <app name or package> | no_change';
-/** What a left-out `<id>` means; the expect line says it once. */
+/** What a left-out `<id>` means; the expect line says it once (the listing's ids are bracketed too). */
 export const OWN_TARGET_NOTE = 'no <id>: the target';
 
-/** An element id as the model writes it in an expectation (`1a2b3c4d`, `[1a2b3c4d]`, `1a2b~2`). */
-const EXPECT_ID = /^\[?[0-9a-f]{4,8}(?:~\d+)?\]?$/;
 /** Judged by the screenshot alone: listed only where the screen is drawn (maps, canvases). */
 export const FRAME_FORM = 'frame_changes (screenshot only: maps, canvases)';
 
@@ -51,7 +50,7 @@ export function parseExpect(line: string): ParseResult<Expect> {
     case 'element_state': {
       const [first = '', ...state] = rest.split(/\s+/);
       // `element_state on`: the action's own target.
-      if (first && !EXPECT_ID.test(first)) return { ok: true, value: { kind, state: unquote(rest) } };
+      if (first && !ELEMENT_REF_RE.test(first)) return { ok: true, value: { kind, state: unquote(rest) } };
       if (!first || state.length === 0) return { ok: false, error: 'expect element_state needs "[<id>] <state>"' };
       return { ok: true, value: { kind, target_id: first.replace(/[[\]]/g, ''), state: unquote(state.join(' ')) } };
     }

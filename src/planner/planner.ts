@@ -87,7 +87,7 @@ export class Planner {
     const tools = req.tools as PlannerTool[];
     const fn = {
       name: 'act',
-      description: 'Perform one action on the phone',
+      description: 'One action',
       // Strict-mode providers need the nested shapes spelled out; others get the compact schema.
       parameters: actJsonSchema(tools, { full: this.deps.llm.config.strictTools }),
     };

@@ -34,6 +34,8 @@ export function isDrawnScreen(obs: Observation, timeline = false): boolean {
 }
 
 interface Traits {
+  /** A control with a range (a slider): what read_control reads that the listing does not. */
+  range: boolean;
   drawn: boolean;
   /** A self-drawn recording timeline (perception/timeline.ts): the seek skill's screen. */
   timeline: boolean;
@@ -50,7 +52,10 @@ function traits(obs: Observation, timeline: boolean): Traits {
   const els = obs.elements;
   const field = els.some((e) => e.flags.editable);
   const drawn = isDrawnScreen(obs, timeline);
+  // A range the tree carries (one read off the frame is set_slider's, over ADB).
+  const range = els.some((e) => e.range !== undefined && !e.range.fromFrame);
   return {
+    range,
     drawn,
     timeline,
     longPress: drawn || els.some((e) => e.flags.longClickable),
@@ -58,7 +63,7 @@ function traits(obs: Observation, timeline: boolean): Traits {
     list: els.some((e) => e.flags.scrollable),
     // What only the control tools do: set or read a range (set_progress), and submit a field
     // (ime_enter) — a real phone's keyboard keys are not in the tree, so there is no key to tap.
-    control: field || els.some((e) => e.range !== undefined && !e.range.fromFrame),
+    control: field || range,
     slider: els.some((e) => e.role === 'SeekBar' && (e.range === undefined || e.range.fromFrame === true)),
     loading:
       obs.unstable !== undefined ||
@@ -74,10 +79,13 @@ const WHERE: Record<string, (t: Traits) => boolean> = {
   pinch: (t) => t.drawn,
   touch_gesture: (t) => t.drawn,
   control_action: (t) => t.control,
-  read_control: (t) => t.control || t.slider,
+  // A field's value is on its line; a slider's range is not (nor one read off the frame).
+  read_control: (t) => t.range || t.slider || t.drawn,
   set_slider: (t) => t.slider,
   wait_until: (t) => t.loading,
-  action_sequence: (t) => t.control || t.drawn,
+  // Its members are control_action, wait_until and touch_gesture: for sliders and drawn surfaces
+  // (a field's set_text and ime_enter are one call each).
+  action_sequence: (t) => t.range || t.drawn,
   seek_timeline: (t) => t.timeline,
 };
 

@@ -18,21 +18,31 @@ export function screenSize(observation: string): { w: number; h: number } | unde
   return m ? { w: Number(m[1]), h: Number(m[2]) } : undefined;
 }
 
-/** An element line `[id] verb … x,y` of the compact observation: its normalized centre. */
+/** The step's screen size: recorded with the step, else from an older run's observation header. */
+export function stepScreen(record: StepFile): { w: number; h: number } | undefined {
+  return record.screen ?? screenSize(record.observation);
+}
+
+/** The line of element `id` (a full id): the listing shows the id or a prefix of it (`[e7a]`). */
+function lineOf(observation: string, id: string): string | undefined {
+  const [hex = '', ord] = id.split('~');
+  return observation.split('\n').find((line) => {
+    const m = /^\[([0-9a-f]+)(?:~(\d+))?\] /.exec(line);
+    return m?.[1] !== undefined && hex.startsWith(m[1]) && m[2] === ord;
+  });
+}
+
+/** An element line `[id] verb … x,y` of the compact observation: its normalized centre, where it shows one. */
 export function elementCentre(observation: string, id: string): Point | undefined {
-  for (const line of observation.split('\n')) {
-    if (!line.startsWith(`[${id}] `)) continue;
-    const m = /\s(\d+),(\d+)$/.exec(line);
-    if (m) return { x: Number(m[1]), y: Number(m[2]) };
-  }
-  return undefined;
+  const m = /\s(\d+),(\d+)$/.exec(lineOf(observation, id) ?? '');
+  return m ? { x: Number(m[1]), y: Number(m[2]) } : undefined;
 }
 
 /** Whether the step's target is a password field (the compact view marks it `[password]`). */
 export function targetIsPassword(record: StepFile): boolean {
   const id = record.decision?.action.target_id;
   if (!id) return false;
-  return record.observation.split('\n').some((l) => l.startsWith(`[${id}] `) && l.includes('[password]'));
+  return lineOf(record.observation, id)?.includes('[password]') ?? false;
 }
 
 const clamp = (v: number) => Math.min(1000, Math.max(0, v));
@@ -42,11 +52,17 @@ const SWIPE_SPAN = 300;
 export function gestureOf(record: StepFile): Gesture | undefined {
   const a = record.decision?.action;
   if (!a) return undefined;
-  const screen = screenSize(record.observation);
+  const screen = stepScreen(record);
   const injected = record.receipt?.injectedPx;
   const fromInjected =
     injected && screen ? { x: (injected.x / screen.w) * 1000, y: (injected.y / screen.h) * 1000 } : undefined;
-  const centre = a.target_id ? elementCentre(record.observation, a.target_id) : undefined;
+  // The target's box is recorded with the step; an older run's listing has its centre.
+  const box = record.target && record.target.id === a.target_id ? record.target.bounds : undefined;
+  const centre = box
+    ? { x: (box.left + box.right) / 2, y: (box.top + box.bottom) / 2 }
+    : a.target_id
+      ? elementCentre(record.observation, a.target_id)
+      : undefined;
   switch (a.tool) {
     case 'tap':
     case 'long_press': {

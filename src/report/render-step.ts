@@ -1,4 +1,4 @@
-import { type Gesture, gestureOf, screenSize, targetIsPassword, toPercent } from './gesture.js';
+import { type Gesture, gestureOf, stepScreen, targetIsPassword, toPercent } from './gesture.js';
 import { renderCalls } from './render-calls.js';
 import type { ReportStep, Shot, StepFile } from './schema.js';
 import { escapeHtml, fmtInt, fmtMs, pct, type Text } from './text.js';
@@ -50,7 +50,7 @@ function renderShots(s: ReportStep, opts: StepRenderOptions): string {
   const out: string[] = [];
   if (s.shot) {
     const g = s.kind === 'ok' ? gestureOf(s.record) : undefined;
-    const screen = s.kind === 'ok' ? screenSize(s.record.observation) : undefined;
+    const screen = s.kind === 'ok' ? stepScreen(s.record) : undefined;
     const box = s.kind === 'ok' && s.record.target ? targetBox(s.record.target.bounds, screen, s.shot) : '';
     const marks = g ? gestureMarks(s.n, g, screen, s.shot) : '';
     const overlay = box || marks ? `<svg aria-hidden="true">${box}${marks}</svg>` : '';

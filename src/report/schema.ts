@@ -29,6 +29,8 @@ export const StepFileSchema = z.object({
   timings: z.object({ totalMs: z.number(), llmMs: z.number(), deviceMs: z.number(), overheadMs: z.number() }),
   pageHash: z.string(),
   observation: z.string(),
+  /** The screen's size in pixels; older runs have it only in the observation's header. */
+  screen: z.object({ w: z.number(), h: z.number() }).optional(),
   decision: DecisionSchema.optional(),
   expect: z.string().optional(),
   receipt: ReceiptSchema.optional(),

@@ -35,7 +35,7 @@ async function model() {
       const text = JSON.stringify(JSON.parse(body).messages);
       prompts.push(text);
       n++;
-      const pw = /\[([0-9a-f]{8})\] fill EditText \\"Password\\"/.exec(text)?.[1];
+      const pw = /\[([0-9a-f]{3,8})\] EditText \\"Password\\"/.exec(text)?.[1];
       const reply =
         n <= 3
           ? { thought: 'no plan', tool: 'done' }

@@ -123,7 +123,7 @@ describe('a ban names the action as it was sent', () => {
       ],
       'Tap the middle of the home screen.',
     );
-    expect(prompt(seen, 3)).toContain('Banned on this page (do not repeat): tap point=503,497');
+    expect(prompt(seen, 3)).toContain('Banned on this page: tap point=503,497');
     expect(prompt(seen, 3)).not.toMatch(/tap @\d/);
     const reask = JSON.stringify(seen[4]?.messages ?? []);
     expect(reask).toContain('tap point=506,499 is banned on this page (too close to the banned tap point=503,497)');

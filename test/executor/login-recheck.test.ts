@@ -26,7 +26,7 @@ describe('the password field after the email is typed', () => {
     expect(typed.receipt.delivery).toBe('delivered');
     obs = await observe(ex, obs);
     const pw = obs.elements.find((e) => e.flags.password);
-    expect(pw && compactView(obs)).toContain(`[${pw?.id}] fill EditText "Password" [password] empty`);
+    expect(pw && compactView(obs)).toContain(`[${pw?.id}] EditText "Password" [password] empty`);
     const tap = await ex.run(decision({ tool: 'tap', target_id: pw?.id }, { kind: 'keyboard_shown' }), obs);
     expect(tap.receipt.error?.message).toBeUndefined();
     expect(tap.receipt.delivery).toBe('delivered');

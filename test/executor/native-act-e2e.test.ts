@@ -56,8 +56,19 @@ describe('native tools through act', () => {
     expect(after.elements.some((e) => e.label === 'About phone' || e.text === 'About phone')).toBe(true);
   });
 
-  it("scroll_to matches a text exactly, as its help says: a row's title finds it, the title's first word does not", async () => {
-    expect(TOOL_HELP.scroll_to).toMatch(/a text exactly this is visible \(a row's title is one\)/);
+  it('scroll_to finds a row given as listed (its title is searched), as its help says', async () => {
+    expect(TOOL_HELP.scroll_to).toMatch(/a row with this title is visible \(a row as listed works/);
+    const { ex, obs, act } = await settings();
+    // The row as a listing shows it, title joined with its summary: the title is what is searched.
+    const r = await ex.run(
+      act({ tool: 'scroll_to', text: 'About phone — Pixel 9', expect: 'text_appears About phone' }, obs),
+      obs,
+    );
+    expect(r.receipt.error?.message).toBeUndefined();
+    expect(r.ok).toBe(true);
+  });
+
+  it("scroll_to's title is matched whole: the title's first word does not stop on it", async () => {
     const { ex, obs, act } = await settings();
     // "About" is how the row's title starts: a prefix match would stop on it; exact matching scrolls on to the end.
     const prefix = await ex.run(act({ tool: 'scroll_to', text: 'About', expect: 'text_appears About' }, obs), obs);

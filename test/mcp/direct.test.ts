@@ -68,12 +68,12 @@ describe('phone-agent mcp: direct tools', () => {
     });
     expect(tap.debug).toBeUndefined();
     // Android 14's Settings: its first page lists the sections (Wi-Fi is under Network & internet → Internet).
-    expect((tap.state_delta as { text: string }).text).toMatch(/\+ \[\w+\] tap "Network & internet/);
+    expect((tap.state_delta as { text: string }).text).toMatch(/\+ \[\w+\] "Network & internet/);
 
     const d = await call('observe', { since_revision: rev });
     const delta = text(d);
     expect(delta).toMatch(/- \[\w+\] "Calculator"/);
-    expect(delta).toMatch(/\+ \[\w+\] tap "Connected devices/);
+    expect(delta).toMatch(/\+ \[\w+\] "Connected devices/);
     // A delta never lists what did not change: the navigation bar is on both screens.
     expect(delta).not.toContain('"Overview"');
 

@@ -92,7 +92,7 @@ describe('phone-agent mcp --http', () => {
       );
       expect(tap).toMatchObject({ success: true, delivery_status: 'delivered' });
       const d = text(await a.client.callTool({ name: 'observe', arguments: { since_revision: rev } }));
-      expect(d).toMatch(/\+ \[\w+\] tap "Network & internet/);
+      expect(d).toMatch(/\+ \[\w+\] "Network & internet/);
     } finally {
       await a.client.close();
       await b.client.close();

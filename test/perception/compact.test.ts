@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { shortestPrefixes } from '../../src/core/element-ref.js';
 import { rectCenter } from '../../src/core/geometry.js';
 import type { Observation } from '../../src/core/types.js';
 import { compact, delta } from '../../src/perception/api.js';
-import { headerLine, resourceTail, shortIds, textLine } from '../../src/perception/compact.js';
+import { headerLine, resourceTail, textLine } from '../../src/perception/compact.js';
 import { diffObservations, isEmptyDelta } from '../../src/perception/delta.js';
 import { observeTree } from '../../src/perception/observe-tree.js';
 import { parseUiautomatorXml } from '../../src/perception/parse-xml.js';
 import { resolveElementId } from '../../src/perception/resolve.js';
 import { fingerprintOverlap, ScrollEndTracker } from '../../src/perception/scroll-end.js';
-import { byLabel, look, newPhone, open, tapElement } from './phone.js';
+import { byLabel, foodShopMenu, look, newPhone, open } from './phone.js';
 import { appWindow, dumpXml, type N } from './xml-builder.js';
 
 function observe(kids: N[]): Observation {
@@ -23,18 +24,18 @@ describe('compact view', () => {
     await open(phone, 'com.acme.bank');
     const r = await look(phone);
     const lines = r.compact.split('\n');
-    expect(lines[0]).toBe('app com.acme.bank/.LoginActivity "Acme" · 1080x2400 (0.45) · keyboard hidden');
+    expect(lines[0]).toBe('app com.acme.bank/.LoginActivity "Acme" · 1080x2400 (0.45)');
     expect(r.compact).not.toMatch(/<node|false|true|android\.widget|bounds=/);
     for (const l of lines.slice(1, -1)) {
       expect(l).toMatch(
-        /^\[[0-9a-f]{8}(~\d+)?\] (tap|fill|toggle|slide|scroll|long)( [A-Za-z]+)?( "[^"]*")?.* \d{1,4},\d{1,4}$/,
+        /^\[[0-9a-f]{8}(~\d+)?\]( (tap|fill|toggle|slide|scroll|long))?( [A-Z][A-Za-z]+)?( "[^"]*")?.* \d{1,4},\d{1,4}$/,
       );
     }
     expect(lines.at(-1)).toMatch(/^text: "/);
     // The centre shown is the element's normalized centre.
     const login = byLabel(r.observation, /^Log in/);
     const c = rectCenter(login.bounds);
-    expect(r.compact).toContain(`[${login.id}] tap Button "Log in" ${Math.round(c.x)},${Math.round(c.y)}`);
+    expect(r.compact).toContain(`[${login.id}] Button "Log in" ${Math.round(c.x)},${Math.round(c.y)}`);
   });
 
   it('shows resource-id tails only when they add something', () => {
@@ -44,34 +45,33 @@ describe('compact view', () => {
       { cls: 'android.widget.Button', text: 'Go', id: 'a', clickable: true, b: [0, 800, 1080, 900] },
     ]);
     const text = compact(o);
-    expect(text).toMatch(/tap Button "Continue" 500,188$/m);
-    expect(text).toMatch(/tap Button "OK" #btn_submit_order 500,271$/m);
-    expect(text).toMatch(/tap Button "Go" 500,354$/m);
+    expect(text).toMatch(/\] Button "Continue" 500,188$/m);
+    expect(text).toMatch(/\] Button "OK" #btn_submit_order 500,271$/m);
+    expect(text).toMatch(/\] Button "Go" 500,354$/m);
     expect(resourceTail('com.x:id/y')).toBe('y');
   });
 
   it('summarizes and truncates non-actionable text', () => {
     const long = 'word '.repeat(80).trim();
-    expect(textLine([long, 'b', 'b'], { maxLabel: 40, maxTextItem: 10, maxTextLine: 320, fullIds: true })).toBe(
-      'text: "word word…" · "b"',
-    );
+    expect(textLine([long, 'b', 'b'], { maxTextItem: 10, maxTextLine: 320 })).toBe('text: "word word…" "b"');
     // A quiet page keeps its sentence whole: a cut would cost the model a read.
     const sentence = 'Nothing to configure here on the virtual phone.';
-    expect(textLine([sentence, 'b'], { maxLabel: 40, maxTextItem: 40, maxTextLine: 320, fullIds: true })).toBe(
-      `text: "${sentence}" · "b"`,
-    );
+    expect(textLine([sentence, 'b'], { maxTextItem: 40, maxTextLine: 320 })).toBe(`text: "${sentence}" "b"`);
     const many = Array.from({ length: 100 }, (_, i) => `item ${i}`);
-    const line = textLine(many, { maxLabel: 40, maxTextItem: 40, maxTextLine: 100, fullIds: true })!;
+    const line = textLine(many, { maxTextItem: 40, maxTextLine: 100 })!;
     expect(line.length).toBeLessThan(130);
-    expect(line.endsWith('· …')).toBe(true);
+    expect(line.endsWith('" …')).toBe(true);
   });
 
   it('short ids are unique prefixes and resolve back to the element', () => {
-    const ids = ['a1b2c3d4', 'a1b2ffff', '99887766', '99887766~1'];
-    const m = shortIds(ids);
+    const ids = ['a1b2c3d4', 'a1b2ffff', '99887766', '99887766~1', '12345678'];
+    // Unique among every id of the screen, shown or not (a label's id would make a prefix ambiguous).
+    const m = shortestPrefixes(ids.slice(0, 4), [...ids, '123abcde']);
     expect(m.get('a1b2c3d4')).toBe('a1b2c');
-    expect(m.get('99887766')).toBe('9988');
-    expect(m.get('99887766~1')).toBe('9988~1');
+    expect(m.get('99887766')).toBe('998');
+    expect(m.get('99887766~1')).toBe('998~1');
+    expect(shortestPrefixes(['12345678'], ids).get('12345678')).toBe('123');
+    expect(shortestPrefixes(['12345678'], [...ids, '123abcde']).get('12345678')).toBe('1234');
     const o = observe([
       { cls: 'android.widget.Button', text: 'Pay', clickable: true, b: [0, 400, 1080, 500] },
       { cls: 'android.widget.Button', text: 'Cancel', clickable: true, b: [0, 600, 1080, 700] },
@@ -81,7 +81,9 @@ describe('compact view', () => {
     expect(resolveElementId(o, `[${pay.id.slice(0, 5)}]`)).toMatchObject({ ok: true, element: { id: pay.id } });
     expect(resolveElementId(o, 'deadbeef')).toMatchObject({ ok: false, code: 'NOT_FOUND' });
     expect(resolveElementId(o, 'Pay')).toMatchObject({ ok: false, code: 'INVALID_ARGUMENT' });
-    expect(headerLine(o)).toMatch(/^app com\.foodshop · 1080x2400 \(0\.45\) · keyboard hidden$/);
+    expect(resolveElementId(o, `[${pay.id.slice(0, 3)}]`)).toMatchObject({ ok: true, element: { id: pay.id } });
+    expect(headerLine(o)).toMatch(/^app com\.foodshop · 1080x2400 \(0\.45\)$/);
+    expect(headerLine(o, { screenSize: false })).toBe('app com.foodshop');
   });
 });
 
@@ -119,7 +121,7 @@ describe('state delta', () => {
     expect(d.textsRemoved).toEqual(['Connected']);
     const text = delta(a, b);
     expect(text.split('\n')[0]).toBe('delta vs previous (same screen)');
-    expect(text).toMatch(/^\+ \[[0-9a-f]{8}\] tap Button "Turn on" 500,396$/m);
+    expect(text).toMatch(/^\+ \[[0-9a-f]{8}\] Button "Turn on" 500,396$/m);
     expect(text).toMatch(/^- \[[0-9a-f]{8}\] "Scan"$/m);
     expect(text).toMatch(/^~ \[[0-9a-f]{8}\] "Wi-Fi" on → off$/m);
     expect(text).toMatch(/^text\+: "Off"$/m);
@@ -181,11 +183,7 @@ describe('scroll end', () => {
 
   it('finds the end of the FoodShop menu by swiping the virtual phone', async () => {
     const phone = newPhone();
-    await open(phone, 'com.foodshop');
-    let r = await look(phone, { screenshot: false });
-    const later = r.observation.elements.find((e) => e.actionable && /^Later/.test(e.label ?? ''));
-    if (later) await tapElement(phone, later);
-    r = await look(phone, { screenshot: false });
+    const r = await foodShopMenu(phone);
     const list = r.observation.elements.find((e) => e.resourceId.endsWith(':id/menu'))!;
     expect(list.flags.scrollable).toBe(true);
     const tracker = new ScrollEndTracker(list);

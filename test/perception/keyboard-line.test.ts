@@ -18,12 +18,12 @@ describe('the on-screen keyboard in the compact view', () => {
     const keyLines = lines.filter((l) => keys.some((k) => l.startsWith(`[${k.id}]`)));
     expect(keyLines).toHaveLength(1);
     expect(keyLines[0]).toMatch(
-      /^\[[0-9a-f]{8}\] tap Key "↵" \(enter\) · keyboard: \d+ keys not listed \(enter text with type\) \d+,\d+$/,
+      /^\[[0-9a-f]{8}\] Key "↵" \(enter\) · keyboard: \d+ keys not listed \(enter text with type\) \d+,\d+$/,
     );
     expect(r.compact).not.toMatch(/"q"|"space"|"⌫"/);
     // The fields are still listed, and the keyboard header says it is shown.
     expect(r.compact).toContain('keyboard shown');
-    expect(r.compact).toMatch(/fill EditText "Password"/);
+    expect(r.compact).toMatch(/\] EditText "Password"/);
   });
 });
 

@@ -59,6 +59,15 @@ export async function open(phone: VirtualPhone, pkg: string, settleMs = 1500): P
   await phone.clock.sleep(settleMs);
 }
 
+/** FoodShop's menu as it opens, with its first-run promotion dismissed ("Later"). */
+export async function foodShopMenu(phone: VirtualPhone): Promise<Perceived> {
+  await open(phone, 'com.foodshop');
+  const r = await look(phone, { screenshot: false });
+  const later = r.observation.elements.find((e) => e.actionable && /^Later/.test(e.label ?? ''));
+  if (later) await tapElement(phone, later);
+  return look(phone, { screenshot: false });
+}
+
 export function compactLines(compact: string): string[] {
   return compact.split('\n').filter((l) => l.startsWith('['));
 }

@@ -43,6 +43,6 @@ describe('row labels on the virtual phone', () => {
     const { compact } = await look(phone, { screenshot: false });
     const text = compact.split('\n').find((l) => l.startsWith('text:')) ?? '';
     // Name, quantity, line total — for each line, in reading order.
-    expect(text).toMatch(/"[^"]+" · "1" · "¥18" · "[^"]+" · "1" · "¥18"/);
+    expect(text).toMatch(/"[^"]+" "1" #line_qty "¥18" #line_total "[^"]+" "1" #line_qty "¥18" #line_total/);
   });
 });

@@ -64,6 +64,12 @@ describe('tools per screen', () => {
     const tools = offer(p);
     expect(tools).toEqual(expect.arrayContaining(['type', 'control_action']));
     expect(systemPrompt(tools)).toMatch(/op=[a-z_|]*ime_enter/);
+    // With the screen's listing, control_action names only the ops its controls take: no slider here.
+    const listed = systemPrompt(tools, { screen: p.compact });
+    expect(listed).toMatch(/op=[a-z_|]*ime_enter/);
+    expect(listed).not.toMatch(/set_progress/);
+    // A field's sequence is one call per op: action_sequence is for sliders and drawn screens.
+    expect(tools).not.toContain('action_sequence');
   });
 
   it('a drawn map: pinch, touch_gesture and frame_changes are offered, and a pinch parses', async () => {
@@ -136,23 +142,21 @@ describe('the act schema and its parser agree', () => {
     expect(full).toContain('"points"');
   });
 
-  it("the help's sequence example is a valid call on a field screen, every member as the schema spells it", async () => {
-    const p = await screen(`${SETTINGS_PACKAGE}/.SearchSettings`);
+  it("the help's sequence example is a valid call on a slider screen, every member as the schema spells it", async () => {
+    const p = await screen(`${SETTINGS_PACKAGE}/.DisplaySettings`);
     const tools = offer(p);
-    expect(systemPrompt(tools)).toContain(
-      `action_sequence(steps) runs its members in one go, e.g. steps=${SEQUENCE_EXAMPLE}`,
-    );
-    const field = p.observation.elements.find((e) => e.flags.editable);
-    const steps = JSON.parse(SEQUENCE_EXAMPLE.replaceAll('…', field?.id ?? '')) as Record<string, unknown>[];
+    expect(systemPrompt(tools)).toContain(`action_sequence(steps) runs them in one go: ${SEQUENCE_EXAMPLE}`);
+    const slider = p.observation.elements.find((e) => e.range);
+    const steps = JSON.parse(SEQUENCE_EXAMPLE.replaceAll('…', slider?.id ?? '')) as Record<string, unknown>[];
     const members = member(actJsonSchema(tools).properties as Record<string, unknown>).properties;
     for (const m of steps) for (const k of Object.keys(m)) expect(members).toHaveProperty(k);
     const r = parseAct(
-      { thought: 'fill and submit', tool: 'action_sequence', steps, expect: 'page_changes' },
+      { thought: 'set and settle', tool: 'action_sequence', steps, expect: 'screen_changes' },
       { tools: tools as never, ids: new Set(p.observation.elements.map((e) => e.id)) },
     );
     expect(r.ok ? r.value.decision.action.args : r.error).toEqual({
       actions: [
-        { tool: 'control_action', target_id: field?.id, args: { action: 'set_text', text: 'hi' } },
+        { tool: 'control_action', target_id: slider?.id, args: { action: 'set_progress', value: 40 } },
         { tool: 'wait_until', args: { condition: 'stable' } },
       ],
     });

@@ -69,11 +69,23 @@ export function articleOf(html: string, n: number): string {
 }
 
 /** The element centre `[id] … x,y` in a compact observation (the test's own reading of it). */
-export function centreIn(observation: string, id: string): { x: number; y: number } {
-  const line = observation.split('\n').find((l) => l.startsWith(`[${id}]`));
-  const m = line?.match(/ (\d+),(\d+)$/);
-  if (!m) throw new Error(`no element ${id} in the observation`);
-  return { x: Number(m[1]), y: Number(m[2]) };
+/** The line of element `id` (a full id) in a listing that shows ids as their shortest unique prefix. */
+export function lineIn(observation: string, id: string): string | undefined {
+  const [hex = '', ord] = id.split('~');
+  return observation.split('\n').find((l) => {
+    const m = /^\[([0-9a-f]+)(?:~(\d+))?\] /.exec(l);
+    return m?.[1] !== undefined && hex.startsWith(m[1]) && m[2] === ord;
+  });
+}
+
+/** The centre of the step's target: its recorded box (the lean listing places only some lines). */
+export function centreOf(step: { target?: { bounds: { left: number; top: number; right: number; bottom: number } } }): {
+  x: number;
+  y: number;
+} {
+  const b = step.target?.bounds;
+  if (!b) throw new Error('the step recorded no target');
+  return { x: (b.left + b.right) / 2, y: (b.top + b.bottom) / 2 };
 }
 
 const VOID = new Set(['meta', 'img', 'br', 'hr', 'input', 'link', 'circle', 'line', 'path']);

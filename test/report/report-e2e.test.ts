@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeHtml, loadRun, renderReport, writeReport } from '../../src/report/index.js';
-import { articleOf, centreIn, cliRun, readSteps, tagProblems } from './helpers.js';
+import { articleOf, centreOf, cliRun, readSteps, tagProblems } from './helpers.js';
 
 let dir: string;
 let wifi: { status: string; runDir: string; steps: number };
@@ -50,7 +50,8 @@ describe('report of a real run (Wi-Fi off on the virtual phone, reference model)
     const steps = await readSteps(wifi.runDir);
     const tap = steps.find((s) => s.decision?.action.tool === 'tap');
     expect(tap, 'the Wi-Fi run taps the switch').toBeDefined();
-    const want = centreIn(tap!.observation, tap!.decision!.action.target_id!);
+    expect(tap!.target?.id).toBe(tap!.decision!.action.target_id);
+    const want = centreOf(tap!);
     const art = articleOf(html, tap!.step);
     const m = art.match(/<circle class="mark tap" cx="([\d.]+)%" cy="([\d.]+)%"/);
     expect(m, art).not.toBeNull();

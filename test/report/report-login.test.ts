@@ -10,7 +10,7 @@ import { PageMemory } from '../../src/planner/memory/page-memory.js';
 import { escapeHtml, loadRun, renderReport, writeReport } from '../../src/report/index.js';
 import { type ReferenceModel, startReferenceModel } from '../../src/testbed/reference-model/server.js';
 import { setAcmeAccount } from '../../src/testbed/sim/apps/acme-data.js';
-import { articleOf, copyRun, readSteps } from './helpers.js';
+import { articleOf, copyRun, lineIn, readSteps } from './helpers.js';
 
 /** Login runs on the virtual phone (virtual clock): the password never reaches the page. */
 
@@ -48,7 +48,7 @@ describe('report of login runs', () => {
     // The e-mail is ordinary text and is shown; the password step says it is hidden.
     expect(page).toContain(escapeHtml(r.params.email!));
     const pwStep = typed.find(
-      (s) => s.observation.includes(`[${s.decision!.action.target_id}]`) && /password/i.test(s.action),
+      (s) => lineIn(s.observation, s.decision!.action.target_id ?? '') !== undefined && /password/i.test(s.action),
     );
     expect(articleOf(page, pwStep!.step)).toContain('into a password field (not shown)');
     expect(page).toContain('<span class="badge st-done">done</span>');
@@ -61,9 +61,7 @@ describe('report of login runs', () => {
     const pwStep = steps.find(
       (s) =>
         s.decision?.action.tool === 'type' &&
-        /\[password\]/.test(
-          s.observation.split('\n').find((l) => l.startsWith(`[${s.decision!.action.target_id}]`)) ?? '',
-        ),
+        /\[password\]/.test(lineIn(s.observation, s.decision!.action.target_id ?? '') ?? ''),
     );
     expect(pwStep).toBeDefined();
     // As an older agent or a model that spelled the password out would have archived it.

@@ -74,10 +74,7 @@ describe('gestures', () => {
     expect(x1! - x2!).toBeGreaterThan(25);
     expect(Math.abs(y1! - y2!)).toBeLessThan(1);
     const px = swipe!.receipt!.injectedPx!;
-    const [w, h] = swipe!.observation
-      .match(/(\d+)x(\d+) \(/)!
-      .slice(1)
-      .map(Number);
+    const { w, h } = swipe!.screen!;
     expect(Math.abs(x1! - (px.x / w!) * 100)).toBeLessThan(1);
     expect(Math.abs(y1! - (px.y / h!) * 100)).toBeLessThan(1);
     expect(art).toContain('the arrow is the swipe');

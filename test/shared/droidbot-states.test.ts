@@ -1,9 +1,8 @@
-import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { perceive } from '../../src/perception/perceive.js';
-import { loadStateFile } from '../../src/testbed/replay/state-file.js';
+import { loadStateFile, statesUnder } from '../../src/testbed/replay/state-file.js';
 
 /**
  * Every recorded real-app state in ../shared (DroidBot's UI-transition graphs with their screenshots,
@@ -14,21 +13,8 @@ import { loadStateFile } from '../../src/testbed/replay/state-file.js';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const fixtures = path.resolve(repoRoot, '../shared/fixtures');
 
-function statesUnder(dir: string, pattern: RegExp): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (pattern.test(p)) out.push(p);
-    }
-  };
-  walk(dir);
-  return out.sort();
-}
-
-const graphStates = statesUnder(path.join(fixtures, 'droidbot-utg'), /states\/state_[^/]+\.json$/);
-const taskStates = statesUnder(path.join(fixtures, 'droidtask'), /states\/[0-9a-f]{64}\.json$/);
+const graphStates = await statesUnder(path.join(fixtures, 'droidbot-utg'), /states\/state_[^/]+\.json$/);
+const taskStates = await statesUnder(path.join(fixtures, 'droidtask'), /states\/[0-9a-f]{64}\.json$/);
 const rel = (f: string) => path.relative(fixtures, f);
 
 describe('recorded real-app states', () => {

@@ -1,3 +1,4 @@
+import { resolveRef } from '../../core/element-ref.js';
 import type { HistoryEntry, Subgoal } from './types.js';
 
 /**
@@ -18,13 +19,13 @@ import type { HistoryEntry, Subgoal } from './types.js';
  *   Recent steps          historyLine:  `N. action[ expect E] → R[ (note)]`, R = met (E checked and held) ·
  *                         FAILED · ok (no E: done, read, note, look) · ok, not checked; the action in the
  *                         act call's fields (`tool [id] "label" op=… value=…`)
- *   Banned on this page   `(do not repeat)`: a LIST_SEPARATOR-joined list on one line, each action as it
- *                         was sent (`tap point=503,897`, `type [id] "Email" text=(5 chars)`)
+ *   Banned on this page   a LIST_SEPARATOR-joined list on one line, each action as it was sent (`tap point=503,897`, `type [id] "Email" text=(5 chars)`)
  *   Apps                  one line, the launcher's app names joined by APPS_SEPARATOR (formatApps): what
  *                         launch_app takes; in the plan prompt, and in a step's prompt on the home screen
  *   Screen                perception's compact view (DESIGN §3): a header line `app pkg/activity "title" · …`,
- *                         element lines `[id] verb Class "label" state #resource x,y` (SCREEN_LINE; the class
- *                         is omitted for plain views), a held control's line ending in HELD_MARK + its
+ *                         element lines `[id] verb Class "label" state #resource x,y` (SCREEN_LINE; the id
+ *                         is its shortest unique prefix, the verb only where the class does not imply it,
+ *                         the class omitted for plain views), a held control's line ending in HELD_MARK + its
  *                         categories (`· asks user: payment`), then `text: "…" · "…"`.
  * System message: one line `Tools: ` + tool help entries joined by LIST_SEPARATOR + ".", each entry
  * starting with the tool's name (`tap(target_id|point)`).
@@ -52,8 +53,6 @@ export const SECTION = {
 export type SectionLabel = (typeof SECTION)[keyof typeof SECTION];
 
 export const SECTION_BREAK = '\n\n';
-/** The Banned section's qualifier: what the model must do with the list. */
-export const BANNED_QUALIFIER = 'do not repeat';
 export const LIST_SEPARATOR = '; ';
 /** The Current subgoal value once every subgoal is done (while one is open, the plan's [>] line names it and the section is left out). */
 export const ALL_DONE = 'all subgoals done — check the screen and call done';
@@ -150,7 +149,16 @@ export function historyLine(e: HistoryEntry): string {
   const who = e.by ? `${BY_WHOM[e.by]}${e.note ? '; ' : ''}` : '';
   const note = who || e.note ? ` (${who}${e.note ?? ''})` : '';
   const expect = e.expect === '-' ? '' : ` expect ${e.expect}`;
-  return `${e.step}. ${e.action}${expect} → ${resultWord(e)}${note}`;
+  return `${e.step}. ${withoutTypedLength(e.action, e.expect)}${expect} → ${resultWord(e)}${note}`;
+}
+
+/**
+ * A typed text is shown by its length only (typedText); when the expectation names it
+ * (`element_state text=Cortado`), the length says nothing more and is left out of the action.
+ */
+function withoutTypedLength(action: string, expect: string): string {
+  const typed = /^element_state (?:\S+ )?text=(.*)$/.exec(expect)?.[1];
+  return typed === undefined ? action : action.replace(` text=${typedText(typed)}`, '');
 }
 
 /** The result of a step as its history line writes it (HISTORY_LINE's fourth group). */
@@ -178,8 +186,13 @@ export function formatHistory(h: HistoryEntry[]): string {
   return h.map(historyLine).join('\n');
 }
 
-/** `[id] verb Class rest`: id is 4–8 hex digits with an optional `~N` for repeated ids. */
-export const SCREEN_LINE = /^\s*\[([0-9a-f]{4,8}(?:~\d+)?)\]\s+(\S+)\s+(?:([A-Za-z][\w.]*)\s+)?(.*)$/;
+/**
+ * `[id] verb? Class? rest`: id is 3–8 hex digits (the shortest prefix unique on the screen) with an
+ * optional `~N` for repeated ids; the verb is written only where the class does not imply it
+ * (core's IMPLIED_VERB), and a plain view has neither.
+ */
+export const SCREEN_LINE =
+  /^\s*\[([0-9a-f]{3,8}(?:~\d+)?)\]\s+(?:(tap|fill|toggle|slide|scroll|long)\s+)?(?:([A-Z][\w.]*)\s+)?(.*)$/;
 /** The header line of the compact view: `app package/activity …`. */
 export const SCREEN_APP = /^app (\S+)/m;
 
@@ -199,7 +212,9 @@ export function markHeld(screen: string, held: Readonly<Record<string, readonly 
     .split('\n')
     .map((line) => {
       const id = SCREEN_LINE.exec(line)?.[1];
-      const cats = id ? held[id] : undefined;
+      // A line shows its id's shortest unique prefix; `held` is keyed by full ids.
+      const key = id ? resolveRef(Object.keys(held), id) : undefined;
+      const cats = key?.ok ? held[key.id] : undefined;
       return cats?.length ? `${line}${HELD_MARK}${cats.join('/')}` : line;
     })
     .join('\n');

@@ -74,7 +74,13 @@ export function applyNoise(input: NoiseInput, rate: number, random: () => number
   const onlyDoneLeft = !input.moreSubgoals || (input.remainingPlan ?? ['?']).slice(1).every((t) => t === 'done');
   const applicable = NOISE_KINDS.filter((k) => {
     if (k === 'wrong_element') return typeof args.target_id === 'string' && others.length > 0;
-    if (k === 'off_target_point') return typeof args.target_id === 'string' && args.tool === 'tap';
+    // A point near the target needs the target's centre on its line (a model has nothing else).
+    if (k === 'off_target_point')
+      return (
+        typeof args.target_id === 'string' &&
+        args.tool === 'tap' &&
+        screen.elements.find((e) => e.id === args.target_id)?.x !== undefined
+      );
     if (k === 'repeat_failure') return failing !== undefined;
     if (k === 'early_done') return input.moreSubgoals && args.tool !== 'done';
     if (k === 'done_summary') return args.tool === 'done' && !args.text;

@@ -113,8 +113,9 @@ function isBanned(a: ActArgsOut, ban: string): boolean {
 function avoidBanned(a: ActArgsOut, ctx: PlanContext): ActArgsOut {
   if (!ctx.banned.some((b) => isBanned(a, b))) return a;
   if (typeof a.target_id === 'string' && (a.tool === 'tap' || a.tool === 'long_press')) {
+    // By its centre, where the line shows one.
     const el = ctx.screen.elements.find((e) => e.id === a.target_id);
-    if (el) {
+    if (el?.x !== undefined && el.y !== undefined) {
       const { target_id: _, ...rest } = a;
       return { ...rest, point: { x: el.x, y: el.y }, thought: `${a.thought} (by coordinates this time)` };
     }

@@ -1,3 +1,4 @@
+import { impliedVerb } from '../../core/element-ref.js';
 import { HELD_LINE, SCREEN_CLOSE, SCREEN_LINE, SCREEN_OPEN } from '../../planner/prompt/format.js';
 
 /**
@@ -11,8 +12,9 @@ export interface ScreenLine {
   role: string;
   text: string;
   resourceId: string;
-  x: number;
-  y: number;
+  /** The centre, where the line shows one (the lean listing places only what its label cannot). */
+  x?: number;
+  y?: number;
   state?: string;
   range?: { current: number; max: number };
   focused: boolean;
@@ -48,12 +50,12 @@ export function parseScreenLine(line: string): ScreenLine | undefined {
   const held = HELD_LINE.exec(rest)?.[1]?.split('/');
   return {
     id: id ?? '',
-    verb: verb ?? '',
+    // The legend: a line without a verb does what its class implies (a plain view: tap).
+    verb: verb ?? impliedVerb(role),
     role: role ?? 'View',
     text,
     resourceId: res,
-    x: last ? Number(last[1]) : 500,
-    y: last ? Number(last[2]) : 500,
+    ...(last ? { x: Number(last[1]), y: Number(last[2]) } : {}),
     state,
     range: range ? { current: Number(range[1]), max: Number(range[2]) } : undefined,
     focused: /\bfocused\b/.test(rest),

@@ -57,6 +57,20 @@ export async function screenshotBeside(stateFile: string, tag: string): Promise<
   return undefined;
 }
 
+/** The recorded state files under `dir` whose path matches `pattern`, sorted (a graph's `states/*.json`). */
+export async function statesUnder(dir: string, pattern: RegExp): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (d: string): Promise<void> => {
+    for (const e of await readdir(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) await walk(p);
+      else if (pattern.test(p)) out.push(p);
+    }
+  };
+  await walk(dir);
+  return out.sort();
+}
+
 export async function loadStateFile(file: string, opts: StateFileOptions = {}): Promise<LoadedState> {
   const text = await readFile(file, 'utf8').catch((e: unknown) => {
     throw new ActionableError(
