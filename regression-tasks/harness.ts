@@ -64,6 +64,8 @@ export interface TaskRunResult {
   changed: string[];
   /** False on a phone whose state the suite cannot read: the check is the agent's own claim. */
   verified: boolean;
+  /** The run's time on the phone's clock (ms): what a phone with no latency of its own would spend. */
+  phoneMs: number;
 }
 
 const IRREVERSIBLE_GUARDED = new Set(['sent', 'paid', 'deleted', 'ordered', 'signed_out', 'password_changed']);
@@ -94,7 +96,7 @@ function taskWorld(task: TaskDef, opts: TaskRunOptions): TaskWorld {
     return { clock, phone, device: { kind: 'sim', phone } };
   }
   if (opts.device.ownsWorld && opts.device.reset) {
-    const clock = new VirtualClock();
+    const clock = opts.device.realTime ? new RealClock() : new VirtualClock();
     return { clock, phone: opts.device.reset({ clock, seed: opts.seed, locale }), device: opts.device.spec() };
   }
   // A real phone lives in real time: its animations and latencies are waited out, not skipped.
@@ -105,6 +107,7 @@ export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<Task
   const logger = opts.logger ?? new Logger('agent', { sink: () => {} });
   if (!opts.llmConfig && !opts.modelUrl) throw new Error('runTask needs modelUrl or llmConfig');
   const { clock, phone, device } = taskWorld(task, opts);
+  const startedAt = clock.now();
   const { params, goal } = instantiate(task, opts.seed);
   if (phone) {
     await task.setup?.(phone, params);
@@ -140,21 +143,19 @@ export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<Task
       // Named by the real time and the task, not the virtual clock: a person finds a run by both.
       runId: newRunId(Date.now(), Math.random, `${task.id}-s${opts.seed}`),
     });
+    const common = { task: task.id, seed: opts.seed, goal, params, run, confirmations };
     if (!phone) {
       const check = { ok: run.status === 'done', reason: UNVERIFIED };
+      const phoneMs = clock.now() - startedAt;
       return {
-        task: task.id,
-        seed: opts.seed,
-        goal,
-        params,
-        run,
-        confirmations,
+        ...common,
         check,
         taskCheck: check,
         falseDone: false,
         events: [],
         changed: [],
         verified: false,
+        phoneMs,
       };
     }
     const taskCheck = await task.check(phone.world, run, params, phone);
@@ -172,18 +173,14 @@ export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<Task
       .map((e, index) => ({ kind: e.kind, app: e.app, at: e.at, index }))
       .filter((e) => e.index >= eventsAtStart);
     return {
-      task: task.id,
-      seed: opts.seed,
-      goal,
-      params,
-      run,
+      ...common,
       check,
       taskCheck,
       falseDone: run.status === 'done' && !check.ok,
-      confirmations,
       events,
       changed: changedKeys(before, digestWorld(phone.world)),
       verified: true,
+      phoneMs: clock.now() - startedAt,
     };
   } finally {
     await agent.close();
