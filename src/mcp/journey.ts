@@ -22,7 +22,13 @@ const StepSchema = z
   .strict();
 
 export const JourneyShape = {
-  steps: z.array(StepSchema).min(1).max(MAX_STEPS).describe('members: {id?, tool, args}; tool is any action tool'),
+  steps: z
+    .array(StepSchema)
+    .min(1)
+    .max(MAX_STEPS)
+    .describe(
+      'members {id?, tool, args}: tool is an action tool listed here, args its own arguments, e.g. [{"tool":"type_text","args":{"element_id":"0efc1f00","text":"Hi"}},{"tool":"tap","args":{"element_id":"344f60e8"}}]',
+    ),
   defaults: z
     .object({
       verificationMode: z.enum(['none', 'light', 'full']).optional(),

@@ -2,9 +2,11 @@ import path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Command } from 'commander';
 import { openDevice } from '../../compose/device.js';
+import { modelConfigured } from '../../compose/model.js';
 import { RealClock } from '../../core/clock.js';
 import { ActionableError } from '../../core/errors.js';
 import { Logger } from '../../core/logger.js';
+import { McpCallLog } from '../../mcp/call-log.js';
 import { startHttpMcp } from '../../mcp/http.js';
 import { parseOrigins } from '../../mcp/origin.js';
 import { createMcpServer } from '../../mcp/server.js';
@@ -25,6 +27,7 @@ interface McpFlags extends AgentFlags {
   port: string;
   httpToken?: string;
   allowOrigin?: string;
+  callLog?: string;
 }
 
 const VERSION = '0.1.0';
@@ -80,9 +83,20 @@ export async function mcpCommand(flags: McpFlags): Promise<number> {
     clock,
     logger,
   });
-  const tasks = taskFactory(flags, session, logger);
-  const newServer = () => createMcpServer({ session, tasks, logger, version: VERSION });
+  // Without a model, mobile_run_task could only fail: it is not offered (the direct tools are).
+  const withModel = modelConfigured({ model: flags.model, baseUrl: flags.baseUrl, preset: flags.preset }, process.env);
+  if (!withModel)
+    process.stderr.write(
+      'phone-agent mcp: no model configured, so mobile_run_task is not offered (pass --model/--base-url or set PHONE_AGENT_MODEL and OPENAI_BASE_URL); the direct tools are\n',
+    );
+  const tasks = withModel ? taskFactory(flags, session, logger) : undefined;
+  const secrets = [flags.token, flags.httpToken, process.env.ANDROID_BRIDGE_TOKEN, process.env.PHONE_AGENT_MCP_TOKEN];
+  const callLog = flags.callLog
+    ? new McpCallLog(path.resolve(flags.callLog), { secrets: secrets.filter((v): v is string => !!v), logger })
+    : undefined;
+  const newServer = () => createMcpServer({ session, tasks, logger, version: VERSION, callLog });
   const stop = async () => {
+    await callLog?.flush();
     await close().catch(() => {});
   };
 
@@ -136,6 +150,10 @@ export function register(program: Command): void {
     .option(
       '--allow-origin <origins>',
       "browser origins allowed besides the server's own, comma-separated (env PHONE_AGENT_MCP_ORIGINS); any other Origin gets 403",
+    )
+    .option(
+      '--call-log <file>',
+      'append one JSON line per tool call served (tool, arguments with typed text reduced to its length, ms, the content returned)',
     )
     .option('--device <sim|URL|SERIAL>', 'sim (built-in virtual phone), a helper bridge URL, or an adb serial', 'sim')
     .option('--token <token>', 'helper bridge token for --device http://… (env ANDROID_BRIDGE_TOKEN)')
