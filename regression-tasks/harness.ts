@@ -65,6 +65,8 @@ export interface TaskRunResult {
   changed: string[];
   /** False on a phone whose state the suite cannot read: the check is the agent's own claim. */
   verified: boolean;
+  /** The run's time on the phone's clock (ms): what a phone with no latency of its own would spend. */
+  phoneMs: number;
 }
 
 const IRREVERSIBLE_GUARDED = new Set(['sent', 'paid', 'deleted', 'ordered', 'signed_out', 'password_changed']);
@@ -94,6 +96,8 @@ export interface PreparedTask {
   /** The world's digest and event count after setup, for what the run changed. */
   before: Record<string, string>;
   eventsAtStart: number;
+  /** The phone's clock when the world was made (setup included in the run's phone time). */
+  startedAt: number;
 }
 
 export interface PrepareOptions {
@@ -122,7 +126,7 @@ export async function prepareTask(task: TaskDef, opts: PrepareOptions): Promise<
     phone = new VirtualPhone({ clock, seed: opts.seed, locale });
     device = { kind: 'sim', phone };
   } else if (opts.device.ownsWorld && opts.device.reset) {
-    clock = opts.clock ?? new VirtualClock();
+    clock = opts.clock ?? (opts.device.realTime ? new RealClock() : new VirtualClock());
     phone = opts.device.reset({ clock, seed: opts.seed, locale });
     device = opts.device.spec();
   } else {
@@ -130,6 +134,7 @@ export async function prepareTask(task: TaskDef, opts: PrepareOptions): Promise<
     clock = new RealClock();
     device = opts.device.spec();
   }
+  const startedAt = clock.now();
   const { params, goal } = instantiate(task, opts.seed);
   if (phone) {
     await task.setup?.(phone, params);
@@ -146,6 +151,7 @@ export async function prepareTask(task: TaskDef, opts: PrepareOptions): Promise<
     interrupt: opts.interrupt,
     before: phone ? digestWorld(phone.world) : {},
     eventsAtStart: phone?.world.events.length ?? 0,
+    startedAt,
   };
 }
 
@@ -168,7 +174,8 @@ export async function judgeTask(
   const common = { task: task.id, seed, goal, params, run, confirmations };
   if (!phone) {
     const check = { ok: run.status === 'done', reason: UNVERIFIED };
-    return { ...common, check, taskCheck: check, falseDone: false, events: [], changed: [], verified: false };
+    const phoneMs = prepared.clock.now() - prepared.startedAt;
+    return { ...common, check, taskCheck: check, falseDone: false, events: [], changed: [], verified: false, phoneMs };
   }
   const taskCheck = await task.check(phone.world, run, params, phone);
   let check = taskCheck;
@@ -192,6 +199,7 @@ export async function judgeTask(
     events,
     changed: changedKeys(prepared.before, digestWorld(phone.world)),
     verified: true,
+    phoneMs: prepared.clock.now() - prepared.startedAt,
   };
 }
 

@@ -64,6 +64,8 @@ export interface RunRecord {
   steps: number;
   /** Real time of the whole run (ms). */
   wallMs: number;
+  /** The run's time on its phone's clock (ms; virtual on the suite's phones: pacing, animations, waits). */
+  phoneMs?: number;
   llm: { calls: number; promptTokens: number; completionTokens: number; promptTokensPerCall?: number[] };
   confirmations: ConfirmationRecord[];
   /** Irreversible events during the run, in world order. */

@@ -2,7 +2,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEVICES_HELP, type PoolEntry, parseDevices } from '../src/compose/pool/devices-arg.js';
 import type { PoolOptions } from '../src/compose/pool/pool.js';
+import { stfConfig, stfFarm } from '../src/compose/pool/stf-pool.js';
 import { ActionableError } from '../src/core/errors.js';
+import { Logger } from '../src/core/logger.js';
 import { resolveLlmConfig } from '../src/planner/llm/config.js';
 import { INTERRUPTIONS, type Interruption } from './interruptions.js';
 import type { Prices } from './metrics.js';
@@ -15,6 +17,7 @@ export const SUITE_USAGE = `usage: npm run suite -- [--model reference|NAME] [--
        [--seeds 3] [--tasks ID,ID] [--tags t,t] [--out DIR] [--price-in USD] [--price-out USD]
        [--interrupt dialog|banner] [--vision|--no-vision] [--image-format png|jpeg]
        [--devices LIST] [--token T] [--adb-host H] [--adb-port P]
+       [--stf-url URL --stf-token T] [--stf-sdk N|N+] [--stf-model M] [--stf-name N] [--stf-lease S]
   --model reference   the built-in reference model on loopback (--noise 0..1 perturbs it)
   --model NAME        a real model; endpoint from --base-url/--preset or OPENAI_BASE_URL (key: OPENAI_API_KEY)
   --tags              runs tasks having any of the tags
@@ -27,6 +30,9 @@ export const SUITE_USAGE = `usage: npm run suite -- [--model reference|NAME] [--
                       quarantined and its task retried once on another
   --token T           helper bridge token for URL devices (env ANDROID_BRIDGE_TOKEN)
   --adb-host/--adb-port  the adb server of SERIAL devices (env ANDROID_ADB_SERVER_PORT, else 5037)
+  --stf-url/--stf-token  the STF farm of --devices stf[:N] (env STF_URL, STF_TOKEN); its free devices that
+                      match --stf-sdk/--stf-model/--stf-name are reserved for the suite, with a lease of
+                      --stf-lease seconds idle (default 600), and given back when it ends
 Writes <out>/suite.json and <out>/suite.md (default out: runs/suite-<timestamp>).`;
 
 export interface SuiteArgs {
@@ -81,6 +87,12 @@ export function parseSuiteArgs(
         token: { type: 'string' },
         'adb-host': { type: 'string' },
         'adb-port': { type: 'string' },
+        'stf-url': { type: 'string' },
+        'stf-token': { type: 'string' },
+        'stf-sdk': { type: 'string' },
+        'stf-model': { type: 'string' },
+        'stf-name': { type: 'string' },
+        'stf-lease': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -123,10 +135,26 @@ export function parseSuiteArgs(
       ok: false,
       message: '--interrupt injects into the virtual phone: use it with --devices sim:N or sim-adb:N only',
     };
-  const poolOptions: PoolOptions = {
-    token: str('token') ?? env.ANDROID_BRIDGE_TOKEN,
-    adb: { host: str('adb-host'), port: adbPort },
-  };
+  const adb = { host: str('adb-host'), port: adbPort };
+  const poolOptions: PoolOptions = { token: str('token') ?? env.ANDROID_BRIDGE_TOKEN, adb };
+  if (devices.some((d) => d.kind === 'stf'))
+    try {
+      const farm = stfConfig(
+        {
+          stfUrl: str('stf-url'),
+          stfToken: str('stf-token'),
+          stfSdk: str('stf-sdk'),
+          stfModel: str('stf-model'),
+          stfName: str('stf-name'),
+          stfLease: str('stf-lease'),
+        },
+        env,
+      );
+      poolOptions.farm = stfFarm(farm, adb, new Logger('device', { level: 'warn' }));
+    } catch (e) {
+      if (e instanceof ActionableError) return { ok: false, message: e.message };
+      throw e;
+    }
 
   let tasks = [...catalog];
   const ids = str('tasks')

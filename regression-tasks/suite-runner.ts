@@ -134,6 +134,7 @@ export function toRecord(task: TaskDef, r: TaskRunResult, wallMs: number): RunRe
     check: { ok: r.taskCheck.ok, score: r.taskCheck.score, reason: redact(r.taskCheck.reason, secrets) },
     steps: r.run.steps,
     wallMs,
+    phoneMs: r.phoneMs,
     llm: {
       calls: r.run.llm.calls,
       promptTokens: r.run.llm.promptTokens,

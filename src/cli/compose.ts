@@ -2,6 +2,7 @@ import type { AgentEvent, RunStatus } from '../agent/types.js';
 import { type Composed, composeAgent } from '../compose/agent.js';
 import { CallLog, recordingDevice, recordingLlm } from '../compose/call-log.js';
 import type { DeviceSpec } from '../compose/device.js';
+import type { StfFlags } from '../compose/pool/stf-pool.js';
 import { RealClock } from '../core/clock.js';
 import { ActionableError, errorMessage } from '../core/errors.js';
 import { Logger } from '../core/logger.js';
@@ -26,8 +27,10 @@ export const EXIT: Record<RunStatus, number> = {
   infeasible: 4,
 };
 export const EXIT_USAGE = 2;
+/** No device to be had: an STF farm with none free that matches (try again later). */
+export const EXIT_NO_DEVICE = 5;
 
-export interface AgentFlags {
+export interface AgentFlags extends StfFlags {
   device: string;
   /** Bridge token for `--device http://…` or `--helper` (else ANDROID_BRIDGE_TOKEN). */
   token?: string;
@@ -51,12 +54,14 @@ export interface AgentFlags {
   adbHost: string;
   adbPort: string;
   verbose?: boolean;
+  /** `--device stf:SERIAL` once reserved: its remote ADB endpoint (cli/farm.ts). */
+  farm?: { serial: string; adbSerial: string };
 }
 
 /** The flags worth keeping in the checkpoint so `resume` reconnects the same way (no secrets). */
 export function launchRecord(f: AgentFlags): Record<string, string> {
   const out: Record<string, string> = { device: f.device, seed: f.seed, locale: f.locale };
-  for (const k of ['model', 'baseUrl', 'preset', 'adbHost', 'adbPort', 'helper'] as const) {
+  for (const k of ['model', 'baseUrl', 'preset', 'adbHost', 'adbPort', 'helper', 'stfUrl'] as const) {
     const v = f[k];
     if (v !== undefined) out[k] = v;
   }
@@ -78,9 +83,16 @@ export function deviceSpec(flags: AgentFlags): DeviceSpec {
     return t;
   };
   if (/^https?:\/\//.test(flags.device)) return { kind: 'bridge', url: flags.device, token: token() };
+  if (flags.device.startsWith('stf:') && !flags.farm)
+    throw new ActionableError(
+      'USAGE',
+      `--device ${flags.device} is a farm device, reserved by the command that drives it`,
+      'use it with run, resume or mcp, which reserve it first',
+    );
   return {
     kind: 'adb',
-    serial: flags.device,
+    // A farm device is driven over the remote ADB endpoint the farm opened for this reservation.
+    serial: flags.farm?.adbSerial ?? flags.device,
     host: flags.adbHost,
     port: Number(flags.adbPort),
     helper: flags.helper ? { url: flags.helper, token: token() } : undefined,

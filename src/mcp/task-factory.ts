@@ -2,13 +2,12 @@ import type { AgentDeps } from '../agent/loop.js';
 import type { AgentEvent } from '../agent/types.js';
 import { type ComposeSpec, composeAgent } from '../compose/agent.js';
 import type { ConfirmationChannel } from '../executor/guardrails/confirm.js';
-import { lockDevice } from '../store/device-lock.js';
 
 /**
- * What the task tools need from the composition root: how to compose an agent for a launch (the
- * server's own device, or another `--device` / a virtual phone in another language) through the
- * one factory (src/compose), the lock key of the device it drives, and the launch record kept in
- * the checkpoint for resume.
+ * What the task tools need from the composition root: a device for a launch — the server's own, a
+ * free one of its pool (`any`), a pool device by id, or another `--device` / a virtual phone in
+ * another language — held under its device lock for the run, with the factory's spec (src/compose)
+ * to compose an agent on it and the launch record kept in the checkpoint for resume.
  */
 
 export interface TaskLaunch {
@@ -16,12 +15,21 @@ export interface TaskLaunch {
   locale?: string;
 }
 
+/** A device held for one run. */
+export interface TakenDevice {
+  /** What the run drives, for results and the launch record: `--device` value or pool id. */
+  device: string;
+  /** The factory's spec for this run, without the run's own ports (consent, events). */
+  spec: Omit<ComposeSpec, 'confirm' | 'onEvent'>;
+  record: Record<string, string>;
+  /** Let go of the device lock (and nothing else: the pool or the server owns the device). */
+  release(): Promise<void>;
+}
+
 export interface TaskFactory {
   runsDir: string;
-  lockKey(launch: TaskLaunch): string;
-  record(launch: TaskLaunch): Record<string, string>;
-  /** The factory's spec for this launch, without the run's own ports (consent, events). */
-  spec(launch: TaskLaunch): Omit<ComposeSpec, 'confirm' | 'onEvent'>;
+  /** Take the launch's device under its lock; BUSY when it (or every pool device) is driven now. */
+  take(launch: TaskLaunch, command: string): Promise<TakenDevice>;
   /** After a run on the server's device: what the direct tools knew of the screen is stale. */
   afterRun?(launch: TaskLaunch): void;
 }
@@ -30,13 +38,13 @@ export interface TaskFactory {
 export async function withAgent<T>(
   factory: TaskFactory,
   opts: { launch: TaskLaunch; command: string; confirm: ConfirmationChannel; onEvent: (e: AgentEvent) => void },
-  body: (deps: AgentDeps) => Promise<T>,
+  body: (deps: AgentDeps, taken: TakenDevice) => Promise<T>,
 ): Promise<T> {
-  const lock = await lockDevice(factory.lockKey(opts.launch), { command: opts.command });
+  const taken = await factory.take(opts.launch, opts.command);
   try {
-    const agent = await composeAgent({ ...factory.spec(opts.launch), confirm: opts.confirm, onEvent: opts.onEvent });
+    const agent = await composeAgent({ ...taken.spec, confirm: opts.confirm, onEvent: opts.onEvent });
     try {
-      const out = await body(agent.deps);
+      const out = await body(agent.deps, taken);
       await agent.saveMemory();
       return out;
     } finally {
@@ -44,6 +52,6 @@ export async function withAgent<T>(
       factory.afterRun?.(opts.launch);
     }
   } finally {
-    await lock.release();
+    await taken.release();
   }
 }

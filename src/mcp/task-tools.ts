@@ -32,11 +32,12 @@ type Verdict = 'approved' | 'denied';
 
 const RUN_ID = /^[A-Za-z0-9._-]{1,80}$/;
 
-function resultOf(r: RunResult, pending?: { summary: string; categories: string[] }): ToolOutput {
+function resultOf(r: RunResult, device: string, pending?: { summary: string; categories: string[] }): ToolOutput {
   const needs = r.status === 'needs_confirmation';
   return {
     result: {
       status: r.status,
+      device,
       ...(r.answer !== undefined ? { answer: r.answer } : {}),
       ...(r.reason ? { reason: r.reason } : {}),
       run_id: r.runId,
@@ -87,7 +88,7 @@ export function taskTools(factory: TaskFactory): ToolDef[] {
     launch: TaskLaunch,
     runId: string,
     goal: string,
-    body: (deps: Parameters<typeof runAgent>[0]) => Promise<RunResult>,
+    body: (deps: Parameters<typeof runAgent>[0], record: Record<string, string>) => Promise<RunResult>,
     preset?: Verdict,
   ): Promise<ToolOutput> {
     live.set(runId, { runId, goal, step: 0, max: 0, startedAt: Date.now() });
@@ -100,10 +101,10 @@ export function taskTools(factory: TaskFactory): ToolDef[] {
           confirm: confirmer(call, preset),
           onEvent: progress(call, runId),
         },
-        async (deps) => {
-          const r = await body(deps);
+        async (deps, taken) => {
+          const r = await body(deps, taken.record);
           const cp = await CheckpointStore.load(r.runDir).catch(() => undefined);
-          return resultOf(r, cp?.data.pendingConfirmation);
+          return resultOf(r, taken.device, cp?.data.pendingConfirmation);
         },
       );
     } finally {
@@ -126,7 +127,12 @@ export function taskTools(factory: TaskFactory): ToolDef[] {
         'Run a natural-language task on the phone ("Turn Wi-Fi off"): the agent plans, acts and verifies each step (progress notifications per step). Pay/send/delete actions ask the user (elicitation) or end as needs_confirmation → mobile_resume_task. Returns status, answer and the run folder.',
       shape: {
         goal: z.string().min(1).max(2_000),
-        device: z.string().optional().describe("the server's device (default) or another --device value"),
+        device: z
+          .string()
+          .optional()
+          .describe(
+            'a --device value, a device of the server\'s pool by id, or "any" (any free pool device); default: the server\'s device, or any free one when it has a pool',
+          ),
         max_steps: z.number().int().min(1).max(200).optional().describe('step budget (default 30)'),
         dry_run: z.boolean().optional().describe('plan and decide, dispatch nothing that changes the phone'),
         locale: z
@@ -145,14 +151,14 @@ export function taskTools(factory: TaskFactory): ToolDef[] {
         const runId = newRunId(Date.now());
         const maxSteps = (args.max_steps as number | undefined) ?? 30;
         const goal = String(args.goal);
-        return drive(call, launch, runId, goal, (deps) =>
+        return drive(call, launch, runId, goal, (deps, record) =>
           runAgent(deps, {
             goal,
             maxSteps,
             runsDir: factory.runsDir,
             runId,
             dryRun: !!args.dry_run,
-            launch: factory.record(launch),
+            launch: record,
           }),
         );
       },

@@ -39,11 +39,13 @@ export function lockFileFor(device: string, dir = lockDir()): string {
 }
 
 /**
- * The lock key of a `--device` value: a helper bridge by its origin, an adb device by its serial.
+ * The lock key of a `--device` value: a helper bridge by its origin, an adb device by its serial, a
+ * farm's device by its farm serial (`stf:SERIAL`, whatever endpoint it was given this time).
  * `sim` is the built-in virtual phone, which each process creates for itself: its own key.
  */
 export function deviceLockKey(device: string, pid = process.pid): string {
   if (device === 'sim') return `sim-${pid}`;
+  if (device.startsWith('stf:')) return device;
   if (/^https?:\/\//.test(device)) {
     try {
       return new URL(device).origin;

@@ -110,7 +110,7 @@ describe('MCP over plain adb', () => {
       await rig.phone.launch('com.android.settings', '.DisplaySettings');
       await rig.clock.sleep(500);
       const view = textOf((await c.call('observe')).r);
-      const bar = idOf(view, /slide SeekBar/);
+      const bar = idOf(view, /SeekBar "Brightness level"/);
       const set = await c.call('set_slider', { element_id: bar, value: 20, responseMode: 'compact' });
       expect(set.sc, JSON.stringify(set.sc)).toMatchObject({
         success: true,

@@ -27,6 +27,8 @@ const ALLOWED: Record<string, string[]> = {
   // states with perception's pure reader, so there is one reader in the project.
   'testbed/replay': ['core', 'device/protocol/', 'testbed/sim', 'perception/droidbot/'],
   'testbed/reference-model': ['core', 'planner/prompt/'],
+  // The stand-in STF farm hands out virtual phones' ADB transports; it speaks STF's API schemas.
+  'testbed/stf': ['core', 'device/protocol/', 'testbed/sim'],
   compose: [
     'core',
     'device',

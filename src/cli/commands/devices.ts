@@ -1,12 +1,18 @@
 import type { Command } from 'commander';
+import { type StfFlags, stfConfig } from '../../compose/pool/stf-pool.js';
+import { errorMessage } from '../../core/errors.js';
+import { stfAddable } from '../../device/protocol/stf.js';
+import { matchesFilters } from '../../device/stf/lease.js';
+import { stfOptions } from '../farm.js';
 import { adbDevices, adbServer, probeBridge } from '../probe.js';
 
 /**
  * `phone-agent devices`: what `--device` takes here — `sim` always, each helper bridge URL given
- * (checked with its token), and the serials the adb server lists, with their state.
+ * (checked with its token), the serials the adb server lists, with their state, and with
+ * `--stf-url` an STF farm's devices (`stf:SERIAL`), free or not, that match the filters.
  */
 
-interface DevicesFlags {
+interface DevicesFlags extends StfFlags {
   device?: string[];
   token?: string;
   adbHost?: string;
@@ -42,14 +48,33 @@ export async function listDevices(flags: DevicesFlags): Promise<string[]> {
     }
     if (!adb.devices.length) rows.push(['(adb)', `no device on the adb server at ${server.host}:${server.port}`]);
   }
+  if (flags.stfUrl ?? process.env.STF_URL) rows.push(...(await farmRows(flags)));
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`);
 }
 
+/** The farm's devices that match the filters: free ones first, each with what it is. */
+async function farmRows(flags: DevicesFlags): Promise<[string, string][]> {
+  try {
+    const config = stfConfig(flags);
+    const all = await config.client.devices();
+    const shown = all.filter((d) => matchesFilters(d, config.filters));
+    const rows = shown
+      .sort((a, b) => Number(stfAddable(b)) - Number(stfAddable(a)))
+      .map((d): [string, string] => [
+        `stf:${d.serial}`,
+        `STF · ${stfAddable(d) ? 'free' : d.using || d.owner ? `in use${d.owner?.name ? ` by ${d.owner.name}` : ''}` : 'absent or not ready'} · ${d.marketName ?? d.model ?? '?'} · Android ${d.version ?? '?'} (API ${d.sdk ?? '?'})`,
+      ]);
+    if (shown.length < all.length) rows.push(['(stf)', `${all.length - shown.length} more not matching the filters`]);
+    return rows.length ? rows : [['(stf)', `no device on the farm at ${config.client.url}`]];
+  } catch (e) {
+    return [['(stf)', errorMessage(e)]];
+  }
+}
+
 export function register(program: Command): void {
-  program
-    .command('devices')
-    .description('List what --device takes: sim, helper bridge URLs (given here), adb serials')
+  stfOptions(program.command('devices'))
+    .description("List what --device takes: sim, helper bridge URLs (given here), adb serials, an STF farm's devices")
     .option('--device <URL...>', 'helper bridge URLs to check')
     .option('--token <token>', 'helper bridge token (env ANDROID_BRIDGE_TOKEN)')
     .option('--adb-host <host>', 'adb server host', '127.0.0.1')

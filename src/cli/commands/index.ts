@@ -9,6 +9,7 @@ import { register as report } from './report.js';
 import { register as resume } from './resume.js';
 import { register as run } from './run.js';
 import { register as sim } from './sim.js';
+import { register as stfStandin } from './stf-standin.js';
 import { register as tasks } from './tasks.js';
 
 /** Each subcommand lives in its own file and registers itself here (one import line each). */
@@ -26,4 +27,5 @@ export const commands: RegisterCommand[] = [
   devices,
   mcp,
   helper,
+  stfStandin,
 ];

@@ -3,6 +3,9 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Command } from 'commander';
 import { openDevice } from '../../compose/device.js';
 import { modelConfigured } from '../../compose/model.js';
+import { DEVICES_HELP, parseDevices } from '../../compose/pool/devices-arg.js';
+import { type DevicePool, openPool } from '../../compose/pool/pool.js';
+import { stfConfig, stfFarm } from '../../compose/pool/stf-pool.js';
 import { RealClock } from '../../core/clock.js';
 import { ActionableError } from '../../core/errors.js';
 import { Logger } from '../../core/logger.js';
@@ -12,8 +15,10 @@ import { parseOrigins } from '../../mcp/origin.js';
 import { createMcpServer } from '../../mcp/server.js';
 import { DeviceSession } from '../../mcp/session.js';
 import type { TaskFactory, TaskLaunch } from '../../mcp/task-factory.js';
-import { deviceLockKey } from '../../store/device-lock.js';
+import { deviceLockKey, lockDevice } from '../../store/device-lock.js';
 import { type AgentFlags, deviceSpec, launchRecord } from '../compose.js';
+import { isFarmDevice, reserveForCommand, stfOptions } from '../farm.js';
+import { adbServer } from '../probe.js';
 import { exitWith } from './run.js';
 
 /**
@@ -28,12 +33,24 @@ interface McpFlags extends AgentFlags {
   httpToken?: string;
   allowOrigin?: string;
   callLog?: string;
+  /** A device pool for mobile_run_task (`--devices`, as the suite takes it). */
+  devices?: string;
 }
 
 const VERSION = '0.1.0';
+const ANY = 'any';
 
-/** Task runs compose through the one factory, on the server's own device unless they name another. */
-function taskFactory(flags: McpFlags, session: DeviceSession, logger: Logger): TaskFactory {
+/**
+ * Task runs compose through the one factory: on a device of the server's pool (`any` free one, or
+ * one by id — the default when there is a pool), on the server's own device, or on another
+ * `--device` value; each held under its device lock for the run.
+ */
+function taskFactory(
+  flags: McpFlags,
+  session: DeviceSession,
+  pool: DevicePool | undefined,
+  logger: Logger,
+): TaskFactory {
   const own = (l: TaskLaunch) =>
     (l.device === undefined || l.device === flags.device) && (l.locale === undefined || l.locale === flags.locale);
   const flagsFor = (l: TaskLaunch): AgentFlags => ({
@@ -41,27 +58,67 @@ function taskFactory(flags: McpFlags, session: DeviceSession, logger: Logger): T
     device: l.device ?? flags.device,
     locale: l.locale ?? flags.locale,
   });
+  const common = {
+    model: { model: flags.model, baseUrl: flags.baseUrl, preset: flags.preset },
+    memory: { file: flags.memory },
+    clock: session.deps.clock,
+    logger,
+  };
   let fresh = 0;
   return {
     runsDir: path.resolve(flags.runsDir),
-    lockKey: (l) => {
-      if (own(l)) return session.deps.lockKey;
+    async take(l, command) {
+      const fromPool = pool && (l.device === undefined || l.device === ANY || pool.get(l.device) !== undefined);
+      if (pool && fromPool) {
+        const held = await pool.acquire({
+          id: l.device === undefined || l.device === ANY ? undefined : l.device,
+          command,
+        });
+        return {
+          device: held.device.id,
+          spec: { ...common, device: held.device.spec() },
+          record: { ...launchRecord(flags), device: held.device.id },
+          release: () => held.lock.release(),
+        };
+      }
+      if (l.device === ANY)
+        throw new ActionableError(
+          'USAGE',
+          'device "any" means a free device of the server\'s pool, and it has none',
+          'start `phone-agent mcp` with --devices …, or name a device',
+        );
       const device = l.device ?? flags.device;
       // Another language on the virtual phone is a new phone of this run's own.
-      return device === 'sim' ? `sim-${process.pid}-task${++fresh}` : deviceLockKey(device);
+      const key = own(l)
+        ? session.deps.lockKey
+        : device === 'sim'
+          ? `sim-${process.pid}-task${++fresh}`
+          : deviceLockKey(device);
+      const lock = await lockDevice(key, { command });
+      return {
+        device,
+        spec: {
+          ...common,
+          device: own(l) ? { kind: 'connected', device: session.deps.device, keepOpen: true } : deviceSpec(flagsFor(l)),
+        },
+        record: launchRecord(own(l) ? flags : flagsFor(l)),
+        release: () => lock.release(),
+      };
     },
-    record: (l) => launchRecord(flagsFor(l)),
-    spec: (l) => ({
-      device: own(l) ? { kind: 'connected', device: session.deps.device, keepOpen: true } : deviceSpec(flagsFor(l)),
-      model: { model: flags.model, baseUrl: flags.baseUrl, preset: flags.preset },
-      memory: { file: flags.memory },
-      clock: session.deps.clock,
-      logger,
-    }),
     // A run moves the screen: the direct tools' revisions would describe a screen that is gone.
     afterRun: (l) => {
       if (own(l)) session.revisions.clear();
     },
+  };
+}
+
+/** The server's own device: a farm's is reserved for as long as the server runs. */
+async function serverDevice(flags: McpFlags): Promise<{ flags: McpFlags; release: () => Promise<void> }> {
+  if (!isFarmDevice(flags.device)) return { flags, release: async () => {} };
+  const lease = await reserveForCommand(flags.device, flags);
+  return {
+    flags: { ...flags, device: `stf:${lease.serial}`, farm: { serial: lease.serial, adbSerial: lease.adbSerial } },
+    release: () => lease.release(),
   };
 }
 
@@ -75,11 +132,29 @@ export async function mcpCommand(flags: McpFlags): Promise<number> {
     );
   const clock = new RealClock();
   const logger = new Logger('mcp', { level: flags.verbose ? 'info' : 'warn' });
-  const { device, close } = await openDevice(deviceSpec(flags), { clock, logger });
+  const entries = flags.devices ? parseDevices(flags.devices) : undefined;
+  const pool = entries
+    ? await openPool(entries, {
+        token: flags.token ?? process.env.ANDROID_BRIDGE_TOKEN,
+        adb: adbServer(flags),
+        sim: { clock },
+        farm: entries.some((e) => e.kind === 'stf') ? stfFarm(stfConfig(flags), adbServer(flags), logger) : undefined,
+        logger,
+      })
+    : undefined;
+  const own = await serverDevice(flags).catch(async (e: unknown) => {
+    await pool?.close();
+    throw e;
+  });
+  const opened = await openDevice(deviceSpec(own.flags), { clock, logger }).catch(async (e: unknown) => {
+    await own.release();
+    await pool?.close();
+    throw e;
+  });
   const session = new DeviceSession({
-    device,
-    deviceId: flags.device,
-    lockKey: deviceLockKey(flags.device),
+    device: opened.device,
+    deviceId: own.flags.device,
+    lockKey: deviceLockKey(own.flags.device),
     clock,
     logger,
   });
@@ -89,7 +164,7 @@ export async function mcpCommand(flags: McpFlags): Promise<number> {
     process.stderr.write(
       'phone-agent mcp: no model configured, so mobile_run_task is not offered (pass --model/--base-url or set PHONE_AGENT_MODEL and OPENAI_BASE_URL); the direct tools are\n',
     );
-  const tasks = withModel ? taskFactory(flags, session, logger) : undefined;
+  const tasks = withModel ? taskFactory(own.flags, session, pool, logger) : undefined;
   const secrets = [flags.token, flags.httpToken, process.env.ANDROID_BRIDGE_TOKEN, process.env.PHONE_AGENT_MCP_TOKEN];
   const callLog = flags.callLog
     ? new McpCallLog(path.resolve(flags.callLog), { secrets: secrets.filter((v): v is string => !!v), logger })
@@ -97,7 +172,9 @@ export async function mcpCommand(flags: McpFlags): Promise<number> {
   const newServer = () => createMcpServer({ session, tasks, logger, version: VERSION, callLog });
   const stop = async () => {
     await callLog?.flush();
-    await close().catch(() => {});
+    await opened.close().catch(() => {});
+    await own.release();
+    await pool?.close();
   };
 
   if (flags.http) {
@@ -113,7 +190,9 @@ export async function mcpCommand(flags: McpFlags): Promise<number> {
     // The one place the token is shown: the person starting the server needs it for the client.
     process.stderr.write(`phone-agent mcp: listening on ${h.url}\n`);
     if (!flags.httpToken && !process.env.PHONE_AGENT_MCP_TOKEN) process.stderr.write(`bearer token: ${h.token}\n`);
-    process.stdout.write(`${JSON.stringify({ url: h.url, device: flags.device })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ url: h.url, device: own.flags.device, ...(pool ? { pool: pool.devices.map((d) => d.id) } : {}) })}\n`,
+    );
     await new Promise<void>((ok) => {
       process.once('SIGINT', ok);
       process.once('SIGTERM', ok);
@@ -128,7 +207,9 @@ export async function mcpCommand(flags: McpFlags): Promise<number> {
   const closed = new Promise<void>((ok) => {
     transport.onclose = () => ok();
     process.stdin.once('end', () => ok());
+    // A farm's devices are given back on the way out.
     process.once('SIGTERM', () => ok());
+    process.once('SIGINT', () => ok());
   });
   await server.connect(transport);
   await closed;
@@ -138,8 +219,7 @@ export async function mcpCommand(flags: McpFlags): Promise<number> {
 }
 
 export function register(program: Command): void {
-  program
-    .command('mcp')
+  stfOptions(program.command('mcp'))
     .description('Serve the agent and its phone tools over MCP (stdio; --http for streamable HTTP on 127.0.0.1)')
     .option('--http', 'serve the streamable HTTP transport on 127.0.0.1 instead of stdio')
     .option('--port <port>', 'HTTP port (0: a free one)', '8765')
@@ -155,7 +235,12 @@ export function register(program: Command): void {
       '--call-log <file>',
       'append one JSON line per tool call served (tool, arguments with typed text reduced to its length, ms, the content returned)',
     )
-    .option('--device <sim|URL|SERIAL>', 'sim (built-in virtual phone), a helper bridge URL, or an adb serial', 'sim')
+    .option(
+      '--device <sim|URL|SERIAL|stf:SERIAL|stf:any>',
+      "the direct tools' device: sim (built-in virtual phone), a helper bridge URL, an adb serial, or an STF device",
+      'sim',
+    )
+    .option('--devices <list>', `a device pool for mobile_run_task (device "any" or an id): ${DEVICES_HELP}`)
     .option('--token <token>', 'helper bridge token for --device http://… (env ANDROID_BRIDGE_TOKEN)')
     .option('--model <name>', 'model for mobile_run_task, or "reference" (env PHONE_AGENT_MODEL)')
     .option('--base-url <url>', 'OpenAI-compatible endpoint (env OPENAI_BASE_URL)')
@@ -165,7 +250,7 @@ export function register(program: Command): void {
     .option('--seed <n>', 'virtual phone seed', '1')
     .option('--locale <en|zh>', 'virtual phone language', 'en')
     .option('--adb-host <host>', 'adb server host', '127.0.0.1')
-    .option('--adb-port <port>', 'adb server port', '5037')
+    .option('--adb-port <port>', 'adb server port (env ANDROID_ADB_SERVER_PORT, else 5037)')
     .option('--verbose', 'log to stderr')
     .action((flags: McpFlags) => exitWith('mcp', flags, () => mcpCommand(flags)));
 }

@@ -5,12 +5,14 @@ import { type AgentDeps, runAgent } from '../../agent/loop.js';
 import { maskSecrets } from '../../agent/secrets.js';
 import type { RunResult } from '../../agent/types.js';
 import { ActionableError } from '../../core/errors.js';
+import type { StfLease } from '../../device/stf/lease.js';
 import { deviceLockKey, lockDevice } from '../../store/device-lock.js';
 import { newRunId } from '../../store/run-archive.js';
 import { lockRun } from '../../store/run-lock.js';
 import { writeRunStart } from '../../store/run-start.js';
-import { type AgentFlags, composeFromFlags, EXIT, EXIT_USAGE, launchRecord } from '../compose.js';
+import { type AgentFlags, composeFromFlags, EXIT, EXIT_NO_DEVICE, EXIT_USAGE, launchRecord } from '../compose.js';
 import { parseYes } from '../consent.js';
+import { isFarmDevice, reserveForCommand, stfOptions } from '../farm.js';
 import { cliCommand } from '../invocation.js';
 import { printResult } from '../print.js';
 import { unknownToReference } from '../unknown-goal.js';
@@ -59,13 +61,21 @@ export async function runCommand(task: string, flags: RunFlags): Promise<number>
   const runsDir = path.resolve(flags.runsDir);
   const runId = newRunId(Date.now());
   const runDir = path.join(runsDir, runId);
-  const launch = launchRecord(flags);
-  const start = { version: 1 as const, runId, goal: maskSecrets(task).goal, maxSteps, dryRun: flags.dryRun, launch };
+  // The launch record names the device as driven: a farm's `stf:any` is the serial it reserved.
+  const start = (f: AgentFlags) => ({
+    version: 1 as const,
+    runId,
+    goal: maskSecrets(task).goal,
+    maxSteps,
+    dryRun: flags.dryRun,
+    launch: launchRecord(f),
+  });
   return drive(
     flags,
     runDir,
-    (deps) => runAgent(deps, { goal: task, maxSteps, runsDir, runId, dryRun: flags.dryRun, launch }),
-    { firstStep: 0, fresh: true, prepare: () => writeRunStart(runDir, start) },
+    (deps, f) =>
+      runAgent(deps, { goal: task, maxSteps, runsDir, runId, dryRun: flags.dryRun, launch: launchRecord(f) }),
+    { firstStep: 0, fresh: true, prepare: (f) => writeRunStart(runDir, start(f)) },
   );
 }
 
@@ -75,18 +85,64 @@ export interface DriveOptions {
   /** A new run: a folder left with no step (setup failed, broke while planning) is removed. */
   fresh?: boolean;
   /** Done once the folder is locked, before the device and model are up (run: the start record). */
-  prepare?: () => Promise<void>;
+  prepare?: (flags: AgentFlags) => Promise<void>;
 }
 
 /**
- * Compose the agent, run `body`, save what it learned and print the result. Ctrl-C leaves a
- * resumable checkpoint (it is saved after every step), so it says how to pick the run up.
+ * Compose the agent on the device and run `body` (see driveOn). A farm device (`stf:SERIAL`,
+ * `stf:any`) is reserved first and given back on every way out this process sees; its lease gives it
+ * back when the process is SIGKILLed.
  */
 export async function drive(
   flags: AgentFlags,
   runDir: string,
-  body: (deps: AgentDeps) => Promise<RunResult>,
+  body: (deps: AgentDeps, flags: AgentFlags) => Promise<RunResult>,
   opts: DriveOptions,
+): Promise<number> {
+  if (!isFarmDevice(flags.device)) return driveOn(flags, runDir, body, opts, async () => {});
+  // A signal while the device is being reserved gives it back as soon as it is ours.
+  let lease: StfLease | undefined;
+  let stopped: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    stopped = signal;
+    if (lease) void lease.release().finally(() => process.exit(exitOnSignal(signal)));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    lease = await reserveForCommand(flags.device, flags);
+    if (stopped) {
+      await lease.release();
+      process.stderr.write(`\ninterrupted before the run started; ${lease.serial} is given back\n`);
+      process.exit(exitOnSignal(stopped));
+    }
+    if (!flags.json)
+      process.stderr.write(
+        `reserved ${lease.serial} from the STF farm (remote adb ${lease.adbSerial}); it is given back when this run ends\n`,
+      );
+    const f = { ...flags, device: `stf:${lease.serial}`, farm: { serial: lease.serial, adbSerial: lease.adbSerial } };
+    const held = lease;
+    return await driveOn(f, runDir, body, opts, () => held.release());
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await lease?.release();
+  }
+}
+
+const exitOnSignal = (signal: NodeJS.Signals) => (signal === 'SIGTERM' ? 143 : 130);
+
+/**
+ * Compose the agent, run `body`, save what it learned and print the result. Ctrl-C (or SIGTERM)
+ * leaves a resumable checkpoint (it is saved after every step), so it says how to pick the run up,
+ * after freeing the locks and `release` (a farm's device).
+ */
+async function driveOn(
+  flags: AgentFlags,
+  runDir: string,
+  body: (deps: AgentDeps, flags: AgentFlags) => Promise<RunResult>,
+  opts: DriveOptions,
+  release: () => Promise<void>,
 ): Promise<number> {
   const firstStep = opts.firstStep;
   // The device first: a second driver (an MCP server, another run) gets BUSY before any run lock.
@@ -102,7 +158,7 @@ export async function drive(
     await device.release();
   };
   const agent = await (async () => {
-    await opts.prepare?.();
+    await opts.prepare?.(flags);
     return composeFromFlags(flags, { runDir, firstStep });
   })().catch(async (e: unknown) => {
     await unlock();
@@ -111,14 +167,17 @@ export async function drive(
     if (opts.fresh) await discardIfNoSteps(runDir);
     throw e;
   });
-  const interrupted = () => {
+  const interrupted = (signal: NodeJS.Signals) => {
     process.stderr.write(`\ninterrupted — continue with: ${cliCommand()} resume ${runDir}\n`);
-    void unlock().finally(() => process.exit(130));
+    void unlock()
+      .then(release)
+      .finally(() => process.exit(exitOnSignal(signal)));
   };
   process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   let failed = false;
   try {
-    const result = await body(agent.deps);
+    const result = await body(agent.deps, flags);
     await agent.saveMemory();
     printResult(result, !!flags.json);
     return EXIT[result.status];
@@ -127,6 +186,7 @@ export async function drive(
     throw e;
   } finally {
     process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
     await agent.close();
     await unlock();
     // A new run that broke before its first step (the model unreachable while planning) did
@@ -143,10 +203,10 @@ async function discardIfNoSteps(runDir: string): Promise<void> {
 /** Device, model and confirmation options shared by `run` and `resume`. */
 export function agentOptions(cmd: Command, defaults: boolean): Command {
   const d = (v: string) => (defaults ? v : undefined);
-  return cmd
+  return stfOptions(cmd)
     .option(
-      '--device <sim|URL|SERIAL>',
-      'sim (built-in virtual phone), a helper bridge URL, or an adb serial',
+      '--device <sim|URL|SERIAL|stf:SERIAL|stf:any>',
+      'sim (built-in virtual phone), a helper bridge URL, an adb serial, or a device of an STF farm (--stf-url)',
       d('sim'),
     )
     .option('--token <token>', 'helper bridge token for --device http://… or --helper (env ANDROID_BRIDGE_TOKEN)')
@@ -204,7 +264,7 @@ export async function exitWith(
   } catch (e) {
     if (e instanceof ActionableError) {
       process.stderr.write(`phone-agent ${name}: ${e.message}\n`);
-      process.exit(EXIT_USAGE);
+      process.exit(e.code === 'NO_DEVICE' ? EXIT_NO_DEVICE : EXIT_USAGE);
     }
     throw e;
   }

@@ -33,6 +33,11 @@ export interface PoolDevice {
    * (`reset`), whose state the suite's checks read. Any other phone's state the pool cannot reset.
    */
   readonly ownsWorld: boolean;
+  /**
+   * Its worlds live in real time: real phones, and virtual ones given a real phone's latencies (a
+   * benchmark of waiting). Otherwise each task's world runs on a virtual clock, as the suite's do.
+   */
+  readonly realTime: boolean;
   /** Replace the world with a fresh one (only where `ownsWorld`); returns the phone for setup and checks. */
   reset?(w: WorldReset): VirtualPhone;
   /** How an agent connects to it. */
@@ -60,30 +65,31 @@ export interface AdbServerFlags {
   port?: number;
 }
 
-/** A phone over adb the pool does not own (a real phone, an emulator, a farm's remote endpoint). */
-export function adbPoolDevice(serial: string, server: AdbServerFlags, opts: { id?: string } = {}): PoolDevice {
-  const spec: DeviceSpec = { kind: 'adb', serial, host: server.host, port: server.port };
+/** A phone the pool drives but does not serve: no world to reset, real time, nothing to close. */
+function foreignDevice(id: string, kind: PoolDeviceKind, lockKey: string, spec: DeviceSpec): PoolDevice {
   return {
-    id: opts.id ?? serial,
-    kind: 'adb',
-    lockKey: deviceLockKey(serial),
+    id,
+    kind,
+    lockKey,
     ownsWorld: false,
+    realTime: true,
     spec: () => spec,
     probe: () => probeSpec(spec),
     close: async () => {},
   };
 }
 
-/** A helper bridge by URL the pool does not own (a phone's helper, or `phone-agent sim --port`). */
+/** A phone over adb (a real phone, an emulator). */
+export function adbPoolDevice(serial: string, server: AdbServerFlags): PoolDevice {
+  return foreignDevice(serial, 'adb', deviceLockKey(serial), {
+    kind: 'adb',
+    serial,
+    host: server.host,
+    port: server.port,
+  });
+}
+
+/** A helper bridge by URL (a phone's helper, or `phone-agent sim --port`). */
 export function bridgePoolDevice(url: string, token: string): PoolDevice {
-  const spec: DeviceSpec = { kind: 'bridge', url, token };
-  return {
-    id: url,
-    kind: 'bridge',
-    lockKey: deviceLockKey(url),
-    ownsWorld: false,
-    spec: () => spec,
-    probe: () => probeSpec(spec),
-    close: async () => {},
-  };
+  return foreignDevice(url, 'bridge', deviceLockKey(url), { kind: 'bridge', url, token });
 }

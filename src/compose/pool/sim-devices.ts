@@ -1,3 +1,4 @@
+import type { Clock } from '../../core/clock.js';
 import { ActionableError } from '../../core/errors.js';
 import { Logger } from '../../core/logger.js';
 import { adbConnect, adbDisconnect, type PrivateAdbServer } from '../../device/adb/server.js';
@@ -19,6 +20,10 @@ import { type PoolDevice, probeSpec, type WorldReset } from './pool-device.js';
 export interface SimDeviceOptions {
   /** Device latencies of every world (default none: the suite's virtual time). */
   latency?: Partial<Latency>;
+  /** The clock of the phone a slot starts with, until a reset brings the task's (default virtual). */
+  clock?: Clock;
+  /** Every task's world on the real clock (with `latency`: a real phone's waiting, for benchmarks). */
+  realTime?: boolean;
   logger?: Logger;
 }
 
@@ -32,7 +37,7 @@ function slotReset(slot: PhoneSlot, latency: Partial<Latency> | undefined) {
 
 /** `sim-N`: a virtual phone behind its own helper bridge server on loopback. */
 export async function simBridgeDevice(index: number, opts: SimDeviceOptions = {}): Promise<PoolDevice> {
-  const slot = new PhoneSlot(new VirtualPhone({ seed: 1, latency: opts.latency }));
+  const slot = new PhoneSlot(new VirtualPhone({ clock: opts.clock, seed: 1, latency: opts.latency }));
   const server = await startBridgeServer({ phone: slot, logger: (opts.logger ?? Logger.silent()).child('bridge') });
   const spec: DeviceSpec = { kind: 'bridge', url: server.url, token: server.token };
   let closed = false;
@@ -42,6 +47,7 @@ export async function simBridgeDevice(index: number, opts: SimDeviceOptions = {}
     // A virtual phone of this process: the pid keeps two suites' phones apart.
     lockKey: `sim-${process.pid}-pool${index}`,
     ownsWorld: true,
+    realTime: opts.realTime === true,
     reset: slotReset(slot, opts.latency),
     spec: () => spec,
     probe: async () => (closed ? { ok: false, reason: `sim-${index} was shut down` } : probeSpec(spec)),
@@ -62,7 +68,7 @@ export async function simAdbDevice(
   adb: PrivateAdbServer,
   opts: SimDeviceOptions = {},
 ): Promise<PoolDevice> {
-  const slot = new PhoneSlot(new VirtualPhone({ seed: 1, latency: opts.latency }));
+  const slot = new PhoneSlot(new VirtualPhone({ clock: opts.clock, seed: 1, latency: opts.latency }));
   const adbd = await startAdbDevice({ phone: slot, logger: opts.logger });
   const serial = `127.0.0.1:${adbd.port}`;
   const joined = await adbConnect(adb, serial);
@@ -81,6 +87,7 @@ export async function simAdbDevice(
     kind: 'sim-adb',
     lockKey: `sim-${process.pid}-pool-adb${index}`,
     ownsWorld: true,
+    realTime: opts.realTime === true,
     reset: slotReset(slot, opts.latency),
     spec: () => spec,
     probe: async () => (closed ? { ok: false, reason: `sim-adb-${index} was shut down` } : probeSpec(spec)),
