@@ -291,6 +291,10 @@ describe('phone-agent mcp: direct tools', () => {
     // A short id that names nothing is still an error that says so, not a tap somewhere.
     const none = await call('tap', { selector: { resource_id: 'no_such_id' }, verificationMode: 'light' });
     expect((none as { isError?: boolean }).isError).toBe(true);
+    // Leave Messages at its list (the next test starts a chat from there).
+    for (let i = 0; i < 3 && !text(await call('observe')).includes('"Start chat"'); i++)
+      await call('press_key', { key: 'back', verificationMode: 'light' });
+    expect(text(await call('observe'))).toContain('"Start chat"');
   });
 
   it('stops a Send tap for consent: needs_confirmation, then the same tap with the confirmation id', async () => {
