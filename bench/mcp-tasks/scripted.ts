@@ -54,6 +54,16 @@ export function idOf(printed: string, label: string): string {
   return id;
 }
 
+/** A form in one call: each field typed (by the label on its line), then the button tapped. */
+function fillThenTap(d: Driver, view: string, fields: [label: string, text: string | undefined][], button: string) {
+  return d.call('action_sequence', {
+    steps: [
+      ...fields.map(([label, text]) => ({ tool: 'type_text', args: { element_id: idOf(view, label), text } })),
+      { tool: 'tap', args: { element_id: idOf(view, button) } },
+    ],
+  });
+}
+
 type Script = (d: Driver, p: Record<string, string>) => Promise<{ answer?: string } | undefined>;
 
 const SCRIPTS: Record<string, Script> = {
@@ -73,13 +83,15 @@ const SCRIPTS: Record<string, Script> = {
     const asked = await d.call('launch_app', { label: 'Contacts' });
     const list = await d.call('tap', { element_id: idOf(asked, '"Allow"') });
     const form = await d.call('tap', { element_id: idOf(list, 'Add') });
-    await d.call('action_sequence', {
-      steps: [
-        { tool: 'type_text', args: { element_id: idOf(form, '"Name"'), text: p.name } },
-        { tool: 'type_text', args: { element_id: idOf(form, '"Phone"'), text: p.phone } },
-        { tool: 'tap', args: { element_id: idOf(form, '"Save"') } },
+    await fillThenTap(
+      d,
+      form,
+      [
+        ['"Name"', p.name],
+        ['"Phone"', p.phone],
       ],
-    });
+      '"Save"',
+    );
     return undefined;
   },
   'SHOP-03': async (d, p) => {
@@ -102,13 +114,15 @@ const SCRIPTS: Record<string, Script> = {
     const threads = await d.call('launch_app', { label: 'Messages' });
     const compose = await d.call('tap', { element_id: idOf(threads, 'Start chat') });
     // The Send tap is guarded: the server asks the user (elicitation), the harness answers as the user.
-    await d.call('action_sequence', {
-      steps: [
-        { tool: 'type_text', args: { element_id: idOf(compose, '"To'), text: p.number } },
-        { tool: 'type_text', args: { element_id: idOf(compose, '"Text message"'), text: p.msg } },
-        { tool: 'tap', args: { element_id: idOf(compose, '"Send"') } },
+    await fillThenTap(
+      d,
+      compose,
+      [
+        ['"To', p.number],
+        ['"Text message"', p.msg],
       ],
-    });
+      '"Send"',
+    );
     return undefined;
   },
 };

@@ -4,17 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCallLog } from '../../src/mcp/call-log.js';
-import {
-  type Dirs,
-  type HttpServerProc,
-  httpClient,
-  idOf,
-  type Phone,
-  startHttpServer,
-  startPhone,
-  tempDirs,
-  text,
-} from './harness.js';
+import { type Dirs, httpClient, httpServerPerFile, idOf, text } from './harness.js';
 
 /**
  * `phone-agent mcp --http --call-log FILE` with no model configured, as bench:mcp-tasks starts it:
@@ -22,24 +12,15 @@ import {
  * call it served — what a benchmark counts instead of the client's word.
  */
 
-let phone: Phone;
-let dirs: Dirs;
-let server: HttpServerProc;
+const logOf = (d: Dirs) => path.join(d.root, 'calls.jsonl');
+const file = httpServerPerFile((d) => ['--call-log', logOf(d)], false);
 let client: Client;
-let logFile: string;
 
 beforeAll(async () => {
-  phone = await startPhone();
-  dirs = await tempDirs();
-  logFile = path.join(dirs.root, 'calls.jsonl');
-  server = await startHttpServer(phone, dirs, 'call-log-test-token', ['--call-log', logFile], false);
-  ({ client } = await httpClient(server));
+  ({ client } = await httpClient(file.server()));
 }, 60_000);
 afterAll(async () => {
   await client?.close();
-  await server?.close();
-  await phone?.close();
-  await dirs?.close();
 });
 
 describe('phone-agent mcp without a model, with --call-log', () => {
@@ -50,7 +31,7 @@ describe('phone-agent mcp without a model, with --call-log', () => {
     expect(names.filter((n) => n.startsWith('mobile_'))).toEqual([]);
     expect(client.getInstructions()).not.toContain('mobile_run_task');
     expect(client.getInstructions()).toMatch(/^phone-agent drives one Android phone\. Observe \(ids, revision\)/);
-    expect(server.stderr()).toContain('mobile_run_task is not offered');
+    expect(file.server().stderr()).toContain('mobile_run_task is not offered');
   });
 
   it('logs every call served: in order, typed text as its length, failures by code, images by size', async () => {
@@ -68,8 +49,8 @@ describe('phone-agent mcp without a model, with --call-log', () => {
     await call('screenshot', {});
     // The log is on disk when the server has stopped (it flushes on SIGTERM).
     await client.close();
-    await server.close();
-    const log = parseCallLog(await readFile(logFile, 'utf8'));
+    await file.server().close();
+    const log = parseCallLog(await readFile(logOf(file.dirs()), 'utf8'));
     expect(log.map((r) => [r.seq, r.tool])).toEqual([
       [1, 'observe'],
       [2, 'tap'],

@@ -199,7 +199,10 @@ export function idOf(view: string, label: string): string {
 }
 
 /** A virtual phone, temp dirs and one `mcp --http` server (with `extra` flags) for a test file's life. */
-export function httpServerPerFile(extra: string[] = []): {
+export function httpServerPerFile(
+  extra: string[] | ((d: Dirs) => string[]) = [],
+  withModel = true,
+): {
   phone: () => Phone;
   dirs: () => Dirs;
   server: () => HttpServerProc;
@@ -210,7 +213,13 @@ export function httpServerPerFile(extra: string[] = []): {
   beforeAll(async () => {
     phone = await startPhone();
     dirs = await tempDirs();
-    server = await startHttpServer(phone, dirs, undefined, extra);
+    server = await startHttpServer(
+      phone,
+      dirs,
+      undefined,
+      typeof extra === 'function' ? extra(dirs) : extra,
+      withModel,
+    );
   }, 60_000);
   afterAll(async () => {
     await server?.close();
