@@ -3,7 +3,7 @@ import type { WireSnapshot } from '../src/core/snapshot.js';
 import { AGENT_COMPACT } from '../src/executor/observe.js';
 import { compactView, displayWidth, shownIds, truncate } from '../src/perception/compact.js';
 import { OBFUSCATED_RE } from '../src/perception/control-labels.js';
-import { cleanText, withoutStateWord } from '../src/perception/elements.js';
+import { cleanText, withoutStateWord } from '../src/perception/element-text.js';
 import { isKeyboardKey, keyboardWindows } from '../src/perception/keyboard.js';
 import { observeTree } from '../src/perception/observe-tree.js';
 import { wireToTree } from '../src/perception/parse-wire.js';

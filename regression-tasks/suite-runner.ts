@@ -148,6 +148,7 @@ export function toRecord(task: TaskDef, r: TaskRunResult, wallMs: number): RunRe
     runDir: r.run.runDir,
     goal: redact(r.goal, secrets),
     ...(r.verified ? {} : { verified: false }),
+    ...(r.replay ? { replay: r.replay } : {}),
   };
 }
 

@@ -81,7 +81,7 @@ export type Range = z.infer<typeof RangeSchema>;
 export const ElementSchema = z.object({
   /** 8-hex fingerprint, with a `~N` ordinal suffix on collisions; carried over by content (DESIGN §4). */
   id: z.string(),
-  /** The positional fingerprint, when the id was carried over from an earlier screen (absent: = id). */
+  /** The positional fingerprint, where the id differs: carried over from an earlier screen, or a control named by text clipped off screen (absent: = id). */
   place: z.string().optional(),
   /** Short class name: Button, EditText, Switch, SeekBar, List, … */
   role: z.string(),
@@ -111,6 +111,11 @@ export const ElementSchema = z.object({
   nodeId: z.number().optional(),
   /** Native actions the node supports, when the helper reports them (scroll_forward, set_text, …). */
   actions: z.array(z.string()).optional(),
+  /**
+   * The node's own resource id and description, when the element shows others (a same-bounds wrapper's,
+   * merged in; a description with its whitespace cleaned): what a guarded touch finds the node by.
+   */
+  identity: z.object({ resourceId: z.string(), desc: z.string() }).optional(),
 });
 export type Element = z.infer<typeof ElementSchema>;
 

@@ -1,15 +1,9 @@
 import { type Rect, rectPxToNorm } from '../core/geometry.js';
 import type { Element, Flags } from '../core/types.js';
 import { humanizeRid, joinParts, type LabelPart, rowLabel, truncateWord, uniqueJoin } from './control-labels.js';
-import {
-  assignOrdinals,
-  carryIds,
-  contentKey,
-  keysWithRowContext,
-  type PriorElement,
-  placeId,
-  stickyIds,
-} from './fingerprint.js';
+import { assignIds } from './element-ids.js';
+import { cleanText, withoutStateWord } from './element-text.js';
+import type { PriorElement } from './fingerprint.js';
 import { isActionable, roleOf } from './roles.js';
 import type { UiNode, UiTree } from './tree.js';
 import { computeVisibility, type DropReason } from './visibility.js';
@@ -57,15 +51,7 @@ interface Draft {
   fromId?: boolean;
 }
 
-const WS_RE = /\s+/g;
-const BREAK_RE = /\s*\n\s*/g;
-/** How a line break inside a text is listed: a visible mark, so "Medium Latte ¶ Large Coconut Latte" reads as two lines. */
-export const LINE_BREAK = ' ¶ ';
 const MASKED_RE = /^[•●*·\u2022\u25CF]+$/;
-
-export function cleanText(s: string): string {
-  return s.trim().replace(BREAK_RE, LINE_BREAK).replace(WS_RE, ' ');
-}
 
 function nearlySame(a: Rect, b: Rect, tol = 4): boolean {
   return (
@@ -299,54 +285,25 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
   // Order: document order over the union of actionable and label drafts.
   const kept = [...drafts.filter((d) => !d.removed), ...labelDrafts].sort((a, b) => a.node.idx - b.node.idx);
   const screen = { width: tree.screen.w, height: tree.screen.h };
-  const prepared = kept.map((d) => {
-    const bounds = rectPxToNorm(d.vis, screen);
-    const fp = { actionable: d.actionable, editable: d.flags.editable, text: d.node.text };
-    // Clipped text is not in every channel's dump (uiautomator omits it): places must not depend on it.
-    const fpText = fingerprintText({ ...fp, label: d.fallback ? '' : d.label });
-    const parts = { resourceId: d.resourceId, role: d.role, text: fpText, desc: d.desc, bounds };
-    // The content an id is carried by includes a fallback label, as the listing shows it: a
-    // cut-off row is another row once a scroll puts another row's clipped title there.
-    const carryText = fingerprintText({ ...fp, label: d.label });
-    return {
-      d,
-      bounds,
-      text: fpText,
-      contentKey: contentKey(parts),
-      carryKey: contentKey({ ...parts, text: carryText }),
-    };
-  });
-  const withRows = (keyOf: (p: (typeof prepared)[number]) => string) =>
-    keysWithRowContext(
-      prepared.map((p) => ({
-        key: keyOf(p),
-        text: p.text,
-        icon: isRowIcon({ actionable: p.d.actionable, editable: p.d.flags.editable, text: p.d.node.text }),
-        window: p.d.node.window,
-        bounds: p.bounds,
-      })),
-    );
-  const keys = withRows((p) => p.contentKey);
-  const carryKeys = prepared.some((p) => p.d.fallback) ? withRows((p) => p.carryKey) : keys;
-  // Places: positional fingerprints (the page hash is built from them: "what is where"), kept
-  // across a rounding edge; ids: the places, carried over from the previous screen by content.
-  const withOrdinals = assignOrdinals(prepared.map((p, i) => placeId(keys[i] ?? p.contentKey, p.bounds)));
-  const fresh = prepared.map((p, i) => ({ id: withOrdinals[i], contentKey: keys[i] ?? '', bounds: p.bounds }));
-  const prior = previous ?? [];
-  const places =
-    prior.length > 0
-      ? stickyIds(
-          fresh,
-          prior.map((p) => ({ ...p, id: p.place ?? p.id })),
-        )
-      : withOrdinals;
-  const ids =
-    prior.length > 0
-      ? carryIds(
-          fresh.map((f, i) => ({ place: places[i] ?? f.id, contentKey: carryKeys[i] ?? f.contentKey })),
-          prior,
-        )
-      : places;
+  const bounds = kept.map((d) => rectPxToNorm(d.vis, screen));
+  const { ids, places } = assignIds(
+    kept.map((d, i) => ({
+      actionable: d.actionable,
+      editable: d.flags.editable,
+      scrollable: d.flags.scrollable,
+      text: d.node.text,
+      desc: d.desc,
+      label: d.label,
+      fallback: d.fallback === true,
+      fromId: d.fromId === true,
+      resourceId: d.resourceId,
+      role: d.role,
+      window: d.node.window,
+      bounds: bounds[i] as Rect,
+    })),
+    previous ?? [],
+  );
+  const prepared = kept.map((d, i) => ({ d, bounds: bounds[i] as Rect }));
   const idOfDraft = new Map<Draft, string>();
   for (let i = 0; i < prepared.length; i++) idOfDraft.set(prepared[i].d, ids[i]);
 
@@ -393,38 +350,17 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
     if (d.node.range) el.range = d.node.range;
     if (d.node.sourceId !== undefined) el.nodeId = d.node.sourceId;
     if (d.node.actions && d.actionable) el.actions = d.node.actions;
+    // A guard names a node as the phone has it; the merge may have shown a wrapper's fields instead.
+    if (d.node.resourceId !== el.resourceId || d.node.desc !== el.desc)
+      el.identity = { resourceId: d.node.resourceId, desc: d.node.desc };
     return el;
   });
   const texts = labelDrafts.filter((l) => !consumed.has(l)).map((l) => l.label);
   return { elements, texts, nodeToId, mergedNodes, dropped, dropReasons: vis.reasons };
 }
 
-/** A glyph for text ("⋮", "+", "›") names nothing: such a button is an icon of its row (fingerprint.ts's row context). */
-export function isRowIcon(e: { actionable: boolean; editable: boolean; text: string }): boolean {
-  return e.actionable && !e.editable && !/[\p{L}\p{N}]/u.test(cleanText(e.text));
-}
-
 /** Obfuscated ids (`a`, `i1`) say nothing to a reader. */
 export function meaningfulRid(rid: string): boolean {
   const slash = rid.lastIndexOf('/');
   return (slash >= 0 ? rid.length - slash - 1 : rid.length) > 2;
-}
-
-/**
- * The text that goes into a fingerprint: a control's own text, or its label when it has none. An
- * edit field contributes none: its text is what the user typed (or its hint, which uiautomator
- * drops once there is a value), and typing must not change which field it is.
- */
-export function fingerprintText(e: { actionable: boolean; editable: boolean; text: string; label?: string }): string {
-  if (!e.actionable) return cleanText(e.text);
-  if (e.editable) return '';
-  // Toggling a switch whose text carries its state must not make it another control.
-  return withoutStateWord(cleanText(e.text)) || (e.label ?? '');
-}
-
-const STATE_WORD_RE = /\s+(?:ON|OFF)$/;
-
-/** "Show a grid OFF" → "Show a grid": the state Android's switches append to their text. */
-export function withoutStateWord(text: string): string {
-  return text.replace(STATE_WORD_RE, '');
 }

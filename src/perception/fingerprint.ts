@@ -141,12 +141,14 @@ export function stickyIds(
 
 /**
  * Ids that follow content (DESIGN §4): an element keeps its previous id when it sits where it was
- * (same place), or when its content key is unique on both screens — the same row after a scroll,
- * a button pushed up by the keyboard. Anything ambiguous (identical rows) keeps its positional id,
- * and no id is given twice.
+ * (same place, same content), or when its content key is unique on both screens — the same row
+ * after a scroll, a button pushed up by the keyboard. Anything else gets its own id: its place, or
+ * for a control named only by text clipped off screen (a row cut off by the list's edge) the place
+ * with that text (`own`), so two cut-off rows in the same sliver never share an id, whichever screens
+ * lie between them. Anything ambiguous (identical rows) keeps its own id, and no id is given twice.
  */
 export function carryIds(
-  fresh: readonly { place: string; contentKey: string }[],
+  fresh: readonly { place: string; own?: string; contentKey: string }[],
   previous: readonly PriorElement[],
 ): string[] {
   const byPlace = new Map(previous.map((p) => [p.place ?? p.id, p]));
@@ -158,34 +160,36 @@ export function carryIds(
   const freshCount = count(fresh, (f) => f.contentKey);
   const prevCount = count(previous, (p) => p.contentKey);
   const prevByKey = new Map(previous.map((p) => [p.contentKey, p]));
+  const ownOf = (f: (typeof fresh)[number]) => f.own ?? f.place;
   const used = new Set<string>();
   const wanted = fresh.map((f) => {
     const here = byPlace.get(f.place);
     if (here && here.contentKey === f.contentKey) return here.id;
     if (freshCount.get(f.contentKey) === 1 && prevCount.get(f.contentKey) === 1)
-      return prevByKey.get(f.contentKey)?.id ?? f.place;
-    return f.place;
+      return prevByKey.get(f.contentKey)?.id ?? ownOf(f);
+    return ownOf(f);
   });
   // Claimed ids first, so an element that moved never steals from one that stayed.
   const out: string[] = new Array(fresh.length);
   for (const [i, w] of wanted.entries())
-    if (!used.has(w) && w !== fresh[i]?.place) {
+    if (!used.has(w) && w !== ownOf(fresh[i] as (typeof fresh)[number])) {
       out[i] = w;
       used.add(w);
     }
   for (const [i, f] of fresh.entries()) {
     if (out[i] !== undefined) continue;
-    let id = wanted[i] ?? f.place;
-    // The place held other content before (a cut-off row after a scroll): the id it had there
-    // named that content, so this one gets its own.
-    const before = byPlace.get(id);
-    if (id === f.place && before && before.contentKey !== f.contentKey) id = hash8(`${f.place}|${f.contentKey}`);
-    if (used.has(id)) id = f.place;
-    for (let k = 1; used.has(id); k++) id = `${f.place.split('~')[0]}~${k}`;
+    const own = ownOf(f);
+    let id = used.has(wanted[i] ?? own) ? own : (wanted[i] ?? own);
+    for (let k = 1; used.has(id); k++) id = `${own.split('~')[0]}~${k}`;
     out[i] = id;
     used.add(id);
   }
   return out;
+}
+
+/** The own id of a control named by clipped text: its place salted with the content that names it. */
+export function clippedOwnId(place: string, carryKey: string): string {
+  return hash8(`${place}|${carryKey}`);
 }
 
 /** hash(package, activity or title, sorted element fingerprints). */

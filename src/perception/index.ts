@@ -2,6 +2,8 @@ export * from './api.js';
 export * from './compact.js';
 export * from './crosscheck.js';
 export * from './delta.js';
+export * from './element-ids.js';
+export * from './element-text.js';
 export * from './elements.js';
 export * from './fingerprint.js';
 export * from './frame.js';

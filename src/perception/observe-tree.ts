@@ -1,6 +1,8 @@
 import { aspectRatio } from '../core/geometry.js';
 import type { Element, Observation } from '../core/types.js';
-import { type ExtractResult, extractElements, fingerprintText, isRowIcon } from './elements.js';
+import { isRowIcon } from './element-ids.js';
+import { fingerprintText } from './element-text.js';
+import { type ExtractResult, extractElements } from './elements.js';
 import { contentKey, keysWithRowContext, type PriorElement, pageHash } from './fingerprint.js';
 import { type PageKey, treeQuality, type VisualFirstRegistry } from './quality.js';
 import type { UiTree } from './tree.js';
@@ -64,7 +66,15 @@ export function priorElements(o: Observation | undefined): PriorElement[] {
       label: e.label,
     });
     const key = contentKey({ resourceId: e.resourceId, role: e.role, text, desc: e.desc, bounds: e.bounds });
-    const icon = isRowIcon({ actionable: e.actionable, editable: e.flags.editable, text: e.text });
+    const icon = isRowIcon({
+      actionable: e.actionable,
+      editable: e.flags.editable,
+      scrollable: e.flags.scrollable,
+      text: e.text,
+      desc: e.desc,
+      label: e.label,
+      labelFromId: e.labelFromId,
+    });
     return { key, text, icon, window: e.window, bounds: e.bounds };
   });
   // The same row context as on extraction, so an icon's key matches across screens.

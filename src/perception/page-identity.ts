@@ -1,5 +1,5 @@
 import type { Element, Observation } from '../core/types.js';
-import { fingerprintText } from './elements.js';
+import { fingerprintText } from './element-text.js';
 
 /**
  * Which page the phone shows, as the validator's `page_changes` means it (DESIGN §5): the app and

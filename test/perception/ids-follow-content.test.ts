@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { byLabel, foodShopMenu, look, newPhone, type Perceived } from './phone.js';
+import { byLabel, foodShopMenu, look, newPhone, type Perceived, tapElement } from './phone.js';
 
 /**
  * Issue 21 item 10: an id stays with its content. After a scroll, an id seen on both screens names
@@ -63,5 +63,36 @@ describe('ids follow content across a scroll', () => {
     const after = await look(phone, { screenshot: false, previous: first.observation });
     const same = after.observation.elements.find((e) => e.actionable && e.label === last.label);
     expect(same?.id).toBe(last.id);
+  });
+
+  it('a row cut off at the top is named by its clipped title and never shares an id with another cut-off row', async () => {
+    // The relay's case: the Bakery list scrolled so that only a sliver of "Bagel" shows at the top
+    // (its texts all clipped), two scrolls later "Milk Toast" sits in the same sliver. The model
+    // read [X] "Bagel" and later [X] "Milk Toast": an id that meant one row named another.
+    const { phone, r: menuScreen } = await menu();
+    await tapElement(phone, byLabel(menuScreen.observation, 'Bakery'));
+    let r = await look(phone, { screenshot: false, previous: menuScreen.observation });
+    const named = new Map<string, string>();
+    const item = (label: string) => label.replace(/\s*¥\d+$/, '');
+    const record = (p: Perceived) => {
+      for (const e of p.observation.elements.filter((x) => x.actionable && x.label)) {
+        const was = named.get(e.id);
+        expect(was === undefined || was === item(e.label ?? ''), `[${e.id}] was "${was}", now "${e.label}"`).toBe(true);
+        named.set(e.id, item(e.label ?? ''));
+      }
+    };
+    record(r);
+    // The FoodShop list moves exactly as far as the finger: rows are 134 px apart, so 729 px leaves
+    // a 20 px sliver of the fifth row (Bagel) and 536 px more the same sliver of the ninth (Milk Toast).
+    const slivers: string[] = [];
+    for (const d of [429, 300, 200, 336]) {
+      await phone.swipe(540, 2000, 540, 2000 - d, 600);
+      await phone.clock.sleep(800);
+      r = await look(phone, { screenshot: false, previous: r.observation });
+      record(r);
+      const top = r.observation.elements.find((e) => e.actionable && e.boundsPx.top === 914 && e.boundsPx.bottom < 940);
+      if (top) slivers.push(top.label ?? '');
+    }
+    expect(slivers).toEqual(['Bagel', 'Milk Toast']);
   });
 });

@@ -37,14 +37,22 @@ describe('perception on every virtual-phone app screen', () => {
         const id = extract.nodeToId.get(idx);
         expect(id && shown.has(id), `${app.package}: ${n.className} "${n.text || n.desc || n.resourceId}"`).toBe(true);
       });
-      // The uiautomator channel gives the same elements.
+      // The uiautomator channel gives the same elements at the same places, and the same ids where
+      // it names them alike (it leaves out text clipped off screen, which names a cut-off row).
       const viaXml = await lookXml(phone);
-      const ids = (o: typeof observation) =>
+      const places = (o: typeof observation) =>
         o.elements
           .filter((e) => e.actionable)
-          .map((e) => e.id)
+          .map((e) => e.place ?? e.id)
           .sort();
-      expect(ids(viaXml.observation), app.package).toEqual(ids(observation));
+      expect(places(viaXml.observation), app.package).toEqual(places(observation));
+      const ids = (o: typeof observation) =>
+        new Map(o.elements.filter((e) => e.actionable).map((e) => [e.place ?? e.id, `${e.id} ${e.label}`]));
+      const jsonIds = ids(observation);
+      for (const [place, idLabel] of ids(viaXml.observation)) {
+        const [id, ...label] = (jsonIds.get(place) ?? '').split(' ');
+        if (idLabel.slice(idLabel.indexOf(' ') + 1) === label.join(' ')) expect(idLabel, app.package).toMatch(`${id} `);
+      }
     }
   });
 
