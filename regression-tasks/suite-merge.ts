@@ -30,11 +30,14 @@ export function mergeSuites(parts: readonly SuiteReport[]): SuiteReport {
     for (const { verdict: _v, ...rec } of p.runs as JudgedRun[]) runs.set(runKey(rec.task, rec.seed), rec);
   const tasks = [...new Set(parts.flatMap((p) => p.tasks))];
   const records = [...runs.values()].sort((a, b) => tasks.indexOf(a.task) - tasks.indexOf(b.task) || a.seed - b.seed);
+  const firstSeed = Math.min(...parts.map((p) => p.firstSeed ?? 1));
+  const lastSeed = Math.max(...parts.map((p) => (p.firstSeed ?? 1) + p.seeds - 1));
   const urls = [...new Set(parts.flatMap((p) => (p.model.kind === 'llm' ? [p.model.baseURL] : [])))];
   const head: ReportHead = {
     date: new Date().toISOString(),
     model: first.model.kind === 'llm' ? { ...first.model, baseURL: urls.join(', ') } : first.model,
-    seeds: Math.max(...parts.map((p) => p.seeds)),
+    seeds: lastSeed - firstSeed + 1,
+    firstSeed,
     interrupt: first.interrupt,
     tasks,
     prices: first.prices,

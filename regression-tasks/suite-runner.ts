@@ -36,8 +36,10 @@ export type SuiteModel = { kind: 'reference'; noise: number } | { kind: 'llm'; c
 export interface SuiteOptions {
   model: SuiteModel;
   tasks: readonly TaskDef[];
-  /** Seeds 1..seeds. */
+  /** Seeds firstSeed..firstSeed+seeds-1. */
   seeds: number;
+  /** The first seed run (default 1). */
+  firstSeed?: number;
   outDir: string;
   prices?: Prices;
   /** The reference model's whole catalog (default: the tasks run). */
@@ -76,6 +78,7 @@ export interface SuiteReport {
   date: string;
   model: { kind: 'reference'; noise: number } | { kind: 'llm'; model: string; baseURL: string };
   seeds: number;
+  firstSeed: number;
   /** The robustness flag the suite ran with. */
   interrupt: Interruption | null;
   tasks: string[];
@@ -125,7 +128,8 @@ function secretsFor(task: TaskDef, seed: number): string[] {
   }
 }
 
-function toRecord(task: TaskDef, r: TaskRunResult, wallMs: number): RunRecord {
+/** A task run as the suite records it (credentials masked), for `judgeRun`. */
+export function toRecord(task: TaskDef, r: TaskRunResult, wallMs: number): RunRecord {
   const secrets = secretsOf(r.params);
   return {
     task: task.id,
@@ -311,7 +315,9 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteReport> {
     interrupt: opts.interrupt,
     resume: opts.resume === true,
   });
-  const all = opts.tasks.flatMap((task) => Array.from({ length: opts.seeds }, (_, s) => ({ task, seed: s + 1 })));
+  const all = opts.tasks.flatMap((task) =>
+    Array.from({ length: opts.seeds }, (_, s) => ({ task, seed: s + (opts.firstSeed ?? 1) })),
+  );
   const kept = (j: { task: TaskDef; seed: number }) => keptRun(log.get(runKey(j.task.id, j.seed)));
   if (log.resumed) opts.progress?.(`resuming: ${all.filter(kept).length} run(s) already finished in ${log.file}`);
   const halt = new Halt();
@@ -346,6 +352,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteReport> {
         ? { kind: 'reference', noise: opts.model.noise }
         : { kind: 'llm', model: opts.model.config.model, baseURL: opts.model.config.baseURL },
     seeds: opts.seeds,
+    firstSeed: opts.firstSeed ?? 1,
     interrupt: opts.interrupt ?? null,
     tasks: opts.tasks.map((t) => t.id),
     prices: opts.prices ?? null,

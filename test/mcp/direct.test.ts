@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { JOURNEY_EXAMPLE } from '../../src/mcp/journey.js';
 import { type Dirs, idOf, type Phone, sc, startPhone, stdioClient, tempDirs, text } from './harness.js';
 
 /**
@@ -92,6 +93,22 @@ describe('phone-agent mcp: direct tools', () => {
 
     const gone = sc(await call('observe', { since_revision: 99_999 }));
     expect(gone).toMatchObject({ delta_available: false, reason: 'BASE_REVISION_UNAVAILABLE' });
+  });
+
+  it("a journey's schema spells out a member and carries one example, which validates as it is", async () => {
+    const { tools } = await client.listTools();
+    const seq = tools.find((t) => t.name === 'action_sequence');
+    if (!seq) throw new Error('no action_sequence tool');
+    const steps = (seq.inputSchema.properties as Record<string, { description?: string; items?: unknown }>).steps;
+    const member = steps?.items as { properties: Record<string, { description?: string }> };
+    expect(Object.keys(member.properties)).toEqual(['id', 'tool', 'args']);
+    for (const k of ['id', 'tool', 'args']) expect(member.properties[k]?.description, k).toBeTruthy();
+    expect(steps?.description).toContain(`e.g. ${JSON.stringify(JOURNEY_EXAMPLE)}`);
+    // Every member of the example passes validation: the run starts (and stops at the first
+    // member, since no chat is open), instead of "nothing was run".
+    const r = sc(await call('action_sequence', { steps: JOURNEY_EXAMPLE, defaults: { verificationMode: 'light' } }));
+    expect(String(r.message ?? '')).not.toMatch(/nothing was run/);
+    expect((r.steps as { status: string }[]).map((s) => s.status)).toEqual(['failed', 'not_run']);
   });
 
   it('a journey validates first, stops at the failed assertion and keeps the receipts', async () => {
@@ -263,6 +280,38 @@ describe('phone-agent mcp: direct tools', () => {
     const img = (shot.content as { type: string; mimeType?: string }[]).find((c) => c.type === 'image');
     expect(img?.mimeType).toBe('image/jpeg');
     expect(Math.max(Number(sc(shot).width), Number(sc(shot).height))).toBe(400);
+  });
+
+  it('takes a resource id as the listing shows it (the part after "/"), and its keyboard line names type_text', async () => {
+    await call('launch_app', { label: 'Messages', verificationMode: 'light' });
+    await call('tap', { selector: { text: 'Start chat' }, verificationMode: 'light' });
+    // `recipient`, not `com.android.messaging:id/recipient`: the short id resolves on the screen read.
+    const focus = sc(await call('tap', { selector: { resource_id: 'recipient' }, verificationMode: 'light' }));
+    expect(focus).toMatchObject({ success: true, delivery_status: 'delivered' });
+    const view = text(await call('observe'));
+    expect(view).toMatch(/keyboard: \d+ keys not listed \(enter text with type_text\)/);
+    expect(view).not.toContain('(enter text with type)');
+    const typed = sc(
+      await call('type_text', {
+        selector: { resource_id: 'recipient' },
+        text: '15550001111',
+        verificationMode: 'full',
+      }),
+    );
+    expect(typed).toMatchObject({ success: true });
+    expect(text(await call('observe'))).toContain('15550001111');
+    // A native tool's selector too (wait_until reads the screen on its own side).
+    const waited = sc(
+      await call('wait_until', { selector: { resource_id: 'send' }, condition: 'appears', timeout_ms: 3000 }),
+    );
+    expect(waited).toMatchObject({ success: true });
+    // A short id that names nothing is still an error that says so, not a tap somewhere.
+    const none = await call('tap', { selector: { resource_id: 'no_such_id' }, verificationMode: 'light' });
+    expect((none as { isError?: boolean }).isError).toBe(true);
+    // Leave Messages at its list (the next test starts a chat from there).
+    for (let i = 0; i < 3 && !text(await call('observe')).includes('"Start chat"'); i++)
+      await call('press_key', { key: 'back', verificationMode: 'light' });
+    expect(text(await call('observe'))).toContain('"Start chat"');
   });
 
   it('stops a Send tap for consent: needs_confirmation, then the same tap with the confirmation id', async () => {

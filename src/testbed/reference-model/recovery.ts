@@ -1,4 +1,4 @@
-import { shortHash } from '../../core/hash.js';
+import { typedText } from '../../planner/prompt/format.js';
 import { parseIntent } from './intents.js';
 import { type ActArgsOut, actForIntent, fieldValue, findElement, isField, isToggle } from './policy.js';
 import type { PromptStep } from './prompt-parse.js';
@@ -99,15 +99,19 @@ function earlierStep(ctx: PlanContext): ActArgsOut | undefined {
   return undefined;
 }
 
-function signature(a: ActArgsOut): string {
-  const typed = a.tool === 'type' && typeof a.text === 'string' ? `~${shortHash(a.text)}` : '';
-  return [a.tool, typeof a.target_id === 'string' ? `[${a.target_id}]` : '', typed].filter(Boolean).join(' ');
+/**
+ * Whether a ban (the action as it was sent: `tap [id] "Wi-Fi"`, `type [id] "Email" text=(5 chars)`)
+ * names this choice: the same tool on the same element, and for typing the same text as shown.
+ */
+function isBanned(a: ActArgsOut, ban: string): boolean {
+  const head = [a.tool, typeof a.target_id === 'string' ? `[${a.target_id}]` : ''].filter(Boolean).join(' ');
+  if (ban !== head && !ban.startsWith(`${head} `)) return false;
+  return a.tool !== 'type' || typeof a.text !== 'string' || ban.endsWith(`text=${typedText(a.text)}`);
 }
 
 /** A banned choice is replaced: an id tap by the same tap at the element's centre, back by a relaunch. */
 function avoidBanned(a: ActArgsOut, ctx: PlanContext): ActArgsOut {
-  const sig = signature(a);
-  if (!ctx.banned.some((b) => b === sig || (a.tool !== 'type' && b.startsWith(`${sig} `)))) return a;
+  if (!ctx.banned.some((b) => isBanned(a, b))) return a;
   if (typeof a.target_id === 'string' && (a.tool === 'tap' || a.tool === 'long_press')) {
     // By its centre, where the line shows one.
     const el = ctx.screen.elements.find((e) => e.id === a.target_id);

@@ -139,6 +139,27 @@ public class TreeReaderTest extends HelperFixture {
     assertEquals("", name.editText());
   }
 
+  /**
+   * A widget's text is what Android shows, not what the app set: API 26–29's Switch appends its state
+   * (from 30 the state is the node's state description), and a Button shows its theme's capitals.
+   */
+  @Test
+  public void aSwitchAndAButtonReportTheTextAndroidShows() throws Exception {
+    Tree t = read();
+    boolean stateInText = android.os.Build.VERSION.SDK_INT < 30;
+    assertEquals(stateInText ? "Wi-Fi OFF" : "Wi-Fi", byId(t, "android:id/toggle").text);
+    ui(new Callable<Void>() {
+      @Override
+      public Void call() {
+        widgets().wifi.setChecked(true);
+        return null;
+      }
+    });
+    sys.settle();
+    assertEquals(stateInText ? "Wi-Fi ON" : "Wi-Fi", byId(read(), "android:id/toggle").text);
+    assertEquals("SEND", byId(t, "android:id/button1").text);
+  }
+
   @Test
   public void selectionIsReportedInUtf16() throws Exception {
     ui(new Callable<Void>() {
@@ -176,6 +197,30 @@ public class TreeReaderTest extends HelperFixture {
     });
     assertEquals(1, byText.nodes.size());
     assertEquals("android:id/checkbox", byText.nodes.get(0).resourceId);
+  }
+
+  /**
+   * A WebView placeholder (no page loaded): one node with Android's class name, its description and
+   * the bounds Android reports — the class the host's perception treats as drawn, to be read from
+   * the screenshot. (Robolectric's WebView is a stand-in that is never laid out: its bounds are empty.)
+   */
+  @Test
+  public void aWebViewIsANodeOfItsOwnClass() throws Exception {
+    Tree t = read();
+    Node web = byId(t, "android:id/widget_frame");
+    assertNotNull(web);
+    assertEquals("android.webkit.WebView", web.className);
+    assertEquals("Web content", web.desc);
+    final Rect own = new Rect();
+    ui(new Callable<Void>() {
+      @Override
+      public Void call() {
+        widgets().web.createAccessibilityNodeInfo().getBoundsInScreen(own);
+        return null;
+      }
+    });
+    assertEquals(own.left + "," + own.top + "," + own.right + "," + own.bottom,
+        web.bounds.left + "," + web.bounds.top + "," + web.bounds.right + "," + web.bounds.bottom);
   }
 
   /** A view far below the fold: Android clips its bounds to the window and says it is not visible. */
