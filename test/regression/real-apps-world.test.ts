@@ -101,7 +101,7 @@ describe('the replay world of the suite', () => {
     expect(rec?.replay?.offGraphInputs[0]).toMatch(/^tap \d+,\d+: no recorded tap at/);
     expect(report.overall.offGraph?.offGraph).toBe(rec?.replay?.offGraph);
     const md = await readFile(path.join(outDir, 'suite.md'), 'utf8');
-    expect(md).toMatch(/## Off-graph inputs[^]*- REC-SIM-03#1 \(.*\): tap \d+,\d+: no recorded tap at/);
+    expect(md).toMatch(/## Off-graph inputs[\s\S]*- REC-SIM-03#1 \(.*\): tap \d+,\d+: no recorded tap at/);
     // The run's report shows it on the step whose tap went off the graph.
     const runDir = rec?.runDir ?? '';
     await writeReport(runDir);
