@@ -10,10 +10,10 @@ import { shownIds } from '../../src/perception/compact.js';
 import { formatExpect } from '../../src/planner/expect-dsl.js';
 import { addUsage, emptyUsage, type LlmUsage } from '../../src/planner/llm/client.js';
 import { PageMemory } from '../../src/planner/memory/page-memory.js';
-import { describeAction } from '../../src/planner/memory/signature.js';
 import type { LookImage } from '../../src/planner/planner.js';
 import type { HistoryEntry } from '../../src/planner/prompt/types.js';
 import { ReplayPhone } from '../../src/testbed/replay/phone.js';
+import { describeAction } from '../../src/tools/index.js';
 import { type DroidtaskApp, type Gold, type GoldStep, type GoldTask, scrollChain } from './fixture.js';
 import { type ShownState, type StepScore, scoreStep } from './score.js';
 

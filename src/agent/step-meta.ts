@@ -1,8 +1,9 @@
 import type { Observation } from '../core/types.js';
 import { readText } from '../perception/read-text.js';
-import { type PlannedStep, TERMINAL_TOOLS } from '../planner/act-tool.js';
+import type { PlannedStep } from '../planner/act-tool.js';
 import type { LookImage } from '../planner/planner.js';
 import type { HistoryEntry } from '../planner/prompt/types.js';
+import { isTerminal } from '../tools/index.js';
 import type { AgentPorts, Perceived } from './ports.js';
 import type { Session } from './session.js';
 import type { StepCtx } from './step-context.js';
@@ -54,7 +55,7 @@ export function waitsForResult(planned: PlannedStep): boolean {
  * since a reason may end in an undo to copy ("undo: tap [id] expect text_appears 1").
  */
 export function notApplied(planned: PlannedStep, reason: string): string {
-  if (!waitsForResult(planned) || TERMINAL_TOOLS.has(planned.decision.action.tool)) return reason;
+  if (!waitsForResult(planned) || isTerminal(planned.decision.action)) return reason;
   const what = [planned.subgoalDone ? 'subgoal_done' : '', planned.revisedPlan ? 'plan' : ''].filter(Boolean);
   return `${what.join(' and ')} not applied, the [>] subgoal stays open: ${reason}`;
 }
@@ -157,42 +158,4 @@ export async function lookEffect(
     },
     look: url ? { url, of } : undefined,
   };
-}
-
-/**
- * A read_control's answer, for the history: what the control holds, in one short line — always
- * something, so a control with nothing to read (a map drawn in pixels) says so instead of "ok".
- */
-export function controlSummary(value: unknown): string | undefined {
-  if (!value || typeof value !== 'object') return undefined;
-  const v = value as {
-    class_name?: string;
-    text?: string;
-    content_desc?: string;
-    hint?: string;
-    flags?: Record<string, boolean>;
-    range?: { min: number; max: number; current: number };
-    range_source?: 'tree' | 'frame';
-    value_unreadable?: string;
-    selection?: { start: number; end: number };
-  };
-  const f = v.flags ?? {};
-  const parts: string[] = [];
-  if (v.text) parts.push(`text=${JSON.stringify(v.text)}`);
-  else if (f.password) parts.push('text hidden (password)');
-  if (v.content_desc && v.content_desc !== v.text) parts.push(`desc=${JSON.stringify(v.content_desc)}`);
-  if (!v.text && v.hint) parts.push(`hint=${JSON.stringify(v.hint)}`);
-  if (v.range?.current !== undefined && v.range_source === 'frame')
-    parts.push(`value≈${v.range.current}% of the track (read off the screenshot)`);
-  else if (v.range) parts.push(`range=${v.range.current}/${v.range.max} (min ${v.range.min})`);
-  if (v.value_unreadable) parts.push(`its value cannot be read: ${v.value_unreadable}`);
-  if (f.checkable) parts.push(f.checked ? 'checked' : 'unchecked');
-  if (f.selected) parts.push('selected');
-  if (f.enabled === false) parts.push('disabled');
-  if (v.selection && v.selection.end > v.selection.start)
-    parts.push(`selection ${v.selection.start}-${v.selection.end}`);
-  const line = parts.join(' ');
-  if (!v.text && !v.range && !f.checkable && !f.editable)
-    return `read: ${v.class_name?.split('.').pop() ?? 'view'}${line ? ` ${line}` : ''}; it holds no text, value or range (what it shows is not in the tree)`;
-  return `read: ${line.length > 300 ? `${line.slice(0, 300)}…` : line}`;
 }

@@ -1,17 +1,15 @@
 import type { Action } from '../core/types.js';
 import { isLauncherPackage } from '../device/app-label.js';
-import { seekSummary } from '../executor/seek-timeline.js';
-import { sliderSummary } from '../executor/set-slider.js';
 import { ScrollEndTracker } from '../perception/scroll-end.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import { addUsage } from '../planner/llm/client.js';
-import { actionSignature } from '../planner/memory/signature.js';
 import { consentNote, coveredNote } from '../planner/prompt/format.js';
+import { actionSignature, REGISTRY } from '../tools/index.js';
 import type { Executed, Perceived } from './ports.js';
 import { type Session, waitGate } from './session.js';
 import type { StepCtx } from './step-context.js';
 import { askedAbout, replan } from './step-helpers.js';
-import { closeCurrent, controlSummary, notApplied } from './step-meta.js';
+import { closeCurrent, notApplied } from './step-meta.js';
 import { breakerKey } from './step-preflight.js';
 import type { DecisionSource } from './types.js';
 
@@ -106,9 +104,8 @@ function coveredOf(ctx: StepCtx): string | undefined {
 
 /** What the history says after an action that worked: what it read, or what the model should know. */
 function successNote(action: Action, exec: Executed): string | undefined {
-  if (action.tool === 'read_control') return controlSummary(exec.value);
-  if (action.tool === 'seek_timeline') return seekSummary(exec.value);
-  if (action.tool === 'set_slider') return sliderSummary(exec.value);
+  const told = REGISTRY.get(action.tool)?.summary;
+  if (told) return told(exec.value);
   // Names the control, not "this payment step": approving "Continue to payment" pays nothing.
   if (exec.consent?.kind === 'approved')
     return consentNote('approved', askedAbout(exec.consent.request), exec.consent.request.categories);

@@ -2,7 +2,7 @@ import type { Action, Element, Expect, Observation } from '../core/types.js';
 import { isLauncherPackage, labelScore, looksLikePackage, squashLabel } from '../device/app-label.js';
 import { onlyTextAppeared } from '../perception/page-identity.js';
 import { elementName, stateMatches, stateMismatch } from './element-state.js';
-import { frameChanged } from './pinch.js';
+import { frameChanged } from './frames.js';
 
 /**
  * The validator (DESIGN §5): `expect` is checked against the page before and after the action with
