@@ -18,6 +18,7 @@ import { needsFrames } from './frames.js';
 import type { ConfirmationChannel, ConfirmationRequest } from './guardrails/confirm.js';
 import type { GuardConfig, GuardVerdict } from './guardrails/guard.js';
 import { injectChecked } from './inject.js';
+import { withFullSelectors } from './native-args.js';
 import { observeDevice, type Perceiver, perceiveSettled, SnapshotPerceiver } from './observe.js';
 import { ActionGap, Pacer } from './pacing.js';
 import type { StateChange } from './side-effects.js';
@@ -196,7 +197,8 @@ export class Executor {
           `unknown tool ${parsed.data.action.tool}; use one of: ${[...this.deps.tools.keys()].join(', ')}`,
         ),
       );
-    const a = spec.bind?.(parsed.data.action, obs, this.deps.tools) ?? parsed.data.action;
+    const full = withFullSelectors(parsed.data.action, obs);
+    const a = spec.bind?.(full, obs, this.deps.tools) ?? full;
     if (spec.terminal)
       return { ok: true, reads: 0, changes: [], receipt: this.none('completed', undefined, undefined) };
     if (!canRun(spec, device.capabilities()))

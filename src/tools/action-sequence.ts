@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { nativeRequest, refuse, sendNative } from '../executor/dispatch.js';
+import { fullSelectors } from '../executor/native-args.js';
 import { fullOf, STR } from '../planner/act-schema.js';
 import type {
   ActArgs,
@@ -131,7 +132,7 @@ export const actionSequence: Tool = {
       const spec = tools.get(String(r.tool));
       const args = { ...((r.args as Record<string, unknown> | undefined) ?? {}) };
       const target_id = typeof r.target_id === 'string' ? r.target_id : undefined;
-      return spec?.asMember?.({ target_id, args }, obs) ?? { action: String(r.tool), ...args };
+      return fullSelectors(spec?.asMember?.({ target_id, args }, obs) ?? { action: String(r.tool), ...args }, obs);
     });
     return { ...a, args: { ...a.args, actions } };
   },
