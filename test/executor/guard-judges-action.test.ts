@@ -55,7 +55,6 @@ describe('on the virtual phone', () => {
     // The premise: an untargeted press on this page is judged by its words ("Delete").
     expect(held({ tool: 'tap' }, menu, undefined)).toEqual(['delete']);
     expect(held({ tool: 'scroll_to', text: 'b.txt' }, menu, undefined)).toEqual([]);
-    expect(held({ tool: 'scroll', direction: 'down' }, menu, undefined)).toEqual([]);
   });
 
   it("Files: the overflow menu's Delete and the dialog's Delete are held by their own label", async () => {

@@ -118,8 +118,8 @@ export function commandWords(e: Element, obs: Observation): string | undefined {
 const PRESSING_TOOLS: ReadonlySet<ToolName> = new Set(['tap', 'long_press']);
 const PRESSING_OPS: ReadonlySet<string> = new Set(['click', 'long_click']);
 
-/** Tools that press nothing when aimed at no element: a scroll moves a list whatever rows it holds (relay round 2, D2). */
-const UNTARGETED_FREE: ReadonlySet<ToolName> = new Set(['back', 'home', 'launch_app', 'scroll', 'scroll_to']);
+/** Tools that press nothing when aimed at no element: scroll_to moves a list whatever rows it holds (relay round 2, D2). */
+const UNTARGETED_FREE: ReadonlySet<ToolName> = new Set(['back', 'home', 'launch_app', 'scroll_to']);
 
 function presses(action: Action): boolean {
   if (PRESSING_TOOLS.has(action.tool)) return true;
