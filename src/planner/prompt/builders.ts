@@ -31,18 +31,28 @@ import type { DecideInput, PlanInput } from './types.js';
 
 const ALL_KINDS: ScreenKinds = { toggle: true, field: true, slider: true, list: true };
 
-/** The verbs classes imply (core's IMPLIED_VERB), grouped: `EditText fill, Switch/CheckBox/Radio toggle, …`. */
+/** The tool each line verb means: the verbs are words on screen lines, not tools (relay round 2, R7). */
+const VERB_TOOL: Readonly<Record<string, string>> = {
+  fill: 'type',
+  toggle: 'tap',
+  slide: 'the slider tool offered',
+  scroll: 'scroll/scroll_to',
+};
+
+/** The verbs classes imply (core's IMPLIED_VERB), grouped: `EditText fill = type, Switch/CheckBox/Radio toggle = tap, …`. */
 function verbLegend(): string {
   const byVerb = new Map<string, string[]>();
   for (const [role, verb] of Object.entries(IMPLIED_VERB)) byVerb.set(verb, [...(byVerb.get(verb) ?? []), role]);
-  return [...byVerb].map(([verb, roles]) => `${roles.join('/')} ${verb}`).join(', ');
+  return [...byVerb]
+    .map(([verb, roles]) => `${roles.join('/')} ${verb}${VERB_TOOL[verb] ? ` = ${VERB_TOOL[verb]}` : ''}`)
+    .join(', ');
 }
 
 /**
  * How to read a screen line; both system prompts say it (positions matter to plans as well). The
  * legend is said once here so no line repeats its verb.
  */
-export const SCREEN_HELP = `Screen lines: [id] Class "label" state #resource x,y (positions 0..1000 over the whole screen, where order and label cannot place it). Verb by class: ${verbLegend()}, else tap, unless written (long = long-press only). — and · join a row's texts, ¶ breaks a line.`;
+export const SCREEN_HELP = `Screen lines: [id] Class "label" state #resource x,y (positions 0..1000 over the whole screen, where order and label cannot place it). Verb by class (a word on the line, done with the tool after =): ${verbLegend()}, else tap, unless written (long = long-press only). — and · join a row's texts, ¶ breaks a line.`;
 
 /** The plan prompt's one line on the Apps section (given only when the device listed its apps). */
 const APPS_HELP = `${SECTION.apps} are the phone's apps by the name launch_app opens, wherever the icon is: "open <name>" is one subgoal.`;
