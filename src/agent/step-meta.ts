@@ -26,9 +26,22 @@ export function revisePlan(s: Session, revised: readonly string[] | undefined): 
     return;
   }
   const done = s.plan.filter((p) => p.done);
-  const doneTexts = new Set(done.map((p) => p.text));
-  s.plan = [...done, ...revised.filter((t) => !doneTexts.has(t)).map((text) => ({ text, done: false }))];
+  const fresh = revised.slice(resentDone(done, revised));
+  s.plan = [...done, ...fresh.map((text) => ({ text, done: false }))];
   s.current = done.length;
+}
+
+/**
+ * How many leading subgoals of a revised plan repeat the end of the done ones (a model resending
+ * the whole plan, or its last done steps): those are not new work. A later subgoal with the text of
+ * a done one is — the second "Add to cart" of a two-item order.
+ */
+function resentDone(done: readonly { text: string }[], revised: readonly string[]): number {
+  for (let m = Math.min(done.length, revised.length); m > 0; m--) {
+    const tail = done.slice(done.length - m);
+    if (tail.every((d, i) => d.text === revised[i])) return m;
+  }
+  return 0;
 }
 
 /** Close the [>] subgoal (the model said this step completed it) and move to the next open one. */
