@@ -1,6 +1,6 @@
 import { runAgent } from '../src/agent/loop.js';
 import type { RunResult } from '../src/agent/types.js';
-import { callbackConfirmation, composeAgent } from '../src/compose/agent.js';
+import { composeAgent } from '../src/compose/agent.js';
 import type { DeviceSpec } from '../src/compose/device.js';
 import type { PoolDevice } from '../src/compose/pool/pool-device.js';
 import { type Clock, RealClock, VirtualClock } from '../src/core/clock.js';
@@ -12,6 +12,9 @@ import { newRunId } from '../src/store/run-archive.js';
 import { VirtualPhone } from '../src/testbed/sim/phone.js';
 import { baitTaken, type Interruption, scheduleInterruption } from './interruptions.js';
 import type { ConfirmationRecord, EventRecord } from './metrics.js';
+import { runReplayTask } from './real-apps/run.js';
+import type { ReplayRunStats } from './real-apps/spec.js';
+import { taskPolicy } from './task-policy.js';
 import { type CheckResult, instantiate, type Params, stepBudget, type TaskDef } from './types.js';
 import { changedKeys, digestWorld } from './world-diff.js';
 
@@ -66,6 +69,8 @@ export interface TaskRunResult {
   verified: boolean;
   /** The run's time on the phone's clock (ms): what a phone with no latency of its own would spend. */
   phoneMs: number;
+  /** A real-app run on the replay phone: its inputs and those off the recorded graph. */
+  replay?: ReplayRunStats;
 }
 
 const IRREVERSIBLE_GUARDED = new Set(['sent', 'paid', 'deleted', 'ordered', 'signed_out', 'password_changed']);
@@ -104,8 +109,9 @@ function taskWorld(task: TaskDef, opts: TaskRunOptions): TaskWorld {
 }
 
 export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<TaskRunResult> {
-  const logger = opts.logger ?? new Logger('agent', { sink: () => {} });
   if (!opts.llmConfig && !opts.modelUrl) throw new Error('runTask needs modelUrl or llmConfig');
+  if (task.replay) return runReplayTask(task, task.replay, opts);
+  const logger = opts.logger ?? new Logger('agent', { sink: () => {} });
   const { clock, phone, device } = taskWorld(task, opts);
   const startedAt = clock.now();
   const { params, goal } = instantiate(task, opts.seed);
@@ -121,12 +127,7 @@ export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<Task
   const agent = await composeAgent({
     device,
     model: opts.llmConfig ? { config: opts.llmConfig } : { baseUrl: opts.modelUrl, model: 'reference' },
-    confirm: callbackConfirmation('task policy', (req) => {
-      const answer = typeof task.confirm === 'function' ? task.confirm(req.summary) : (task.confirm ?? 'approve');
-      const v = answer === 'deny' ? 'denied' : answer === 'defer' ? 'deferred' : 'approved';
-      confirmations.push({ verdict: v, at: clock.now(), eventIndex: worldEvents(), summary: req.summary });
-      return v;
-    }),
+    confirm: taskPolicy(task, confirmations, clock, worldEvents),
     memory: opts.memory,
     clock,
     logger,

@@ -1,3 +1,5 @@
+import type { ReplayRunStats } from './real-apps/spec.js';
+
 /**
  * The metrics of REGRESSION-SUITE.md, computed from plain run records (no phone, no model), so each
  * one can be tested on hand-built runs. A run record is what the suite runner saw of one task
@@ -85,6 +87,8 @@ export interface RunRecord {
   retriedFrom?: { device: string; reason: string };
   /** False on a phone whose state the suite cannot read: `check` is the agent's own claim. */
   verified?: boolean;
+  /** A real-app run on the replay phone: its inputs and those the recording does not have. */
+  replay?: ReplayRunStats;
 }
 
 export interface InvariantResult {
@@ -291,6 +295,8 @@ export interface SuiteMetrics {
   errors: number;
   /** Runs on phones whose state the suite cannot read: their success is the agent's claim. */
   unverified: number;
+  /** Real-app runs: inputs the recorded graph had no outcome for, over all inputs (null without such runs). */
+  offGraph: { actions: number; offGraph: number; rate: number } | null;
 }
 
 export interface JudgedRun extends RunRecord {
@@ -339,7 +345,16 @@ export function aggregate(runs: readonly JudgedRun[], prices?: Prices): SuiteMet
     stateDiffChecked: count((r) => r.verdict.invariants.stateDiff.checked),
     errors: count((r) => r.error !== undefined),
     unverified: count((r) => r.verified === false),
+    offGraph: offGraphShare(runs),
   };
+}
+
+function offGraphShare(runs: readonly JudgedRun[]): SuiteMetrics['offGraph'] {
+  const replayed = runs.flatMap((r) => (r.replay ? [r.replay] : []));
+  if (replayed.length === 0) return null;
+  const actions = replayed.reduce((a, r) => a + r.actions, 0);
+  const offGraph = replayed.reduce((a, r) => a + r.offGraph, 0);
+  return { actions, offGraph, rate: actions ? offGraph / actions : 0 };
 }
 
 export interface SuiteScores {

@@ -16,7 +16,7 @@ import type { TaskDef } from './types.js';
 export const SUITE_USAGE = `usage: npm run suite -- [--model reference|NAME] [--base-url URL] [--preset NAME] [--noise N]
        [--seeds 3] [--tasks ID,ID] [--tags t,t] [--out DIR] [--price-in USD] [--price-out USD]
        [--interrupt dialog|banner] [--vision|--no-vision] [--image-format png|jpeg]
-       [--devices LIST] [--token T] [--adb-host H] [--adb-port P]
+       [--devices LIST] [--token T] [--adb-host H] [--adb-port P] [--world sim|replay]
        [--stf-url URL --stf-token T] [--stf-sdk N|N+] [--stf-model M] [--stf-name N] [--stf-lease S]
   --model reference   the built-in reference model on loopback (--noise 0..1 perturbs it)
   --model NAME        a real model; endpoint from --base-url/--preset or OPENAI_BASE_URL (key: OPENAI_API_KEY)
@@ -33,6 +33,8 @@ export const SUITE_USAGE = `usage: npm run suite -- [--model reference|NAME] [--
   --stf-url/--stf-token  the STF farm of --devices stf[:N] (env STF_URL, STF_TOKEN); its free devices that
                       match --stf-sdk/--stf-model/--stf-name are reserved for the suite, with a lease of
                       --stf-lease seconds idle (default 600), and given back when it ends
+  --world replay      the real-app tasks, on recorded DroidBot graphs of real apps served by the replay
+                      phone (regression-tasks/real-apps; the graphs are read from ../shared/fixtures)
 Writes <out>/suite.json and <out>/suite.md (default out: runs/suite-<timestamp>).`;
 
 export interface SuiteArgs {
@@ -44,6 +46,8 @@ export interface SuiteArgs {
   interrupt?: Interruption;
   devices: PoolEntry[];
   poolOptions: PoolOptions;
+  /** sim: the virtual phone's tasks; replay: the real-app tasks on recorded graphs. */
+  world: 'sim' | 'replay';
 }
 
 export type ParsedArgs = { ok: true; args: SuiteArgs } | { ok: false; message: string; help?: boolean };
@@ -84,6 +88,7 @@ export function parseSuiteArgs(
         'no-vision': { type: 'boolean' },
         'image-format': { type: 'string' },
         devices: { type: 'string' },
+        world: { type: 'string' },
         token: { type: 'string' },
         'adb-host': { type: 'string' },
         'adb-port': { type: 'string' },
@@ -156,17 +161,22 @@ export function parseSuiteArgs(
       throw e;
     }
 
-  let tasks = [...catalog];
+  const world = str('world') ?? 'sim';
+  if (world !== 'sim' && world !== 'replay')
+    return { ok: false, message: `--world must be sim or replay, got "${world}"` };
+  // One catalog, two worlds: a real-app task is one with a recorded graph to run on.
+  const inWorld = catalog.filter((t) => (world === 'replay') === (t.replay !== undefined));
+  let tasks = [...inWorld];
   const ids = str('tasks')
     ?.split(',')
     .map((s) => s.trim())
     .filter(Boolean);
   if (ids) {
-    const unknown = ids.filter((id) => !catalog.some((t) => t.id === id));
+    const unknown = ids.filter((id) => !inWorld.some((t) => t.id === id));
     if (unknown.length)
       return {
         ok: false,
-        message: `unknown task(s) ${unknown.join(', ')}; known: ${catalog.map((t) => t.id).join(', ')}`,
+        message: `unknown task(s) ${unknown.join(', ')} in --world ${world}; known: ${inWorld.map((t) => t.id).join(', ')}`,
       };
     tasks = tasks.filter((t) => ids.includes(t.id));
   }
@@ -215,6 +225,7 @@ export function parseSuiteArgs(
       interrupt: interrupt as Interruption | undefined,
       devices,
       poolOptions,
+      world,
     },
   };
 }

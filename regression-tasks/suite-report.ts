@@ -44,6 +44,10 @@ const ROWS: [string, (m: SuiteMetrics) => string][] = [
   ['runs with state-diff allow-list', (m) => String(m.stateDiffChecked)],
   ['errors (the run threw)', (m) => String(m.errors)],
   ["unverified (phones the suite cannot read: the agent's claim)", (m) => String(m.unverified)],
+  [
+    'off-graph actions (real apps: no recorded outcome)',
+    (m) => (m.offGraph ? `${pct(m.offGraph.rate)} (${m.offGraph.offGraph} of ${m.offGraph.actions})` : '—'),
+  ],
 ];
 
 /** Table cells are one line, and a `|` in a goal must not end the cell. */

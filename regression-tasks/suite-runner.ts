@@ -147,6 +147,7 @@ function toRecord(task: TaskDef, r: TaskRunResult, wallMs: number): RunRecord {
     runDir: r.run.runDir,
     goal: redact(r.goal, secrets),
     ...(r.verified ? {} : { verified: false }),
+    ...(r.replay ? { replay: r.replay } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import { ActionableError } from '../src/core/errors.js';
 import { TASKS } from './index.js';
+import { REAL_APP_TASKS } from './real-apps/index.js';
 import { parseSuiteArgs, SUITE_USAGE } from './suite-args.js';
 import { renderSuiteMarkdown } from './suite-report.js';
 
@@ -9,7 +10,7 @@ import { renderSuiteMarkdown } from './suite-report.js';
  * that cannot be opened, 5 when a farm has no free device.
  */
 async function main(argv: readonly string[]): Promise<number> {
-  const parsed = parseSuiteArgs(argv, process.env, TASKS);
+  const parsed = parseSuiteArgs(argv, process.env, [...TASKS, ...REAL_APP_TASKS]);
   if (!parsed.ok) {
     if (parsed.help) {
       process.stdout.write(`${SUITE_USAGE}\n`);
@@ -43,7 +44,7 @@ async function main(argv: readonly string[]): Promise<number> {
     report = await runSuite({
       ...args,
       pool,
-      catalogTasks: TASKS,
+      catalogTasks: args.world === 'replay' ? REAL_APP_TASKS : TASKS,
       progress: (line) => process.stderr.write(`${line}\n`),
     });
   } finally {

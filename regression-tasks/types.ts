@@ -2,6 +2,7 @@ import type { RunResult } from '../src/agent/types.js';
 import { seededRandom } from '../src/core/random.js';
 import type { VirtualPhone } from '../src/testbed/sim/phone.js';
 import type { World } from '../src/testbed/sim/world.js';
+import type { ReplayTaskSpec } from './real-apps/spec.js';
 
 /**
  * One regression task (REGRESSION-SUITE.md): an instruction template with seeded parameters, a
@@ -36,15 +37,21 @@ export interface TaskDef {
     | 'notes'
     | 'cross-app'
     | 'maps'
-    | 'recordings';
+    | 'recordings'
+    | 'real-apps';
   tags: string[];
   /** `{name}` placeholders are filled from `params(random)`. */
   instruction: string;
   params?: (random: () => number) => Params;
   locale?: 'en' | 'zh';
   setup?: (phone: VirtualPhone, params: Params) => void | Promise<void>;
-  /** Reads world state (and, for "which screen", the phone's foreground) — never what the agent saw. */
+  /**
+   * Reads world state (and, for "which screen", the phone's foreground) — never what the agent saw.
+   * A real-app task (`replay`) is judged on its recorded graph instead (real-apps/run.ts).
+   */
   check: (world: World, run: RunResult, params: Params, phone: VirtualPhone) => CheckResult | Promise<CheckResult>;
+  /** A real-app task: it runs on a recorded DroidBot graph served by the replay phone (real-apps/). */
+  replay?: ReplayTaskSpec;
   guard?: GuardCode;
   /** How the harness answers a confirmation request, by its summary (default: approve all). */
   confirm?: 'approve' | 'deny' | 'defer' | ((summary: string) => 'approve' | 'deny' | 'defer');

@@ -111,6 +111,11 @@ export const ElementSchema = z.object({
   nodeId: z.number().optional(),
   /** Native actions the node supports, when the helper reports them (scroll_forward, set_text, …). */
   actions: z.array(z.string()).optional(),
+  /**
+   * The node's own resource id and description, when the element shows others (a same-bounds wrapper's,
+   * merged in; a description with its whitespace cleaned): what a guarded touch finds the node by.
+   */
+  identity: z.object({ resourceId: z.string(), desc: z.string() }).optional(),
 });
 export type Element = z.infer<typeof ElementSchema>;
 

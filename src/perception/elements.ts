@@ -350,6 +350,9 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
     if (d.node.range) el.range = d.node.range;
     if (d.node.sourceId !== undefined) el.nodeId = d.node.sourceId;
     if (d.node.actions && d.actionable) el.actions = d.node.actions;
+    // A guard names a node as the phone has it; the merge may have shown a wrapper's fields instead.
+    if (d.node.resourceId !== el.resourceId || d.node.desc !== el.desc)
+      el.identity = { resourceId: d.node.resourceId, desc: d.node.desc };
     return el;
   });
   const texts = labelDrafts.filter((l) => !consumed.has(l)).map((l) => l.label);

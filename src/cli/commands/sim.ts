@@ -4,9 +4,11 @@ import { type Clock, RealClock, VirtualClock } from '../../core/clock.js';
 import { ActionableError } from '../../core/errors.js';
 import { Logger } from '../../core/logger.js';
 import { HELPER_DEVICE_PORT } from '../../device/protocol/transport.js';
+import type { ReplayPhone } from '../../testbed/replay/phone.js';
 import { startBridgeServer } from '../../testbed/sim/bridge/index.js';
 import type { ScreenOption } from '../../testbed/sim/engine/screen.js';
 import { VirtualPhone } from '../../testbed/sim/phone.js';
+import type { PhoneSurface } from '../../testbed/sim/surface.js';
 
 /**
  * `phone-agent sim`: run the virtual phone as a device (the helper bridge over HTTP, optionally ADB
@@ -24,6 +26,8 @@ interface SimOptions {
   allowRemote?: boolean;
   screenshot?: string;
   verbose?: boolean;
+  replay?: string;
+  start?: string;
 }
 
 const PRESETS = ['phone', 'phone-large', 'foldable', 'landscape'] as const;
@@ -89,10 +93,32 @@ async function screenshotApp(o: SimOptions, app: string, out: string): Promise<v
   process.stdout.write(`${out}: ${shot.width}x${shot.height} PNG of ${fg.package}/${fg.activity}\n`);
 }
 
+/** A recorded DroidBot graph behind the same servers (testbed/replay), in real time. */
+async function replayPhone(o: SimOptions & { replay: string }): Promise<{ phone: ReplayPhone; about: string }> {
+  const { loadDroidbotGraph } = await import('../../testbed/replay/load-graph.js');
+  const { ReplayPhone: Replay } = await import('../../testbed/replay/phone.js');
+  const graph = await loadDroidbotGraph(o.replay);
+  const start = o.start ? [...graph.states.keys()].filter((id) => id.startsWith(o.start ?? '')) : [graph.first];
+  if (start.length !== 1)
+    throw new ActionableError(
+      'BAD_OPTION',
+      `--start ${o.start} names ${start.length === 0 ? 'no state' : `${start.length} states`} of ${graph.name}`,
+      `pass a state_str (or a unique prefix) of ${graph.name}; its first state is ${graph.first}`,
+    );
+  const phone = await Replay.open({ graph, start: start[0], clock: new RealClock() });
+  const moving = graph.transitions.filter((t) => t.from !== t.to).length;
+  const notes = graph.notes.length ? `; loader notes: ${graph.notes.join('; ')}` : '';
+  return {
+    phone,
+    about: `replay ${graph.name}: ${graph.states.size} states, ${moving} recorded moves, showing ${phone.state}${notes}`,
+  };
+}
+
 async function serve(o: SimOptions): Promise<void> {
   // Request lines (method, path, action, status) only at --verbose; never their content.
   const logger = new Logger('cli', { level: o.verbose ? 'debug' : 'info' });
-  const phone = makePhone(o, new RealClock());
+  const replay = o.replay ? await replayPhone({ ...o, replay: o.replay }) : undefined;
+  const phone: PhoneSurface = replay?.phone ?? makePhone(o, new RealClock());
   const bridge = await startBridgeServer({
     phone,
     port: int('port', o.port, 0, 65535),
@@ -124,6 +150,7 @@ async function serve(o: SimOptions): Promise<void> {
   out.push(`plugins ANDROID_BRIDGE_URL=${bridge.url} ANDROID_BRIDGE_TOKEN=${bridge.token}`);
   const s = phone.screen();
   out.push(`screen  ${s.width}x${s.height} · ${phone.info.model} · Android ${phone.info.androidVersion}`);
+  if (replay) out.push(`world   ${replay.about}`);
   process.stdout.write(`${out.join('\n')}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
@@ -148,7 +175,14 @@ export function register(program: Command): void {
     .option('--allow-remote', 'allow a non-loopback --host')
     .option('--verbose', 'log every request (method, path, action, status — never content)')
     .option('--screenshot <app>', "write the app's first screen as PNG to [out] and exit")
+    .option('--replay <dir>', 'serve a recorded DroidBot graph (utg.js, states/, events/) instead of the virtual phone')
+    .option(
+      '--start <state>',
+      'with --replay: the state to start in (a state_str or a unique prefix; default the first)',
+    )
     .action(async (outPath: string | undefined, o: SimOptions) => {
+      if (o.start !== undefined && o.replay === undefined)
+        throw new ActionableError('BAD_OPTION', '--start goes with --replay', 'pass --replay DIR too, or drop --start');
       if (o.screenshot !== undefined) {
         await screenshotApp(o, o.screenshot, outPath ?? `${o.screenshot.replace(/[^\w.-]+/g, '_')}.png`);
         return;

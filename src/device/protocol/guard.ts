@@ -42,14 +42,16 @@ export interface GuardSource {
   hint?: string;
   flags: { editable: boolean };
   boundsPx: Rect;
+  /** The node's own resource id and description when the element shows others (Element.identity). */
+  identity?: { resourceId: string; desc: string };
 }
 
 export function guardFor(e: GuardSource): TouchGuard {
   return {
     class_name: e.className,
-    resource_id: e.resourceId,
+    resource_id: e.identity?.resourceId ?? e.resourceId,
     text: e.text,
-    desc: e.desc,
+    desc: e.identity?.desc ?? e.desc,
     editable: e.flags.editable,
     ...(e.hint ? { hint: e.hint } : {}),
     bounds: { ...e.boundsPx },

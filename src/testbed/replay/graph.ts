@@ -18,6 +18,11 @@ export interface RecordedView {
   viewStr?: string;
   /** Device pixels, in the start state. */
   bounds: Rect;
+  /**
+   * Where a touch triggers the same thing: the bounds of the nearest clickable (long-clickable, for a
+   * long press) view holding it, as Android dispatches it — DroidBot taps a row's label, a user the row.
+   */
+  area?: Rect;
   className?: string;
   resourceId?: string;
   text?: string;

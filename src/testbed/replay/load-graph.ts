@@ -159,18 +159,35 @@ function recordedView(
   state: ReplayState,
   hash: string | undefined,
   file: EventFile | undefined,
+  handles: 'clickable' | 'long_clickable' | undefined,
 ): RecordedView | undefined {
-  const own = hash ? state.state.views.find((v) => v.view_str === hash) : undefined;
-  if (own)
+  const views = state.state.views;
+  const ev = file?.event.view;
+  const same = (a: readonly (readonly number[])[], b: readonly (readonly number[])[]) =>
+    a.length === 2 && b.length === 2 && a.every((p, i) => p[0] === b[i]?.[0] && p[1] === b[i]?.[1]);
+  // By hash; else (a run that captured the screen again before acting) the same class, text and bounds.
+  const own =
+    (hash ? views.find((v) => v.view_str === hash) : undefined) ??
+    (ev?.bounds
+      ? views.find(
+          (v) => v.class === ev.class && (v.text ?? null) === (ev.text ?? null) && same(v.bounds, ev.bounds ?? []),
+        )
+      : undefined);
+  if (own) {
+    // The view that handles the touch: itself or the nearest ancestor that takes it.
+    let handler: (typeof views)[number] | undefined = own;
+    for (let i = 0; handles && handler && !handler[handles] && i < 64; i++) handler = views[handler.parent];
     return {
       tempId: own.temp_id,
-      viewStr: hash,
+      viewStr: own.view_str ?? hash,
       bounds: boundsRect(own.bounds),
+      ...(handles && handler && handler !== own ? { area: boundsRect(handler.bounds) } : {}),
       className: own.class ?? undefined,
       resourceId: own.resource_id ?? undefined,
       text: own.text ?? undefined,
     };
-  const v = file?.event.view;
+  }
+  const v = ev;
   if (!v?.bounds) return undefined;
   return {
     viewStr: v.view_str ?? hash,
@@ -208,7 +225,8 @@ function transitionOf(
     case 'long_touch':
     case 'set_text':
     case 'scroll': {
-      const view = recordedView(state, viewHash(ev.event_str), file);
+      const handles = type === 'touch' ? 'clickable' : type === 'long_touch' ? 'long_clickable' : undefined;
+      const view = recordedView(state, viewHash(ev.event_str), file, handles);
       if (!view) return `its view is neither in the state nor in an event file`;
       if (type === 'set_text') {
         const text = file?.event.text ?? /, text=(.*)\)$/.exec(ev.event_str)?.[1];

@@ -2,8 +2,10 @@ import { type Clock, VirtualClock } from '../../core/clock.js';
 import { type Point, rectCenter } from '../../core/geometry.js';
 import type { KeyName } from '../../core/types.js';
 import type { WireScreen, WireSnapshot } from '../../device/protocol/wire.js';
+import { strokeDuration } from '../sim/engine/input.js';
 import { type NodeQuery, queryMatches } from '../sim/node-query.js';
 import { NO_FAULTS } from '../sim/phone.js';
+import { swipeStroke, tapStroke } from '../sim/strokes.js';
 import type {
   DeviceInfo,
   Faults,
@@ -26,6 +28,7 @@ import {
   matchText,
   matchTouch,
   scrollDirection,
+  twinsOf,
 } from './match.js';
 import { type Shown, StateCache } from './state-cache.js';
 import { ReplaySystem } from './system.js';
@@ -81,6 +84,8 @@ export class ReplayPhone extends ReplaySystem implements PhoneSurface {
   private events: readonly Transition[];
   /** The field a tap focused, and the states where typing into it was recorded (current first). */
   private focus?: { field: Field; states: string[] };
+  /** The other states the event that led here also reached (one screen saved several times): inputs match there too. */
+  private twins: string[] = [];
   /** What was typed into a field of the current state: shown as typed (the recording's text may differ in case or spaces). */
   private typed?: { tempId: number; text: string };
   private readonly cache: StateCache;
@@ -143,6 +148,7 @@ export class ReplayPhone extends ReplaySystem implements PhoneSurface {
     await this.cache.get(state);
     this.events = opts.transitions ?? this.graph.transitions;
     this.current = state;
+    this.twins = [];
     this.focus = undefined;
     this.typed = undefined;
     this.revision++;
@@ -155,6 +161,11 @@ export class ReplayPhone extends ReplaySystem implements PhoneSurface {
 
   offGraph(): ReplayStep[] {
     return this.log.filter((s) => s.outcome === 'off-graph');
+  }
+
+  /** Where inputs are matched: the current state, then its twins. */
+  private here(): string[] {
+    return [this.current, ...this.twins];
   }
 
   private shown(): Shown {
@@ -209,8 +220,7 @@ export class ReplayPhone extends ReplaySystem implements PhoneSurface {
 
   async gesture(strokes: Stroke[], guard?: TouchCheck): Promise<InputResult> {
     if (guard) await this.pause(guard.costMs(this.snapshotNow(), this.latency));
-    const duration = Math.min(10_000, Math.max(0, ...strokes.flatMap((s) => s.points.map((p) => p.t))));
-    await this.pause(this.latency.helperInput + duration);
+    await this.pause(this.latency.helperInput + strokeDuration(strokes));
     if (guard) {
       const refused = guard.check(this.snapshotNow());
       if (refused) return refused;
@@ -225,37 +235,15 @@ export class ReplayPhone extends ReplaySystem implements PhoneSurface {
     const dy = b.y - a.y;
     if (Math.hypot(dx, dy) < TAP_SLOP_PX) return this.touch(a, b.t - a.t >= LONG_PRESS_MS);
     const dir = scrollDirection(dx, dy);
-    return this.follow(`swipe ${a.x},${a.y} → ${b.x},${b.y}`, matchScroll(this.events, this.current, a, dir));
+    return this.follow(`swipe ${a.x},${a.y} → ${b.x},${b.y}`, matchScroll(this.events, this.here(), a, dir));
   }
 
   tap(x: number, y: number, durationMs = 1, guard?: TouchCheck): Promise<InputResult> {
-    const d = Math.max(0, durationMs);
-    return this.gesture(
-      [
-        {
-          points: [
-            { x, y, t: 0 },
-            { x, y, t: d },
-          ],
-        },
-      ],
-      guard,
-    );
+    return this.gesture([tapStroke(x, y, durationMs)], guard);
   }
 
   swipe(x1: number, y1: number, x2: number, y2: number, durationMs: number, guard?: TouchCheck): Promise<InputResult> {
-    const d = Math.max(1, durationMs);
-    return this.gesture(
-      [
-        {
-          points: [
-            { x: x1, y: y1, t: 0 },
-            { x: x2, y: y2, t: d },
-          ],
-        },
-      ],
-      guard,
-    );
+    return this.gesture([swipeStroke(x1, y1, x2, y2, durationMs)], guard);
   }
 
   /** A tap or long press at `p`: a recorded touch, else focusing the field under it, else off-graph. */
@@ -264,7 +252,7 @@ export class ReplayPhone extends ReplaySystem implements PhoneSurface {
     long: boolean,
     input = `${long ? 'long press' : 'tap'} ${p.x},${p.y}`,
   ): Promise<InputResult> {
-    const m = matchTouch(this.events, this.current, p, long);
+    const m = matchTouch(this.events, this.here(), p, long);
     const field = fieldAt(this.shown(), p);
     const from = this.current;
     const r = await this.follow(input, m, field ? 'focused' : undefined);
@@ -285,7 +273,7 @@ export class ReplayPhone extends ReplaySystem implements PhoneSurface {
   async key(key: KeyName | 'delete' | 'search' | 'menu'): Promise<InputResult> {
     await this.pause(this.latency.helperInput);
     if (this.faults.dropInput) return { ok: true, detail: 'accepted' };
-    return this.follow(`key ${key}`, matchKey(this.events, this.current, key));
+    return this.follow(`key ${key}`, matchKey(this.events, this.here(), key));
   }
 
   /** `input text`: ASCII only, as on a real phone. */
@@ -317,7 +305,7 @@ export class ReplayPhone extends ReplaySystem implements PhoneSurface {
     const f = this.focusedField();
     const input = `type ${JSON.stringify(text)}`;
     if (!f) return this.offGraph_(input, 'no focused field: the text went nowhere');
-    const r = await this.follow(input, matchText(this.events, f.states, f.field, text));
+    const r = await this.follow(input, matchText(this.events, [...f.states, ...this.twins], f.field, text));
     const last = this.log.at(-1);
     if (last?.outcome === 'moved' || last?.outcome === 'stayed')
       this.typed = { tempId: refind(this.shown(), f.field).tempId, text };
@@ -353,8 +341,8 @@ export class ReplayPhone extends ReplaySystem implements PhoneSurface {
       case 'scroll_forward':
       case 'scroll_backward': {
         const dirs = action.action === 'scroll_forward' ? (['DOWN', 'RIGHT'] as const) : (['UP', 'LEFT'] as const);
-        const m = dirs.map((d) => matchScroll(this.events, this.current, at, d)).find((x) => x.ok);
-        return this.follow(`${action.action} node ${nodeId}`, m ?? matchScroll(this.events, this.current, at, dirs[0]));
+        const m = dirs.map((d) => matchScroll(this.events, this.here(), at, d)).find((x) => x.ok);
+        return this.follow(`${action.action} node ${nodeId}`, m ?? matchScroll(this.events, this.here(), at, dirs[0]));
       }
       case 'show_on_screen':
         return { ok: true, detail: 'already on screen' };
@@ -369,12 +357,12 @@ export class ReplayPhone extends ReplaySystem implements PhoneSurface {
     const want = packageOrLabel.toLowerCase();
     const app = this.packages().find((p) => p.package.toLowerCase() === want || p.label.toLowerCase() === want);
     if (!app) return { ok: false, code: 'NOT_FOUND', message: `no installed app matches "${packageOrLabel}"` };
-    const r = await this.follow(`launch ${app.package}`, matchIntent(this.events, this.current, 'start', app.package));
+    const r = await this.follow(`launch ${app.package}`, matchIntent(this.events, this.here(), 'start', app.package));
     return r.ok && !r.detail?.startsWith('off-graph') ? { ok: true, detail: app.package } : r;
   }
 
   async forceStop(pkg: string): Promise<InputResult> {
-    return this.follow(`force-stop ${pkg}`, matchIntent(this.events, this.current, 'stop', pkg));
+    return this.follow(`force-stop ${pkg}`, matchIntent(this.events, this.here(), 'stop', pkg));
   }
 
   foreground(): { package: string; activity: string } {
@@ -407,6 +395,7 @@ export class ReplayPhone extends ReplaySystem implements PhoneSurface {
     await this.cache.get(t.to);
     this.note(input, 'moved', `recorded: ${t.eventStr}`, t.to);
     this.current = t.to;
+    this.twins = twinsOf(this.events, t);
     this.focus = undefined;
     this.typed = undefined;
     this.revision++;

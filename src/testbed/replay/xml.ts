@@ -1,6 +1,5 @@
-import { formatBounds } from '../../core/geometry.js';
 import type { WireNode, WireSnapshot } from '../../device/protocol/wire.js';
-import { escapeXml } from '../sim/render/xml.js';
+import { uiautomatorAttrs } from '../sim/render/xml.js';
 
 /**
  * A snapshot as `uiautomator dump` writes it (the virtual phone's format: one line, a root per
@@ -8,15 +7,7 @@ import { escapeXml } from '../sim/render/xml.js';
  */
 
 function attrs(n: WireNode, index: number): string {
-  const f = n.flags;
-  return (
-    `index="${index}" text="${escapeXml(n.text)}" resource-id="${escapeXml(n.resourceId)}" ` +
-    `class="${escapeXml(n.className)}" package="${escapeXml(n.package)}" content-desc="${escapeXml(n.desc)}" ` +
-    `checkable="${f.checkable}" checked="${f.checked}" clickable="${f.clickable}" enabled="${f.enabled}" ` +
-    `focusable="${f.focusable}" focused="${f.focused}" scrollable="${f.scrollable}" ` +
-    `long-clickable="${f.longClickable}" password="${f.password}" selected="${f.selected}" ` +
-    `bounds="${formatBounds(n.bounds)}"`
-  );
+  return uiautomatorAttrs({ ...n, index, pkg: n.package });
 }
 
 export function snapshotToXml(snap: WireSnapshot): string {

@@ -17,6 +17,7 @@ import { type NodeQuery, queryMatches } from './node-query.js';
 import { ScreenshotCache } from './render/png.js';
 import { frameToSnapshot } from './render/tree.js';
 import { EMPTY_DUMP_ERROR, frameToXml } from './render/xml.js';
+import { swipeStroke, tapStroke } from './strokes.js';
 import type {
   DeviceInfo,
   Faults,
@@ -260,28 +261,11 @@ export class VirtualPhone implements PhoneSurface {
 
   /** A tap of `durationMs` (default 1 ms, like `input tap`; human taps are 40–60 ms). */
   tap(x: number, y: number, durationMs = 1, guard?: TouchCheck): Promise<InputResult> {
-    const d = Math.max(0, durationMs);
-    return this.gesture(
-      [
-        {
-          points: [
-            { x, y, t: 0 },
-            { x, y, t: d },
-          ],
-        },
-      ],
-      guard,
-    );
+    return this.gesture([tapStroke(x, y, durationMs)], guard);
   }
 
   swipe(x1: number, y1: number, x2: number, y2: number, durationMs: number, guard?: TouchCheck): Promise<InputResult> {
-    const d = Math.max(1, durationMs);
-    const points = [0, 0.25, 0.5, 0.75, 1].map((f) => ({
-      x: Math.round(x1 + (x2 - x1) * f),
-      y: Math.round(y1 + (y2 - y1) * f),
-      t: Math.round(d * f),
-    }));
-    return this.gesture([{ points }], guard);
+    return this.gesture([swipeStroke(x1, y1, x2, y2, durationMs)], guard);
   }
 
   async key(key: KeyName | 'delete' | 'search' | 'menu'): Promise<InputResult> {

@@ -205,6 +205,42 @@ describe('the replay phone', () => {
     }
   });
 
+  it('what a twin recorded follows too: one screen the recording saved twice, reached by the same tap', async () => {
+    const touch = graph.transitions.find((t) => t.kind === 'touch');
+    if (touch?.kind !== 'touch') throw new Error('no touch recorded');
+    const network = graph.states.get(touch.to);
+    if (!network) throw new Error('no network state');
+    // The same tap also reached a copy of the page (as a web page with renumbered ids is saved
+    // again), and only from the copy was "SIMs" tapped, back to Settings.
+    const sims = network.state.views.find((v) => v.text === 'SIMs');
+    if (!sims) throw new Error('no SIMs row');
+    const twin = { ...network, id: 'twin-of-network', state: { ...network.state, state_str: 'twin-of-network' } };
+    const r = (b: typeof sims.bounds) => ({ left: b[0][0], top: b[0][1], right: b[1][0], bottom: b[1][1] });
+    const twinned: ReplayGraph = {
+      ...graph,
+      states: new Map([...graph.states, [twin.id, twin]]),
+      transitions: [
+        ...graph.transitions,
+        { ...touch, to: twin.id, eventId: 100 },
+        {
+          kind: 'touch',
+          from: twin.id,
+          to: touch.from,
+          eventStr: 'TouchEvent(SIMs)',
+          eventId: 101,
+          view: { bounds: r(sims.bounds) },
+        },
+      ],
+    };
+    const phone = await ReplayPhone.open({ graph: twinned, start: touch.from });
+    const at = rectCenter(touch.view.area ?? touch.view.bounds);
+    await phone.tap(Math.round(at.x), Math.round(at.y), 50);
+    expect(phone.state).toBe(touch.to);
+    const row = rectCenter(r(sims.bounds));
+    await phone.tap(Math.round(row.x), Math.round(row.y), 50);
+    expect(phone.log.at(-1)).toMatchObject({ outcome: 'moved', to: touch.from, detail: 'recorded: TouchEvent(SIMs)' });
+  });
+
   it('dumps the state as uiautomator XML that parses to the same controls', async () => {
     const phone = await ReplayPhone.open({ graph, start: recorded[1] });
     const xml = await phone.dumpXml();

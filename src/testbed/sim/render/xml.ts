@@ -28,7 +28,19 @@ export function escapeXml(s: string): string {
   return out;
 }
 
-function attrs(n: LaidNode): string {
+/** A node's attributes as uiautomator writes them, in its order (the replay phone's dumps use it too). */
+export interface DumpedNode {
+  index: number;
+  text: string;
+  resourceId: string;
+  className: string;
+  pkg: string;
+  desc: string;
+  flags: LaidNode['flags'];
+  bounds: LaidNode['bounds'];
+}
+
+export function uiautomatorAttrs(n: DumpedNode): string {
   const f = n.flags;
   return (
     `index="${n.index}" text="${escapeXml(n.text)}" resource-id="${escapeXml(n.resourceId)}" ` +
@@ -43,10 +55,10 @@ function attrs(n: LaidNode): string {
 function dumpNode(n: LaidNode, out: string[]): void {
   const kids = n.children.filter((c) => c.flags.visible);
   if (kids.length === 0) {
-    out.push(`<node ${attrs(n)} />`);
+    out.push(`<node ${uiautomatorAttrs(n)} />`);
     return;
   }
-  out.push(`<node ${attrs(n)}>`);
+  out.push(`<node ${uiautomatorAttrs(n)}>`);
   for (const c of kids) dumpNode(c, out);
   out.push('</node>');
 }

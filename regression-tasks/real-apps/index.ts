@@ -1,0 +1,2 @@
+export * from './spec.js';
+export { REAL_APP_TASKS } from './tasks.js';
