@@ -1,6 +1,6 @@
 import { decideRequest } from '../../src/agent/decide-request.js';
 import type { Perceived } from '../../src/agent/ports.js';
-import { keepNote, metaEffect } from '../../src/agent/step-meta.js';
+import { keepNote, lookEffect, metaEffect } from '../../src/agent/step-meta.js';
 import { callbackConfirmation, composeAgent } from '../../src/compose/agent.js';
 import type { ModelSpec } from '../../src/compose/model.js';
 import { rect, rectArea, rectCenter, rectContains } from '../../src/core/geometry.js';
@@ -11,6 +11,7 @@ import { formatExpect } from '../../src/planner/expect-dsl.js';
 import { addUsage, emptyUsage, type LlmUsage } from '../../src/planner/llm/client.js';
 import { PageMemory } from '../../src/planner/memory/page-memory.js';
 import { describeAction } from '../../src/planner/memory/signature.js';
+import type { LookImage } from '../../src/planner/planner.js';
 import type { HistoryEntry } from '../../src/planner/prompt/types.js';
 import { ReplayPhone } from '../../src/testbed/replay/phone.js';
 import { type DroidtaskApp, type Gold, type GoldStep, type GoldTask, scrollChain } from './fixture.js';
@@ -129,6 +130,8 @@ export async function runApp(app: DroidtaskApp, o: AppRunOptions): Promise<StepR
         let seen = await ports.observe();
         const local = [...history];
         let notes: string[] = [];
+        /** A look's screenshot, for the next decision on the same screen (as in the loop). */
+        let look: LookImage | undefined;
         let usage = emptyUsage();
         let scrolls = 0;
         let meta = 0;
@@ -154,10 +157,19 @@ export async function runApp(app: DroidtaskApp, o: AppRunOptions): Promise<StepR
               banned: [],
               notes,
               apps,
+              look,
             }),
           );
+          look = undefined;
           usage = addUsage(usage, res.usage);
           if (!res.ok) break;
+          if (res.step.look && meta < MAX_META) {
+            meta++;
+            const l = await lookEffect(ports, seen, res.step.look, k + 1);
+            local.push(l.entry);
+            look = l.look;
+            continue;
+          }
           const m = metaEffect(res.step, seen.obs, k + 1);
           if (m && meta < MAX_META) {
             meta++;

@@ -1,7 +1,7 @@
 import type { Approval } from '../core/approval.js';
 import { isLauncherPackage } from '../device/app-label.js';
 import { hasTimeline } from '../perception/timeline.js';
-import type { DecideRequest } from '../planner/planner.js';
+import type { DecideRequest, LookImage } from '../planner/planner.js';
 import { plannerTools } from '../planner/prompt/builders.js';
 import type { HistoryEntry, Subgoal } from '../planner/prompt/types.js';
 import { toolsForScreen } from '../planner/screen-tools.js';
@@ -24,6 +24,10 @@ export interface DecideContext {
   history: HistoryEntry[];
   /** Signatures banned on this page. */
   banned: string[];
+  /** The same bans as the prompt shows them (each action as it was sent); default the signatures. */
+  bannedShown?: string[];
+  /** The screenshot the last step's `look` took of this screen, for this decision. */
+  look?: LookImage;
   notes: string[];
   /** The launcher's app names, when known; shown only on the home screen. */
   apps?: readonly string[];
@@ -44,22 +48,21 @@ export function decideRequest(ports: AgentPorts, c: DecideContext): DecideReques
     held: uncoveredHeld(ports.held(obs), c.approval, obs),
     aspect: obs.screen.aspect,
     history: c.history,
-    banned: c.banned,
+    // Each ban as the action was sent; the parse matches the signatures they are keyed by.
+    banned: c.bannedShown ?? c.banned,
     bannedSignatures: c.banned,
     // note and read act on the agent; look only where the model can see images; of those, the
     // tools that apply on this screen (planner/screen-tools.ts; a skill for one kind of screen,
     // seek_timeline, only on it).
-    tools: toolsForScreen(
-      obs,
-      plannerTools([...ports.tools, 'note', 'read', ...(ports.image ? ['look'] : [])]).filter(
-        (t) => t !== 'seek_timeline' || hasTimeline(obs),
-      ),
-    ),
+    tools: toolsForScreen(obs, plannerTools([...ports.tools, 'note', 'read', ...(ports.image ? ['look'] : [])]), {
+      timeline: hasTimeline(obs),
+    }),
     notes: c.notes,
     // Where an app is chosen: on the home screen (and its drawer) only, so other steps pay nothing.
     apps: isLauncherPackage(obs.app.package) ? c.apps : undefined,
     hint: c.hint,
     image: ports.image ? (req) => ports.image!(c.seen, req) : undefined,
+    look: c.look,
     ids: new Set(obs.elements.map((e) => e.id)),
     visualFirst: obs.visualFirst,
   };

@@ -121,6 +121,7 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
       });
       const executed: Executed = {
         ok: r.ok,
+        checked: r.outcome !== undefined,
         receipt: r.receipt,
         error: r.error,
         signals: r.outcome?.signals ?? [],

@@ -21,6 +21,7 @@ export const checkpointStep: StepListener = async (s, record, png) => {
     lastScreenshot: png ? s.archive.pngPath(record.step) : undefined,
     history: s.mem.history.all().slice(-20),
     blacklist: s.mem.blacklist.toJSON(),
+    bannedAs: s.mem.blacklist.shownJSON(),
     completion: s.mem.completion.toJSON(),
     notes: s.mem.notes.length ? s.mem.notes : undefined,
     taskApps: s.mem.taskApps.size ? [...s.mem.taskApps] : undefined,

@@ -37,8 +37,10 @@ export interface ExecuteRequest {
 
 export interface Executed {
   receipt: Receipt;
-  /** Delivered and its expectation verified (and not overruled by the audit). */
+  /** Delivered and, when `checked`, its expectation verified (and not overruled by the audit). */
   ok: boolean;
+  /** The expectation was checked on a read after the action (false: delivered is all `ok` says). */
+  checked: boolean;
   /** Why not, for the model: the receipt's error or the verdict's reason, with undo hints. */
   error?: string;
   signals: string[];

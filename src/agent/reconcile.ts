@@ -109,7 +109,7 @@ export function reconcileAction(s: Session, e: JournalEntry, j: Judged): string 
     line(false, `interrupted in flight; whether it took effect is not known (${j.reason}); doing it again is harmless`);
     return `"${what}" was in flight: not known whether it took effect (${j.reason}); it may be done again`;
   }
-  s.mem.blacklist.ban(e.pre.pageHash, actionSignature(action));
+  s.mem.blacklist.ban(e.pre.pageHash, actionSignature(action), describeAction(action));
   const note = `was in flight when the run was interrupted and may have taken effect (${j.reason}): look at the screen; do not repeat it unless the screen shows it was not done`;
   line(false, note);
   s.loop.hint = `"${what}" ${note}.`;

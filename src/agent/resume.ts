@@ -4,7 +4,7 @@ import { CompletionTracker } from '../executor/completion.js';
 import { addUsage, emptyUsage } from '../planner/llm/client.js';
 import { Blacklist } from '../planner/memory/blacklist.js';
 import { History } from '../planner/memory/history.js';
-import { actionSignature } from '../planner/memory/signature.js';
+import { actionSignature, describeAction } from '../planner/memory/signature.js';
 import { lastJournalEntry } from '../store/action-journal.js';
 import { type Checkpoint, CheckpointStore } from '../store/checkpoint.js';
 import { RunArchive } from '../store/run-archive.js';
@@ -75,7 +75,7 @@ export async function resumeAgent(deps: AgentDeps, o: ResumeOptions): Promise<Ru
     mem: {
       ...freshMemory(),
       history: History.from(c.history),
-      blacklist: Blacklist.fromJSON(c.blacklist),
+      blacklist: Blacklist.fromJSON(c.blacklist, undefined, c.bannedAs),
       completion: CompletionTracker.fromJSON(c.completion),
       alreadyDone: new Set(c.irreversibleDone ?? []),
       notes: c.notes ?? [],
@@ -135,6 +135,7 @@ export async function resumeAgent(deps: AgentDeps, o: ResumeOptions): Promise<Ru
     current: s.current,
     history: s.mem.history.all().slice(-20),
     blacklist: s.mem.blacklist.toJSON(),
+    bannedAs: s.mem.blacklist.shownJSON(),
     usage: s.total,
     irreversibleDone: s.mem.alreadyDone.size ? [...s.mem.alreadyDone] : undefined,
     approval: s.mem.approval,
@@ -192,7 +193,7 @@ function reconcileIntent(s: Session, c: Checkpoint, first: number): string[] {
     });
     return [`"${what}" was interrupted before it took effect (the screen is unchanged): it will be confirmed again`];
   }
-  s.mem.blacklist.ban(intent.pageHash, actionSignature(action));
+  s.mem.blacklist.ban(intent.pageHash, actionSignature(action), describeAction(action));
   s.mem.alreadyDone.add(what);
   if (intent.subgoalDone && intent.subgoal !== undefined && s.plan[intent.subgoal]) {
     s.plan[intent.subgoal]!.done = true;

@@ -93,6 +93,8 @@ export interface LoopState {
   waiting?: { gate: FrameGate; compact: string; count: number };
   /** While scrolling one list: its end detector. */
   scroll?: { key: string; tracker: ScrollEndTracker };
+  /** The screenshot a `look` took, for the next decision on the screen it was taken of (`seen`). */
+  look?: { url: string; of: string; seen: Perceived };
 }
 
 /** Hears each finished step, in order: the archive, the checkpoint, progress. */

@@ -91,7 +91,10 @@ async function askModel(s: Session, ctx: StepCtx): Promise<Choice> {
   const { ports, planner } = s.deps;
   const obs = ctx.seen.obs;
   const tl = s.perf();
-  const banned = s.mem.blacklist.list(obs.pageHash);
+  const banned = s.mem.blacklist.signatures(obs.pageHash);
+  // A look's screenshot goes with the next decision, and only on the screen it was taken of.
+  const look = s.loop.look?.seen === ctx.seen ? s.loop.look : undefined;
+  s.loop.look = undefined;
   const res = await planner.decide(
     decideRequest(ports, {
       goal: s.run.goal,
@@ -100,6 +103,8 @@ async function askModel(s: Session, ctx: StepCtx): Promise<Choice> {
       seen: ctx.seen,
       history: s.mem.history.recent(5),
       banned,
+      bannedShown: banned.map((sig) => s.mem.blacklist.shownAs(sig)),
+      look: look && { url: look.url, of: look.of },
       notes: s.mem.notes,
       apps: s.run.apps,
       hint: s.loop.hint,

@@ -133,7 +133,7 @@ export async function executePlanned(s: Session, ctx: StepCtx, planned: PlannedS
   }
   if (consent?.kind === 'denied') {
     const what = consent.request.summary;
-    s.mem.blacklist.ban(obs.pageHash, sig);
+    s.mem.blacklist.ban(obs.pageHash, sig, ctx.record.action);
     if (consent.reason === ALREADY_DONE) {
       s.loop.hint = `"${what}" was already done before the interruption. Do not repeat it; check the result on screen and finish.`;
       return { kind: 'refused', note: `"${what}" ${ALREADY_DONE}; not repeated`, historyNote: 'already done' };

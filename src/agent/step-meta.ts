@@ -1,34 +1,46 @@
 import type { Observation } from '../core/types.js';
 import { readText } from '../perception/read-text.js';
 import { type PlannedStep, TERMINAL_TOOLS } from '../planner/act-tool.js';
+import type { LookImage } from '../planner/planner.js';
 import type { HistoryEntry } from '../planner/prompt/types.js';
+import type { AgentPorts, Perceived } from './ports.js';
 import type { Session } from './session.js';
 import type { StepCtx } from './step-context.js';
+import { labelOf } from './step-helpers.js';
 
 /**
  * Decisions that act on the agent, not the phone (nothing is dispatched): `note` keeps a fact in
  * working memory, shown in every later prompt; `read` answers with an element's full text (a cut
- * line, line breaks kept) in the history; a revised plan replaces the open subgoals. Either may
- * complete the [>] subgoal (`subgoal_done`), as a phone action may.
+ * line, line breaks kept) in the history; `look` takes the screenshot (zoomed on a control and its
+ * row) that the next decision on this screen gets. Each is a step in the history; a note or a read
+ * may complete the [>] subgoal (`subgoal_done`), as a phone action may. A read that answers and a
+ * look count as the model checking the screen (the done gate after a failed check).
  */
 
 const MAX_NOTES = 10;
 
 /**
- * Apply a plan the model revised: done subgoals stay done, the new ones replace the open ones. An
- * empty one says nothing is left: the open subgoals are closed (shown [x]), not dropped.
+ * Apply a plan the model sent with an action that worked: `plan=[…]` lists the subgoals still open
+ * after it. An open subgoal it leaves out was finished by that action: it is ticked [x], never
+ * dropped (so one action may close several, and `[]` ticks them all). Done subgoals stay done and
+ * keep their place; the listed ones follow, open, in the order given.
  */
 export function revisePlan(s: Session, revised: readonly string[] | undefined): void {
   if (revised === undefined) return;
-  if (revised.length === 0) {
-    for (const p of s.plan) p.done = true;
-    s.current = s.plan.length;
-    return;
-  }
   const done = s.plan.filter((p) => p.done);
-  const fresh = revised.slice(resentDone(done, revised));
-  s.plan = [...done, ...fresh.map((text) => ({ text, done: false }))];
-  s.current = done.length;
+  // A model resending the whole plan (or its last done steps) repeats them first: not new work.
+  const listed = revised.slice(resentDone(done, revised));
+  // Each listed text keeps one open subgoal of that text open (a second "Add to cart" is another one).
+  const left = new Map<string, number>();
+  for (const t of listed) left.set(t, (left.get(t) ?? 0) + 1);
+  const kept: { text: string; done: boolean }[] = [];
+  for (const p of s.plan) {
+    const n = left.get(p.text) ?? 0;
+    if (!p.done && n > 0) left.set(p.text, n - 1);
+    else kept.push({ text: p.text, done: true });
+  }
+  s.plan = [...kept, ...listed.map((text) => ({ text, done: false }))];
+  s.current = kept.length;
 }
 
 /**
@@ -52,12 +64,11 @@ export function closeCurrent(s: Session): void {
 }
 
 /**
- * `subgoal_done` and a plan sent with it, or `plan=[]`, say what is true once this action worked:
- * they wait for the step's result (StepCtx.revisedPlan), where another plan replaces the open
- * subgoals at once.
+ * `subgoal_done` and `plan=[…]` say what is true once this action worked: they wait for the
+ * step's result (StepCtx.revisedPlan), and a step that did not work applies neither.
  */
 export function waitsForResult(planned: PlannedStep): boolean {
-  return planned.subgoalDone || planned.revisedPlan?.length === 0;
+  return planned.subgoalDone || planned.revisedPlan !== undefined;
 }
 
 /**
@@ -115,17 +126,59 @@ export function keepNote(notes: readonly string[], note: string): string[] {
   return [...notes, note].slice(-MAX_NOTES);
 }
 
-/** A note or a read: handled here and recorded; returns false for a decision that goes to the phone. */
-export function handleMeta(s: Session, ctx: StepCtx, planned: PlannedStep): boolean {
+/** A note, a read or a look: handled here and recorded; returns false for a decision that goes to the phone. */
+export async function handleMeta(s: Session, ctx: StepCtx, planned: PlannedStep): Promise<boolean> {
+  if (planned.look !== undefined) {
+    const l = await lookEffect(s.deps.ports, ctx.seen, planned.look, ctx.step);
+    ctx.record.action = l.entry.action;
+    ctx.record.ok = l.entry.ok;
+    if (l.look) {
+      s.loop.look = { ...l.look, seen: ctx.seen };
+      s.mem.completion.confirmedOnScreen();
+    }
+    s.mem.history.add(l.entry);
+    return true;
+  }
   const m = metaEffect(planned, ctx.seen.obs, ctx.step);
   if (!m) return false;
   if (m.note !== undefined) s.mem.notes = keepNote(s.mem.notes, m.note);
   ctx.record.action = m.entry.action;
   ctx.record.ok = m.entry.ok;
   ctx.record.note = m.error;
+  if (planned.read !== undefined && m.entry.ok) s.mem.completion.confirmedOnScreen();
   if (m.closes) closeCurrent(s);
   s.mem.history.add(m.entry);
   return true;
+}
+
+/**
+ * A look on the screen `seen` (the one the step decided on: a step that acts on the agent leaves
+ * it current): its screenshot, zoomed on the control and its row, for the next decision on that
+ * screen, and its history line.
+ */
+export async function lookEffect(
+  ports: Pick<AgentPorts, 'image'>,
+  seen: Perceived,
+  req: NonNullable<PlannedStep['look']>,
+  step: number,
+): Promise<{ entry: HistoryEntry; look?: LookImage }> {
+  const label = labelOf(seen.obs, req.target_id);
+  const point = req.point ? `${Math.round(req.point.x)},${Math.round(req.point.y)}` : undefined;
+  const named = req.target_id ? `[${req.target_id}]${label ? ` ${JSON.stringify(label)}` : ''}` : undefined;
+  // In the act call's own fields, like every history line.
+  const action = `look${named ? ` ${named}` : point ? ` point=${point}` : ''}`;
+  const url = await ports.image?.(seen, req);
+  const of = named ? `${named} and its row` : point ? `the screen around ${point}` : 'the whole screen';
+  return {
+    entry: {
+      step,
+      action,
+      expect: '-',
+      ok: url !== undefined,
+      note: url ? 'screenshot sent with the next prompt' : 'no screenshot of this screen could be taken',
+    },
+    look: url ? { url, of } : undefined,
+  };
 }
 
 /**

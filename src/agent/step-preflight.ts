@@ -46,10 +46,10 @@ export function preflight(s: Session, ctx: StepCtx, planned: PlannedStep, source
 
   // Loop breaker, keyed by the page *state* (values, toggles) so retyping a corrected field is not a loop.
   if (source === 'llm') {
-    const verdict = s.mem.breaker.check(breakerKey(ctx), sig);
+    const verdict = s.mem.breaker.check(breakerKey(ctx), sig, ctx.record.action);
     if (verdict.kind === 'hand_over') return { kind: 'end', status: 'ask_user', reason: verdict.reason };
     if (verdict.kind === 'change_strategy') {
-      s.mem.blacklist.ban(obs.pageHash, sig);
+      s.mem.blacklist.ban(obs.pageHash, sig, ctx.record.action);
       s.loop.hint = verdict.hint;
       return {
         kind: 'refused',
@@ -64,14 +64,14 @@ export function preflight(s: Session, ctx: StepCtx, planned: PlannedStep, source
   // placeholder would be sent as it is, or the secret land where a password field does not hide it.
   const inArgs = action.args !== undefined && [...secrets.keys()].some((k) => JSON.stringify(action.args).includes(k));
   if (secrets.size && inArgs) {
-    s.mem.blacklist.recordFailure(obs.pageHash, sig);
+    s.mem.blacklist.recordFailure(obs.pageHash, sig, ctx.record.action);
     s.loop.hint = 'A secret placeholder is entered only with the type tool, into the password field.';
     return { kind: 'refused', note: 'refused: a secret placeholder is entered only with type, into a password field' };
   }
   if (secrets.size && action.text && [...secrets.keys()].some((k) => action.text?.includes(k))) {
     const field = obs.elements.find((e) => e.id === action.target_id);
     if (!field?.flags.password) {
-      s.mem.blacklist.recordFailure(obs.pageHash, sig);
+      s.mem.blacklist.recordFailure(obs.pageHash, sig, ctx.record.action);
       return { kind: 'refused', note: 'refused: a secret may only be typed into a password field' };
     }
   }

@@ -45,7 +45,9 @@ export async function reduce(
   ctx.record.ok = ok;
   ctx.record.signals = exec.signals;
   ctx.record.note = ok ? (source === 'cache' ? 'replayed from page memory' : ctx.record.note) : reason;
-  s.mem.completion.record({ ok, reason }, exec.post?.obs, exec.changes);
+  // An expectation without an id is about the element acted on: kept with that id, to re-check later.
+  const expect = { ...decision.expect, target_id: decision.expect.target_id ?? exec.target?.id };
+  s.mem.completion.record({ ok, reason, expect }, exec.post?.obs, exec.changes);
   // Fed on every step (it tracks a run of swipes), so it runs before the note is chosen.
   const scrollNote = trackScroll(s, ctx, exec);
   s.mem.history.add({
@@ -53,6 +55,7 @@ export async function reduce(
     action: ctx.record.action,
     expect: ctx.record.expect ?? '-',
     ok,
+    ...(ok && !exec.checked ? { unchecked: true } : {}),
     note: ok
       ? (ruleNote ?? scrollNote ?? coveredOf(ctx) ?? successNote(action, exec))
       : notApplied(planned, reason ?? ''),
@@ -87,7 +90,7 @@ export async function reduce(
     }
     if (planned.subgoalDone) closeCurrent(s);
   } else {
-    s.mem.blacklist.recordFailure(obs.pageHash, sig);
+    s.mem.blacklist.recordFailure(obs.pageHash, sig, ctx.record.action);
     // Verified replay: a cached action whose expectation fails is forgotten at once.
     if (source === 'cache') memory.evict(s.run.goal, ctx.record.subgoal, obs.pageHash);
     if (++s.loop.failRun >= REPLAN_AFTER_FAILURES && s.loop.replans < MAX_REPLANS) await replanNow(s, ctx, post);

@@ -8,7 +8,7 @@ import { choose } from './step-choose.js';
 import type { StepCtx } from './step-context.js';
 import { executePlanned } from './step-execute.js';
 import { labelOf } from './step-helpers.js';
-import { handleMeta, revisePlan, waitsForResult } from './step-meta.js';
+import { handleMeta, revisePlan } from './step-meta.js';
 import { preflight } from './step-preflight.js';
 import { reduce } from './step-reduce.js';
 import type { RunResult, RunStatus } from './types.js';
@@ -72,11 +72,10 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
     expect: shownExpect(planned.decision),
     note: choice.ruleNote,
   });
-  // `subgoal_done` names the [>] subgoal the model was shown; a plan sent with it is what comes
-  // after that one, and `plan=[]` closes what is open: both wait until the step has worked.
-  if (waitsForResult(planned)) ctx.revisedPlan = planned.revisedPlan;
-  else revisePlan(s, planned.revisedPlan);
-  if (handleMeta(s, ctx, planned)) {
+  // `subgoal_done` names the [>] subgoal the model was shown; `plan=[…]` is what is still open
+  // after this action (the open ones it leaves out are ticked): both wait until the step has worked.
+  ctx.revisedPlan = planned.revisedPlan;
+  if (await handleMeta(s, ctx, planned)) {
     await commit(s, ctx);
     return undefined;
   }
@@ -133,6 +132,7 @@ async function commit(s: Session, ctx: StepCtx): Promise<void> {
  */
 function shownExpect(decision: Decision): string {
   if (TERMINAL_TOOLS.has(decision.action.tool)) return '-';
-  const shown = formatExpect(decision.expect);
+  // The action's own target is left out of its expectation: the line names it already.
+  const shown = formatExpect(decision.expect, decision.action.target_id);
   return decision.expect.note ? `${shown} (the agent's check: ${decision.expect.note})` : shown;
 }

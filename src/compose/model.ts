@@ -2,6 +2,7 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import { createLlmClient, type LlmClient } from '../planner/llm/client.js';
 import { type LlmConfig, resolveLlmConfig } from '../planner/llm/config.js';
+import type { CatalogEntry } from '../testbed/reference-model/intents.js';
 import { startReferenceModel } from '../testbed/reference-model/server.js';
 import { loadCatalog } from './reference-catalog.js';
 
@@ -22,6 +23,8 @@ export type ModelSpec =
       /** `reference` without a baseUrl starts the built-in reference model, with seeded noise (0..1). */
       noise?: number;
       seed?: number;
+      /** Tasks the reference model knows beside the regression catalog (verify-device's). */
+      catalog?: readonly CatalogEntry[];
     };
 
 export interface OpenedModel {
@@ -38,7 +41,8 @@ export async function openModel(
   let config: LlmConfig;
   if ('config' in spec) config = spec.config;
   else if (spec.model === 'reference' && !spec.baseUrl) {
-    const ref = await startReferenceModel({ catalog: await loadCatalog(), noise: spec.noise ?? 0, seed: spec.seed });
+    const catalog = [...(await loadCatalog()), ...(spec.catalog ?? [])];
+    const ref = await startReferenceModel({ catalog, noise: spec.noise ?? 0, seed: spec.seed });
     close = () => ref.close();
     // It takes images (and ignores them), so the `look` path stays exercised without a real model.
     config = resolveLlmConfig(

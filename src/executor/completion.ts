@@ -1,15 +1,18 @@
 import { z } from 'zod';
 import { asksQuestion } from '../core/goal.js';
-import type { Action, Observation } from '../core/types.js';
+import { type Action, type Expect, ExpectSchema, type Observation } from '../core/types.js';
 import { keyTokens } from './landing.js';
 import { counterAfter, describeChange, mistakes, type StateChange } from './side-effects.js';
+import { holdsOn } from './validator.js';
 
 /**
  * The completion check: a model's "done" (or its hand-over at the end) is a claim, checked against
  * what this run saw before it is believed —
  * - an unintended change (a ticked option, a bumped quantity) that was reported and never seen
  *   undone means the result is not what was asked;
- * - "done" right after an action that failed its check claims what the screen did not confirm;
+ * - "done" right after an action that failed its check claims what the screen did not confirm,
+ *   until the screen confirms it: an action whose check is met, a read or a look at the screen
+ *   (the model's own look is its evidence), or the failed expectation holding on the screen now;
  * - an answer must be something the phone showed: its numbers and most of its words appear in a
  *   screen seen during the run (a made-up answer does not).
  * A model that insists after `maxRejections` questions is believed (a check can be wrong too).
@@ -110,6 +113,7 @@ const SAVED_TEXTS = 400;
 const CompletionStateSchema = z.object({
   pending: z.array(z.object({ change: z.record(z.string(), z.unknown()), package: z.string(), activity: z.string() })),
   lastFailure: z.string().optional(),
+  failedExpect: ExpectSchema.optional(),
   rejections: z.number(),
   seen: z.array(z.string()),
 });
@@ -118,6 +122,8 @@ export type CompletionState = Omit<z.infer<typeof CompletionStateSchema>, 'pendi
 export class CompletionTracker {
   private pending: PendingChange[] = [];
   private lastFailure?: string;
+  /** The expectation that failed, re-checked on the screen a done is claimed on. */
+  private failedExpect?: Expect;
   private readonly seen: string[] = [];
   private readonly seenSet = new Set<string>();
   private rejections = 0;
@@ -143,8 +149,13 @@ export class CompletionTracker {
   }
 
   /** The outcome of one executed action (after the audit), with the changes it made unasked. */
-  record(outcome: { ok: boolean; reason?: string }, post: Observation | undefined, unintended: StateChange[]): void {
+  record(
+    outcome: { ok: boolean; reason?: string; expect?: Expect },
+    post: Observation | undefined,
+    unintended: StateChange[],
+  ): void {
     this.lastFailure = outcome.ok ? undefined : (outcome.reason ?? 'the last action failed');
+    this.failedExpect = outcome.ok ? undefined : outcome.expect;
     // A field's old text is not kept (it may be typed text), so its undo cannot be seen: not tracked.
     if (post)
       for (const change of mistakes(unintended).filter((c) => c.kind !== 'field'))
@@ -152,11 +163,21 @@ export class CompletionTracker {
     if (post) this.observe(post);
   }
 
+  /**
+   * The model read or looked at the screen after a failed check (a read that answered, a look whose
+   * screenshot it gets): what it then claims with done is its judgement of what it saw.
+   */
+  confirmedOnScreen(): void {
+    this.lastFailure = undefined;
+    this.failedExpect = undefined;
+  }
+
   /** What a checkpoint keeps: a resumed run still knows the mistake it never undid. */
   toJSON(): CompletionState {
     return {
       pending: this.pending,
       lastFailure: this.lastFailure,
+      failedExpect: this.failedExpect,
       rejections: this.rejections,
       seen: this.seen.slice(-SAVED_TEXTS),
     };
@@ -168,6 +189,7 @@ export class CompletionTracker {
     if (!parsed.success) return t;
     t.pending = parsed.data.pending as unknown as PendingChange[];
     t.lastFailure = parsed.data.lastFailure;
+    t.failedExpect = parsed.data.failedExpect;
     t.rejections = parsed.data.rejections;
     for (const x of parsed.data.seen) {
       if (t.seenSet.has(x)) continue;
@@ -187,6 +209,8 @@ export class CompletionTracker {
    */
   check(action: Action, obs: Observation, ctx: { goal?: string } = {}): Verdict {
     this.observe(obs);
+    // The check that failed holds now (a counter that updated late): the screen confirms it.
+    if (this.failedExpect && holdsOn(this.failedExpect, obs)) this.confirmedOnScreen();
     const v = this.verdict(
       action,
       ctx.goal === undefined ? {} : { question: asksQuestion(ctx.goal), goal: ctx.goal },
@@ -218,7 +242,7 @@ export class CompletionTracker {
     if (this.lastFailure)
       return {
         ok: false,
-        reason: `the last action failed its check (${this.lastFailure}); confirm on the screen that the goal is reached before done`,
+        reason: `the last action failed its check (${this.lastFailure}); done is accepted after an action whose expect is met, or after a read or look at what shows the goal reached`,
       };
     // A summary read off a drawn screen (a map's "z 15.1") names what no tree shows; a question's
     // answer must still be grounded.

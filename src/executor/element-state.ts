@@ -48,10 +48,32 @@ function rangeIs(e: Element, want: string): boolean {
   return !!r.fromFrame && Number.isFinite(n) && Math.abs(r.current - n) <= FRAME_VALUE_TOLERANCE;
 }
 
-/** Why an element is not in `state`, in words that say what to expect instead. */
+/** An element's name in a failure note: its label and id. */
+export function elementName(e: Element): string {
+  return `"${e.label || e.text || e.desc || e.role}" [${e.id}]`;
+}
+
+const quoted = (t: string) => JSON.stringify(t.length > 60 ? `${t.slice(0, 59)}…` : t);
+
+/** What the element shows of the state asked about: the value a check compared (`value=26`, `off`). */
+function shownState(e: Element, state: string): string {
+  const s = state.trim().toLowerCase();
+  const f = e.flags;
+  if (['on', 'off', 'checked', 'unchecked'].includes(s))
+    return f.checkable ? (f.checked ? 'on' : 'off') : 'not a switch';
+  if (s === 'enabled' || s === 'disabled') return f.enabled ? 'enabled' : 'disabled';
+  if (s === 'focused') return 'not focused';
+  if (s === 'selected') return 'not selected';
+  if (/^value\s*[=:]/.test(s) && e.range)
+    return `value=${e.range.current} (${e.range.fromFrame ? 'read off the screenshot' : `${e.range.min}..${e.range.max}`})`;
+  if (/^value\s*[=:]/.test(s)) return `without a value (text=${quoted(e.text)})`;
+  return `text=${quoted(e.text)}`;
+}
+
+/** Why an element is not in `state`, with what it shows instead, in words that say what to expect. */
 export function stateMismatch(e: Element, state: string): string {
   const fill = fillState(state.trim().toLowerCase());
-  const name = `"${e.label || e.text || e.desc || e.role}" [${e.id}]`;
+  const name = elementName(e);
   if (fill && !e.flags.editable) return `${name} is not a text field: it is never ${fill}`;
   if (fill) {
     const now = fieldFilled(e) ? (e.flags.password ? `filled (${e.filled} chars)` : 'filled') : 'empty';
@@ -59,5 +81,5 @@ export function stateMismatch(e: Element, state: string): string {
   }
   if (e.flags.password)
     return `${name} is a password field: its text is never shown; expect element_state ${e.id} filled`;
-  return `element ${e.id} is not "${state}"`;
+  return `${name} is ${shownState(e, state)}, not ${state.trim()}`;
 }

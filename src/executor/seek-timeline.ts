@@ -33,6 +33,11 @@ export interface SeekReport {
   reached?: string;
   /** target − reached, seconds (positive: the cursor is before the target). */
   residualSec?: number;
+  /**
+   * Where the cursor was left when the target was not reached, and on what that rests: its last
+   * stable readout, one unsettled read, or unknown (no readout) — never a decoy's time.
+   */
+  cursor?: string;
   /** What the result rests on. */
   evidence: string[];
   /** Times on screen that were not used, and why. */
@@ -83,6 +88,8 @@ class Seek {
   moves = 0;
   pinches = 0;
   paused = false;
+  /** The readout's last settled second (two equal reads), when there was one. */
+  stable?: number;
   readonly evidence: string[] = [];
   readonly ignored = new Set<string>();
   private last?: Observation;
@@ -109,6 +116,24 @@ class Seek {
     return this.last;
   }
 
+  /** A gesture was sent: the cursor may have moved, so the last settled second no longer says where it is. */
+  private moved(delivery: string): void {
+    if (delivery === 'not_delivered') return;
+    this.dispatched = true;
+    this.stable = undefined;
+  }
+
+  /** Where the cursor is, as far as the readout says; `trusted` false: quoted, never claimed. */
+  cursor(trusted: boolean): string {
+    if (this.stable !== undefined)
+      return trusted
+        ? `cursor at ${formatClock(this.stable)} (its readout, stable over ${SETTLE_GAP_MS} ms)`
+        : `cursor readout ${formatClock(this.stable)} (stable, not trusted)`;
+    const r = this.last ? boundReadout(this.last).reading : undefined;
+    if (r) return `cursor readout ${r.text} (one read, not settled)`;
+    return 'cursor unknown: no readout bound to it';
+  }
+
   /** Two reads `gapMs` apart showing the same readout, with no drag bubble: the cursor has settled. */
   async settle(gapMs: number): Promise<Settled> {
     let why = 'no read';
@@ -127,7 +152,10 @@ class Seek {
       const rb = boundReadout(b);
       if (ra.conflict || rb.conflict) return { ok: false, obs: b, reason: ra.conflict ?? rb.conflict ?? '' };
       if (!ra.reading || !rb.reading) return { ok: false, obs: b, reason: 'no readout bound to the cursor' };
-      if (ra.reading.sec === rb.reading.sec && !bubbleShown(b)) return { ok: true, obs: b, sec: rb.reading.sec };
+      if (ra.reading.sec === rb.reading.sec && !bubbleShown(b)) {
+        this.stable = rb.reading.sec;
+        return { ok: true, obs: b, sec: rb.reading.sec };
+      }
       why = `the readout moved from ${ra.reading.text} to ${rb.reading.text} in ${gapMs} ms`;
     }
     return { ok: false, obs: this.last, reason: `the readout did not settle (${why})` };
@@ -148,7 +176,7 @@ class Seek {
     const cy = Math.round((b.top + b.bottom) / 2);
     const path = Array.from({ length: 9 }, (_, i) => ({ x: Math.round(cx - dx / 2 + (dx * i) / 8), y: cy }));
     const r = await this.deps.device.swipe(path, { durationMs: DRAG_MS }, this.d);
-    if (r.receipt.delivery !== 'not_delivered') this.dispatched = true;
+    this.moved(r.receipt.delivery);
     this.moves++;
     return r.ok;
   }
@@ -158,7 +186,7 @@ class Seek {
     const p = prepareNative(a, obs);
     if (!p.ok) return false;
     const r = await this.deps.device.native(p.req, this.d);
-    if (r.receipt.delivery !== 'not_delivered') this.dispatched = true;
+    this.moved(r.receipt.delivery);
     this.pinches++;
     return r.ok;
   }
@@ -167,7 +195,7 @@ class Seek {
     const b = e.boundsPx;
     const p = { x: Math.round((b.left + b.right) / 2), y: Math.round((b.top + b.bottom) / 2) };
     const r = await this.deps.device.tap(p, { durationMs: 50 }, this.d);
-    if (r.receipt.delivery !== 'not_delivered') this.dispatched = true;
+    this.moved(r.receipt.delivery);
     return r.ok;
   }
 
@@ -194,6 +222,7 @@ export async function seekTimeline(deps: SeekDeps, req: SeekRequest, d: Deadline
       moves: s.moves,
       pinches: s.pinches,
       paused: s.paused,
+      ...(status === 'reached' ? {} : { cursor: s.cursor(status === 'failed') }),
       ...extra,
     },
     post: s.latest(),
@@ -325,6 +354,7 @@ export function seekSummary(value: unknown): string | undefined {
   if (!r || typeof r !== 'object' || !r.status || !r.target) return undefined;
   const parts = [`seek ${r.status}: target ${r.target}`];
   if (r.reached !== undefined) parts.push(`readout ${r.reached} (residual ${r.residualSec ?? '?'} s)`);
+  else if (r.cursor) parts.push(r.cursor);
   if (r.evidence?.length) parts.push(`evidence: ${r.evidence.join('; ')}`);
   if (r.ignored?.length) parts.push(`not evidence: ${r.ignored.join(', ')}`);
   if (r.reason) parts.push(r.reason);

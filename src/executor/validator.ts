@@ -1,7 +1,7 @@
 import type { Action, Element, Expect, Observation } from '../core/types.js';
 import { isLauncherPackage, labelScore, looksLikePackage, squashLabel } from '../device/app-label.js';
 import { onlyTextAppeared } from '../perception/page-identity.js';
-import { stateMatches, stateMismatch } from './element-state.js';
+import { elementName, stateMatches, stateMismatch } from './element-state.js';
 import { frameChanged } from './pinch.js';
 
 /**
@@ -110,8 +110,29 @@ function typedField(action: Action, target: Element | undefined): ((e: Element) 
     (e.flags.editable && (e.flags.focused || (!!target.resourceId && e.resourceId === target.resourceId)));
 }
 
-/** Actions that may change nothing visible: focusing a field, reading, waiting. */
-const labelled = (e: Element) => `"${e.label || e.text || e.desc || e.role}" [${e.id}]`;
+const labelled = elementName;
+
+const words = (t: string) => new Set(t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+
+/**
+ * What the page shows instead of an expected text: the (at most two) texts sharing the most words
+ * with it, so "Cart (1)" not appearing says `it shows "Cart (0)"`; nothing when no text is alike.
+ */
+function lookalikes(o: Observation, wanted: string): string {
+  const want = words(wanted);
+  const seen = new Set<string>();
+  const scored: { t: string; n: number }[] = [];
+  for (const t of [...o.elements.flatMap((e) => [e.label ?? '', e.text, e.desc]), ...o.texts]) {
+    if (!t || seen.has(t)) continue;
+    seen.add(t);
+    const n = [...words(t)].filter((w) => want.has(w)).length;
+    if (n > 0) scored.push({ t, n });
+  }
+  const best = scored.sort((a, b) => b.n - a.n || a.t.length - b.t.length).slice(0, 2);
+  if (!best.length) return '';
+  const shown = best.map(({ t }) => JSON.stringify(t.length > 50 ? `${t.slice(0, 49)}…` : t));
+  return ` (it shows ${shown.join(', ')})`;
+}
 
 /**
  * Why nothing changed, as far as the page tells: a tap on something that is not clickable (a row's
@@ -223,6 +244,28 @@ function launchNames(action: Action): string[] {
   );
 }
 
+/**
+ * Whether an expectation that needs no before holds on one screen (text, a state, the keyboard,
+ * the app in front): a check that failed right after an action may hold a moment later. Those that
+ * compare with the page before (page_changes, element_gone, no_change, frames) never do here.
+ */
+export function holdsOn(expect: Expect, o: Observation): boolean {
+  switch (expect.kind) {
+    case 'text_appears':
+      return textPresent(o, expect.text ?? '');
+    case 'element_state': {
+      const e = findState(o, expect.target_id);
+      return !!e && !!expect.state && stateMatches(e, expect.state);
+    }
+    case 'keyboard_shown':
+      return o.keyboard.shown;
+    case 'app_foreground':
+      return appMatches(expect.package ?? '', o);
+    default:
+      return false;
+  }
+}
+
 export function validate(
   expect: Expect,
   pre: Observation,
@@ -272,7 +315,8 @@ export function validate(
     case 'element_gone': {
       const id = expect.target_id ?? target?.id;
       if (!id) return fail('element_gone needs target_id');
-      if (post.elements.some((e) => e.id === id)) return fail(`element ${id} is still on the page`);
+      const still = post.elements.find((e) => e.id === id);
+      if (still) return fail(`${labelled(still)} is still on the page`);
       // Ids include bounds, so a control pushed up by the keyboard gets a new id: "gone" must mean
       // gone, not moved. The same actionable label, role and resource id still on screen → not gone.
       const was = pre.elements.find((e) => e.id === id);
@@ -292,7 +336,7 @@ export function validate(
     }
     case 'text_appears': {
       const t = expect.text ?? '';
-      if (!textPresent(post, t)) return fail(`"${t}" is not on the page`);
+      if (!textPresent(post, t)) return fail(`"${t}" is not on the page${lookalikes(post, t)}`);
       // Typing's own check ("the field now holds it") holds, but nothing else shows the text: the
       // loop tells the model so, as a search that matched nothing looks just like this.
       const own = typedField(action, target);
@@ -314,7 +358,10 @@ export function validate(
       // A canvas (a map) has no tree to show a change: the screenshot is the evidence.
       const moved = frameChanged(pre, post);
       if (moved === undefined) return fail('frame_changes needs a screenshot before and after the action');
-      if (!moved) return fail('the screenshot did not change: the view ignored the gesture');
+      // A small drawn view (a timeline's band) moves fewer hash bits than capture noise; what the
+      // screen draws beside it (the timeline's readout) still shows the change in the tree.
+      if (!moved && pageSignature(pre) === pageSignature(post))
+        return fail('the screenshot did not change: the view ignored the gesture');
       // A dialog or banner that came up meanwhile changes the picture by itself, and may have taken
       // the gesture: the frame is then no evidence that the view moved.
       const popped = coveringWindows(post).filter((w) => !coveringWindows(pre).some((p) => p.id === w.id));

@@ -15,14 +15,24 @@ export const MAX_PARAM_CHARS = 16_384;
 
 const StepSchema = z
   .object({
-    id: z.string().min(1).max(64).optional(),
-    tool: z.string(),
-    args: z.record(z.string(), z.unknown()).optional(),
+    id: z.string().min(1).max(64).optional().describe('names the member in the answer (default stepN)'),
+    tool: z.string().describe('an action tool: tap, type_text, swipe, launch_app, control_action, wait_until, …'),
+    args: z.record(z.string(), z.unknown()).optional().describe("that tool's own arguments, as in its own call"),
   })
   .strict();
 
+/** One journey as a client writes it: fill a field, then press Send (held for consent). */
+export const JOURNEY_EXAMPLE = [
+  { tool: 'type_text', args: { selector: { resource_id: 'com.android.messaging:id/message' }, text: 'On my way' } },
+  { id: 'send', tool: 'tap', args: { selector: { text: 'Send' } } },
+];
+
 export const JourneyShape = {
-  steps: z.array(StepSchema).min(1).max(MAX_STEPS).describe('members: {id?, tool, args}; tool is any action tool'),
+  steps: z
+    .array(StepSchema)
+    .min(1)
+    .max(MAX_STEPS)
+    .describe(`members {id?, tool, args}, e.g. ${JSON.stringify(JOURNEY_EXAMPLE)}`),
   defaults: z
     .object({
       verificationMode: z.enum(['none', 'light', 'full']).optional(),

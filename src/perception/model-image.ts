@@ -1,11 +1,13 @@
 import sharp from 'sharp';
 import { type ImageFormat, imageDataUrl } from '../core/image-format.js';
-import type { Observation } from '../core/types.js';
+import type { Element, Observation } from '../core/types.js';
 
 /**
  * The screenshot as the model gets it: the whole screen fit inside 512 px, or — when it asks to
- * zoom on an element or a point — a crop of half the screen's width and a quarter of its height
- * around it, at full resolution. Encoded as the model's configured format (LlmConfig.imageFormat).
+ * zoom — a full-resolution crop: on an element, the control and its row (the row it belongs to and
+ * whatever shares its line: a Settings row's switch sits at the row's far end, not at its middle);
+ * on a point, half the screen's width and a quarter of its height around it. Encoded as the model's
+ * configured format (LlmConfig.imageFormat).
  */
 
 export interface ModelImageRequest {
@@ -17,6 +19,55 @@ export interface ModelImageRequest {
 export const MODEL_IMAGE_SIDE = 512;
 const JPEG_QUALITY = 70;
 
+type Box = { left: number; top: number; right: number; bottom: number };
+
+const union = (a: Box, b: Box): Box => ({
+  left: Math.min(a.left, b.left),
+  top: Math.min(a.top, b.top),
+  right: Math.max(a.right, b.right),
+  bottom: Math.max(a.bottom, b.bottom),
+});
+
+const contains = (a: Box, b: Box) => a.left <= b.left && a.top <= b.top && a.right >= b.right && a.bottom >= b.bottom;
+
+/** A row is at most this share of the screen's height: a taller container is a list or a page. */
+const ROW_MAX_SHARE = 1 / 6;
+
+/**
+ * The pixels around an element worth seeing with it: its actionable ancestor (the row a label
+ * belongs to) and any row-sized element around it (the row a switch sits in), then every element
+ * of its window whose vertical middle lies on that row's band and which is no taller than the row
+ * (a row's switch, icon and value; not the list around it).
+ */
+export function rowBox(el: Element, elements: readonly Element[], screenH = Number.POSITIVE_INFINITY): Box {
+  const parent = el.actionableAncestorId ? elements.find((e) => e.id === el.actionableAncestorId) : undefined;
+  let row: Box = parent ? union(el.boundsPx, parent.boundsPx) : el.boundsPx;
+  for (const e of elements) {
+    const b = e.boundsPx;
+    if (e.window === el.window && contains(b, row) && b.bottom - b.top <= screenH * ROW_MAX_SHARE) row = union(row, b);
+  }
+  const height = row.bottom - row.top;
+  for (const e of elements) {
+    const b = e.boundsPx;
+    const mid = (b.top + b.bottom) / 2;
+    if (e.window !== el.window || mid < row.top || mid > row.bottom || b.bottom - b.top > height) continue;
+    row = union(row, b);
+  }
+  return row;
+}
+
+/** A crop of at least `min` (w, h) around `box`, padded, inside the screen. */
+function cropAround(box: Box, screen: { w: number; h: number }, min: { w: number; h: number }) {
+  const pad = Math.round(screen.h * 0.02);
+  const w = Math.min(screen.w, Math.max(min.w, box.right - box.left + 2 * pad));
+  const h = Math.min(screen.h, Math.max(min.h, box.bottom - box.top + 2 * pad));
+  const cx = (box.left + box.right) / 2;
+  const cy = (box.top + box.bottom) / 2;
+  const left = Math.max(0, Math.min(screen.w - w, Math.round(cx - w / 2)));
+  const top = Math.max(0, Math.min(screen.h - h, Math.round(cy - h / 2)));
+  return { left, top, width: Math.round(w), height: Math.round(h) };
+}
+
 export async function encodeModelImage(
   screenshot: Uint8Array,
   obs: Pick<Observation, 'screen' | 'elements'>,
@@ -24,18 +75,13 @@ export async function encodeModelImage(
   format: ImageFormat,
 ): Promise<string> {
   let img = sharp(screenshot);
+  const { w, h } = obs.screen;
   const el = req.target_id ? obs.elements.find((e) => e.id === req.target_id) : undefined;
-  const centre = el
-    ? { x: (el.boundsPx.left + el.boundsPx.right) / 2, y: (el.boundsPx.top + el.boundsPx.bottom) / 2 }
-    : req.point
-      ? { x: (req.point.x / 1000) * obs.screen.w, y: (req.point.y / 1000) * obs.screen.h }
-      : undefined;
-  if (centre) {
-    const w = Math.round(obs.screen.w / 2);
-    const h = Math.round(obs.screen.h / 4);
-    const left = Math.max(0, Math.min(obs.screen.w - w, Math.round(centre.x - w / 2)));
-    const top = Math.max(0, Math.min(obs.screen.h - h, Math.round(centre.y - h / 2)));
-    img = img.extract({ left, top, width: w, height: h });
+  const half = { w: Math.round(w / 2), h: Math.round(h / 4) };
+  if (el) img = img.extract(cropAround(rowBox(el, obs.elements, h), obs.screen, { w: half.w, h: Math.round(h / 8) }));
+  else if (req.point) {
+    const p = { x: (req.point.x / 1000) * w, y: (req.point.y / 1000) * h };
+    img = img.extract(cropAround({ left: p.x, top: p.y, right: p.x, bottom: p.y }, obs.screen, half));
   } else img = img.resize({ width: MODEL_IMAGE_SIDE, height: MODEL_IMAGE_SIDE, fit: 'inside' });
   const bytes = format === 'png' ? await img.png().toBuffer() : await img.jpeg({ quality: JPEG_QUALITY }).toBuffer();
   return imageDataUrl(bytes);

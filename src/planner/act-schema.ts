@@ -6,9 +6,11 @@ import { FrameArg, SequenceStepArg } from './act-native.js';
  * schema a model is sent (`actJsonSchema`) are both rendered from FIELDS, so they cannot drift.
  * The JSON schema is paid on every request, so it is compact: only the fields of the tools offered
  * on this screen, no `$schema`, no descriptions (the system prompt's tool lines say what each field
- * means), and the rare nested shapes (`frames`, `steps`) as plain arrays of objects — their shape
- * is in the tool line, and the parser checks it. Strict-mode providers need every object spelled
- * out, so `full` renders the nested shapes in full for them.
+ * means). A sequence's members (`steps`) are spelled out field by field, as the act call's own
+ * fields (a member is written like the call itself; `frames` only where touch_gesture is offered);
+ * a gesture's `frames` stay a plain array of objects — their shape is in the tool line, and the
+ * parser checks it. Strict-mode providers need every object spelled out, so `full` renders the
+ * nested shapes in full for them.
  */
 
 /** Most subgoals a plan (or a plan revision) may have; the prompt states the same number. */
@@ -18,7 +20,8 @@ type Json = Record<string, unknown>;
 
 interface Field {
   zod: z.ZodType;
-  json: Json;
+  /** The compact JSON schema, or how to build it from the tools offered. */
+  json: Json | ((tools: readonly string[]) => Json);
   /** The nested shape in full, for strict-mode providers (default: `json`). */
   full?: () => Json;
   /** Only offered with one of these tools (default: always). */
@@ -39,14 +42,35 @@ function fullOf(schema: z.ZodType): () => Json {
 
 const PointArg = z.object({ x: z.number(), y: z.number() });
 
+/** A sequence member's fields, compact: the member tools, and `frames` only where gestures are offered. */
+function memberJson(tools: readonly string[]): Json {
+  const gestures = tools.includes('touch_gesture');
+  const memberTools = SequenceStepArg.shape.tool.options.filter((t) => t !== 'touch_gesture' || gestures);
+  return {
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: {
+        tool: { enum: memberTools },
+        target_id: str,
+        op: str,
+        value: num,
+        text: str,
+        ...(gestures ? { frames: objects } : {}),
+      },
+      required: ['tool'],
+    },
+  };
+}
+
 const FIELDS = {
   thought: { zod: z.string(), json: str },
   // `tool` is the enum of the tools offered; built per request.
   tool: { zod: z.string(), json: str },
   target_id: { zod: z.string().optional(), json: str },
+  // Compact: the two numbers; strict providers get it closed and required.
   point: {
     zod: PointArg.optional(),
-    // The parser requires both coordinates; strict-mode providers get the closed shape.
     json: { type: 'object', properties: { x: num, y: num } },
     full: () => ({ type: 'object', properties: { x: num, y: num }, required: ['x', 'y'], additionalProperties: false }),
   },
@@ -73,7 +97,7 @@ const FIELDS = {
   },
   steps: {
     zod: z.array(SequenceStepArg).optional(),
-    json: objects,
+    json: memberJson,
     full: fullOf(z.array(SequenceStepArg)),
     tools: ['action_sequence'],
   },
@@ -81,7 +105,7 @@ const FIELDS = {
   // phone and ignores it on done / ask_user / infeasible (the prompt says to write "-" there).
   expect: { zod: z.string().optional(), json: str },
   subgoal_done: { zod: z.boolean().optional(), json: { type: 'boolean' } },
-  /** Plan revision: the subgoals from here on, replacing the open ones. */
+  /** Plan revision: the subgoals still open after this action (those left out are ticked). */
   // The bound is the prompt's (≤ MAX_SUBGOALS) and the parser's; strict-mode providers also get it here.
   plan: {
     zod: z.array(z.string().min(1)).max(MAX_SUBGOALS).optional(),
@@ -113,9 +137,21 @@ export function actJsonSchema(tools: readonly string[], opts: { full?: boolean }
   for (const [name, field] of Object.entries(FIELDS) as [string, Field][]) {
     if (!offered(field, tools)) continue;
     properties[name] =
-      name === 'tool' ? { type: 'string', enum: [...tools] } : opts.full && field.full ? field.full() : field.json;
+      name === 'tool'
+        ? { ...(opts.full ? { type: 'string' } : {}), enum: [...tools] }
+        : opts.full && field.full
+          ? field.full()
+          : typeof field.json === 'function'
+            ? field.json(tools)
+            : field.json;
   }
-  return { type: 'object', properties, required: [...REQUIRED_FIELDS], additionalProperties: false };
+  // Closed for strict providers only (toStrictSchema closes every object again); others ignore it.
+  return {
+    type: 'object',
+    properties,
+    required: [...REQUIRED_FIELDS],
+    ...(opts.full ? { additionalProperties: false } : {}),
+  };
 }
 
 /** The names FIELDS defines (for the agreement test: the parser's keys are exactly these). */

@@ -4,7 +4,7 @@ import { type Action, type Decision, TERMINAL_TOOLS, type ToolName } from '../co
 import { buildNativeArgs, memberIds } from './act-native.js';
 import { actArgsSchema, MAX_SUBGOALS } from './act-schema.js';
 import { type ParseResult, parseExpect } from './expect-dsl.js';
-import { actionSignature } from './memory/signature.js';
+import { actionSignature, describeAction } from './memory/signature.js';
 
 /**
  * The one function the model calls each step: DESIGN §3's Decision, flattened so its JSON schema is
@@ -56,8 +56,8 @@ export interface ActContext {
    */
   ids: ReadonlySet<string>;
   subgoal?: string;
-  /** Signatures banned on this page (actionSignature): choosing one again is re-asked. */
-  banned?: ReadonlySet<string>;
+  /** Signatures banned on this page (actionSignature) → the ban as the prompt shows it: choosing one again is re-asked. */
+  banned?: ReadonlyMap<string, string>;
 }
 
 /** How far one pinch may zoom: beyond 4× the fingers would not fit on the screen. */
@@ -178,10 +178,10 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
     const e = parseExpect(a.expect ?? '');
     if (!e.ok) return { ok: false, error: e.error };
     expect = e.value;
-    const expErr =
-      expect.kind === 'element_state' || expect.kind === 'element_gone'
-        ? checkId(expect.target_id, 'expect id')
-        : undefined;
+    const onElement = expect.kind === 'element_state' || expect.kind === 'element_gone';
+    if (onElement && !expect.target_id && !a.target_id)
+      return { ok: false, error: `expect ${expect.kind} without an id needs an action with target_id: give the id` };
+    const expErr = onElement ? checkId(expect.target_id, 'expect id') : undefined;
     if (expErr) return { ok: false, error: expErr };
     if ('target_id' in expect && expect.target_id) expect = { ...expect, target_id: canon(expect.target_id) };
   }
@@ -207,11 +207,13 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
     const err = checkId(id, 'steps target_id');
     if (err) return { ok: false, error: err };
   }
-  if (ctx.banned?.has(actionSignature(action)))
-    return {
-      ok: false,
-      error: `"${actionSignature(action)}" is banned on this page (it failed here); choose something else`,
-    };
+  const ban = ctx.banned?.get(actionSignature(action));
+  if (ban !== undefined) {
+    // Named as sent; a point a few units off a banned one is the same action (the signature's grid).
+    const sent = describeAction(action);
+    const same = ban.startsWith(sent) ? '' : ` (too close to the banned ${ban})`;
+    return { ok: false, error: `${sent} is banned on this page${same}: it failed here; choose something else` };
+  }
   const decision: Decision = { thought: a.thought, action, expect };
   if (ctx.subgoal) decision.subgoal = ctx.subgoal;
   return { ok: true, value: { decision, subgoalDone: a.subgoal_done ?? TERMINAL_TOOLS.has(tool), ...revisedPlan } };

@@ -1,3 +1,4 @@
+import { ELEMENT_REF_RE } from '../core/element-ref.js';
 import type { Expect } from '../core/types.js';
 
 /**
@@ -5,9 +6,16 @@ import type { Expect } from '../core/types.js';
  * tokens instead of a nested schema, and code turns it into the structured Expect of DESIGN §3.
  */
 
-/** The expectations a model may write, as the prompt lists them. */
+/**
+ * The expectations a model may write, as the prompt lists them. An element's `[<id>]` may be left
+ * out when it is the action's own target (`tap [1a2b3c4d]` expect `element_gone`): the history
+ * writes them so, which keeps every line short.
+ */
 export const EXPECT_FORMS =
-  'page_changes | element_gone <id> | text_appears <text> | element_state <id> <on|off|filled|empty|focused|value=N|text=S> | keyboard_shown | app_foreground <app name or package> | no_change';
+  'page_changes | element_gone [<id>] | text_appears <text> | element_state [<id>] <on|off|filled|empty|focused|value=N|text=S> | keyboard_shown | app_foreground <app name or package> | no_change';
+/** What a left-out `<id>` means; the expect line says it once (the listing's ids are bracketed too). */
+export const OWN_TARGET_NOTE = 'no <id>: the target';
+
 /** Judged by the screenshot alone: listed only where the screen is drawn (maps, canvases). */
 export const FRAME_FORM = 'frame_changes (screenshot only: maps, canvases)';
 
@@ -30,7 +38,8 @@ export function parseExpect(line: string): ParseResult<Expect> {
     case 'screen_changes':
       return { ok: true, value: { kind } };
     case 'element_gone': {
-      if (!rest) return { ok: false, error: 'expect element_gone needs an element id' };
+      // No id: the action's own target (parseAct checks the action has one).
+      if (!rest) return { ok: true, value: { kind } };
       return { ok: true, value: { kind, target_id: rest.replace(/[[\]]/g, '').split(/\s+/)[0] } };
     }
     case 'text_appears': {
@@ -39,9 +48,11 @@ export function parseExpect(line: string): ParseResult<Expect> {
       return { ok: true, value: { kind, text } };
     }
     case 'element_state': {
-      const [id, ...state] = rest.split(/\s+/);
-      if (!id || state.length === 0) return { ok: false, error: 'expect element_state needs "<id> <state>"' };
-      return { ok: true, value: { kind, target_id: id.replace(/[[\]]/g, ''), state: unquote(state.join(' ')) } };
+      const [first = '', ...state] = rest.split(/\s+/);
+      // `element_state on`: the action's own target.
+      if (first && !ELEMENT_REF_RE.test(first)) return { ok: true, value: { kind, state: unquote(rest) } };
+      if (!first || state.length === 0) return { ok: false, error: 'expect element_state needs "[<id>] <state>"' };
+      return { ok: true, value: { kind, target_id: first.replace(/[[\]]/g, ''), state: unquote(state.join(' ')) } };
     }
     case 'app_foreground': {
       if (!rest) return { ok: false, error: "expect app_foreground needs the app's name or package" };
@@ -53,14 +64,16 @@ export function parseExpect(line: string): ParseResult<Expect> {
   }
 }
 
-export function formatExpect(e: Expect): string {
+/** An expectation as the model writes it; an element id equal to `own` (the action's target) is left out. */
+export function formatExpect(e: Expect, own?: string): string {
+  const id = e.target_id && e.target_id !== own ? ` ${e.target_id}` : '';
   switch (e.kind) {
     case 'element_gone':
-      return `element_gone ${e.target_id ?? ''}`.trim();
+      return `element_gone${id}`;
     case 'text_appears':
       return `text_appears ${e.text ?? ''}`.trim();
     case 'element_state':
-      return `element_state ${e.target_id ?? ''} ${e.state ?? ''}`.trim();
+      return `element_state${id} ${e.state ?? ''}`.trim();
     case 'app_foreground':
       return `app_foreground ${e.package ?? ''}`.trim();
     default:

@@ -4,14 +4,15 @@ import type { Logger } from '../core/logger.js';
 import { actJsonSchema } from './act-schema.js';
 import { MAX_SUBGOALS, type PlannedStep, type PlannerTool, parseAct } from './act-tool.js';
 import type { ChatMessage, LlmClient, LlmUsage } from './llm/client.js';
-import { addUsage, emptyUsage } from './llm/client.js';
 import { buildDecideMessages, buildPlanMessages } from './prompt/builders.js';
 import type { DecideInput, PlanInput, Subgoal } from './prompt/types.js';
 
 /**
  * The ReAct step: one decision per call, with a structured expectation. The coarse plan is made once
- * per goal and revised on replan. When the page is visual-first, or the model asks to `look`, a
- * (downscaled, optionally cropped) screenshot is attached — never otherwise.
+ * per goal and revised on replan. When the page is visual-first a (downscaled) screenshot is
+ * attached; a `look` is a step of its own (the loop records it in the history), and the screenshot
+ * it asked for — zoomed on a control and its row — comes with the next decision on that screen.
+ * Never otherwise.
  */
 
 export interface ImageRequest {
@@ -29,10 +30,19 @@ export interface PlannerDeps {
 export interface DecideRequest extends DecideInput {
   ids: ReadonlySet<string>;
   visualFirst: boolean;
-  /** Action signatures banned on this page; `banned` is how the prompt shows them. */
+  /** Action signatures banned on this page, in the order of `banned` (how the prompt shows each). */
   bannedSignatures?: readonly string[];
   /** Screenshot source for this step (overrides deps.image). */
   image?: (req: ImageRequest) => Promise<string | undefined>;
+  /** The screenshot the model's last step (a `look`) asked for, of this same screen. */
+  look?: LookImage;
+}
+
+/** A look's screenshot (a data: URL) and what it shows, for the prompt's image note. */
+export interface LookImage {
+  url: string;
+  /** e.g. `[1a2b3c4d] and its row`, or `the whole screen`. */
+  of: string;
 }
 
 export type DecideResult =
@@ -92,9 +102,10 @@ export class Planner {
     const openFor = (answer: string | undefined) =>
       req.plan.filter((s, i) => !s.done && (i < last || !answer)).map((s) => s.text);
     const question = asksQuestion(req.goal);
+    const banned = new Map((req.bannedSignatures ?? []).map((sig, i) => [sig, req.banned[i] ?? sig]));
     let questioned = false;
     const parse = (raw: unknown) => {
-      const r = parseAct(raw, { tools, ids: req.ids, subgoal, banned: new Set(req.bannedSignatures ?? []) });
+      const r = parseAct(raw, { tools, ids: req.ids, subgoal, banned });
       if (!r.ok || r.value.decision.action.tool !== 'done') return r;
       const answer = r.value.decision.action.answer?.trim();
       if (question && !answer)
@@ -109,40 +120,28 @@ export class Planner {
         error: `subgoals not marked done: ${stillOpen.join('; ')}. If the goal is already reached, call done again with \`text\` saying what on the screen shows it, and it is accepted; otherwise go on with the [>] subgoal`,
       };
     };
-    let usage = emptyUsage();
     const source = req.image ?? this.deps.image;
-    let image = req.visualFirst ? await source?.({}) : undefined;
-    for (let looks = 0; ; looks++) {
-      const { system, user } = buildDecideMessages({
-        ...req,
-        imageNote: image
+    const image = req.look?.url ?? (req.visualFirst ? await source?.({}) : undefined);
+    const { system, user } = buildDecideMessages({
+      ...req,
+      imageNote: req.look
+        ? `Your look: a screenshot of ${req.look.of} is attached.`
+        : image
           ? 'A screenshot of the screen is attached.'
           : req.visualFirst
             ? 'This screen is drawn in pixels that the listing does not show, and no screenshot can be given to you: act only on what the listing shows, or ask_user if the goal needs what is drawn.'
             : undefined,
-      });
-      const userMsg: ChatMessage = image
-        ? {
-            role: 'user',
-            content: [
-              { type: 'text', text: user },
-              { type: 'image_url', image_url: { url: image, detail: 'low' } },
-            ],
-          }
-        : { role: 'user', content: user };
-      const res = await this.deps.llm.infer({
-        messages: [{ role: 'system', content: system }, userMsg],
-        fn,
-        parse,
-      });
-      usage = addUsage(usage, res.usage);
-      if (!res.ok) return { ok: false, error: res.error, usage };
-      const look = res.value.look;
-      if (!look) return { ok: true, step: res.value, usage };
-      // One look per step: a second request for the same picture would be a loop.
-      const next = looks === 0 ? await source?.(look) : undefined;
-      if (!next) return { ok: false, error: 'the model asked to look but no (further) screenshot is available', usage };
-      image = next;
-    }
+    });
+    const userMsg: ChatMessage = image
+      ? {
+          role: 'user',
+          content: [
+            { type: 'text', text: user },
+            { type: 'image_url', image_url: { url: image, detail: 'low' } },
+          ],
+        }
+      : { role: 'user', content: user };
+    const res = await this.deps.llm.infer({ messages: [{ role: 'system', content: system }, userMsg], fn, parse });
+    return res.ok ? { ok: true, step: res.value, usage: res.usage } : { ok: false, error: res.error, usage: res.usage };
   }
 }

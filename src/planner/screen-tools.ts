@@ -6,7 +6,8 @@ import type { Element, Observation } from '../core/types.js';
  * screens are offered there alone: fingers and zoom (pinch, touch_gesture) where something is drawn
  * in pixels, long_press where something takes one, `type` where there is a field, `scroll_to` where there is a list, the control tools
  * where there is a control they serve (set_slider where a slider's tree has no value, as over
- * adb), `wait_until` where something is still loading. A tool not
+ * adb), `wait_until` where something is still loading, the skill `seek_timeline` where there is a
+ * self-drawn timeline. A tool not
  * offered is refused by the act schema with the list of those that are, so the model is told.
  * What the device and the model can do at all (capabilities, vision for `look`) is decided by the
  * caller; this only narrows it.
@@ -22,9 +23,13 @@ function area(e: Element): number {
   return ((e.bounds.right - e.bounds.left) * (e.bounds.bottom - e.bounds.top)) / 1e6;
 }
 
-/** The screen is (partly) drawn in pixels: only the screenshot shows it, fingers act on it. */
-export function isDrawnScreen(obs: Observation): boolean {
-  if (obs.visualFirst || obs.treeQuality !== 'ok') return true;
+/**
+ * The screen is (partly) drawn in pixels: only the screenshot shows it, fingers act on it. A
+ * self-drawn timeline is one (perception/timeline.ts finds it; the caller says): besides
+ * seek_timeline, a drag by hand (touch_gesture) moves it.
+ */
+export function isDrawnScreen(obs: Observation, timeline = false): boolean {
+  if (obs.visualFirst || obs.treeQuality !== 'ok' || timeline) return true;
   return obs.elements.some((e) => DRAWN.test(e.role) || (/Image/.test(e.role) && area(e) >= LARGE_IMAGE_AREA));
 }
 
@@ -32,6 +37,8 @@ interface Traits {
   /** A control with a range (a slider): what read_control reads that the listing does not. */
   range: boolean;
   drawn: boolean;
+  /** A self-drawn recording timeline (perception/timeline.ts): the seek skill's screen. */
+  timeline: boolean;
   longPress: boolean;
   field: boolean;
   list: boolean;
@@ -41,15 +48,16 @@ interface Traits {
   loading: boolean;
 }
 
-function traits(obs: Observation): Traits {
+function traits(obs: Observation, timeline: boolean): Traits {
   const els = obs.elements;
   const field = els.some((e) => e.flags.editable);
-  const drawn = isDrawnScreen(obs);
+  const drawn = isDrawnScreen(obs, timeline);
   // A range the tree carries (one read off the frame is set_slider's, over ADB).
   const range = els.some((e) => e.range !== undefined && !e.range.fromFrame);
   return {
     range,
     drawn,
+    timeline,
     longPress: drawn || els.some((e) => e.flags.longClickable),
     field,
     list: els.some((e) => e.flags.scrollable),
@@ -78,10 +86,18 @@ const WHERE: Record<string, (t: Traits) => boolean> = {
   // Its members are control_action, wait_until and touch_gesture: for sliders and drawn surfaces
   // (a field's set_text and ime_enter are one call each).
   action_sequence: (t) => t.range || t.drawn,
+  seek_timeline: (t) => t.timeline,
 };
 
-/** `available` narrowed to what applies on this screen (order kept). */
-export function toolsForScreen(obs: Observation, available: readonly string[]): string[] {
-  const t = traits(obs);
+/**
+ * `available` narrowed to what applies on this screen (order kept). `timeline`: the screen has a
+ * self-drawn recording timeline (perception's `hasTimeline`, which this layer does not import).
+ */
+export function toolsForScreen(
+  obs: Observation,
+  available: readonly string[],
+  screen: { timeline?: boolean } = {},
+): string[] {
+  const t = traits(obs, screen.timeline ?? false);
   return available.filter((tool) => WHERE[tool]?.(t) ?? true);
 }

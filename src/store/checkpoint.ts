@@ -17,6 +17,7 @@ export const HistoryEntrySchema = z.object({
   action: z.string(),
   expect: z.string(),
   ok: z.boolean(),
+  unchecked: z.boolean().optional(),
   note: z.string().optional(),
   by: z.enum(['rule', 'replay', 'gate']).optional(),
 });
@@ -57,6 +58,8 @@ export const CheckpointSchema = z.object({
   lastScreenshot: z.string().optional(),
   history: z.array(HistoryEntrySchema),
   blacklist: z.record(z.string(), z.array(z.string())),
+  /** A banned signature → the action as it was sent (how the prompt names the ban). */
+  bannedAs: z.record(z.string(), z.string()).optional(),
   /** An irreversible dispatch journaled before it happens; cleared by its validated result. */
   intent: z
     .object({

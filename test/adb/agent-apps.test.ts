@@ -106,6 +106,6 @@ describe.each([
     expect(inApp.length).toBeGreaterThan(0);
     for (const s of inApp) expect(appsLine(s.user)).toBeUndefined();
     // The launch went by the name on the line, and worked (the next prompt's history says so).
-    expect(inApp[0]?.user).toMatch(new RegExp(`1\\. launch_app package=${name} → ok`));
+    expect(inApp[0]?.user).toMatch(new RegExp(`1\\. launch_app package=${name} expect [^\\n]* → met`));
   });
 });

@@ -53,7 +53,10 @@ describe('an action that was already so', () => {
       await a.close();
       const prompts = model.seen.map((r) => String(r.messages.find((m) => m.role === 'user')?.content ?? ''));
       const last = prompts.at(-1) ?? '';
-      expect(last).toMatch(/type \[817612f6\] .*→ ok \(it was already so: nothing changed\)/);
+      // Checked and held, before the action as after it: met, and said to have changed nothing.
+      expect(last).toMatch(
+        /type \[817612f6\] .*expect element_state text=Tea → met \(it was already so: nothing changed\)/,
+      );
       expect(last).toContain('repeated without progress; banned');
       expect(run.status).toBe('ask_user');
     } finally {

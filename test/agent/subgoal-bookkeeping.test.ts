@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/agent/loop.js';
-import { scriptedEndpoint } from '../planner/fixtures.js';
+import { type ScriptedReply, scriptedEndpoint } from '../planner/fixtures.js';
 import { startRig } from './support/agent-rig.js';
+import { runScripted, userPrompt } from './support/scripted-run.js';
 
 /**
  * The model's subgoal bookkeeping, over real HTTP and the virtual phone: `subgoal_done` on a read
@@ -21,23 +22,9 @@ afterAll(async () => {
   await rm(runsDir, { recursive: true, force: true });
 });
 
-/** The user prompt of the model's n-th request. */
-const prompt = (seen: { messages: { role: string; content: unknown }[] }[], n: number) =>
-  String(seen[n]?.messages.find((m) => m.role === 'user')?.content ?? '');
-
-async function drive(replies: Record<string, unknown>[], goal: string, maxSteps = 5) {
-  const model = await scriptedEndpoint(replies);
-  const rig = await startRig({ modelUrl: model.url });
-  try {
-    const a = await rig.agent({ confirm: () => 'approved' });
-    const run = await runAgent(a.deps, { goal, maxSteps, runsDir });
-    await a.close();
-    return { run, seen: model.seen };
-  } finally {
-    await rig.close();
-    await model.close();
-  }
-}
+const prompt = userPrompt;
+const drive = (replies: ScriptedReply[], goal: string, maxSteps = 5) =>
+  runScripted(replies, goal, { runsDir, maxSteps });
 
 describe('subgoal_done on a read', () => {
   it('closes the [>] subgoal when the read answers, and not when it fails (said in the history)', async () => {
@@ -130,11 +117,39 @@ describe('one action that completes two subgoals', () => {
     expect(prompt(seen, 2)).toMatch(/subgoal_done and plan not applied/);
     expect(prompt(seen, 3)).toContain('[x] open Settings');
     expect(prompt(seen, 3)).toContain('[>] turn Wi-Fi off');
-    expect(prompt(seen, 3)).not.toContain('open the Settings main page');
+    // The open subgoal the plan leaves out was completed by that action too: ticked, not dropped.
+    expect(prompt(seen, 3)).toContain('[x] open the Settings main page');
     expect(run.status).toBe('done');
     expect(seen).toHaveLength(4);
   });
 });
+
+describe('plan=[…] without subgoal_done', () => {
+  it('ticks the open subgoals it leaves out once the action worked, and nothing after a failure', async () => {
+    const { run, seen } = await drive(
+      [
+        { __fn: 'plan', subgoals: ['open Settings', 'find the Network row', 'open Network'] },
+        // Fails its expectation: the plan is not applied (before, a plan alone applied at once).
+        { thought: 'wait', tool: 'wait', value: 0, expect: 'text_appears Zebra crossing', plan: ['open Network'] },
+        // Works, and the Network row is on the first page: two subgoals done by one action.
+        {
+          thought: 'open it; the row is right there',
+          tool: 'launch_app',
+          package: 'com.android.settings',
+          expect: 'app_foreground com.android.settings',
+          plan: ['open Network'],
+        },
+        { thought: 'enough', tool: 'done', text: 'Settings is open with the Network row' },
+      ],
+      'Open Settings.',
+    );
+    expect(prompt(seen, 2)).toContain('[>] open Settings');
+    expect(prompt(seen, 2)).toContain('[ ] find the Network row');
+    expect(prompt(seen, 2)).toMatch(/→ FAILED \(plan not applied, the \[>\] subgoal stays open: /);
+    expect(prompt(seen, 3)).toContain('1. [x] open Settings\n2. [x] find the Network row\n3. [>] open Network');
+    expect(run.status).toBe('done');
+    });
+  });
 
 describe('a revised plan', () => {
   it('keeps a subgoal that repeats a done one (the second "Add to cart"), and drops only a resent done prefix', async () => {

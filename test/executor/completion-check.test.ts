@@ -207,6 +207,43 @@ describe('CompletionTracker', () => {
     expect(new CompletionTracker().check({ tool: 'done', answer: '15.1' }, drawn, question).ok).toBe(false);
   });
 
+  it('after a failed check, done is accepted once the screen confirms it: a read or look, or the check holding now', () => {
+    const screen = (texts: string[]) =>
+      ({
+        app: { package: 'p', activity: '.A', title: '' },
+        elements: [],
+        texts,
+        windows: [],
+        keyboard: { shown: false },
+      }) as unknown as Observation;
+    const done = { tool: 'done' as const };
+    const t = new CompletionTracker();
+    t.record(
+      { ok: false, reason: '"Cart (1)" is not on the page', expect: { kind: 'text_appears', text: 'Cart (1)' } },
+      undefined,
+      [],
+    );
+    const refused = t.check(done, screen(['Cart (0)']));
+    expect(refused).toEqual({
+      ok: false,
+      reason:
+        'the last action failed its check ("Cart (1)" is not on the page); done is accepted after an action whose expect is met, or after a read or look at what shows the goal reached',
+    });
+    // The counter updated late: the failed expectation holds on the screen the done is claimed on.
+    expect(t.check(done, screen(['Cart (1)']))).toEqual({ ok: true });
+    // A check that needs a before (page_changes) cannot be re-checked: the model's read or look counts.
+    const u = new CompletionTracker();
+    u.record({ ok: false, reason: 'the page hash is the same', expect: { kind: 'page_changes' } }, undefined, []);
+    expect(u.check(done, screen(['Saved'])).ok).toBe(false);
+    u.confirmedOnScreen();
+    expect(u.check(done, screen(['Saved']))).toEqual({ ok: true });
+    // And it survives a checkpoint.
+    const v = new CompletionTracker();
+    v.record({ ok: false, reason: 'x', expect: { kind: 'text_appears', text: 'Cart (1)' } }, undefined, []);
+    const back = CompletionTracker.fromJSON(JSON.parse(JSON.stringify(v.toJSON())));
+    expect(back.check(done, screen(['Cart (1)']))).toEqual({ ok: true });
+  });
+
   it('believes a model that insists after two questions', () => {
     const t = new CompletionTracker({ maxRejections: 2 });
     t.record({ ok: false, reason: 'element x is not "on"' }, undefined, []);

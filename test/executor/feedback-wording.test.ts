@@ -174,3 +174,51 @@ describe('feedback wording', () => {
     expect(dead.reason).toMatch(/input dropped, blocked by an overlay/);
   });
 });
+
+describe('a failed check says what was seen', () => {
+  const slider: Element = {
+    ...searchField('aaaa0001', 'com.android.settings:id/brightness', ''),
+    role: 'SeekBar',
+    className: 'android.widget.SeekBar',
+    label: 'Brightness',
+    hint: undefined,
+    range: { min: 0, max: 255, current: 40 },
+    flags: { ...FLAGS, clickable: true },
+  };
+  const tap = { tool: 'control_action' as const, target_id: slider.id, args: { action: 'set_progress', value: 40 } };
+  it('a value= check names the value the control holds', () => {
+    const before = page([{ ...slider, range: { min: 0, max: 255, current: 10 } }]);
+    const v = validate({ kind: 'element_state', state: 'value=99' }, before, page([slider]), tap, slider);
+    expect(v.reason).toBe('"Brightness" [aaaa0001] is value=40 (0..255), not value=99');
+  });
+  it('a switch names its state, a text field its text', () => {
+    const sw: Element = { ...slider, id: 'bbbb0002', role: 'Switch', label: 'Wi-Fi', range: undefined };
+    const on = { ...sw, flags: { ...sw.flags, checkable: true, checked: true } };
+    const off = { ...on, flags: { ...on.flags, checked: false } };
+    const v = validate({ kind: 'element_state', state: 'off' }, page([off]), page([on]), { tool: 'tap' }, off);
+    expect(v.reason).toBe('"Wi-Fi" [bbbb0002] is on, not off');
+    const field = searchField('cccc0003', 'p:id/q', 'Zed');
+    const t = validate(
+      { kind: 'element_state', state: 'text=Zoe' },
+      page([searchField('cccc0003', 'p:id/q', '')]),
+      page([field]),
+      { tool: 'type', target_id: field.id, text: 'Zoe' },
+      field,
+    );
+    expect(t.reason).toBe('"Search" [cccc0003] is text="Zed", not text=Zoe');
+  });
+  it('a text that did not appear names the texts alike it that did', () => {
+    const cart = (n: number): Element => ({
+      ...searchField('dddd0004', 'p:id/cart', ''),
+      role: 'Button',
+      label: undefined,
+      text: `Cart (${n})`,
+      flags: { ...FLAGS, clickable: true },
+    });
+    // A tap on "Cart (0)" that made it "Cart (1)", checked for a text.
+    const checked = (text: string) =>
+      validate({ kind: 'text_appears', text }, page([cart(0)]), page([cart(1)]), { tool: 'tap' }, cart(0)).reason;
+    expect(checked('Cart (2)')).toBe('"Cart (2)" is not on the page (it shows "Cart (1)")');
+    expect(checked('Zebra')).toBe('"Zebra" is not on the page');
+  });
+});

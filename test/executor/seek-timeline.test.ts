@@ -82,6 +82,35 @@ describe('seek_timeline on the Recordings app', () => {
     expect(r.error).toMatch(/uncertain/);
     expect(report.ignored.join(' ')).toMatch(/watermark.*event card|event card.*watermark/);
     expect(state.playing).toBe(false);
+    // Where the cursor is, as far as anything on screen can say: nowhere.
+    expect(report.cursor).toBe('cursor unknown: no readout bound to it');
+    expect(r.error).toMatch(/^seek uncertain: target 12:10:30 · cursor unknown: no readout bound to it · /);
+  });
+
+  it('a drag by hand: a two-frame touch_gesture on the timeline moves the cursor, roughly by its length', async () => {
+    const { ex, obs, state } = await openRecordings(6, { start: 10 * 3600 });
+    const timeline = obs.elements.find((e) => e.resourceId.endsWith(':id/timeline'));
+    if (!timeline) throw new Error('no timeline');
+    const y = Math.round((timeline.bounds.top + timeline.bounds.bottom) / 2);
+    const r = parseAct(
+      {
+        thought: 'drag it left by hand',
+        tool: 'touch_gesture',
+        frames: [
+          { at_ms: 0, points: [{ x: 700, y }] },
+          { at_ms: 400, points: [{ x: 300, y }] },
+        ],
+        expect: 'frame_changes',
+      },
+      { tools: ['touch_gesture'], ids: new Set(obs.elements.map((e) => e.id)) },
+    );
+    if (!r.ok) throw new Error(r.error);
+    const before = state.position;
+    const done = await ex.run(r.value.decision, obs);
+    expect(done.ok, done.error).toBe(true);
+    await rig?.clock.sleep(1000);
+    // Content moves with the finger: dragging left shows later times.
+    expect(state.position).toBeGreaterThan(before);
   });
 
   it('refuses a time that is not HH:MM:SS before anything is sent', () => {
@@ -138,5 +167,8 @@ describe('seek_timeline against a readout that is not bound to the cursor', () =
     expect(report.status).toBe('uncertain');
     expect(report.reached).toBeUndefined();
     expect(report.reason).toMatch(/did not follow/);
+    // The failed seek says where the cursor reads, and that the reading is not trusted.
+    expect(report.cursor).toBe('cursor readout 10:00:00 (stable, not trusted)');
+    expect(r.error).toContain('· cursor readout 10:00:00 (stable, not trusted) ·');
   });
 });

@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { JOURNEY_EXAMPLE } from '../../src/mcp/journey.js';
 import { type Dirs, idOf, type Phone, sc, startPhone, stdioClient, tempDirs, text } from './harness.js';
 
 /**
@@ -92,6 +93,22 @@ describe('phone-agent mcp: direct tools', () => {
 
     const gone = sc(await call('observe', { since_revision: 99_999 }));
     expect(gone).toMatchObject({ delta_available: false, reason: 'BASE_REVISION_UNAVAILABLE' });
+  });
+
+  it("a journey's schema spells out a member and carries one example, which validates as it is", async () => {
+    const { tools } = await client.listTools();
+    const seq = tools.find((t) => t.name === 'action_sequence');
+    if (!seq) throw new Error('no action_sequence tool');
+    const steps = (seq.inputSchema.properties as Record<string, { description?: string; items?: unknown }>).steps;
+    const member = steps?.items as { properties: Record<string, { description?: string }> };
+    expect(Object.keys(member.properties)).toEqual(['id', 'tool', 'args']);
+    for (const k of ['id', 'tool', 'args']) expect(member.properties[k]?.description, k).toBeTruthy();
+    expect(steps?.description).toContain(`e.g. ${JSON.stringify(JOURNEY_EXAMPLE)}`);
+    // Every member of the example passes validation: the run starts (and stops at the first
+    // member, since no chat is open), instead of "nothing was run".
+    const r = sc(await call('action_sequence', { steps: JOURNEY_EXAMPLE, defaults: { verificationMode: 'light' } }));
+    expect(String(r.message ?? '')).not.toMatch(/nothing was run/);
+    expect((r.steps as { status: string }[]).map((s) => s.status)).toEqual(['failed', 'not_run']);
   });
 
   it('a journey validates first, stops at the failed assertion and keeps the receipts', async () => {

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { imageDataUrl, sniffImageType } from '../../src/core/image-format.js';
 import type { Element } from '../../src/core/types.js';
-import { encodeModelImage, MODEL_IMAGE_SIDE } from '../../src/perception/model-image.js';
+import { encodeModelImage, MODEL_IMAGE_SIDE, rowBox } from '../../src/perception/model-image.js';
 
 /**
  * The screenshot the model gets: its bytes are the configured format, the data URL says what the
@@ -46,20 +46,44 @@ describe('encodeModelImage', () => {
     });
   }
 
-  it('zooms on a target: half the width and a quarter of the height around it, at full resolution', async () => {
+  it('zooms on a target: its row at full resolution, at least half the width and an eighth of the height', async () => {
     const target = { id: 'aa', boundsPx: { left: 400, top: 2000, right: 680, bottom: 2100 } };
     const url = await encodeModelImage(await screenshot(), obs([target]), { target_id: 'aa' }, 'png');
     const { bytes } = decode(url);
     const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
-    expect([info.width, info.height]).toEqual([W / 2, H / 4]);
+    expect([info.width, info.height]).toEqual([W / 2, H / 8]);
     // The crop is from the blue bottom half; the whole screen's image would start red.
     expect(data[2]).toBeGreaterThan(200);
     expect(data[0]).toBeLessThan(50);
-    // A point zooms the same way; near the top edge the crop stays inside the screen.
+    // A point zooms on half the width and a quarter of the height; near the top edge the crop stays inside the screen.
     const top = decode(await encodeModelImage(await screenshot(), obs(), { point: { x: 500, y: 10 } }, 'jpeg'));
     const px = await sharp(top.bytes).raw().toBuffer({ resolveWithObject: true });
     expect([px.info.width, px.info.height]).toEqual([W / 2, H / 4]);
     expect(px.data[0]).toBeGreaterThan(200);
+  });
+
+  it("a row's label zooms on the whole row: the switch at the row's far end is in the picture", async () => {
+    // A Settings row: the row (actionable), its label at the left, its switch at the right end.
+    const row = { id: 'row', window: 1, boundsPx: { left: 0, top: 600, right: W, bottom: 760 } };
+    const label = {
+      id: 'lbl',
+      window: 1,
+      actionableAncestorId: 'row',
+      boundsPx: { left: 48, top: 640, right: 400, bottom: 720 },
+    };
+    const toggle = { id: 'sw', window: 1, boundsPx: { left: 900, top: 640, right: 1032, bottom: 720 } };
+    // A list around the row is taller than the row: not part of it.
+    const list = { id: 'list', window: 1, boundsPx: { left: 0, top: 300, right: W, bottom: 2000 } };
+    const els = obs([row, label, toggle, list]);
+    for (const id of ['row', 'lbl', 'sw']) {
+      const { bytes } = decode(await encodeModelImage(await screenshot(), els, { target_id: id }, 'png'));
+      const meta = await sharp(bytes).metadata();
+      // The whole width (label to switch), a short band around the row — not the list.
+      expect([id, meta.width]).toEqual([id, W]);
+      expect(meta.height).toBeLessThan(H / 4);
+    }
+    expect(rowBox(label as Element, els.elements, H)).toEqual({ left: 0, top: 600, right: W, bottom: 760 });
+    expect(rowBox(toggle as Element, els.elements, H)).toEqual({ left: 0, top: 600, right: W, bottom: 760 });
   });
 
   it('refuses bytes that are neither PNG nor JPEG instead of labelling them', () => {

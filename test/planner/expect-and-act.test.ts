@@ -22,6 +22,27 @@ describe('expect DSL', () => {
       if (r.ok) expect(formatExpect(r.value)).toBe(line);
     }
   });
+  it("leaves out an element id that is the action's own target, and reads it back so", () => {
+    expect(parseExpect('element_gone')).toEqual({ ok: true, value: { kind: 'element_gone' } });
+    expect(parseExpect('element_state on')).toEqual({ ok: true, value: { kind: 'element_state', state: 'on' } });
+    expect(parseExpect('element_state value=40')).toEqual({
+      ok: true,
+      value: { kind: 'element_state', state: 'value=40' },
+    });
+    expect(parseExpect('element_state [1a2b3c4d] off')).toEqual({
+      ok: true,
+      value: { kind: 'element_state', target_id: '1a2b3c4d', state: 'off' },
+    });
+    const own = { kind: 'element_state' as const, target_id: '1a2b3c4d', state: 'off' };
+    expect(formatExpect(own, '1a2b3c4d')).toBe('element_state off');
+    expect(formatExpect(own, '9b1c0d22')).toBe('element_state 1a2b3c4d off');
+    expect(formatExpect({ kind: 'element_gone', target_id: '1a2b3c4d' }, '1a2b3c4d')).toBe('element_gone');
+    // Without an id the action must have a target: a back has none to check.
+    const tap = parseAct({ thought: 'x', tool: 'tap', target_id: '1a2b3c4d', expect: 'element_state off' }, ctx);
+    expect(tap.ok && tap.value.decision.expect).toEqual({ kind: 'element_state', state: 'off' });
+    const back = parseAct({ thought: 'x', tool: 'back', expect: 'element_gone' }, ctx);
+    expect(back.ok ? '' : back.error).toMatch(/expect element_gone without an id needs an action with target_id/);
+  });
   it('rejects a missing or unknown expectation with the grammar', () => {
     const r = parseExpect('');
     expect(r.ok).toBe(false);

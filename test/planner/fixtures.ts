@@ -139,7 +139,20 @@ export function toolCallCompletion(fn: string, args: string, promptTokens = 100)
 }
 
 /** A loopback OpenAI-compatible endpoint replying with the given act arguments in turn; records the requests. */
-export async function scriptedEndpoint(replies: Record<string, unknown>[]) {
+/** A scripted reply: the call's arguments, or a function of the request's user text (to pick ids off the screen). */
+export type ScriptedReply = Record<string, unknown> | ((user: string) => Record<string, unknown>);
+
+const userText = (body: { messages: { role: string; content: unknown }[] }) =>
+  body.messages
+    .filter((m) => m.role === 'user')
+    .map((m) =>
+      typeof m.content === 'string'
+        ? m.content
+        : (m.content as { text?: string }[]).map((p) => p.text ?? '').join('\n'),
+    )
+    .join('\n');
+
+export async function scriptedEndpoint(replies: ScriptedReply[]) {
   const seen: { messages: { role: string; content: unknown }[] }[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -147,10 +160,12 @@ export async function scriptedEndpoint(replies: Record<string, unknown>[]) {
       body += c;
     });
     req.on('end', () => {
-      seen.push(JSON.parse(body));
+      const request = JSON.parse(body);
+      seen.push(request);
       res.writeHead(200, { 'content-type': 'application/json' });
       // A reply's `__fn` names the function it calls (default `act`), e.g. `plan`.
-      const { __fn, ...args } = replies.shift() ?? {};
+      const next = replies.shift() ?? {};
+      const { __fn, ...args } = typeof next === 'function' ? next(userText(request)) : next;
       res.end(JSON.stringify(toolCallCompletion(typeof __fn === 'string' ? __fn : 'act', JSON.stringify(args), 10)));
     });
   });

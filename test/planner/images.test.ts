@@ -40,16 +40,28 @@ describe('screenshots go to the model only when needed', () => {
     expect(images(e.seen[0]!)).toHaveLength(1);
     expect(asked).toEqual([{}]);
   });
-  it('sends a crop around the target when the model asks to look', async () => {
-    const e = await scriptedEndpoint([{ thought: 'zoom', tool: 'look', target_id: '77aa0011' }, tap]);
+  it('a look is the step: the planner returns it, takes no picture, and makes one call', async () => {
+    const e = await scriptedEndpoint([{ thought: 'zoom', tool: 'look', target_id: '77aa0011' }]);
     close = e.close;
     const asked: unknown[] = [];
     const r = await planner(e.url, asked).decide({ ...base, visualFirst: false });
-    expect(r.ok && r.step.decision.action.tool).toBe('tap');
-    expect(asked).toEqual([{ target_id: '77aa0011', point: undefined }]);
-    expect(images(e.seen[0]!)).toHaveLength(0);
-    expect(images(e.seen[1]!)).toHaveLength(1);
-    expect(r.usage.calls).toBe(2);
+    expect(r.ok && r.step.look).toEqual({ target_id: '77aa0011', point: undefined });
+    expect(asked).toHaveLength(0);
+    expect(r.usage.calls).toBe(1);
+  });
+  it("sends the look's screenshot with the next decision, saying what it shows", async () => {
+    const e = await scriptedEndpoint([tap]);
+    close = e.close;
+    const asked: unknown[] = [];
+    const look = { url: 'data:image/png;base64,AAAA', of: '[77aa0011] "Brightness" and its row' };
+    const r = await planner(e.url, asked).decide({ ...base, visualFirst: true, look });
+    expect(r.ok).toBe(true);
+    // The look's picture stands in for the whole-screen one a visual-first page would get.
+    expect(asked).toHaveLength(0);
+    expect(images(e.seen[0]!)).toEqual([{ type: 'image_url', image_url: { url: look.url, detail: 'low' } }]);
+    expect(JSON.stringify(e.seen[0]!.messages)).toContain(
+      'Your look: a screenshot of [77aa0011] \\"Brightness\\" and its row is attached.',
+    );
   });
 });
 

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { hasTimeline } from '../../src/perception/timeline.js';
 import { actArgsSchema, actJsonSchema, FIELD_NAMES, REQUIRED_FIELDS } from '../../src/planner/act-schema.js';
 import { parseAct } from '../../src/planner/act-tool.js';
 import { toStrictSchema } from '../../src/planner/llm/strict-schema.js';
-import { plannerTools, systemPrompt, TOOL_HELP } from '../../src/planner/prompt/builders.js';
+import { plannerTools, SEQUENCE_EXAMPLE, systemPrompt, TOOL_HELP } from '../../src/planner/prompt/builders.js';
 import { toolsForScreen } from '../../src/planner/screen-tools.js';
 import { MAPS_PACKAGE } from '../../src/testbed/sim/apps/maps.js';
+import { RECORDINGS_PACKAGE } from '../../src/testbed/sim/apps/recordings.js';
 import { SETTINGS_PACKAGE } from '../../src/testbed/sim/apps/settings.js';
 import { look, newPhone, open, type Perceived } from '../perception/phone.js';
 
@@ -22,7 +24,10 @@ async function screen(pkg: string): Promise<Perceived> {
   await open(phone, pkg);
   return look(phone, { screenshot: false });
 }
-const offer = (p: Perceived) => toolsForScreen(p.observation, ALL);
+const offer = (p: Perceived) => toolsForScreen(p.observation, ALL, { timeline: hasTimeline(p.observation) });
+/** The member schema of `steps` in a compact act schema's properties. */
+const member = (p: Record<string, unknown>) =>
+  (p.steps as { items: { properties: Record<string, { enum?: string[] }>; required: string[] } }).items;
 
 describe('tools per screen', () => {
   it('a list of settings rows: no fingers, no zoom, no control tools; scroll_to, since it is a list', async () => {
@@ -30,7 +35,15 @@ describe('tools per screen', () => {
     const tools = offer(p);
     for (const t of ['tap', 'swipe', 'back', 'home', 'launch_app', 'wait', 'done', 'note', 'read', 'scroll_to'])
       expect(tools).toContain(t);
-    for (const t of ['pinch', 'touch_gesture', 'control_action', 'read_control', 'action_sequence', 'wait_until'])
+    for (const t of [
+      'pinch',
+      'touch_gesture',
+      'control_action',
+      'read_control',
+      'action_sequence',
+      'wait_until',
+      'seek_timeline',
+    ])
       expect(tools).not.toContain(t);
     const system = systemPrompt(tools);
     expect(system).not.toMatch(/frame_changes|pinch|touch_gesture|set_progress/);
@@ -73,6 +86,14 @@ describe('tools per screen', () => {
     expect(r.ok).toBe(true);
   });
 
+  it('a recording timeline: seek_timeline, and a drag by hand (touch_gesture) since it is drawn in pixels', async () => {
+    const p = await screen(RECORDINGS_PACKAGE);
+    const tools = offer(p);
+    expect(tools).toEqual(expect.arrayContaining(['seek_timeline', 'touch_gesture', 'pinch']));
+    // The seek's help says how to drag by hand, on this screen only.
+    expect(systemPrompt(tools)).toMatch(/seek_timeline\([^;]*; a drag by hand is a touch_gesture/);
+  });
+
   it('a tool not offered on this screen is refused with the list of those that are', async () => {
     const p = await screen(SETTINGS_PACKAGE);
     const tools = offer(p);
@@ -106,12 +127,39 @@ describe('the act schema and its parser agree', () => {
     const rich = actJsonSchema(['tap', 'touch_gesture', 'action_sequence', 'pinch']);
     const richProps = rich.properties as Record<string, unknown>;
     expect(richProps.frames).toEqual({ type: 'array', items: { type: 'object' } });
-    expect(richProps.steps).toEqual({ type: 'array', items: { type: 'object' } });
+    // A sequence's members are spelled out, field by field, as the act call's own fields.
+    expect(Object.keys(member(richProps).properties)).toEqual(['tool', 'target_id', 'op', 'value', 'text', 'frames']);
+    expect(member(richProps).properties.tool?.enum).toEqual(['control_action', 'wait_until', 'touch_gesture']);
+    expect(member(richProps).required).toEqual(['tool']);
+    // Without gestures on the screen, no gesture member and no frames.
+    const plain = member(actJsonSchema(['tap', 'action_sequence']).properties as Record<string, unknown>);
+    expect(plain.properties.tool?.enum).toEqual(['control_action', 'wait_until']);
+    expect(plain.properties).not.toHaveProperty('frames');
     expect(JSON.stringify(rich).match(/at_ms/g)).toBeNull();
     // Strict-mode providers get the nested shapes spelled out (frames, and frames inside steps).
     const full = JSON.stringify(actJsonSchema(['tap', 'touch_gesture', 'action_sequence'], { full: true }));
     expect(full).toContain('"at_ms"');
     expect(full).toContain('"points"');
+  });
+
+  it("the help's sequence example is a valid call on a slider screen, every member as the schema spells it", async () => {
+    const p = await screen(`${SETTINGS_PACKAGE}/.DisplaySettings`);
+    const tools = offer(p);
+    expect(systemPrompt(tools)).toContain(`action_sequence(steps) runs them in one go: ${SEQUENCE_EXAMPLE}`);
+    const slider = p.observation.elements.find((e) => e.range);
+    const steps = JSON.parse(SEQUENCE_EXAMPLE.replaceAll('…', slider?.id ?? '')) as Record<string, unknown>[];
+    const members = member(actJsonSchema(tools).properties as Record<string, unknown>).properties;
+    for (const m of steps) for (const k of Object.keys(m)) expect(members).toHaveProperty(k);
+    const r = parseAct(
+      { thought: 'set and settle', tool: 'action_sequence', steps, expect: 'screen_changes' },
+      { tools: tools as never, ids: new Set(p.observation.elements.map((e) => e.id)) },
+    );
+    expect(r.ok ? r.value.decision.action.args : r.error).toEqual({
+      actions: [
+        { tool: 'control_action', target_id: slider?.id, args: { action: 'set_progress', value: 40 } },
+        { tool: 'wait_until', args: { condition: 'stable' } },
+      ],
+    });
   });
 
   it('gives strict-mode providers a schema whose every object is closed and fully required', () => {

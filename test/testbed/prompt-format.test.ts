@@ -55,6 +55,8 @@ const input = (screen: string, over: Partial<DecideInput> = {}): DecideInput => 
       note: 'element 9b1c is not "text=On my way" (it shows ""); undo: back expect page_changes',
     },
     { step: 3, action: 'back', expect: 'page_changes', ok: true, note: 'replayed from page memory' },
+    { step: 4, action: 'read [2b3c]', expect: '-', ok: true, note: 'full text: "On my way (5 min)"' },
+    { step: 5, action: 'wait value=500', expect: 'no_change', ok: true, unchecked: true },
   ],
   banned: ['tap [2b3c]', 'swipe up [5566]'],
   tools: ['tap', 'type', 'pinch', 'look', 'read_control', 'done', 'ask_user', 'infeasible'],
@@ -77,15 +79,18 @@ describe('PROMPT_FORMAT: the reference model parses every field the builders wri
     expect(p.current).toBe('write "On my way (5 min)"');
     expect(p.allDone).toBe(false);
     expect(p.history).toEqual(
-      // A passed step's expectation held and is not repeated; a failed one shows what was expected.
-      input('').history.map(({ step, action, expect, ok, note }) => ({
+      // Every step with an expectation shows it and whether it was met; one without ("-") shows none.
+      input('').history.map(({ step, action, expect, ok, unchecked, note }) => ({
         step,
         action,
-        expect: ok ? '' : expect,
+        expect: expect === '-' ? '' : expect,
         ok,
+        met: ok && expect !== '-' && !unchecked,
         ...(note ? { note } : {}),
       })),
     );
+    expect(user).toContain('1. launch_app Messages expect app_foreground com.android.messaging → met\n');
+    expect(user).toContain('5. wait value=500 expect no_change → ok, not checked');
     expect(p.banned).toEqual(['tap [2b3c]', 'swipe up [5566]']);
     expect(p.hint).toBe(input('').hint);
     expect(p.tools).toEqual(['tap', 'type', 'pinch', 'look', 'read_control', 'done', 'ask_user', 'infeasible']);
@@ -145,11 +150,13 @@ describe('PROMPT_FORMAT: the reference model parses every field the builders wri
     ];
     const p = parsePrompt(buildDecideMessages(input(seen.compact, { history })).user);
     expect(p.history).toEqual(
-      history.map(({ step, action, ok, note, by }) => ({
+      // Each shows its expectation and that it was met, as a step of the model's own does.
+      history.map(({ step, action, expect, ok, note, by }) => ({
         step,
         action,
-        expect: '',
+        expect,
         ok,
+        met: ok,
         note: by ? `not your action: an interrupt rule; ${note}` : note,
       })),
     );

@@ -22,7 +22,7 @@ function shape(kind: NoiseKind, args: Record<string, unknown> & { thought: strin
       {
         args,
         screen,
-        history: [{ step: 1, action: 'launch_app Settings', ok: true }],
+        history: [{ step: 1, action: 'launch_app Settings', ok: true, met: true }],
         moreSubgoals: false,
         offered,
         remainingPlan: ['toggle "Wi-Fi" off', 'done'],

@@ -43,6 +43,7 @@ describe('reference model: undo hints', () => {
         action: 'tap [04e70589] "Extra shot"',
         expect: 'element_state 8f15a8f4 on',
         ok: false,
+        met: false,
         note: 'element 8f15a8f4 is not "on"; undo: tap [04e70589] expect element_state 04e70589 off',
       },
     ]);

@@ -23,8 +23,8 @@ export class LoopBreaker {
     private readonly maxInterventions = 2,
   ) {}
 
-  /** Call with each action chosen (before dispatch). */
-  check(pageHash: string, signature: string): LoopVerdict {
+  /** Call with each action chosen (before dispatch); `shown` names it in the verdict as it was sent. */
+  check(pageHash: string, signature: string, shown = signature): LoopVerdict {
     const key = `${pageHash}|${signature}`;
     const page = pageOf(pageHash);
     // The previous action led to another page: it worked, whatever it is chosen for next time.
@@ -38,11 +38,11 @@ export class LoopBreaker {
     if (this.interventions > this.maxInterventions)
       return {
         kind: 'hand_over',
-        reason: `stuck: "${signature}" repeated on the same screen despite a change of strategy`,
+        reason: `stuck: "${shown}" repeated on the same screen despite a change of strategy`,
       };
     return {
       kind: 'change_strategy',
-      hint: `"${signature}" was tried ${this.limit}× on this screen without progress; it is banned here — try a different approach (another element, scroll, back, or re-plan)`,
+      hint: `"${shown}" was tried ${this.limit}× on this screen without progress; it is banned here — try a different approach (another element, scroll, back, or re-plan)`,
     };
   }
 

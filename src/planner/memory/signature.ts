@@ -1,6 +1,7 @@
 import { shortHash } from '../../core/hash.js';
 import type { Action } from '../../core/types.js';
 import { actFields, type FieldSet, type FieldValue } from '../act-native.js';
+import { typedText } from '../prompt/format.js';
 
 /** A stable short form of an action, used by the blacklist, the loop breaker and the history. */
 export function actionSignature(a: Action): string {
@@ -13,13 +14,6 @@ export function actionSignature(a: Action): string {
   const typed = a.tool === 'type' && a.text !== undefined ? `~${shortHash(a.text)}` : undefined;
   const extra = [a.direction, a.package, a.args ? JSON.stringify(a.args) : undefined, typed].filter(Boolean).join(' ');
   return [a.tool, where, extra].filter(Boolean).join(' ');
-}
-
-const PLACEHOLDER = /^(⟨secret\d+⟩)+$/;
-
-/** Typed text is never shown (it may be a password): only its length, or the model's own placeholder. */
-function typedText(t: string): string {
-  return PLACEHOLDER.test(t) ? t : `(${[...t].length} chars)`;
 }
 
 function value(v: FieldValue, typed: boolean): string {

@@ -1,7 +1,7 @@
 import { IMPLIED_VERB, impliedVerb } from '../../core/element-ref.js';
 import { CONTROL_OPS, WAIT_CONDITIONS } from '../act-native.js';
 import { MAX_NOTE_CHARS, MAX_SUBGOALS } from '../act-tool.js';
-import { EXPECT_FORMS, FRAME_FORM } from '../expect-dsl.js';
+import { EXPECT_FORMS, FRAME_FORM, OWN_TARGET_NOTE } from '../expect-dsl.js';
 import {
   ALL_DONE,
   blockSection,
@@ -56,6 +56,12 @@ function controlHelp(k: ScreenKinds): string {
   return `control_action(target_id, op=${ops.join('|')}, value?, text?)${range}`;
 }
 
+/** One sequence, as a model writes it (it is offered by sliders and drawn views): set, then let the screen settle. */
+export const SEQUENCE_EXAMPLE = JSON.stringify([
+  { tool: 'control_action', target_id: '…', op: 'set_progress', value: 40 },
+  { tool: 'wait_until', op: 'stable' },
+]);
+
 /**
  * The tools the planner offers, one short line each, saying what a model could not guess (units,
  * directions, which expect); other device tools are not offered. Paid on every request, and only
@@ -70,7 +76,7 @@ export const TOOL_HELP: Record<string, string> = {
   home: 'home (expect page_changes)',
   launch_app: 'launch_app(package=an app name as Apps lists it, or its package)',
   wait: 'wait(value=ms)',
-  done: 'done(text=the answer if the goal asks one, else what on the screen shows the goal reached)',
+  done: 'done(text=the answer asked for, else what on screen shows the goal reached)',
   ask_user: 'ask_user(text=question or report) stops the run for the user',
   infeasible: 'infeasible(text=reason)',
   read_control: 'read_control(target_id) its value, range and state',
@@ -80,13 +86,14 @@ export const TOOL_HELP: Record<string, string> = {
     'scroll_to(text, target_id?, direction?) scrolls the list until a row with this title is visible (a row as listed works: its title is searched); direction up searches back',
   pinch: 'pinch(target_id|point, scale=0.25..4, >1 zooms in)',
   touch_gesture: 'touch_gesture(frames=[{at_ms,points:[{x,y},…]},…]) raw fingers, first at_ms 0, one point per finger',
-  action_sequence:
-    'action_sequence(steps=[{tool:control_action|wait_until|touch_gesture, target_id?, op?, value?, text?, frames?},…]) runs them in one go',
-  seek_timeline: 'seek_timeline(target_id=timeline, text=HH:MM:SS) pauses, seeks, reports the residual or uncertain',
+  // The members' fields are in the schema (act-schema.ts); the line shows one sequence whole.
+  action_sequence: `action_sequence(steps) runs them in one go: ${SEQUENCE_EXAMPLE}`,
+  seek_timeline:
+    'seek_timeline(target_id=timeline, text=HH:MM:SS) pauses, seeks, reports the residual or uncertain; a drag by hand is a touch_gesture of 2 frames (finger down, finger up)',
   set_slider: 'set_slider(target_id, value=0..100 % of the track) drags the thumb there, reads back where it rests',
-  look: 'look(target_id|point?) attaches a screenshot, zoomed on a target',
+  look: 'look(target_id|point?) a step: the next prompt has the screenshot, zoomed on the control and its row',
   read: 'read(target_id | text=a cut line as shown) its full text',
-  note: `note(text) keeps a fact in Notes for every later prompt (≤ ${MAX_NOTE_CHARS} chars)`,
+  note: `note(text) keeps a fact in Notes (≤ ${MAX_NOTE_CHARS} chars)`,
 };
 
 /** The verbs classes imply (core's IMPLIED_VERB), grouped: `EditText fill, Switch/CheckBox/Radio toggle, …`. */
@@ -151,7 +158,7 @@ function expectLine(tools: readonly string[], screen: string | undefined): strin
   if (!k.field) forms = forms.replace(' | keyboard_shown', '');
   if (quiet) forms = forms.replace(/no_change$/, `no_change (${quiet})`);
   const drawn = tools.some((t) => DRAWN_TOOLS.has(t)) ? ` | ${FRAME_FORM}` : '';
-  return `expect (required, one line; "-" for done/ask_user/infeasible): ${forms}${drawn}`;
+  return `expect (required, one line; "-" for done/ask_user/infeasible; ${OWN_TARGET_NOTE}): ${forms}${drawn}`;
 }
 
 /** What a system prompt says beyond its tools: only the lines this request's screen needs. */
@@ -175,8 +182,9 @@ export function systemPrompt(tools: string[], opts: SystemOptions = {}): string 
     `${SCREEN_HELP} Act on ids.`,
     `${lineSection(SECTION.tools, toolLines)}.`,
     expectLine(tools, opts.screen),
-    // One action that completes several subgoals: subgoal_done=true and plan=[the rest] (or []).
-    `subgoal_done=true when this action completes the [>] subgoal; plan=[…] with any action: the subgoals still open after it ([x] ones stay; [] = none left; ≤ ${MAX_SUBGOALS}).`,
+    // One action that completes several subgoals: plan=[the rest] (or []) ticks the others.
+    // The bound (MAX_SUBGOALS) is the plan prompt's; a longer plan here is refused saying so.
+    'subgoal_done=true: this action completes the [>] subgoal; plan=[…]: the subgoals still open once it worked (open ones left out are ticked [x]; [] ticks all).',
     // Said where a line carries the mark, so a screen without one pays nothing.
     ...(opts.held
       ? [`Tapping a line marked "${HELD_WORDS}<kind>" asks the user first; tap it when the goal needs that step.`]

@@ -16,9 +16,10 @@ import type { HistoryEntry, Subgoal } from './types.js';
  * Block bodies use these line grammars:
  *   Plan, Previous plan   planLine:     `N. [m] text`  m = "x" done · ">" current · " " open
  *   Notes                 one `- text` line per note (the model's working memory), oldest first
- *   Recent steps          historyLine:  `N. action → ok[ (note)]` or `N. action expect E → FAILED[ (note)]`;
- *                         the action in the act call's fields (`tool [id] "label" op=… value=…`)
- *   Banned on this page   a LIST_SEPARATOR-joined list, on one line
+ *   Recent steps          historyLine:  `N. action[ expect E] → R[ (note)]`, R = met (E checked and held) ·
+ *                         FAILED · ok (no E: done, read, note, look) · ok, not checked; the action in the
+ *                         act call's fields (`tool [id] "label" op=… value=…`)
+ *   Banned on this page   a LIST_SEPARATOR-joined list on one line, each action as it was sent (`tap point=503,897`, `type [id] "Email" text=(5 chars)`)
  *   Apps                  one line, the launcher's app names joined by APPS_SEPARATOR (formatApps): what
  *                         launch_app takes; in the plan prompt, and in a step's prompt on the home screen
  *   Screen                perception's compact view (DESIGN §3): a header line `app pkg/activity "title" · …`,
@@ -140,16 +141,42 @@ const BY_WHOM: Record<NonNullable<HistoryEntry['by']>, string> = {
 
 /**
  * The model must tell its own actions from those the agent took for it: they say who, in the note.
- * A step that passed does not repeat its expectation (it held); a failed one says what was expected.
+ * Every step with an expectation shows it and what became of it: `met` (checked and held), `FAILED`
+ * (with what was seen), or `ok, not checked` (done, but nothing verified it); a step without one
+ * (done, read, note, look: expect "-") says `ok` or `FAILED`.
  */
 export function historyLine(e: HistoryEntry): string {
   const who = e.by ? `${BY_WHOM[e.by]}${e.note ? '; ' : ''}` : '';
   const note = who || e.note ? ` (${who}${e.note ?? ''})` : '';
-  const expect = e.ok || e.expect === '-' ? '' : ` expect ${e.expect}`;
-  return `${e.step}. ${e.action}${expect} → ${e.ok ? 'ok' : 'FAILED'}${note}`;
+  const expect = e.expect === '-' ? '' : ` expect ${e.expect}`;
+  return `${e.step}. ${withoutTypedLength(e.action, e.expect)}${expect} → ${resultWord(e)}${note}`;
 }
-/** The first ` expect ` ends the action (an action's own text is quoted and short); passed steps have none. */
-export const HISTORY_LINE = /^(\d+)\. (.*?)(?: expect (.*?))? → (ok|FAILED)(?: \((.*)\))?$/;
+
+/**
+ * A typed text is shown by its length only (typedText); when the expectation names it
+ * (`element_state text=Cortado`), the length says nothing more and is left out of the action.
+ */
+function withoutTypedLength(action: string, expect: string): string {
+  const typed = /^element_state (?:\S+ )?text=(.*)$/.exec(expect)?.[1];
+  return typed === undefined ? action : action.replace(` text=${typedText(typed)}`, '');
+}
+
+/** The result of a step as its history line writes it (HISTORY_LINE's fourth group). */
+export const RESULT = { met: 'met', ok: 'ok', unchecked: 'ok, not checked', failed: 'FAILED' } as const;
+
+function resultWord(e: HistoryEntry): string {
+  if (!e.ok) return RESULT.failed;
+  if (e.expect === '-') return RESULT.ok;
+  return e.unchecked ? RESULT.unchecked : RESULT.met;
+}
+/** The first ` expect ` ends the action (an action's own text is quoted and short). */
+export const HISTORY_LINE = /^(\d+)\. (.*?)(?: expect (.*?))? → (met|ok, not checked|ok|FAILED)(?: \((.*)\))?$/;
+
+const PLACEHOLDER = /^(⟨secret\d+⟩)+$/;
+/** Typed text as a history line or a ban shows it: only its length (it may be a password), or the model's own placeholder. */
+export function typedText(t: string): string {
+  return PLACEHOLDER.test(t) ? t : `(${[...t].length} chars)`;
+}
 
 export function formatNotes(notes: readonly string[]): string {
   return notes.map((n) => `- ${n.replace(/\n/g, ' ')}`).join('\n');

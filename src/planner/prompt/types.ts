@@ -11,6 +11,8 @@ export interface HistoryEntry {
   action: string;
   expect: string;
   ok: boolean;
+  /** It worked, but nothing checked its expectation (shown `ok, not checked`, never `met`). */
+  unchecked?: boolean;
   /** Why it failed, or a short note (guardrail denied, replayed from memory…). */
   note?: string;
   /** Who chose it when not the model: an interrupt rule, a replay from page memory, the wait gate. */

@@ -6,6 +6,7 @@ import {
   type PlanMark,
   parseApps,
   parseScreenQualifier,
+  RESULT,
   reviseReason,
   SCREEN_APP,
   SCREEN_CLOSE,
@@ -29,6 +30,8 @@ export interface PromptStep {
   action: string;
   expect?: string;
   ok: boolean;
+  /** Its expectation was checked and held (`met`); false for `ok`, `ok, not checked` and FAILED. */
+  met: boolean;
   /** The step's note (why it failed), when the prompt shows one. */
   note?: string;
 }
@@ -101,7 +104,8 @@ export function historyLines(lines: string[]): PromptStep[] {
       step: Number(m[1]),
       action: m[2] ?? '',
       expect: m[3] ?? '',
-      ok: m[4] === 'ok',
+      ok: m[4] !== RESULT.failed,
+      met: m[4] === RESULT.met,
       ...(m[5] ? { note: m[5] } : {}),
     }));
 }

@@ -1,4 +1,4 @@
-import { shortHash } from '../../core/hash.js';
+import { typedText } from '../../planner/prompt/format.js';
 import { parseIntent } from './intents.js';
 import { type ActArgsOut, actForIntent, fieldValue, findElement, isField, isToggle } from './policy.js';
 import type { PromptStep } from './prompt-parse.js';
@@ -101,9 +101,14 @@ function earlierStep(ctx: PlanContext): ActArgsOut | undefined {
   return undefined;
 }
 
-function signature(a: ActArgsOut): string {
-  const typed = a.tool === 'type' && typeof a.text === 'string' ? `~${shortHash(a.text)}` : '';
-  return [a.tool, typeof a.target_id === 'string' ? `[${a.target_id}]` : '', typed].filter(Boolean).join(' ');
+/**
+ * Whether a ban (the action as it was sent: `tap [id] "Wi-Fi"`, `type [id] "Email" text=(5 chars)`)
+ * names this choice: the same tool on the same element, and for typing the same text as shown.
+ */
+function isBanned(a: ActArgsOut, ban: string): boolean {
+  const head = [a.tool, typeof a.target_id === 'string' ? `[${a.target_id}]` : ''].filter(Boolean).join(' ');
+  if (ban !== head && !ban.startsWith(`${head} `)) return false;
+  return a.tool !== 'type' || typeof a.text !== 'string' || ban.endsWith(`text=${typedText(a.text)}`);
 }
 
 /** A banned signature with its full ids written as the listing shows them (`tap [99857add]` → `tap [998]`). */
@@ -116,9 +121,9 @@ function asListed(banned: string, screen: ParsedScreen): string {
 
 /** A banned choice is replaced: an id tap by the same tap at the element's centre, back by a relaunch. */
 function avoidBanned(a: ActArgsOut, ctx: PlanContext): ActArgsOut {
-  const sig = signature(a);
+  // Bans may write full ids; the listing shows shortest prefixes.
   const banned = ctx.banned.map((b) => asListed(b, ctx.screen));
-  if (!banned.some((b) => b === sig || (a.tool !== 'type' && b.startsWith(`${sig} `)))) return a;
+  if (!banned.some((b) => isBanned(a, b))) return a;
   if (typeof a.target_id === 'string' && (a.tool === 'tap' || a.tool === 'long_press')) {
     // By its centre, where the line shows one.
     const el = listedElement(ctx.screen, a.target_id);

@@ -32,7 +32,8 @@ export interface Rig {
   close(): Promise<void>;
 }
 
-export async function startRig(opts: { modelUrl: string; seed?: number }): Promise<Rig> {
+/** `vision`: the model reads images (screenshots on visual-first screens, and `look`). */
+export async function startRig(opts: { modelUrl: string; seed?: number; vision?: boolean }): Promise<Rig> {
   const logger = new Logger('agent', { sink: () => {} });
   const clock = new VirtualClock();
   const phone = new VirtualPhone({ clock, seed: opts.seed ?? 1 });
@@ -45,7 +46,7 @@ export async function startRig(opts: { modelUrl: string; seed?: number }): Promi
       const confirmations: GuardCheck[] = [];
       const agent = await composeAgent({
         device: { kind: 'bridge', url: server.url, token: server.token },
-        model: { baseUrl: opts.modelUrl, model: 'reference' },
+        model: { baseUrl: opts.modelUrl, model: 'reference', vision: opts.vision },
         confirm: callbackConfirmation('test', (req) => {
           confirmations.push(req);
           return confirm(req);
