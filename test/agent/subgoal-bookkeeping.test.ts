@@ -148,8 +148,8 @@ describe('plan=[…] without subgoal_done', () => {
     expect(prompt(seen, 2)).toMatch(/→ FAILED \(plan not applied, the \[>\] subgoal stays open: /);
     expect(prompt(seen, 3)).toContain('1. [x] open Settings\n2. [x] find the Network row\n3. [>] open Network');
     expect(run.status).toBe('done');
-    });
   });
+});
 
 describe('a revised plan', () => {
   it('keeps a subgoal that repeats a done one (the second "Add to cart"), and drops only a resent done prefix', async () => {
