@@ -121,7 +121,8 @@ function secretsFor(task: TaskDef, seed: number): string[] {
   }
 }
 
-function toRecord(task: TaskDef, r: TaskRunResult, wallMs: number): RunRecord {
+/** A task run as the suite records it (credentials masked), for `judgeRun`. */
+export function toRecord(task: TaskDef, r: TaskRunResult, wallMs: number): RunRecord {
   const secrets = secretsOf(r.params);
   return {
     task: task.id,

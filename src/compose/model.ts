@@ -1,4 +1,5 @@
 import type { Clock } from '../core/clock.js';
+import { ActionableError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { createLlmClient, type LlmClient } from '../planner/llm/client.js';
 import { type LlmConfig, resolveLlmConfig } from '../planner/llm/config.js';
@@ -26,6 +27,21 @@ export type ModelSpec =
       /** Tasks the reference model knows beside the regression catalog (verify-device's). */
       catalog?: readonly CatalogEntry[];
     };
+
+/**
+ * Whether a model is configured at all (flags or environment, or the reference model): where none
+ * is, what needs one is not offered (MCP's task tools). A configuration that is there but wrong
+ * (an unknown preset) counts as configured, so the call that uses it says what is wrong.
+ */
+export function modelConfigured(spec: ModelSpec, env: Record<string, string | undefined>): boolean {
+  if ('config' in spec || spec.model === 'reference') return true;
+  try {
+    resolveLlmConfig({ baseUrl: spec.baseUrl, model: spec.model, preset: spec.preset }, env);
+    return true;
+  } catch (e) {
+    return !(e instanceof ActionableError && e.code === 'NO_MODEL');
+  }
+}
 
 export interface OpenedModel {
   config: LlmConfig;
