@@ -90,12 +90,19 @@ export async function reduce(
     }
     if (planned.subgoalDone) closeCurrent(s);
   } else {
-    s.mem.blacklist.recordFailure(obs.pageHash, sig, ctx.record.action);
+    // A touch the phone refused because its screen was not this one (STALE, OCCLUDED) was never
+    // tried on this page: it says nothing against the action here.
+    if (!refusedAsStale(exec)) s.mem.blacklist.recordFailure(obs.pageHash, sig, ctx.record.action);
     // Verified replay: a cached action whose expectation fails is forgotten at once.
     if (source === 'cache') memory.evict(s.run.goal, ctx.record.subgoal, obs.pageHash);
     if (++s.loop.failRun >= REPLAN_AFTER_FAILURES && s.loop.replans < MAX_REPLANS) await replanNow(s, ctx, post);
   }
   s.cur = post;
+}
+
+function refusedAsStale(exec: Executed): boolean {
+  const code = exec.receipt?.error?.code;
+  return exec.receipt?.delivery === 'not_delivered' && (code === 'STALE' || code === 'OCCLUDED');
 }
 
 /** A tap the user's earlier approval covered (the confirmation dialog that action opened). */
