@@ -35,7 +35,9 @@ export async function reduce(
   const decision = planned.decision;
   const action = decision.action;
   const obs = ctx.seen.obs;
-  const post: Perceived = exec.post ?? ctx.seen;
+  // The phone refused the touch because its screen was not this one (a dialog came up, the target
+  // moved): the next step decides on the screen as it is now, not on the stale read.
+  const post: Perceived = exec.post ?? (refusedAsStale(exec) ? await s.deps.ports.observe(obs) : ctx.seen);
   const sig = actionSignature(action);
   const ok = exec.ok;
   const reason = ok ? undefined : (exec.error ?? 'dispatch failed');

@@ -311,12 +311,7 @@ export class Executor {
     d.note(`dispatched via ${out.call.receipt.backend ?? device.name}: ${out.call.receipt.status}`);
     if (!out.call.ok) {
       if (out.call.receipt.delivery === 'unknown') this.afterUnknown(obs);
-      // The phone refused the touch because its screen is not the one read (a dialog came up, the
-      // target moved): the screen it has now, not the stale read, is what the next step decides on.
-      const moved = out.call.code === 'STALE' || out.call.code === 'OCCLUDED';
-      const now = moved ? await this.observe(obs) : undefined;
-      const post = now?.ok ? { post: now.obs } : {};
-      return this.refused(out.call.receipt, { ...guarded, reads: reads + (now ? 1 : 0), value: out.value, ...post });
+      return this.refused(out.call.receipt, { ...guarded, reads, value: out.value });
     }
 
     // `none`: delivered is all it claims. The text ladder's read-back is a fresh post-dispatch tree:
