@@ -14,13 +14,14 @@ import type { TaskDef } from './types.js';
 /** `npm run suite -- …` flags → suite options, or a usage error (exit 2) that says what to pass. */
 
 export const SUITE_USAGE = `usage: npm run suite -- [--model reference|NAME] [--base-url URL] [--preset NAME] [--noise N]
-       [--seeds 3] [--tasks ID,ID] [--tags t,t] [--out DIR] [--price-in USD] [--price-out USD]
+       [--seeds 3] [--first-seed 1] [--tasks ID,ID] [--tags t,t] [--out DIR] [--price-in USD] [--price-out USD]
        [--interrupt dialog|banner] [--vision|--no-vision] [--image-format png|jpeg]
        [--devices LIST] [--token T] [--adb-host H] [--adb-port P] [--world sim|replay]
        [--stf-url URL --stf-token T] [--stf-sdk N|N+] [--stf-model M] [--stf-name N] [--stf-lease S]
   --model reference   the built-in reference model on loopback (--noise 0..1 perturbs it)
   --model NAME        a real model; endpoint from --base-url/--preset or OPENAI_BASE_URL (key: OPENAI_API_KEY)
   --tags              runs tasks having any of the tags
+  --first-seed N      the seeds run are N..N+seeds-1 (default 1): a fresh world for a model that has seen seed 1
   --price-in/-out     USD per 1M prompt/completion tokens, to report cost
   --vision            the real model reads images: it is shown screenshots (env PHONE_AGENT_VISION=1, or the preset's)
   --image-format F    png | jpeg (default): how the screenshots are encoded (env PHONE_AGENT_IMAGE_FORMAT)
@@ -40,6 +41,7 @@ Writes <out>/suite.json and <out>/suite.md (default out: runs/suite-<timestamp>)
 export interface SuiteArgs {
   model: SuiteModel;
   seeds: number;
+  firstSeed: number;
   tasks: TaskDef[];
   outDir: string;
   prices?: Prices;
@@ -78,6 +80,7 @@ export function parseSuiteArgs(
         preset: { type: 'string' },
         noise: { type: 'string' },
         seeds: { type: 'string' },
+        'first-seed': { type: 'string' },
         tasks: { type: 'string' },
         tags: { type: 'string' },
         out: { type: 'string' },
@@ -109,6 +112,8 @@ export function parseSuiteArgs(
 
   const seeds = positive('seeds', str('seeds'), 3, true);
   if (typeof seeds === 'string') return { ok: false, message: seeds };
+  const firstSeed = positive('first-seed', str('first-seed'), 1, true);
+  if (typeof firstSeed === 'string') return { ok: false, message: firstSeed };
   const noise = positive('noise', str('noise'), 0, false);
   if (typeof noise === 'string') return { ok: false, message: noise };
   if (noise > 1) return { ok: false, message: `--noise must be between 0 and 1, got ${noise}` };
@@ -219,6 +224,7 @@ export function parseSuiteArgs(
     args: {
       model,
       seeds,
+      firstSeed,
       tasks,
       outDir,
       prices,

@@ -35,8 +35,10 @@ export type SuiteModel = { kind: 'reference'; noise: number } | { kind: 'llm'; c
 export interface SuiteOptions {
   model: SuiteModel;
   tasks: readonly TaskDef[];
-  /** Seeds 1..seeds. */
+  /** Seeds firstSeed..firstSeed+seeds-1. */
   seeds: number;
+  /** The first seed run (default 1). */
+  firstSeed?: number;
   outDir: string;
   prices?: Prices;
   /** The reference model's whole catalog (default: the tasks run). */
@@ -73,6 +75,7 @@ export interface SuiteReport {
   date: string;
   model: { kind: 'reference'; noise: number } | { kind: 'llm'; model: string; baseURL: string };
   seeds: number;
+  firstSeed: number;
   /** The robustness flag the suite ran with. */
   interrupt: Interruption | null;
   tasks: string[];
@@ -118,7 +121,8 @@ function secretsFor(task: TaskDef, seed: number): string[] {
   }
 }
 
-function toRecord(task: TaskDef, r: TaskRunResult, wallMs: number): RunRecord {
+/** A task run as the suite records it (credentials masked), for `judgeRun`. */
+export function toRecord(task: TaskDef, r: TaskRunResult, wallMs: number): RunRecord {
   const secrets = secretsOf(r.params);
   return {
     task: task.id,
@@ -269,7 +273,11 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteReport> {
   let outcome: Awaited<ReturnType<PoolScheduler['run']>>;
   try {
     const jobs: Job[] = opts.tasks.flatMap((task, t) =>
-      Array.from({ length: opts.seeds }, (_, s) => ({ index: t * opts.seeds + s, task, seed: s + 1 })),
+      Array.from({ length: opts.seeds }, (_, s) => ({
+        index: t * opts.seeds + s,
+        task,
+        seed: s + (opts.firstSeed ?? 1),
+      })),
     );
     if (pool.devices.length > 1)
       opts.progress?.(`pool: ${pool.devices.map((d) => d.id).join(', ')} — ${jobs.length} runs handed out in order`);
@@ -293,6 +301,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteReport> {
         ? { kind: 'reference', noise: opts.model.noise }
         : { kind: 'llm', model: opts.model.config.model, baseURL: opts.model.config.baseURL },
     seeds: opts.seeds,
+    firstSeed: opts.firstSeed ?? 1,
     interrupt: opts.interrupt ?? null,
     tasks: opts.tasks.map((t) => t.id),
     prices: opts.prices ?? null,

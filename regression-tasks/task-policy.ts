@@ -9,6 +9,12 @@ import type { TaskDef } from './types.js';
  * — logging each answer with the phone's time and how many irreversible events the world had then,
  * which orders confirmations against events (metrics.ts).
  */
+/** A confirmation answered by the task's policy, by its summary (default: approve). */
+export function taskVerdict(task: TaskDef, summary: string): 'approved' | 'denied' | 'deferred' {
+  const answer = typeof task.confirm === 'function' ? task.confirm(summary) : (task.confirm ?? 'approve');
+  return answer === 'deny' ? 'denied' : answer === 'defer' ? 'deferred' : 'approved';
+}
+
 export function taskPolicy(
   task: TaskDef,
   log: ConfirmationRecord[],
@@ -16,8 +22,7 @@ export function taskPolicy(
   eventIndex: () => number,
 ): ConfirmationChannel {
   return callbackConfirmation('task policy', (req) => {
-    const answer = typeof task.confirm === 'function' ? task.confirm(req.summary) : (task.confirm ?? 'approve');
-    const v = answer === 'deny' ? 'denied' : answer === 'defer' ? 'deferred' : 'approved';
+    const v = taskVerdict(task, req.summary);
     log.push({ verdict: v, at: clock.now(), eventIndex: eventIndex(), summary: req.summary });
     return v;
   });

@@ -39,9 +39,12 @@ async function openSettings(ctx: Ctx): Promise<WireSnapshot> {
   });
 }
 
+/** The largest list that scrolls; either way: Settings reopens where it was left, maybe at its end. */
 function mainList(snap: WireSnapshot) {
   return appNodes(snap)
-    .filter((n) => n.flags.scrollable && n.actions.includes('scroll_forward'))
+    .filter(
+      (n) => n.flags.scrollable && (n.actions.includes('scroll_forward') || n.actions.includes('scroll_backward')),
+    )
     .sort((a, b) => (b.bounds.bottom - b.bounds.top) * 1 - (a.bounds.bottom - a.bounds.top))[0];
 }
 
@@ -67,7 +70,7 @@ export const openingChecks: Check[] = [
     async run(ctx) {
       const s = await openSettings(ctx);
       const list = mainList(s);
-      expect(list, 'Settings has no scrollable list with scroll_forward');
+      expect(list, 'Settings has no scrollable list (no node offers scroll_forward or scroll_backward)');
       ctx.state.list = selectorFor(s, list);
       ctx.note(`${s.foreground.package}; list ${brief(ctx.state.list)}`);
     },

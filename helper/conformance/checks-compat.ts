@@ -1,5 +1,5 @@
 import { CompatScreenshotSchema, READ_SCREEN_LINE } from '../../src/device/protocol/compat.js';
-import { pngSize } from './checks-transport.js';
+import { pngSize, screenshotDeclared } from './checks-transport.js';
 import { type Check, type Ctx, expect, need, settle } from './suite.js';
 
 /** The plugin-compatible `POST /action` endpoint. */
@@ -125,8 +125,14 @@ export const compatChecks: Check[] = [
   },
   {
     name: 'compat: screenshot payload',
-    async run({ client }) {
+    async run(ctx) {
+      const { client } = ctx;
       const r = await client.compat({ action: 'screenshot' });
+      if (!(await screenshotDeclared(ctx, 'screenshot'))) {
+        expect(!r.ok && !!r.summary, 'compat screenshot answered ok without the screenshot capability');
+        ctx.note(`refused: ${r.summary}`);
+        return;
+      }
       expect(r.ok, `screenshot: ${r.ok ? '' : r.summary}`);
       const shot = CompatScreenshotSchema.parse(JSON.parse(r.payload));
       expect(shot.mediaType === 'image/png', `mediaType ${shot.mediaType}`);

@@ -1,7 +1,9 @@
 import type { Clock } from '../core/clock.js';
+import { ActionableError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { createLlmClient, type LlmClient } from '../planner/llm/client.js';
 import { type LlmConfig, resolveLlmConfig } from '../planner/llm/config.js';
+import type { CatalogEntry } from '../testbed/reference-model/intents.js';
 import { startReferenceModel } from '../testbed/reference-model/server.js';
 import { loadCatalog } from './reference-catalog.js';
 
@@ -22,7 +24,24 @@ export type ModelSpec =
       /** `reference` without a baseUrl starts the built-in reference model, with seeded noise (0..1). */
       noise?: number;
       seed?: number;
+      /** Tasks the reference model knows beside the regression catalog (verify-device's). */
+      catalog?: readonly CatalogEntry[];
     };
+
+/**
+ * Whether a model is configured at all (flags or environment, or the reference model): where none
+ * is, what needs one is not offered (MCP's task tools). A configuration that is there but wrong
+ * (an unknown preset) counts as configured, so the call that uses it says what is wrong.
+ */
+export function modelConfigured(spec: ModelSpec, env: Record<string, string | undefined>): boolean {
+  if ('config' in spec || spec.model === 'reference') return true;
+  try {
+    resolveLlmConfig({ baseUrl: spec.baseUrl, model: spec.model, preset: spec.preset }, env);
+    return true;
+  } catch (e) {
+    return !(e instanceof ActionableError && e.code === 'NO_MODEL');
+  }
+}
 
 export interface OpenedModel {
   config: LlmConfig;
@@ -38,7 +57,8 @@ export async function openModel(
   let config: LlmConfig;
   if ('config' in spec) config = spec.config;
   else if (spec.model === 'reference' && !spec.baseUrl) {
-    const ref = await startReferenceModel({ catalog: await loadCatalog(), noise: spec.noise ?? 0, seed: spec.seed });
+    const catalog = [...(await loadCatalog()), ...(spec.catalog ?? [])];
+    const ref = await startReferenceModel({ catalog, noise: spec.noise ?? 0, seed: spec.seed });
     close = () => ref.close();
     // It takes images (and ignores them), so the `look` path stays exercised without a real model.
     config = resolveLlmConfig(

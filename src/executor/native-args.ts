@@ -1,12 +1,41 @@
 import type { Action, Element, Observation, Selector } from '../core/types.js';
 import { LIMITS } from '../device/protocol/limits.js';
+import { resourceTail } from '../perception/compact.js';
 
 /**
  * The model names elements by id; the helper protocol names them by selector. This turns a native
  * tool's planner args (act-native.ts) into protocol args on the observation the action was decided
  * on: the selector of the named element, scroll_to's container (the named list, or the scrollable
- * list on screen when none is named) and action_sequence members in protocol shape.
+ * list on screen when none is named) and action_sequence members in protocol shape. A resource id
+ * given as the listing shows it (`#menu`) is the full one on that observation (`com.foodshop:id/menu`).
  */
+
+/**
+ * A selector's resource id names an element's in full (`com.foo:id/menu`) or as the listing shows
+ * it (`menu`, the part after the last "/"). One rule, for every selector resolved on our side.
+ */
+export function resourceIdMatches(actual: string | undefined, wanted: string): boolean {
+  if (!actual) return false;
+  return actual === wanted || (!wanted.includes('/') && resourceTail(actual) === wanted);
+}
+
+/** A selector with its listed (short) resource id made the full one the observation has, where exactly one does. */
+export function fullSelector<T>(s: T, obs: Observation): T {
+  if (!s || typeof s !== 'object') return s;
+  const rid = (s as { resource_id?: unknown }).resource_id;
+  if (typeof rid !== 'string' || rid.includes('/')) return s;
+  const full = new Set(obs.elements.map((e) => e.resourceId).filter((r) => r && resourceIdMatches(r, rid)));
+  return full.size === 1 ? { ...s, resource_id: [...full][0] } : s;
+}
+
+/** Every selector-valued field of a protocol request, made full on the observation. */
+function fullSelectors(args: Record<string, unknown>, obs: Observation): Record<string, unknown> {
+  const out = { ...args };
+  for (const k of ['selector', 'target', 'container']) if (out[k]) out[k] = fullSelector(out[k], obs);
+  if (out.request && typeof out.request === 'object')
+    out.request = fullSelectors(out.request as Record<string, unknown>, obs);
+  return out;
+}
 
 /** Native tools may name their target by element id: the protocol selector is derived from it. */
 export function selectorFor(e: Element): Selector {
@@ -82,13 +111,13 @@ export function rowTitle(text: string): string {
 }
 
 export function withNativeSelector(a: Action, obs: Observation): Action {
-  const args = { ...(a.args ?? {}) };
+  const args = fullSelectors(a.args ?? {}, obs);
   const el = byId(obs, a.target_id);
   switch (a.tool) {
     case 'read_control':
     case 'control_action':
     case 'wait_until':
-      if (!el || (args.selector && typeof args.selector === 'object')) return a;
+      if (!el || (args.selector && typeof args.selector === 'object')) return a.args ? { ...a, args } : a;
       return { ...a, args: { ...args, selector: selectorFor(el) } };
     case 'scroll_to': {
       const t = args.target;
@@ -105,12 +134,12 @@ export function withNativeSelector(a: Action, obs: Observation): Action {
     case 'action_sequence': {
       if (!Array.isArray(args.actions)) return a;
       args.actions = args.actions.map((m) =>
-        m && typeof m === 'object' ? protocolMember(m as Record<string, unknown>, obs) : m,
+        m && typeof m === 'object' ? fullSelectors(protocolMember(m as Record<string, unknown>, obs), obs) : m,
       );
       return { ...a, args };
     }
     default:
-      return a;
+      return a.args ? { ...a, args } : a;
   }
 }
 
@@ -136,7 +165,7 @@ export function sequenceMembers(a: Action, obs: Observation): SequenceMember[] {
       byId(obs, r.target_id) ??
       obs.elements.find(
         (x) =>
-          (!!sel.resource_id && x.resourceId === sel.resource_id) ||
+          (!!sel.resource_id && resourceIdMatches(x.resourceId, sel.resource_id)) ||
           (!!sel.text && x.text === sel.text) ||
           (!!sel.content_desc && x.desc === sel.content_desc),
       );

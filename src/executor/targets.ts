@@ -1,7 +1,7 @@
 import type { Action, Element, ErrorCode, Observation, Selector } from '../core/types.js';
 import { findTimeline } from '../perception/timeline.js';
 import { ground } from './grounding.js';
-import { selectorFor, withNativeSelector } from './native-args.js';
+import { resourceIdMatches, selectorFor, withNativeSelector } from './native-args.js';
 
 export { selectorFor, withNativeSelector };
 
@@ -15,9 +15,9 @@ export type Aim =
   | { ok: true; element?: Element; px?: { x: number; y: number }; needsConfirmation?: string; how?: string }
   | { ok: false; code: ErrorCode; message: string };
 
-/** Exact AND match of a protocol selector on an observed element (bounds are not compared). */
+/** Exact AND match of a protocol selector on an observed element (bounds are not compared; a resource id as listed or in full). */
 export function matchesSelector(e: Element, s: Selector): boolean {
-  if (s.resource_id !== undefined && e.resourceId !== s.resource_id) return false;
+  if (s.resource_id !== undefined && !resourceIdMatches(e.resourceId, s.resource_id)) return false;
   if (s.text !== undefined && e.text !== s.text) return false;
   if (s.content_desc !== undefined && e.desc !== s.content_desc) return false;
   if (s.class_name !== undefined && e.className !== s.class_name) return false;

@@ -2,6 +2,7 @@ import type { Deadline } from '../core/clock.js';
 import type { Selector } from '../core/types.js';
 import { CallRecorder, type Device, type DeviceCall } from '../device/device.js';
 import type { WaitUntilRequest, WireNode, WireSnapshot } from '../device/protocol/index.js';
+import { resourceIdMatches } from './native-args.js';
 import { POLL } from './pacing.js';
 
 /**
@@ -11,8 +12,9 @@ import { POLL } from './pacing.js';
  * consecutive reliable reads. Ambiguity is an immediate error, not a reason to wait.
  */
 
+/** A selector on a node of a screen read (the adb backends' native tools); a resource id as listed or in full. */
 export function nodeMatches(n: WireNode, s: Selector): boolean {
-  if (s.resource_id !== undefined && n.resourceId !== s.resource_id) return false;
+  if (s.resource_id !== undefined && !resourceIdMatches(n.resourceId, s.resource_id)) return false;
   if (s.text !== undefined && n.text !== s.text) return false;
   if (s.content_desc !== undefined && n.desc !== s.content_desc) return false;
   if (s.class_name !== undefined && n.className !== s.class_name) return false;

@@ -15,7 +15,7 @@ import { runs, type ToolDef } from './tool.js';
 const Sel = z
   .record(z.string(), z.unknown())
   .optional()
-  .describe('exact selector: resource_id, text, content_desc, class_name (AND)');
+  .describe('exact selector: resource_id (as listed or in full), text, content_desc, class_name (AND)');
 const ElementId = z.string().optional().describe('an element id from observe, instead of selector');
 const Extra = {
   expect: z.string().optional().describe('full mode: what should change (default screen_changes)'),
@@ -117,10 +117,17 @@ export const nativeTools: ToolDef[] = [
   nativeTool({
     name: 'scroll_to',
     title: 'Scroll to',
-    description: 'Scroll a unique container until the target is visible (≤ 20 scrolls / 30 s; stops on no progress).',
+    description:
+      'Scroll a list until the target is visible (≤ 20 scrolls / 30 s; stops on no progress). The list: container, or the one element_id names (a list or a row in it), else the largest list on the screen.',
     fields: {
-      container: z.record(z.string(), z.unknown()),
-      target: z.record(z.string(), z.unknown()),
+      container: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe('exact selector of the list (resource_id as listed or in full, class_name, …)'),
+      element_id: z.string().optional().describe('an element id from observe: the list, or a row inside it'),
+      target: z
+        .record(z.string(), z.unknown())
+        .describe('exact selector of what to reveal, e.g. {"text": "Sourdough"} (a row\'s title as listed)'),
       direction: z.enum(['forward', 'backward']).optional(),
       max_scrolls: z.number().int().optional(),
       timeout_ms: z.number().int().optional(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { heldTaps } from '../agent/held-taps.js';
 import { compactView } from '../perception/compact.js';
 import { markHeld } from '../planner/prompt/format.js';
+import { MCP_COMPACT } from './revisions.js';
 import { has, type ToolDef } from './tool.js';
 
 /**
@@ -48,7 +49,7 @@ export const observeTools: ToolDef[] = [
         // debug promises the elements: in the content too, for clients that show their model only that.
         withJson: args.responseMode === 'debug',
         // The same marks the agent's model reads: which taps will ask the user, before they are tried.
-        text: `${head}\n${markHeld(compactView(o.obs), heldTaps(o.obs, call.session.deps.guard))}`,
+        text: `${head}\n${markHeld(compactView(o.obs, MCP_COMPACT), heldTaps(o.obs, call.session.deps.guard))}`,
         result: {
           snapshot_revision: o.revision,
           app: o.obs.app,

@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import type { Observation } from '../core/types.js';
+import type { CompactOptions } from '../perception/compact.js';
 import { compactDelta, diffObservations, type StateDelta } from '../perception/delta.js';
 
 /**
@@ -8,6 +9,9 @@ import { compactDelta, diffObservations, type StateDelta } from '../perception/d
  * each) are kept so a client can ask for what changed since one it has. Process-local: gone on
  * restart. A delta lists at most 200 changes; beyond that it is truncated — a change signal only.
  */
+
+/** How MCP lists a screen and its deltas: the full listing, naming MCP's own tool for text. */
+export const MCP_COMPACT: CompactOptions = { typeTool: 'type_text' };
 
 export const KEEP_REVISIONS = 8;
 export const KEEP_MS = 10 * 60_000;
@@ -73,7 +77,7 @@ export class Revisions {
     const full = diffObservations(from.obs, next.obs);
     const { delta, omitted } = limit(full);
     const truncated = omitted > 0 || from.capped || next.capped;
-    let text = compactDelta(delta, next.obs, {}, `revision ${base}`);
+    let text = compactDelta(delta, next.obs, MCP_COMPACT, `revision ${base}`);
     if (truncated)
       text += `\n… truncated${omitted ? ` (${omitted} more changes)` : ''}: a change signal only — observe without since_revision before choosing a target`;
     return {

@@ -1,10 +1,13 @@
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, RequestId, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ActionableError, errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { DeviceCapabilities } from '../device/device.js';
 import type { ConfirmationRequest } from '../executor/guardrails/confirm.js';
+import type { CallConsent } from './act.js';
+import type { McpCallLog } from './call-log.js';
 import { CONSENT_SCHEMA, consentMessage } from './consent.js';
 import { directTools } from './direct-tools.js';
 import { journeyTool } from './journey.js';
@@ -21,16 +24,21 @@ import { type ToolCall, type ToolDef, type ToolOutput, toolError } from './tool.
  * argument, an unknown or stale element, a busy device — and the server stays up.
  */
 
-export const SERVER_INSTRUCTIONS =
-  "phone-agent drives one Android phone. For a whole task call mobile_run_task. To plan yourself: observe (ids, revision), then tap/type_text/swipe/… by element_id or exact selector, with verificationMode light and responseMode compact for speed; observe since_revision for what changed. A result with delivery_status unknown may have acted: observe before retrying. Pay/send/delete actions need the user's consent.";
+/** What a client is told first; the whole-task tools are named only where the server has them. */
+export function serverInstructions(withTasks: boolean): string {
+  return `phone-agent drives one Android phone. ${withTasks ? 'For a whole task call mobile_run_task. To plan yourself: observe' : 'Observe'} (ids, revision), then tap/type_text/swipe/… by element_id or exact selector, with verificationMode light and responseMode compact for speed; observe since_revision for what changed. A result with delivery_status unknown may have acted: observe before retrying. Pay/send/delete actions need the user's consent.`;
+}
 
 const CONSENT_TIMEOUT_MS = 600_000;
 
 export interface McpServerDeps {
   session: DeviceSession;
+  /** The whole-task tools (mobile_run_task …), only where a model is configured to run them. */
   tasks?: TaskFactory;
   logger: Logger;
   version: string;
+  /** Every tool call served, as JSON lines (`--call-log`). */
+  callLog?: McpCallLog;
 }
 
 /**
@@ -61,7 +69,7 @@ function toResult(out: ToolOutput): CallToolResult {
 export function createMcpServer(deps: McpServerDeps): McpServer {
   const server = new McpServer(
     { name: 'phone-agent', version: deps.version },
-    { capabilities: { logging: {} }, instructions: SERVER_INSTRUCTIONS },
+    { capabilities: { logging: {} }, instructions: serverInstructions(!!deps.tasks) },
   );
   const log = deps.logger.child('mcp');
 
@@ -112,33 +120,11 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
         },
       },
       async (args: Record<string, unknown>, extra) => {
-        const token = extra._meta?.progressToken;
-        const call: ToolCall = {
-          session: deps.session,
-          consent: { ask: askFor(extra.requestId) },
-          signal: extra.signal,
-          progress:
-            token === undefined
-              ? undefined
-              : (message, progress, total) =>
-                  extra.sendNotification({
-                    method: 'notifications/progress',
-                    params: { progressToken: token, progress, ...(total ? { total } : {}), message },
-                  }),
-        };
-        try {
-          const out = def.usesDevice
-            ? await deps.session.locked(`mcp ${def.name}`, () => def.run(args, call))
-            : await def.run(args, call);
-          return toResult(out);
-        } catch (e) {
-          if (e instanceof ActionableError) return toResult(toolError(e.code, e.message, busyFields(e)));
-          log.error(`${def.name} failed`, { error: errorMessage(e) });
-          return toResult(toolError('INTERNAL', `${def.name} failed: ${errorMessage(e)}; the server is still up`));
-        } finally {
-          // A call is where a device changes what it can do (a failover): every client's list follows.
-          if (def.usesDevice) deps.session.checkDevice();
-        }
+        const startedAt = Date.now();
+        const t0 = performance.now();
+        const result = await serve({ deps, log, ask: askFor }, def, args, extra);
+        deps.callLog?.record({ tool: def.name, args, startedAt, ms: performance.now() - t0, result });
+        return result;
       },
     );
     registered.push({ def, tool });
@@ -151,6 +137,45 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
     closed?.();
   };
   return server;
+}
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** One tool call: the device lock when it touches the phone, and every failure as an answer. */
+async function serve(
+  ctx: { deps: McpServerDeps; log: Logger; ask: (id: RequestId) => CallConsent['ask'] },
+  def: ToolDef,
+  args: Record<string, unknown>,
+  extra: Extra,
+): Promise<CallToolResult> {
+  const { deps, log } = ctx;
+  const token = extra._meta?.progressToken;
+  const call: ToolCall = {
+    session: deps.session,
+    consent: { ask: ctx.ask(extra.requestId) },
+    signal: extra.signal,
+    progress:
+      token === undefined
+        ? undefined
+        : (message, progress, total) =>
+            extra.sendNotification({
+              method: 'notifications/progress',
+              params: { progressToken: token, progress, ...(total ? { total } : {}), message },
+            }),
+  };
+  try {
+    const out = def.usesDevice
+      ? await deps.session.locked(`mcp ${def.name}`, () => def.run(args, call))
+      : await def.run(args, call);
+    return toResult(out);
+  } catch (e) {
+    if (e instanceof ActionableError) return toResult(toolError(e.code, e.message, busyFields(e)));
+    log.error(`${def.name} failed`, { error: errorMessage(e) });
+    return toResult(toolError('INTERNAL', `${def.name} failed: ${errorMessage(e)}; the server is still up`));
+  } finally {
+    // A call is where a device changes what it can do (a failover): every client's list follows.
+    if (def.usesDevice) deps.session.checkDevice();
+  }
 }
 
 /** A BUSY device dispatched nothing: safe to retry once the holder is done. */

@@ -20,7 +20,7 @@ export const PointInputSchema = z
 export const TargetShape = {
   element_id: z.string().optional().describe('an element id from observe (e.g. "e7a3f2c1")'),
   selector: SelectorSchema.optional().describe(
-    'exact AND match on resource_id, text, content_desc, class_name; resolved on a fresh screen read',
+    'exact AND match on resource_id (as listed, e.g. "menu", or in full), text, content_desc, class_name; resolved on a fresh screen read',
   ),
   point: PointInputSchema.optional(),
 };

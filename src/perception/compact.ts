@@ -33,9 +33,11 @@ export interface CompactOptions {
   lean?: boolean;
   /** Leave out the navigation bar's keys: the agent reaches them through back/home, and they cost tokens every step. */
   hideNavigationBar?: boolean;
+  /** The tool the keyboard line points to for text (the agent's `type`; MCP's `type_text`). */
+  typeTool?: string;
 }
 
-type LineOptions = Required<Omit<CompactOptions, 'hideNavigationBar' | 'screenSize'>> & {
+type LineOptions = Required<Omit<CompactOptions, 'hideNavigationBar' | 'screenSize' | 'typeTool'>> & {
   /** Lean listing: labels shown on more than one line (their lines keep a centre). */
   repeated?: ReadonlySet<string>;
   /** Lean listing on a drawn screen: every line keeps its centre (fingers act on pixels there). */
@@ -52,6 +54,7 @@ export const COMPACT_DEFAULTS: Required<CompactOptions> = {
   hideNavigationBar: false,
   screenSize: true,
   lean: false,
+  typeTool: 'type',
 };
 
 // East Asian wide characters (CJK, kana, Hangul, full-width forms) carry about a word each and
@@ -307,7 +310,7 @@ export function compactView(o: Observation, options: CompactOptions = {}): strin
       }
     : opts;
   for (const e of actionable) lines.push(elementLine(e, lineOpts, shown?.get(e.id) ?? e.id));
-  const k = keyboardLine(keys, (e) => shown?.get(e.id) ?? e.id);
+  const k = keyboardLine(keys, (e) => shown?.get(e.id) ?? e.id, opts.typeTool);
   if (k) lines.push(k);
   const t = textLine(o.texts, opts, textNotes(o));
   if (t) lines.push(t);

@@ -24,6 +24,9 @@ export interface ElementChange {
   after: string;
   /** The label when it did not change: the compact line then names it once and shows only the states. */
   label?: string;
+  /** The state words of each side (`stateOf`): the line shows only those that changed. */
+  beforeStates?: string[];
+  afterStates?: string[];
   element: Element;
 }
 
@@ -65,12 +68,18 @@ function absent(other: string): string {
   return words.length ? words.join(' ') : 'no state';
 }
 
-/** `~ [id] "Wi-Fi" on → off`: an unchanged label once, then the states. */
+/** The states of one side the other side does not have (`(value or hint) focused` vs `(value or hint)` → `focused`). */
+const only = (a: readonly string[], b: readonly string[]) => a.filter((w) => !b.includes(w)).join(' ');
+
+/** `~ [id] "Wi-Fi" on → off`: an unchanged label once, then the states that changed. */
 function changeLine(c: ElementChange, maxLabel: number): string {
   if (c.label === undefined) return `~ [${c.id}] ${c.before} → ${c.after}`;
   const key = JSON.stringify(c.label);
-  const before = c.before.slice(key.length).trim();
-  const after = c.after.slice(key.length).trim();
+  // A state both sides share is not news; what one side lacks is named by its opposite.
+  const before =
+    c.beforeStates && c.afterStates ? only(c.beforeStates, c.afterStates) : c.before.slice(key.length).trim();
+  const after =
+    c.beforeStates && c.afterStates ? only(c.afterStates, c.beforeStates) : c.after.slice(key.length).trim();
   return `~ [${c.id}] ${quote(truncate(c.label, maxLabel))} ${before || absent(after)} → ${after || absent(before)}`;
 }
 
@@ -87,7 +96,16 @@ export function diffObservations(prev: Observation, next: Observation): StateDel
     }
     const a = stateKey(old);
     const b = stateKey(e);
-    if (a !== b) changed.push({ id, before: a, after: b, element: e, ...sameLabel(old, e) });
+    if (a !== b)
+      changed.push({
+        id,
+        before: a,
+        after: b,
+        beforeStates: stateOf(old),
+        afterStates: stateOf(e),
+        element: e,
+        ...sameLabel(old, e),
+      });
   }
   const removed = [...before.values()].filter((e) => !after.has(e.id));
   const prevKeyboard = keyboardWindows(prev);
@@ -150,7 +168,7 @@ export function compactDelta(
   const kb = keyboardWindows(next);
   const keys = d.added.filter((e) => isKeyboardKey(e, kb));
   for (const e of d.added) if (!isKeyboardKey(e, kb)) lines.push(`+ ${elementLine(e, opts, e.id)}`);
-  const k = keyboardLine(keys, (e) => e.id);
+  const k = keyboardLine(keys, (e) => e.id, opts.typeTool);
   if (k) lines.push(`+ ${k}`);
   // The keys that left with the keyboard are one line, as when they came.
   const keysGone = new Set(d.keysRemoved);

@@ -21,12 +21,19 @@ export function actionKey(keys: readonly Element[]): Element | undefined {
   return keys.find((k) => ACTION_KEY_RE.test((k.label ?? (k.text || k.desc)).trim()));
 }
 
-/** `[id] key "↵" · keyboard: 34 keys not listed (enter text with type) x,y` — or without an action key. */
-export function keyboardLine(keys: readonly Element[], shownId: (e: Element) => string): string | undefined {
+/**
+ * `[id] key "↵" · keyboard: 34 keys not listed (enter text with type) x,y` — or without an action
+ * key. `typeTool` is what the reader calls to enter text (the agent's `type`, MCP's `type_text`).
+ */
+export function keyboardLine(
+  keys: readonly Element[],
+  shownId: (e: Element) => string,
+  typeTool = 'type',
+): string | undefined {
   if (keys.length === 0) return undefined;
   const enter = actionKey(keys);
   const rest = keys.length - (enter ? 1 : 0);
-  const summary = `keyboard: ${rest} keys not listed (enter text with type)`;
+  const summary = `keyboard: ${rest} keys not listed (enter text with ${typeTool})`;
   if (!enter) return summary;
   const label = (enter.label ?? (enter.text || enter.desc)).trim();
   const x = Math.round((enter.bounds.left + enter.bounds.right) / 2);

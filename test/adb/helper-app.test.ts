@@ -7,16 +7,15 @@ import { logger } from '@appium/support';
 import { ADB } from 'appium-adb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANDROID_ALL, APK_PATH, mavenJar } from '../../helper/android/tools/toolchain.js';
-import { RealClock } from '../../src/core/clock.js';
 import { AdbCli } from '../../src/device/helper-app/adb-cli.js';
 import { discoverHelper } from '../../src/device/helper-app/helper-app.js';
 import { writeImeRecord } from '../../src/device/helper-app/ime-state.js';
 import { HELPER_IME, HELPER_PACKAGE, HELPER_SERVICE } from '../../src/device/protocol/transport.js';
-import { type AdbDevice, startAdbDevice } from '../../src/testbed/sim/adbd/index.js';
-import { type BridgeServer, startBridgeServer } from '../../src/testbed/sim/bridge/index.js';
+import type { BridgeServer } from '../../src/testbed/sim/bridge/index.js';
 import { LATIN_IME } from '../../src/testbed/sim/engine/services.js';
-import { VirtualPhone } from '../../src/testbed/sim/index.js';
-import { PrivateAdbServer } from './support/adb-server.js';
+import type { VirtualPhone } from '../../src/testbed/sim/index.js';
+import type { PrivateAdbServer } from './support/adb-server.js';
+import { type HelperPhone, phoneAgent, startHelperPhone } from './support/helper-phone.js';
 
 /**
  * The helper app end to end over the real adb server: `adb install` of the built APK (`npm run
@@ -27,29 +26,15 @@ import { PrivateAdbServer } from './support/adb-server.js';
 
 const run = promisify(execFile);
 let server: PrivateAdbServer;
-let device: AdbDevice;
+let world: HelperPhone;
 let phone: VirtualPhone;
 let bridge: BridgeServer;
 let serial: string;
 let dir: string;
 let inertApk: string;
 
-async function cli(args: string[], timeout = 120_000): Promise<{ code: number; out: string; stdout: string }> {
-  try {
-    const r = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-      timeout,
-      env: { ...process.env, PHONE_AGENT_HELPER_STATE: join(dir, 'state') },
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    return { code: 0, out: r.stdout + r.stderr, stdout: r.stdout };
-  } catch (e) {
-    const x = e as { code?: number; stdout?: string; stderr?: string };
-    return {
-      code: typeof x.code === 'number' ? x.code : 1,
-      out: `${x.stdout ?? ''}${x.stderr ?? ''}`,
-      stdout: x.stdout ?? '',
-    };
-  }
+function cli(args: string[], timeout = 120_000): Promise<{ code: number; out: string; stdout: string }> {
+  return phoneAgent(args, { timeout, env: { PHONE_AGENT_HELPER_STATE: join(dir, 'state') } });
 }
 
 /** `run "Turn Wi-Fi off" --device SERIAL` with the reference model, each run in its own folder. */
@@ -98,19 +83,12 @@ beforeAll(async () => {
   });
   dir = await mkdtemp(join(tmpdir(), 'pa-helper-'));
   inertApk = await buildInertApk();
-  // A real clock, as `phone-agent sim` runs it: the agent is another process on real time.
-  phone = new VirtualPhone({ seed: 5, clock: new RealClock() });
-  bridge = await startBridgeServer({ phone });
-  device = await startAdbDevice({ phone, helper: { bridgePort: bridge.port, token: bridge.token } });
-  serial = `127.0.0.1:${device.port}`;
-  server = await PrivateAdbServer.start();
-  await server.connect(serial);
+  world = await startHelperPhone(5);
+  ({ phone, bridge, server, serial } = world);
 }, 120_000);
 
 afterAll(async () => {
-  await server?.kill();
-  await device?.close();
-  await bridge?.close();
+  await world?.close();
 });
 
 const sh = (...args: string[]) => server.run(['-s', serial, 'shell', ...args]);

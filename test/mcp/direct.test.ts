@@ -282,6 +282,38 @@ describe('phone-agent mcp: direct tools', () => {
     expect(Math.max(Number(sc(shot).width), Number(sc(shot).height))).toBe(400);
   });
 
+  it('takes a resource id as the listing shows it (the part after "/"), and its keyboard line names type_text', async () => {
+    await call('launch_app', { label: 'Messages', verificationMode: 'light' });
+    await call('tap', { selector: { text: 'Start chat' }, verificationMode: 'light' });
+    // `recipient`, not `com.android.messaging:id/recipient`: the short id resolves on the screen read.
+    const focus = sc(await call('tap', { selector: { resource_id: 'recipient' }, verificationMode: 'light' }));
+    expect(focus).toMatchObject({ success: true, delivery_status: 'delivered' });
+    const view = text(await call('observe'));
+    expect(view).toMatch(/keyboard: \d+ keys not listed \(enter text with type_text\)/);
+    expect(view).not.toContain('(enter text with type)');
+    const typed = sc(
+      await call('type_text', {
+        selector: { resource_id: 'recipient' },
+        text: '15550001111',
+        verificationMode: 'full',
+      }),
+    );
+    expect(typed).toMatchObject({ success: true });
+    expect(text(await call('observe'))).toContain('15550001111');
+    // A native tool's selector too (wait_until reads the screen on its own side).
+    const waited = sc(
+      await call('wait_until', { selector: { resource_id: 'send' }, condition: 'appears', timeout_ms: 3000 }),
+    );
+    expect(waited).toMatchObject({ success: true });
+    // A short id that names nothing is still an error that says so, not a tap somewhere.
+    const none = await call('tap', { selector: { resource_id: 'no_such_id' }, verificationMode: 'light' });
+    expect((none as { isError?: boolean }).isError).toBe(true);
+    // Leave Messages at its list (the next test starts a chat from there).
+    for (let i = 0; i < 3 && !text(await call('observe')).includes('"Start chat"'); i++)
+      await call('press_key', { key: 'back', verificationMode: 'light' });
+    expect(text(await call('observe'))).toContain('"Start chat"');
+  });
+
   it('stops a Send tap for consent: needs_confirmation, then the same tap with the confirmation id', async () => {
     const r = sc(
       await call('action_sequence', {

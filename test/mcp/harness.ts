@@ -54,7 +54,8 @@ export async function tempDirs(): Promise<Dirs> {
   };
 }
 
-export function serverArgs(p: Phone, d: Dirs, extra: string[] = []): string[] {
+/** `withModel: false`: no model configured (nor inherited from the environment, see `serverEnv`). */
+export function serverArgs(p: Phone, d: Dirs, extra: string[] = [], withModel = true): string[] {
   return [
     MAIN,
     'mcp',
@@ -62,8 +63,7 @@ export function serverArgs(p: Phone, d: Dirs, extra: string[] = []): string[] {
     p.bridge.url,
     '--token',
     p.bridge.token,
-    '--model',
-    'reference',
+    ...(withModel ? ['--model', 'reference'] : []),
     '--runs-dir',
     d.runs,
     '--memory',
@@ -126,11 +126,14 @@ export async function startHttpServer(
   d: Dirs,
   token?: string,
   extra: string[] = [],
+  withModel = true,
 ): Promise<HttpServerProc> {
   const args = ['--http', '--port', '0', ...(token ? ['--http-token', token] : []), ...extra];
-  const proc = spawn(TSX, serverArgs(p, d, args), {
+  const env = { ...d.env };
+  if (!withModel) for (const k of ['OPENAI_BASE_URL', 'PHONE_AGENT_MODEL', 'PHONE_AGENT_PRESET']) delete env[k];
+  const proc = spawn(TSX, serverArgs(p, d, args, withModel), {
     cwd: ROOT,
-    env: d.env,
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
@@ -196,7 +199,10 @@ export function idOf(view: string, label: string): string {
 }
 
 /** A virtual phone, temp dirs and one `mcp --http` server (with `extra` flags) for a test file's life. */
-export function httpServerPerFile(extra: string[] = []): {
+export function httpServerPerFile(
+  extra: string[] | ((d: Dirs) => string[]) = [],
+  withModel = true,
+): {
   phone: () => Phone;
   dirs: () => Dirs;
   server: () => HttpServerProc;
@@ -207,7 +213,13 @@ export function httpServerPerFile(extra: string[] = []): {
   beforeAll(async () => {
     phone = await startPhone();
     dirs = await tempDirs();
-    server = await startHttpServer(phone, dirs, undefined, extra);
+    server = await startHttpServer(
+      phone,
+      dirs,
+      undefined,
+      typeof extra === 'function' ? extra(dirs) : extra,
+      withModel,
+    );
   }, 60_000);
   afterAll(async () => {
     await server?.close();

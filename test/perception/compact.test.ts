@@ -131,6 +131,31 @@ describe('state delta', () => {
   });
 });
 
+describe('state delta of a field over plain adb (no hints)', () => {
+  // uiautomator names a hint-less field by its text: "(value or hint)" stays on both sides.
+  const field = (focused: boolean): N => ({
+    cls: 'android.widget.EditText',
+    text: 'Maya Sato',
+    clickable: true,
+    focused,
+    b: [0, 300, 1080, 400],
+  });
+  const other = (focused: boolean): N => ({
+    cls: 'android.widget.EditText',
+    text: 'Phone',
+    clickable: true,
+    focused,
+    b: [0, 500, 1080, 600],
+  });
+
+  it('names a lost focus as "not focused" and leaves out the states both sides share', () => {
+    const text = delta(observe([field(true), other(false)]), observe([field(false), other(true)]));
+    expect(text).toMatch(/^~ \[[0-9a-f]{8}\] "Maya Sato" focused → not focused$/m);
+    expect(text).toMatch(/^~ \[[0-9a-f]{8}\] "Phone" not focused → focused$/m);
+    expect(text).not.toContain('focused → (value or hint)');
+  });
+});
+
 describe('scroll end', () => {
   it('needs two of three signals', () => {
     const o = (ids: string[], texts: string[] = [], scrollable = true): Observation => ({

@@ -307,3 +307,24 @@ describe('world diff', () => {
     expect(changedKeys(before, before)).toEqual([]);
   });
 });
+
+describe('--first-seed', () => {
+  it('runs the seeds from the one given, so a model that saw seed 1 meets a fresh world', {
+    timeout: 60_000,
+  }, async () => {
+    const parsed = parseSuiteArgs(
+      ['--model', 'reference', '--tasks', 'SET-01', '--seeds', '2', '--first-seed', '3'],
+      {},
+      TASKS,
+    );
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(parsed.args.firstSeed).toBe(3);
+    const bad = parseSuiteArgs(['--model', 'reference', '--first-seed', '0'], {}, TASKS);
+    expect(bad.ok ? '' : bad.message).toMatch(/--first-seed must be a positive integer, got "0"/);
+    const out = await mkdtemp(path.join(tmpdir(), 'suite-seed-'));
+    dirs.push(out);
+    const report = await runSuite({ ...parsed.args, seeds: 1, outDir: out, catalogTasks: TASKS });
+    expect(report.runs.map((r) => r.seed)).toEqual([3]);
+    expect(await readFile(path.join(out, 'suite.md'), 'utf8')).toMatch(/1 seed\(s\) from seed 3/);
+  });
+});

@@ -1,22 +1,22 @@
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ANDROID_ALL, APK_PATH, BUILD_DIR, checkTools, DALVIK_DX, HELPER_DIR, mavenJar, run } from './toolchain.js';
+import {
+  ANDROID_ALL,
+  APK_PATH,
+  BUILD_DIR,
+  checkTools,
+  DALVIK_DX,
+  HELPER_DIR,
+  javaSources,
+  mavenJar,
+  run,
+} from './toolchain.js';
 
 /**
  * `npm run helper:build`: javac (against android-all) → dx → aapt package (linked against
  * android-all's API 34 resources) → zipalign → apksigner with a debug key generated here on first
  * build (helper/android/build/ is ignored by git; the key is never committed).
  */
-
-async function javaSources(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await javaSources(p)));
-    else if (e.name.endsWith('.java')) out.push(p);
-  }
-  return out.sort();
-}
 
 async function debugKey(): Promise<string> {
   const ks = path.join(BUILD_DIR, 'debug.keystore');

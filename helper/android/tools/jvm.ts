@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { BUILD_DIR, HELPER_DIR, run } from './toolchain.js';
+import { BUILD_DIR, HELPER_DIR, javaSources, run } from './toolchain.js';
 
 /**
  * The helper's core on the JVM: compile core + the scripted-tree runner + the core's tests (plain
@@ -12,23 +12,13 @@ import { BUILD_DIR, HELPER_DIR, run } from './toolchain.js';
 
 export const JVM_CLASSES = path.join(BUILD_DIR, 'jvm');
 
-async function sources(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await sources(p)));
-    else if (e.name.endsWith('.java')) out.push(p);
-  }
-  return out;
-}
-
 export async function compileJvm(): Promise<void> {
   await rm(JVM_CLASSES, { recursive: true, force: true });
   await mkdir(JVM_CLASSES, { recursive: true });
   const files = [
-    ...(await sources(path.join(HELPER_DIR, 'core', 'src'))),
-    ...(await sources(path.join(HELPER_DIR, 'core', 'test'))),
-    ...(await sources(path.join(HELPER_DIR, 'jvm', 'src'))),
+    ...(await javaSources(path.join(HELPER_DIR, 'core', 'src'))),
+    ...(await javaSources(path.join(HELPER_DIR, 'core', 'test'))),
+    ...(await javaSources(path.join(HELPER_DIR, 'jvm', 'src'))),
   ];
   await run('javac', ['--release', '8', '-nowarn', '-encoding', 'UTF-8', '-d', JVM_CLASSES, ...files]);
 }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { copyFile, mkdir, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { ANDROID_ALL, BUILD_DIR, type Coordinates, HELPER_DIR, mavenJar, run } from './toolchain.js';
+import { ANDROID_ALL, BUILD_DIR, type Coordinates, HELPER_DIR, javaSources, mavenJar, run } from './toolchain.js';
 
 /**
  * `npm run test:robolectric [-- Class …]`: the helper's Android classes (HelperService, TreeReader,
@@ -22,16 +22,6 @@ export const INSTRUMENTED: Coordinates[] = [
   '11-robolectric-6757853-i7', // 30
   '14-robolectric-10818077-i7', // 34
 ].map((version) => ({ group: 'org.robolectric', artifact: 'android-all-instrumented', version }));
-
-async function javaFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await javaFiles(p)));
-    else if (e.name.endsWith('.java')) out.push(p);
-  }
-  return out.sort();
-}
 
 /** Maven's class path for the pom; the two androidx.test AARs are replaced by their classes.jar. */
 async function classPath(): Promise<string[]> {
@@ -84,9 +74,9 @@ export async function compileRobolectric(): Promise<{ classes: string; cp: strin
   const classes = path.join(OUT, 'classes');
   await rm(classes, { recursive: true, force: true });
   const sources = [
-    ...(await javaFiles(path.join(HELPER_DIR, 'core', 'src'))),
-    ...(await javaFiles(path.join(HELPER_DIR, 'app', 'src'))),
-    ...(await javaFiles(path.join(ROBO_DIR, 'src'))),
+    ...(await javaSources(path.join(HELPER_DIR, 'core', 'src'))),
+    ...(await javaSources(path.join(HELPER_DIR, 'app', 'src'))),
+    ...(await javaSources(path.join(ROBO_DIR, 'src'))),
   ];
   // Compiled against the API 34 jar, as the APK is; Robolectric swaps in each SDK's own framework.
   await run(
@@ -123,7 +113,7 @@ async function copyTree(from: string, to: string): Promise<void> {
 /** The test classes: every `*Test.java` under robolectric/src. */
 async function testClasses(): Promise<string[]> {
   const src = path.join(ROBO_DIR, 'src');
-  return (await javaFiles(src))
+  return (await javaSources(src))
     .filter((f) => f.endsWith('Test.java'))
     .map((f) =>
       path
@@ -144,6 +134,8 @@ export async function runRobolectric(only: string[] = []): Promise<number> {
     '-Drobolectric.offline=true',
     `-Drobolectric.dependency.dir=${sdkDir}`,
     '-Drobolectric.logging.enabled=false',
+    // Every test named with its SDK, "name[34]" too (by default the last SDK's is plain): RoboMain counts per SDK.
+    '-Drobolectric.alwaysIncludeVariantMarkersInTestName=true',
     // The real AccessibilityNodeInfo/WindowInfo: queries go through InteractionBridge, not Robolectric's stand-ins.
     '-Drobolectric.useRealAni=true',
     // Real Skia: Region bounds, Bitmap copies, PNG/JPEG encoding.

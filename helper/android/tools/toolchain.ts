@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { access } from 'node:fs/promises';
+import { access, readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -73,4 +73,15 @@ export async function checkTools(): Promise<void> {
   }
   if (missing.length)
     throw new Error(`the helper build needs ${missing.join(', ')}: apt-get install aapt zipalign apksigner dexdump`);
+}
+
+/** Every .java file under `dir`, sorted (javac's argument list for one source tree). */
+export async function javaSources(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await javaSources(p)));
+    else if (e.name.endsWith('.java')) out.push(p);
+  }
+  return out.sort();
 }

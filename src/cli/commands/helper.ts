@@ -46,44 +46,12 @@ function app(f: HelperFlags): HelperApp {
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-function need<T extends { ok: boolean }>(r: T, what: string): Extract<T, { ok: true }> {
-  if (!r.ok)
-    throw new ActionableError(
-      'DEVICE',
-      `${what}: ${(r as { message?: string }).message ?? 'failed'}`,
-      'fix that and run `phone-agent helper install` again',
-    );
-  return r as Extract<T, { ok: true }>;
-}
-
-/** The service writes its token when Android binds it: give it a few seconds. */
-async function tokenWhenReady(a: HelperApp): Promise<{ ok: true; token: string } | { ok: false; message: string }> {
-  let last: { ok: true; token: string } | { ok: false; message: string } = { ok: false, message: 'not tried' };
-  for (let i = 0; i < 20; i++) {
-    last = await a.readToken();
-    if (last.ok) return last;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return last;
-}
-
 async function install(f: HelperFlags): Promise<number> {
   const a = app(f);
-  const apk = path.resolve(f.apk ?? DEFAULT_APK);
-  await access(apk).catch(() => {
-    throw new ActionableError(
-      'USAGE',
-      `no helper APK at ${apk}`,
-      'build it with `npm run helper:build` (or pass --apk FILE)',
-    );
-  });
-  say(need(await a.install(apk), 'install').detail);
-  say(need(await a.enableService(), 'accessibility service').detail);
-  say(need(await a.enableIme(), 'input method').detail);
-  const fwd = need(await a.forward(), 'port forward');
-  say(`forwarded ${fwd.url} → device tcp:7912`);
-  const token = need(await tokenWhenReady(a), 'token');
-  const hello = need(await a.hello(fwd.url, token.token), 'health check').hello;
+  const apk = await helperApk(f.apk);
+  const r = await a.setUp(apk, say);
+  if (!r.ok) throw new ActionableError('DEVICE', r.message, 'fix that and run `phone-agent helper install` again');
+  const hello = r.endpoint.hello;
   say(
     `healthy: protocol ${hello.protocol}, helper ${hello.helperVersion}, API ${hello.apiLevel}, ${hello.device.manufacturer} ${hello.device.model}, ${hello.capabilities.length} capabilities`,
   );
@@ -91,6 +59,19 @@ async function install(f: HelperFlags): Promise<number> {
     `use it: phone-agent run "…" --device ${a.serial}   (the helper keyboard is switched in per run and your keyboard given back)`,
   );
   return 0;
+}
+
+/** The APK to install (default: the one `npm run helper:build` made), or an error saying how to get one. */
+export async function helperApk(given?: string): Promise<string> {
+  const apk = path.resolve(given ?? DEFAULT_APK);
+  await access(apk).catch(() => {
+    throw new ActionableError(
+      'USAGE',
+      `no helper APK at ${apk}`,
+      'build it with `npm run helper:build` (or pass --apk FILE)',
+    );
+  });
+  return apk;
 }
 
 async function status(f: HelperFlags): Promise<number> {

@@ -11,6 +11,7 @@ import { register as run } from './run.js';
 import { register as sim } from './sim.js';
 import { register as stfStandin } from './stf-standin.js';
 import { register as tasks } from './tasks.js';
+import { register as verifyDevice } from './verify-device.js';
 
 /** Each subcommand lives in its own file and registers itself here (one import line each). */
 export type RegisterCommand = (program: Command) => void;
@@ -27,5 +28,6 @@ export const commands: RegisterCommand[] = [
   devices,
   mcp,
   helper,
+  verifyDevice,
   stfStandin,
 ];

@@ -2,12 +2,14 @@ import path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Command } from 'commander';
 import { openDevice } from '../../compose/device.js';
+import { modelConfigured } from '../../compose/model.js';
 import { DEVICES_HELP, parseDevices } from '../../compose/pool/devices-arg.js';
 import { type DevicePool, openPool } from '../../compose/pool/pool.js';
 import { stfConfig, stfFarm } from '../../compose/pool/stf-pool.js';
 import { RealClock } from '../../core/clock.js';
 import { ActionableError } from '../../core/errors.js';
 import { Logger } from '../../core/logger.js';
+import { McpCallLog } from '../../mcp/call-log.js';
 import { startHttpMcp } from '../../mcp/http.js';
 import { parseOrigins } from '../../mcp/origin.js';
 import { createMcpServer } from '../../mcp/server.js';
@@ -30,6 +32,7 @@ interface McpFlags extends AgentFlags {
   port: string;
   httpToken?: string;
   allowOrigin?: string;
+  callLog?: string;
   /** A device pool for mobile_run_task (`--devices`, as the suite takes it). */
   devices?: string;
 }
@@ -155,9 +158,20 @@ export async function mcpCommand(flags: McpFlags): Promise<number> {
     clock,
     logger,
   });
-  const tasks = taskFactory(own.flags, session, pool, logger);
-  const newServer = () => createMcpServer({ session, tasks, logger, version: VERSION });
+  // Without a model, mobile_run_task could only fail: it is not offered (the direct tools are).
+  const withModel = modelConfigured({ model: flags.model, baseUrl: flags.baseUrl, preset: flags.preset }, process.env);
+  if (!withModel)
+    process.stderr.write(
+      'phone-agent mcp: no model configured, so mobile_run_task is not offered (pass --model/--base-url or set PHONE_AGENT_MODEL and OPENAI_BASE_URL); the direct tools are\n',
+    );
+  const tasks = withModel ? taskFactory(own.flags, session, pool, logger) : undefined;
+  const secrets = [flags.token, flags.httpToken, process.env.ANDROID_BRIDGE_TOKEN, process.env.PHONE_AGENT_MCP_TOKEN];
+  const callLog = flags.callLog
+    ? new McpCallLog(path.resolve(flags.callLog), { secrets: secrets.filter((v): v is string => !!v), logger })
+    : undefined;
+  const newServer = () => createMcpServer({ session, tasks, logger, version: VERSION, callLog });
   const stop = async () => {
+    await callLog?.flush();
     await opened.close().catch(() => {});
     await own.release();
     await pool?.close();
@@ -216,6 +230,10 @@ export function register(program: Command): void {
     .option(
       '--allow-origin <origins>',
       "browser origins allowed besides the server's own, comma-separated (env PHONE_AGENT_MCP_ORIGINS); any other Origin gets 403",
+    )
+    .option(
+      '--call-log <file>',
+      'append one JSON line per tool call served (tool, arguments with typed text reduced to its length, ms, the content returned)',
     )
     .option(
       '--device <sim|URL|SERIAL|stf:SERIAL|stf:any>',

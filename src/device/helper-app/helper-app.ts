@@ -194,6 +194,41 @@ export class HelperApp {
     return this.restoreIme();
   }
 
+  /** The service writes its token when Android binds it: give it a few seconds. */
+  async tokenWhenReady(tries = 20, gapMs = 250): Promise<{ ok: true; token: string } | { ok: false; message: string }> {
+    let last: { ok: true; token: string } | { ok: false; message: string } = { ok: false, message: 'not tried' };
+    for (let i = 0; i < tries; i++) {
+      last = await this.readToken();
+      if (last.ok) return last;
+      await new Promise((r) => setTimeout(r, gapMs));
+    }
+    return last;
+  }
+
+  /**
+   * `helper install`: the APK installed, its accessibility service and keyboard enabled, its port
+   * forwarded, its token read and its hello answered. `say` gets one line per step done; the first
+   * step that fails ends it with what to do.
+   */
+  async setUp(
+    apk: string,
+    say: (line: string) => void,
+  ): Promise<{ ok: true; endpoint: HelperEndpoint } | { ok: false; message: string }> {
+    for (const step of [() => this.install(apk), () => this.enableService(), () => this.enableIme()]) {
+      const r = await step();
+      if (!r.ok) return r;
+      say(r.detail);
+    }
+    const fwd = await this.forward();
+    if (!fwd.ok) return fwd;
+    say(`forwarded ${fwd.url} → device tcp:${HELPER_DEVICE_PORT}`);
+    const token = await this.tokenWhenReady();
+    if (!token.ok) return token;
+    const hello = await this.hello(fwd.url, token.token);
+    if (!hello.ok) return hello;
+    return { ok: true, endpoint: { url: fwd.url, token: token.token, hello: hello.hello } };
+  }
+
   /** The endpoint when the helper is installed, enabled, forwarded and answering; else why not. */
   async discover(): Promise<{ ok: true; endpoint: HelperEndpoint } | { ok: false; reason: string }> {
     if (!(await this.installed()))

@@ -25,15 +25,15 @@ import dev.phoneagent.helper.core.Tree;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** The core's Device on Android: tree reads, node actions, dispatchGesture, global actions, the IME. */
 final class AndroidDevice implements Device {
   private final AccessibilityService service;
-  private static final long GESTURE_POLL_MS = 20;
   private final AtomicLong seq = new AtomicLong(1);
+  /** API 30+ only (takeScreenshot); made on the first capture. */
+  private Screenshots screenshots;
 
   AndroidDevice(AccessibilityService service) {
     this.service = service;
@@ -131,11 +131,8 @@ final class AndroidDevice implements Device {
     if (!sent) return false;
     long ms = 2000;
     for (int i = 0; i < g.getStrokeCount(); i++) ms = Math.max(ms, g.getStroke(i).getDuration() + 2000);
-    // The deadline is on the input clock the gesture is injected on (uptime: MotionEvent times),
-    // not wall time: a gesture lasts its duration of system time, however busy the CPU is.
-    long deadline = SystemClock.uptimeMillis() + ms;
-    while (!done.await(GESTURE_POLL_MS, TimeUnit.MILLISECONDS)) if (SystemClock.uptimeMillis() >= deadline) return false;
-    return ok.get();
+    // On the input clock the gesture is injected on (MotionEvent times are uptime).
+    return Uptime.await(done, ms) && ok.get();
   }
 
   @Override
@@ -222,16 +219,25 @@ final class AndroidDevice implements Device {
 
   @Override
   public Image screenshot(String format, double scale, int quality) {
-    return Build.VERSION.SDK_INT >= 30 ? Screenshots.take(service, format, scale, quality) : null;
+    if (Build.VERSION.SDK_INT < 30) return null;
+    synchronized (this) {
+      if (screenshots == null) screenshots = new Screenshots(service);
+    }
+    return screenshots.take(format, scale, quality);
   }
 
+  /**
+   * The phone's clock for the protocol's waits and timings: uptime, the clock frames, input and
+   * animations run on. A wait for stillness or movement (scroll_to watches 500 ms) then lasts that much
+   * of the UI's time however busy the CPU is, and a wall-clock change (NTP, the user) cannot cut it short.
+   */
   @Override
   public long now() {
-    return System.currentTimeMillis();
+    return SystemClock.uptimeMillis();
   }
 
   @Override
   public void sleep(long ms) throws InterruptedException {
-    Thread.sleep(ms);
+    Uptime.sleepUntil(SystemClock.uptimeMillis() + ms);
   }
 }

@@ -3,39 +3,63 @@ package dev.phoneagent.helper;
 import android.accessibilityservice.AccessibilityService;
 import android.graphics.Bitmap;
 import android.hardware.HardwareBuffer;
+import android.os.Build;
+import android.os.SystemClock;
 import android.view.Display;
 import dev.phoneagent.helper.core.Device;
 import java.io.ByteArrayOutputStream;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * AccessibilityService.takeScreenshot (API 30+, needs canTakeScreenshot in the service config). Older
  * phones get no screenshot: hello omits the capability and snapshots carry the tree only.
  */
 final class Screenshots {
-  private Screenshots() {}
+  /**
+   * The accessibility manager refuses a capture requested no more than this after the last one
+   * (uptime; AbstractAccessibilityServiceConnection): 1000 ms on API 30, 333 ms from API 31.
+   */
+  static final long INTERVAL_MS = Build.VERSION.SDK_INT >= 31 ? 333 : 1000;
+  /** Past the interval, for the hop from this call to the system's timestamp. */
+  private static final long MARGIN_MS = 20;
+  private static final long TIMEOUT_MS = 3000;
 
-  /** Android allows a few screenshots per second; one too soon is retried once after the interval. */
-  static Device.Image take(AccessibilityService s, String format, double scale, int quality) {
-    Bitmap bmp = capture(s);
-    if (bmp == null) {
-      try {
-        Thread.sleep(350);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return null;
-      }
-      bmp = capture(s);
-    }
-    return bmp == null ? null : encode(bmp, format, scale, quality);
+  private final AccessibilityService service;
+  /** Uptime of this service connection's last request (the system keeps one per connection). */
+  private long lastRequestAt = Long.MIN_VALUE / 2;
+
+  Screenshots(AccessibilityService service) {
+    this.service = service;
   }
 
-  static Bitmap capture(AccessibilityService s) {
+  /** A capture's outcome: the bitmap, or the system's error code (0 for none, -1 for no answer). */
+  private static final class Shot {
+    Bitmap bitmap;
+    int error = -1;
+  }
+
+  /** Requests are spaced by the system's interval; one refused as too soon is retried once after it. */
+  synchronized Device.Image take(String format, double scale, int quality) {
+    try {
+      Shot shot = spaced();
+      if (shot.bitmap == null && shot.error == AccessibilityService.ERROR_TAKE_SCREENSHOT_INTERVAL_TIME_SHORT) shot = spaced();
+      return shot.bitmap == null ? null : encode(shot.bitmap, format, scale, quality);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
+  }
+
+  private Shot spaced() throws InterruptedException {
+    Uptime.sleepUntil(lastRequestAt + INTERVAL_MS + MARGIN_MS);
+    lastRequestAt = SystemClock.uptimeMillis();
+    return capture(service);
+  }
+
+  private static Shot capture(AccessibilityService s) throws InterruptedException {
     final CountDownLatch done = new CountDownLatch(1);
-    final AtomicReference<Bitmap> out = new AtomicReference<Bitmap>();
+    final Shot shot = new Shot();
     Executor direct = new Executor() {
       @Override
       public void execute(Runnable r) {
@@ -47,21 +71,28 @@ final class Screenshots {
       public void onSuccess(AccessibilityService.ScreenshotResult r) {
         HardwareBuffer hb = r.getHardwareBuffer();
         Bitmap hw = Bitmap.wrapHardwareBuffer(hb, r.getColorSpace());
-        if (hw != null) out.set(hw.copy(Bitmap.Config.ARGB_8888, false));
+        synchronized (shot) {
+          if (hw != null) shot.bitmap = hw.copy(Bitmap.Config.ARGB_8888, false);
+          shot.error = 0;
+        }
         hb.close();
         done.countDown();
       }
 
       @Override
       public void onFailure(int code) {
+        synchronized (shot) {
+          shot.error = code;
+        }
         done.countDown();
       }
     });
-    try {
-      return done.await(3, TimeUnit.SECONDS) ? out.get() : null;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return null;
+    Uptime.await(done, TIMEOUT_MS);
+    synchronized (shot) {
+      Shot out = new Shot();
+      out.bitmap = shot.bitmap;
+      out.error = shot.error;
+      return out;
     }
   }
 

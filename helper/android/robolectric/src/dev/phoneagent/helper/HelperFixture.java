@@ -60,28 +60,50 @@ public abstract class HelperFixture {
     });
   }
 
-  /** POST a JSON body; the parsed answer. */
-  @SuppressWarnings("unchecked")
-  Map<String, Object> post(final String path, final String body) throws Exception {
-    String out = sys.call(new Callable<String>() {
+  /** The HTTP status of a POST with the given Authorization header (null: none). */
+  int statusOf(final String path, final String authorization) throws Exception {
+    return sys.call(new Callable<Integer>() {
       @Override
-      public String call() throws Exception {
+      public Integer call() throws Exception {
         HttpURLConnection c = (HttpURLConnection) new URL("http://127.0.0.1:" + service.port() + path).openConnection();
         c.setRequestMethod("POST");
         c.setDoOutput(true);
-        c.setRequestProperty("authorization", "Bearer " + token);
+        if (authorization != null) c.setRequestProperty("authorization", authorization);
         c.setRequestProperty("content-type", "application/json");
         OutputStream o = c.getOutputStream();
-        o.write(body.getBytes(StandardCharsets.UTF_8));
+        o.write("{}".getBytes(StandardCharsets.UTF_8));
         o.close();
-        InputStream in = c.getResponseCode() < 400 ? c.getInputStream() : c.getErrorStream();
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        byte[] buf = new byte[8192];
-        for (int n; (n = in.read(buf)) > 0; ) b.write(buf, 0, n);
-        return b.toString("UTF-8");
+        return c.getResponseCode();
       }
     });
-    return (Map<String, Object>) Json.parse(out);
+  }
+
+  /** POST a JSON body; the parsed answer (the main thread plays the system meanwhile). */
+  Map<String, Object> post(final String path, final String body) throws Exception {
+    return sys.call(new Callable<Map<String, Object>>() {
+      @Override
+      public Map<String, Object> call() throws Exception {
+        return request(path, body);
+      }
+    });
+  }
+
+  /** The HTTP request itself, on the calling thread: for a client thread while the main thread serves. */
+  @SuppressWarnings("unchecked")
+  Map<String, Object> request(String path, String body) throws Exception {
+    HttpURLConnection c = (HttpURLConnection) new URL("http://127.0.0.1:" + service.port() + path).openConnection();
+    c.setRequestMethod("POST");
+    c.setDoOutput(true);
+    c.setRequestProperty("authorization", "Bearer " + token);
+    c.setRequestProperty("content-type", "application/json");
+    OutputStream o = c.getOutputStream();
+    o.write(body.getBytes(StandardCharsets.UTF_8));
+    o.close();
+    InputStream in = c.getResponseCode() < 400 ? c.getInputStream() : c.getErrorStream();
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    byte[] buf = new byte[8192];
+    for (int n; (n = in.read(buf)) > 0; ) b.write(buf, 0, n);
+    return (Map<String, Object>) Json.parse(b.toString("UTF-8"));
   }
 
   Map<String, Object> action(String json) throws Exception {

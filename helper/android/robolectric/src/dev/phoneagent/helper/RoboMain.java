@@ -20,6 +20,12 @@ import org.junit.runner.notification.RunListener;
 public final class RoboMain {
   private RoboMain() {}
 
+  /** The SDK in a test's name, "name[26]" → "26" (a name without the marker: "?"). */
+  static String sdkOf(String method) {
+    int open = method == null ? -1 : method.lastIndexOf('[');
+    return open < 0 || !method.endsWith("]") ? "?" : method.substring(open + 1, method.length() - 1);
+  }
+
   public static void main(String[] args) throws Exception {
     final Map<Class<?>, Set<String>> only = new LinkedHashMap<Class<?>, Set<String>>();
     for (String a : args) {
@@ -34,7 +40,7 @@ public final class RoboMain {
         if (d.getMethodName() == null) return true;
         Set<String> names = only.get(d.getTestClass());
         if (names == null || names.isEmpty()) return true;
-        // Robolectric names a test per SDK: "name[26]", …, and the last SDK plain "name".
+        // Robolectric names a test per SDK, "name[26]" (tools/robolectric.ts asks for the marker on every SDK).
         String m = d.getMethodName();
         int bracket = m.indexOf('[');
         return names.contains(bracket < 0 ? m : m.substring(0, bracket));
@@ -46,10 +52,24 @@ public final class RoboMain {
       }
     });
     JUnitCore core = new JUnitCore();
+    final Map<String, Long> classMs = new LinkedHashMap<String, Long>();
+    final Map<String, Integer> perSdk = new java.util.TreeMap<String, Integer>();
     core.addListener(new RunListener() {
+      private long started;
+
+      @Override
+      public void testStarted(Description d) {
+        started = System.nanoTime();
+      }
+
       @Override
       public void testFinished(Description d) {
-        System.out.println("  done " + d.getClassName().replace("dev.phoneagent.helper.", "") + "." + d.getMethodName());
+        String k = d.getClassName().replace("dev.phoneagent.helper.", "");
+        long ms = (System.nanoTime() - started) / 1_000_000;
+        classMs.put(k, (classMs.containsKey(k) ? classMs.get(k) : 0L) + ms);
+        String sdk = sdkOf(d.getMethodName());
+        perSdk.put(sdk, (perSdk.containsKey(sdk) ? perSdk.get(sdk) : 0) + 1);
+        System.out.println("  done " + k + "." + d.getMethodName() + " (" + ms + " ms)");
       }
 
       @Override
@@ -58,8 +78,13 @@ public final class RoboMain {
       }
     });
     Result r = core.run(request);
+    // Where the time goes (the per-SDK sandbox start-up falls to each SDK's first test).
+    for (Map.Entry<String, Long> e : classMs.entrySet()) System.out.println("  time " + e.getKey() + ": " + e.getValue() / 1000 + " s");
     int failed = r.getFailureCount();
     int passed = r.getRunCount() - failed;
+    StringBuilder sdks = new StringBuilder();
+    for (Map.Entry<String, Integer> e : perSdk.entrySet()) sdks.append(sdks.length() == 0 ? "" : ", ").append("SDK ").append(e.getKey()).append(": ").append(e.getValue());
+    System.out.println("robolectric: " + r.getRunCount() + " tests (" + sdks + ")");
     System.out.println("robolectric: " + passed + " passed, " + failed + " failed");
     System.exit(failed == 0 && r.getRunCount() > 0 && r.getIgnoreCount() == 0 ? 0 : 1);
   }

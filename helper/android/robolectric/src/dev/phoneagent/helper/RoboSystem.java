@@ -16,7 +16,6 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.FutureTask;
@@ -45,7 +44,8 @@ final class RoboSystem {
   final RoboInput input = new RoboInput();
   final RoboKeyboard keyboard = new RoboKeyboard();
   final RoboScreen screen = new RoboScreen();
-  private final ConcurrentLinkedQueue<Integer> globalActions = new ConcurrentLinkedQueue<Integer>();
+  /** How many times the helper listed the windows (each tree read does): shows a wait is polling. */
+  final java.util.concurrent.atomic.AtomicInteger windowReads = new java.util.concurrent.atomic.AtomicInteger();
   private final Handler main = new Handler(Looper.getMainLooper());
   private ServiceController<HelperService> serviceController;
   HelperService service;
@@ -82,6 +82,13 @@ final class RoboSystem {
     return new String(Files.readAllBytes(new File(service.getFilesDir(), "token").toPath()), StandardCharsets.US_ASCII);
   }
 
+  /** The user turns the service off: Android destroys it. */
+  void disconnectHelper() {
+    serviceController.destroy();
+    serviceController = null;
+    service = null;
+  }
+
   void shutdown() {
     if (serviceController != null) serviceController.destroy();
     keyboard.stop();
@@ -89,9 +96,26 @@ final class RoboSystem {
     current = null;
   }
 
-  boolean globalAction(int action) {
-    globalActions.add(action);
-    return true;
+  /**
+   * performGlobalAction, in order with the activity starts before it: system_server handles the
+   * call on its own thread before the service's next request, so a launch sent after `home` lands
+   * above the launcher, never under it.
+   */
+  boolean globalAction(final int action) {
+    return onMain(new Callable<Boolean>() {
+      @Override
+      public Boolean call() {
+        startPending();
+        if (action == AccessibilityService.GLOBAL_ACTION_BACK) apps.back(focusedRoot());
+        else if (action == AccessibilityService.GLOBAL_ACTION_HOME) apps.home();
+        return true;
+      }
+    });
+  }
+
+  private void startPending() {
+    Intent i;
+    while ((i = shadowOf(RuntimeEnvironment.getApplication()).getNextStartedActivity()) != null) apps.start(i);
   }
 
   /** An event from a view: to the service's client (node cache) first, then to the service. */
@@ -110,13 +134,7 @@ final class RoboSystem {
 
   /** One pass of the system on the main thread: activity starts, keys, gestures, the IME, `ms` of UI time. */
   void step(long ms) {
-    Intent i;
-    while ((i = shadowOf(RuntimeEnvironment.getApplication()).getNextStartedActivity()) != null) apps.start(i);
-    Integer a;
-    while ((a = globalActions.poll()) != null) {
-      if (a == AccessibilityService.GLOBAL_ACTION_BACK) apps.back(focusedRoot());
-      else if (a == AccessibilityService.GLOBAL_ACTION_HOME) apps.home();
-    }
+    startPending();
     if (input.hasPending()) input.injectPending(windows.current(), new RoboInput.Clock() {
       @Override
       public void advance(long t) {
@@ -125,6 +143,7 @@ final class RoboSystem {
     });
     apps.reap();
     List<RoboWindows.Entry> shown = windows.current();
+    windows.focusTopmost(shown);
     keyboard.follow(shown);
     screen.draw(shown);
     ShadowLooper.idleMainLooper(ms, TimeUnit.MILLISECONDS);

@@ -17,6 +17,8 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import org.robolectric.shadow.api.Shadow;
+import org.robolectric.shadows.ShadowViewRootImpl;
 
 /**
  * The window manager's side of accessibility: every window Android would show (WindowManagerGlobal's
@@ -92,6 +94,20 @@ final class RoboWindows implements InteractionBridge.Windows {
     }
     last = out;
     return out;
+  }
+
+  /**
+   * The window manager's input focus: the topmost shown window that can take focus (no
+   * FLAG_NOT_FOCUSABLE — a dialog, a focusable popup) has it, every other window not. Main thread.
+   */
+  void focusTopmost(List<Entry> shown) {
+    Entry target = null;
+    for (int i = shown.size() - 1; i >= 0 && target == null; i--)
+      if ((shown.get(i).params.flags & WindowManager.LayoutParams.FLAG_NOT_FOCUSABLE) == 0) target = shown.get(i);
+    for (Entry e : shown) {
+      boolean want = e == target;
+      if (e.root.hasWindowFocus() != want) ((ShadowViewRootImpl) Shadow.extract(e.vri)).callWindowFocusChanged(want);
+    }
   }
 
   /** AccessibilityWindowInfo for each window, as AccessibilityService.getWindows reports them. */

@@ -178,6 +178,30 @@ public class TreeReaderTest extends HelperFixture {
     assertEquals("android:id/checkbox", byText.nodes.get(0).resourceId);
   }
 
+  /**
+   * A WebView placeholder (no page loaded): one node with Android's class name, its description and
+   * the bounds Android reports — the class the host's perception treats as drawn, to be read from
+   * the screenshot. (Robolectric's WebView is a stand-in that is never laid out: its bounds are empty.)
+   */
+  @Test
+  public void aWebViewIsANodeOfItsOwnClass() throws Exception {
+    Tree t = read();
+    Node web = byId(t, "android:id/widget_frame");
+    assertNotNull(web);
+    assertEquals("android.webkit.WebView", web.className);
+    assertEquals("Web content", web.desc);
+    final Rect own = new Rect();
+    ui(new Callable<Void>() {
+      @Override
+      public Void call() {
+        widgets().web.createAccessibilityNodeInfo().getBoundsInScreen(own);
+        return null;
+      }
+    });
+    assertEquals(own.left + "," + own.top + "," + own.right + "," + own.bottom,
+        web.bounds.left + "," + web.bounds.top + "," + web.bounds.right + "," + web.bounds.bottom);
+  }
+
   /** A view far below the fold: Android clips its bounds to the window and says it is not visible. */
   @Test
   public void offscreenNodesAreNotVisible() throws Exception {
