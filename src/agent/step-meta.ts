@@ -27,11 +27,33 @@ const MAX_NOTES = 10;
  */
 export function revisePlan(s: Session, revised: readonly string[] | undefined): void {
   if (revised === undefined) return;
-  const open = new Set(revised);
-  const kept = s.plan.filter((p) => p.done || !open.has(p.text)).map((p) => ({ text: p.text, done: true }));
-  const closed = new Set(kept.map((p) => p.text));
-  s.plan = [...kept, ...[...open].filter((t) => !closed.has(t)).map((text) => ({ text, done: false }))];
+  const done = s.plan.filter((p) => p.done);
+  // A model resending the whole plan (or its last done steps) repeats them first: not new work.
+  const listed = revised.slice(resentDone(done, revised));
+  // Each listed text keeps one open subgoal of that text open (a second "Add to cart" is another one).
+  const left = new Map<string, number>();
+  for (const t of listed) left.set(t, (left.get(t) ?? 0) + 1);
+  const kept: { text: string; done: boolean }[] = [];
+  for (const p of s.plan) {
+    const n = left.get(p.text) ?? 0;
+    if (!p.done && n > 0) left.set(p.text, n - 1);
+    else kept.push({ text: p.text, done: true });
+  }
+  s.plan = [...kept, ...listed.map((text) => ({ text, done: false }))];
   s.current = kept.length;
+}
+
+/**
+ * How many leading subgoals of a revised plan repeat the end of the done ones (a model resending
+ * the whole plan, or its last done steps): those are not new work. A later subgoal with the text of
+ * a done one is — the second "Add to cart" of a two-item order.
+ */
+function resentDone(done: readonly { text: string }[], revised: readonly string[]): number {
+  for (let m = Math.min(done.length, revised.length); m > 0; m--) {
+    const tail = done.slice(done.length - m);
+    if (tail.every((d, i) => d.text === revised[i])) return m;
+  }
+  return 0;
 }
 
 /** Close the [>] subgoal (the model said this step completed it) and move to the next open one. */

@@ -376,6 +376,7 @@ export class Executor {
       action: a,
       acted: target,
       expectationHeld: v.outcome.ok,
+      approved: guarded.consent?.kind === 'approved',
     });
     const outcome = applyAudit(v.outcome, audit);
     return {

@@ -93,21 +93,31 @@ export const TOOL_HELP: Record<string, string> = {
   set_slider: 'set_slider(target_id, value=0..100 % of the track) drags the thumb there, reads back where it rests',
   look: 'look(target_id|point?) a step: the next prompt has the screenshot, zoomed on the control and its row',
   read: 'read(target_id | text=a cut line as shown) its full text',
-  note: `note(text) keeps a fact in Notes (≤ ${MAX_NOTE_CHARS} chars)`,
+  note: `note(text) keeps a fact in the agent's own scratch memory, shown under Notes in each prompt (not the Notes app; ≤ ${MAX_NOTE_CHARS} chars)`,
 };
 
-/** The verbs classes imply (core's IMPLIED_VERB), grouped: `EditText fill, Switch/CheckBox/Radio toggle, …`. */
+/** The tool each line verb means: the verbs are words on screen lines, not tools (relay round 2, R7). */
+const VERB_TOOL: Readonly<Record<string, string>> = {
+  fill: 'type',
+  toggle: 'tap',
+  slide: 'the slider tool offered',
+  scroll: 'scroll/scroll_to',
+};
+
+/** The verbs classes imply (core's IMPLIED_VERB), grouped: `EditText fill = type, Switch/CheckBox/Radio toggle = tap, …`. */
 function verbLegend(): string {
   const byVerb = new Map<string, string[]>();
   for (const [role, verb] of Object.entries(IMPLIED_VERB)) byVerb.set(verb, [...(byVerb.get(verb) ?? []), role]);
-  return [...byVerb].map(([verb, roles]) => `${roles.join('/')} ${verb}`).join(', ');
+  return [...byVerb]
+    .map(([verb, roles]) => `${roles.join('/')} ${verb}${VERB_TOOL[verb] ? ` = ${VERB_TOOL[verb]}` : ''}`)
+    .join(', ');
 }
 
 /**
  * How to read a screen line; both system prompts say it (positions matter to plans as well). The
  * legend is said once here so no line repeats its verb.
  */
-export const SCREEN_HELP = `Screen lines: [id] Class "label" state #resource x,y (positions 0..1000 over the whole screen, where order and label cannot place it). Verb by class: ${verbLegend()}, else tap, unless written (long = long-press only). — and · join a row's texts, ¶ breaks a line.`;
+export const SCREEN_HELP = `Screen lines: [id] Class "label" state #resource x,y (positions 0..1000 over the whole screen, where order and label cannot place it). Verb by class (a word on the line, done with the tool after =): ${verbLegend()}, else tap, unless written (long = long-press only). — and · join a row's texts, ¶ breaks a line.`;
 
 /** Tools that act on the agent or only wait: nothing on the screen changes. */
 const NO_CHANGE_TOOLS = ['wait', 'look', 'read', 'note', 'read_control'];

@@ -25,7 +25,7 @@ import org.robolectric.annotation.Config;
  * the helper keyboard on, the same checks as against the virtual phone and the scripted JVM tree.
  */
 @RunWith(RobolectricTestRunner.class)
-@Config(sdk = {26, 34})
+@Config(sdk = {26, 30, 34})
 public class ConformanceTest {
   /** Short HTTP deadlines, announced in hello.limits, keep the hostile timeout checks quick. */
   static final HttpLimits LIMITS = new HttpLimits(HttpLimits.DEFAULTS.maxBodyBytes, 400, 800);

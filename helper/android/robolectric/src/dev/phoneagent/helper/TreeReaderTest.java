@@ -139,6 +139,27 @@ public class TreeReaderTest extends HelperFixture {
     assertEquals("", name.editText());
   }
 
+  /**
+   * A widget's text is what Android shows, not what the app set: API 26–29's Switch appends its state
+   * (from 30 the state is the node's state description), and a Button shows its theme's capitals.
+   */
+  @Test
+  public void aSwitchAndAButtonReportTheTextAndroidShows() throws Exception {
+    Tree t = read();
+    boolean stateInText = android.os.Build.VERSION.SDK_INT < 30;
+    assertEquals(stateInText ? "Wi-Fi OFF" : "Wi-Fi", byId(t, "android:id/toggle").text);
+    ui(new Callable<Void>() {
+      @Override
+      public Void call() {
+        widgets().wifi.setChecked(true);
+        return null;
+      }
+    });
+    sys.settle();
+    assertEquals(stateInText ? "Wi-Fi ON" : "Wi-Fi", byId(read(), "android:id/toggle").text);
+    assertEquals("SEND", byId(t, "android:id/button1").text);
+  }
+
   @Test
   public void selectionIsReportedInUtf16() throws Exception {
     ui(new Callable<Void>() {
