@@ -33,7 +33,9 @@ export async function reduce(
   const decision = planned.decision;
   const action = decision.action;
   const obs = ctx.seen.obs;
-  const post: Perceived = exec.post ?? ctx.seen;
+  // The phone refused the touch because its screen was not this one (a dialog came up, the target
+  // moved): the next step decides on the screen as it is now, not on the stale read.
+  const post: Perceived = exec.post ?? (refusedAsStale(exec) ? await s.deps.ports.observe(obs) : ctx.seen);
   const sig = actionSignature(action);
   const ok = exec.ok;
   const reason = ok ? undefined : (exec.error ?? 'dispatch failed');
@@ -88,12 +90,19 @@ export async function reduce(
     }
     if (planned.subgoalDone) closeCurrent(s);
   } else {
-    s.mem.blacklist.recordFailure(obs.pageHash, sig, ctx.record.action);
+    // A touch the phone refused because its screen was not this one (STALE, OCCLUDED) was never
+    // tried on this page: it says nothing against the action here.
+    if (!refusedAsStale(exec)) s.mem.blacklist.recordFailure(obs.pageHash, sig, ctx.record.action);
     // Verified replay: a cached action whose expectation fails is forgotten at once.
     if (source === 'cache') memory.evict(s.run.goal, ctx.record.subgoal, obs.pageHash);
     if (++s.loop.failRun >= REPLAN_AFTER_FAILURES && s.loop.replans < MAX_REPLANS) await replanNow(s, ctx, post);
   }
   s.cur = post;
+}
+
+function refusedAsStale(exec: Executed): boolean {
+  const code = exec.receipt?.error?.code;
+  return exec.receipt?.delivery === 'not_delivered' && (code === 'STALE' || code === 'OCCLUDED');
 }
 
 /** A tap the user's earlier approval covered (the confirmation dialog that action opened). */
