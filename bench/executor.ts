@@ -21,6 +21,7 @@ import { PolicyConfirmation } from '../src/executor/guardrails/confirm.js';
 import { startAdbDevice } from '../src/testbed/sim/adbd/index.js';
 import { startBridgeServer } from '../src/testbed/sim/bridge/index.js';
 import { VirtualPhone } from '../src/testbed/sim/index.js';
+import { REGISTRY } from '../src/tools/index.js';
 import { PrivateAdbServer } from '../test/adb/support/adb-server.js';
 
 const LATENCY = { treeRead: 150, uiautomatorDump: 1500, helperInput: 50, shellInput: 200, screenshot: 0 };
@@ -100,6 +101,7 @@ async function runJourney(
   phone: VirtualPhone,
 ): Promise<RunResult> {
   const ex = new Executor({
+    tools: REGISTRY.table,
     device,
     clock,
     logger: Logger.silent(),

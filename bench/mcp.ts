@@ -28,6 +28,7 @@ import { Executor } from '../src/executor/executor.js';
 import { PolicyConfirmation } from '../src/executor/guardrails/confirm.js';
 import { startBridgeServer } from '../src/testbed/sim/bridge/index.js';
 import { VirtualPhone } from '../src/testbed/sim/phone.js';
+import { REGISTRY } from '../src/tools/index.js';
 
 /**
  * Device latencies the virtual phone sleeps (ms). treeRead: a whole snapshot by the helper (walk
@@ -280,6 +281,7 @@ const device = new BridgeDevice({ url: bridge.url, token: bridge.token, clock, l
 const conn = await device.connect(Deadline.after(clock, 10_000));
 if (!conn.ok) throw new Error(conn.message);
 const executor = new Executor({
+  tools: REGISTRY.table,
   device,
   clock,
   logger: Logger.silent(),

@@ -11,12 +11,12 @@ import { actJsonSchema } from '../../src/planner/act-schema.js';
 import { formatExpect } from '../../src/planner/expect-dsl.js';
 import { addUsage, emptyUsage, type LlmUsage } from '../../src/planner/llm/client.js';
 import { PageMemory } from '../../src/planner/memory/page-memory.js';
-import { describeAction } from '../../src/planner/memory/signature.js';
 import type { DecideRequest, LookImage } from '../../src/planner/planner.js';
 import { buildDecideMessages } from '../../src/planner/prompt/builders.js';
 import type { HistoryEntry } from '../../src/planner/prompt/types.js';
 import { countTokens } from '../../src/testbed/reference-model/tokens.js';
 import { ReplayPhone } from '../../src/testbed/replay/phone.js';
+import { describeAction, REGISTRY } from '../../src/tools/index.js';
 import { type DroidtaskApp, type Gold, type GoldStep, type GoldTask, scrollChain } from './fixture.js';
 import { type ShownState, type StepScore, scoreStep } from './score.js';
 
@@ -130,8 +130,9 @@ async function goldDone(
 
 /** A decision request's size as the planner sends it: system and user text, and the act schema. */
 async function requestTokens(req: DecideRequest): Promise<number> {
-  const { system, user } = buildDecideMessages(req);
-  return countTokens(`${system}\n${user}${JSON.stringify(actJsonSchema(req.tools as string[]))}`);
+  // The product's tools, as composeAgent gives them to the planner.
+  const { system, user } = buildDecideMessages(req, REGISTRY.catalog);
+  return countTokens(`${system}\n${user}${JSON.stringify(actJsonSchema(req.tools, REGISTRY.catalog))}`);
 }
 
 export async function runApp(app: DroidtaskApp, o: AppRunOptions): Promise<StepRecord[]> {

@@ -38,7 +38,8 @@ export const FILE_01: TaskDef = {
     'tap "Downloads"',
     'type "Search" "{file}"',
     'tap "{file}"',
-    'tap "Delete"',
+    // The viewer's Delete stays under the confirmation it opens: the page changes, nothing goes.
+    'tap "Delete" keep',
     'tap "Delete"',
     'done',
   ],

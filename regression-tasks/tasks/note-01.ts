@@ -34,7 +34,8 @@ export const NOTE_01: TaskDef = {
   intents: [
     'launch "Notes"',
     'tap "{title}"',
-    'tap "Share"',
+    // The share sheet opens over the note: Share stays under it.
+    'tap "Share" keep',
     'tap "Messages"',
     'type "To" "{number}"',
     'tap "Send" keep',

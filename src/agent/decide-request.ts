@@ -2,9 +2,9 @@ import type { Approval } from '../core/approval.js';
 import { isLauncherPackage } from '../device/app-label.js';
 import { hasTimeline } from '../perception/timeline.js';
 import type { DecideRequest, LookImage } from '../planner/planner.js';
-import { plannerTools } from '../planner/prompt/builders.js';
 import type { HistoryEntry, Subgoal } from '../planner/prompt/types.js';
 import { toolsForScreen } from '../planner/screen-tools.js';
+import { REGISTRY } from '../tools/index.js';
 import { uncoveredHeld } from './held-taps.js';
 import type { AgentPorts, Perceived } from './ports.js';
 
@@ -54,7 +54,7 @@ export function decideRequest(ports: AgentPorts, c: DecideContext): DecideReques
     // note and read act on the agent; look only where the model can see images; of those, the
     // tools that apply on this screen (planner/screen-tools.ts; a skill for one kind of screen,
     // seek_timeline, only on it).
-    tools: toolsForScreen(obs, plannerTools([...ports.tools, 'note', 'read', ...(ports.image ? ['look'] : [])]), {
+    tools: toolsForScreen(obs, REGISTRY.plannerTools(ports.tools, { vision: !!ports.image }), REGISTRY.catalog, {
       timeline: hasTimeline(obs),
     }),
     notes: c.notes,

@@ -10,9 +10,9 @@ import { Executor, type VerificationMode } from '../executor/executor.js';
 import { PauseForConfirmation } from '../executor/guardrails/confirm.js';
 import type { GuardConfig } from '../executor/guardrails/guard.js';
 import { AGENT_COMPACT, observeDevice, SnapshotPerceiver } from '../executor/observe.js';
-import { offeredTools } from '../executor/tools.js';
 import { VisualFirstRegistry } from '../perception/index.js';
 import { encodeModelImage, type ModelImageRequest } from '../perception/model-image.js';
+import { REGISTRY } from '../tools/index.js';
 import { DeviceUnavailableError } from './errors.js';
 import { heldTaps } from './held-taps.js';
 import type { AgentPorts, Executed, Perceived } from './ports.js';
@@ -54,6 +54,7 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
   const perceiver = new SnapshotPerceiver({ registry: new VisualFirstRegistry(), compact: AGENT_COMPACT });
   const executor = new Executor({
     device,
+    tools: REGISTRY.table,
     clock,
     logger,
     seed: deps.seed,
@@ -106,7 +107,7 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
 
   return {
     get tools() {
-      return offeredTools(device.capabilities());
+      return REGISTRY.offered(device.capabilities());
     },
     observe,
     apps,

@@ -3,7 +3,7 @@ import { stateMatches } from '../executor/element-state.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import { matchInterrupt } from '../planner/interrupts.js';
 import { addUsage } from '../planner/llm/client.js';
-import { actionSignature } from '../planner/memory/signature.js';
+import { actionSignature } from '../tools/index.js';
 import { decideRequest } from './decide-request.js';
 import type { Session } from './session.js';
 import type { StepCtx } from './step-context.js';

@@ -1,8 +1,9 @@
 import type { Observation } from '../core/types.js';
 import { readText } from '../perception/read-text.js';
-import { type PlannedStep, TERMINAL_TOOLS } from '../planner/act-tool.js';
+import type { PlannedStep } from '../planner/act-tool.js';
 import type { LookImage } from '../planner/planner.js';
 import type { HistoryEntry } from '../planner/prompt/types.js';
+import { isTerminal } from '../tools/index.js';
 import type { AgentPorts, Perceived } from './ports.js';
 import type { Session } from './session.js';
 import type { StepCtx } from './step-context.js';
@@ -27,11 +28,33 @@ const MAX_NOTES = 10;
  */
 export function revisePlan(s: Session, revised: readonly string[] | undefined): void {
   if (revised === undefined) return;
-  const open = new Set(revised);
-  const kept = s.plan.filter((p) => p.done || !open.has(p.text)).map((p) => ({ text: p.text, done: true }));
-  const closed = new Set(kept.map((p) => p.text));
-  s.plan = [...kept, ...[...open].filter((t) => !closed.has(t)).map((text) => ({ text, done: false }))];
+  const done = s.plan.filter((p) => p.done);
+  // A model resending the whole plan (or its last done steps) repeats them first: not new work.
+  const listed = revised.slice(resentDone(done, revised));
+  // Each listed text keeps one open subgoal of that text open (a second "Add to cart" is another one).
+  const left = new Map<string, number>();
+  for (const t of listed) left.set(t, (left.get(t) ?? 0) + 1);
+  const kept: { text: string; done: boolean }[] = [];
+  for (const p of s.plan) {
+    const n = left.get(p.text) ?? 0;
+    if (!p.done && n > 0) left.set(p.text, n - 1);
+    else kept.push({ text: p.text, done: true });
+  }
+  s.plan = [...kept, ...listed.map((text) => ({ text, done: false }))];
   s.current = kept.length;
+}
+
+/**
+ * How many leading subgoals of a revised plan repeat the end of the done ones (a model resending
+ * the whole plan, or its last done steps): those are not new work. A later subgoal with the text of
+ * a done one is — the second "Add to cart" of a two-item order.
+ */
+function resentDone(done: readonly { text: string }[], revised: readonly string[]): number {
+  for (let m = Math.min(done.length, revised.length); m > 0; m--) {
+    const tail = done.slice(done.length - m);
+    if (tail.every((d, i) => d.text === revised[i])) return m;
+  }
+  return 0;
 }
 
 /** Close the [>] subgoal (the model said this step completed it) and move to the next open one. */
@@ -54,7 +77,7 @@ export function waitsForResult(planned: PlannedStep): boolean {
  * since a reason may end in an undo to copy ("undo: tap [id] expect text_appears 1").
  */
 export function notApplied(planned: PlannedStep, reason: string): string {
-  if (!waitsForResult(planned) || TERMINAL_TOOLS.has(planned.decision.action.tool)) return reason;
+  if (!waitsForResult(planned) || isTerminal(planned.decision.action)) return reason;
   const what = [planned.subgoalDone ? 'subgoal_done' : '', planned.revisedPlan ? 'plan' : ''].filter(Boolean);
   return `${what.join(' and ')} not applied, the [>] subgoal stays open: ${reason}`;
 }
@@ -157,42 +180,4 @@ export async function lookEffect(
     },
     look: url ? { url, of } : undefined,
   };
-}
-
-/**
- * A read_control's answer, for the history: what the control holds, in one short line — always
- * something, so a control with nothing to read (a map drawn in pixels) says so instead of "ok".
- */
-export function controlSummary(value: unknown): string | undefined {
-  if (!value || typeof value !== 'object') return undefined;
-  const v = value as {
-    class_name?: string;
-    text?: string;
-    content_desc?: string;
-    hint?: string;
-    flags?: Record<string, boolean>;
-    range?: { min: number; max: number; current: number };
-    range_source?: 'tree' | 'frame';
-    value_unreadable?: string;
-    selection?: { start: number; end: number };
-  };
-  const f = v.flags ?? {};
-  const parts: string[] = [];
-  if (v.text) parts.push(`text=${JSON.stringify(v.text)}`);
-  else if (f.password) parts.push('text hidden (password)');
-  if (v.content_desc && v.content_desc !== v.text) parts.push(`desc=${JSON.stringify(v.content_desc)}`);
-  if (!v.text && v.hint) parts.push(`hint=${JSON.stringify(v.hint)}`);
-  if (v.range?.current !== undefined && v.range_source === 'frame')
-    parts.push(`value≈${v.range.current}% of the track (read off the screenshot)`);
-  else if (v.range) parts.push(`range=${v.range.current}/${v.range.max} (min ${v.range.min})`);
-  if (v.value_unreadable) parts.push(`its value cannot be read: ${v.value_unreadable}`);
-  if (f.checkable) parts.push(f.checked ? 'checked' : 'unchecked');
-  if (f.selected) parts.push('selected');
-  if (f.enabled === false) parts.push('disabled');
-  if (v.selection && v.selection.end > v.selection.start)
-    parts.push(`selection ${v.selection.start}-${v.selection.end}`);
-  const line = parts.join(' ');
-  if (!v.text && !v.range && !f.checkable && !f.editable)
-    return `read: ${v.class_name?.split('.').pop() ?? 'view'}${line ? ` ${line}` : ''}; it holds no text, value or range (what it shows is not in the tree)`;
-  return `read: ${line.length > 300 ? `${line.slice(0, 300)}…` : line}`;
 }

@@ -1,7 +1,6 @@
 import type { Decision } from '../core/types.js';
-import { TERMINAL_TOOLS } from '../core/types.js';
 import type { PlannedStep } from '../planner/act-tool.js';
-import { actionSignature } from '../planner/memory/signature.js';
+import { actionSignature, isTerminal } from '../tools/index.js';
 import type { Session } from './session.js';
 import type { StepCtx } from './step-context.js';
 import { hashText } from './step-helpers.js';
@@ -29,7 +28,7 @@ export function preflight(s: Session, ctx: StepCtx, planned: PlannedStep, source
   const obs = ctx.seen.obs;
   const sig = actionSignature(action);
 
-  if (TERMINAL_TOOLS.has(action.tool)) {
+  if (isTerminal(action)) {
     const v = s.mem.completion.check(action, obs, { goal: s.run.goal });
     if (!v.ok) {
       ctx.record.signals = [v.handOver ? 'finish_handover' : 'finish_rejected'];

@@ -1,17 +1,15 @@
 import type { Action } from '../core/types.js';
 import { isLauncherPackage } from '../device/app-label.js';
-import { seekSummary } from '../executor/seek-timeline.js';
-import { sliderSummary } from '../executor/set-slider.js';
 import { ScrollEndTracker } from '../perception/scroll-end.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import { addUsage } from '../planner/llm/client.js';
-import { actionSignature } from '../planner/memory/signature.js';
 import { consentNote, coveredNote } from '../planner/prompt/format.js';
+import { actionSignature, REGISTRY } from '../tools/index.js';
 import type { Executed, Perceived } from './ports.js';
 import { type Session, waitGate } from './session.js';
 import type { StepCtx } from './step-context.js';
 import { askedAbout, replan } from './step-helpers.js';
-import { closeCurrent, controlSummary, notApplied } from './step-meta.js';
+import { closeCurrent, notApplied } from './step-meta.js';
 import { breakerKey } from './step-preflight.js';
 import type { DecisionSource } from './types.js';
 
@@ -35,7 +33,9 @@ export async function reduce(
   const decision = planned.decision;
   const action = decision.action;
   const obs = ctx.seen.obs;
-  const post: Perceived = exec.post ?? ctx.seen;
+  // The phone refused the touch because its screen was not this one (a dialog came up, the target
+  // moved): the next step decides on the screen as it is now, not on the stale read.
+  const post: Perceived = exec.post ?? (refusedAsStale(exec) ? await s.deps.ports.observe(obs) : ctx.seen);
   const sig = actionSignature(action);
   const ok = exec.ok;
   const reason = ok ? undefined : (exec.error ?? 'dispatch failed');
@@ -90,12 +90,19 @@ export async function reduce(
     }
     if (planned.subgoalDone) closeCurrent(s);
   } else {
-    s.mem.blacklist.recordFailure(obs.pageHash, sig, ctx.record.action);
+    // A touch the phone refused because its screen was not this one (STALE, OCCLUDED) was never
+    // tried on this page: it says nothing against the action here.
+    if (!refusedAsStale(exec)) s.mem.blacklist.recordFailure(obs.pageHash, sig, ctx.record.action);
     // Verified replay: a cached action whose expectation fails is forgotten at once.
     if (source === 'cache') memory.evict(s.run.goal, ctx.record.subgoal, obs.pageHash);
     if (++s.loop.failRun >= REPLAN_AFTER_FAILURES && s.loop.replans < MAX_REPLANS) await replanNow(s, ctx, post);
   }
   s.cur = post;
+}
+
+function refusedAsStale(exec: Executed): boolean {
+  const code = exec.receipt?.error?.code;
+  return exec.receipt?.delivery === 'not_delivered' && (code === 'STALE' || code === 'OCCLUDED');
 }
 
 /** A tap the user's earlier approval covered (the confirmation dialog that action opened). */
@@ -106,9 +113,8 @@ function coveredOf(ctx: StepCtx): string | undefined {
 
 /** What the history says after an action that worked: what it read, or what the model should know. */
 function successNote(action: Action, exec: Executed): string | undefined {
-  if (action.tool === 'read_control') return controlSummary(exec.value);
-  if (action.tool === 'seek_timeline') return seekSummary(exec.value);
-  if (action.tool === 'set_slider') return sliderSummary(exec.value);
+  const told = REGISTRY.get(action.tool)?.summary;
+  if (told) return told(exec.value);
   // Names the control, not "this payment step": approving "Continue to payment" pays nothing.
   if (exec.consent?.kind === 'approved')
     return consentNote('approved', askedAbout(exec.consent.request), exec.consent.request.categories);

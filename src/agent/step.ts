@@ -1,7 +1,7 @@
-import { type Decision, TERMINAL_TOOLS } from '../core/types.js';
+import type { Decision } from '../core/types.js';
 import { formatExpect } from '../planner/expect-dsl.js';
 import { emptyUsage } from '../planner/llm/client.js';
-import { describeAction } from '../planner/memory/signature.js';
+import { describeAction, isTerminal } from '../tools/index.js';
 import { emitStep, finish } from './listeners.js';
 import type { Session } from './session.js';
 import { choose } from './step-choose.js';
@@ -131,7 +131,7 @@ async function commit(s: Session, ctx: StepCtx): Promise<void> {
  * an expectation the agent set itself (seek_timeline checks its own readout) marked as the agent's.
  */
 function shownExpect(decision: Decision): string {
-  if (TERMINAL_TOOLS.has(decision.action.tool)) return '-';
+  if (isTerminal(decision.action)) return '-';
   // The action's own target is left out of its expectation: the line names it already.
   const shown = formatExpect(decision.expect, decision.action.target_id);
   return decision.expect.note ? `${shown} (the agent's check: ${decision.expect.note})` : shown;

@@ -12,6 +12,7 @@ import type { LlmClient } from '../planner/llm/client.js';
 import { PageMemory } from '../planner/memory/page-memory.js';
 import { Planner } from '../planner/planner.js';
 import { loadPageMemory, savePageMemory } from '../store/page-memory-file.js';
+import { REGISTRY } from '../tools/index.js';
 import { type DeviceSpec, openDevice } from './device.js';
 import { type ModelSpec, openModel } from './model.js';
 
@@ -85,7 +86,11 @@ export async function composeAgent(spec: ComposeSpec): Promise<Composed> {
       vision: model.config.vision,
       imageFormat: model.config.imageFormat,
     });
-    const planner = new Planner({ llm: spec.decorate?.llm?.(model.llm) ?? model.llm, logger: logger.child('planner') });
+    const planner = new Planner({
+      llm: spec.decorate?.llm?.(model.llm) ?? model.llm,
+      logger: logger.child('planner'),
+      catalog: REGISTRY.catalog,
+    });
     const deps: AgentDeps = {
       ports,
       planner,

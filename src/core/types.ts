@@ -214,35 +214,12 @@ export type KeyName = z.infer<typeof KeyNameSchema>;
 
 export const CoordSpaceSchema = z.enum(['normalized', 'pixel']);
 
-/** Planner-level tools (DESIGN §3). Native tools carry the helper protocol's own arguments. */
-export const ToolNameSchema = z.enum([
-  'tap',
-  'long_press',
-  'type',
-  'swipe',
-  'back',
-  'home',
-  'launch_app',
-  'wait',
-  'done',
-  'ask_user',
-  'infeasible',
-  'read_control',
-  'control_action',
-  'wait_until',
-  'scroll_to',
-  'pinch',
-  'touch_gesture',
-  'action_sequence',
-  // Executor skills (executor/seek-timeline.ts, set-slider.ts): several gestures and reads in one closed loop.
-  'seek_timeline',
-  'set_slider',
-]);
+/**
+ * A planner-level tool's name (DESIGN §3). The tool set is the registry's (src/tools/): core
+ * names none, so a tool is defined in one place; the executor refuses a name it does not know.
+ */
+export const ToolNameSchema = z.string().min(1);
 export type ToolName = z.infer<typeof ToolNameSchema>;
-
-/** Tools that end the run instead of touching the device: the planner never expects a screen change
- * from them, the executor never dispatches them. */
-export const TERMINAL_TOOLS: ReadonlySet<string> = new Set<ToolName>(['done', 'ask_user', 'infeasible']);
 
 export const ActionSchema = z
   .object({

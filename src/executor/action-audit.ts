@@ -36,6 +36,8 @@ export interface AuditInput {
   acted?: Element;
   /** Whether the expectation held. */
   expectationHeld: boolean;
+  /** A person (or policy) approved this very action (a guarded send, delete…). */
+  approved?: boolean;
 }
 
 export interface Audit {
@@ -64,7 +66,10 @@ export function auditAction(i: AuditInput): Audit {
   const acted = actionableOwner(i.acted, pre);
   const namedId = NAMES_TARGET.has(expect.kind) ? expect.target_id : undefined;
   const named = actionableOwner(namedId ? pre.elements.find((e) => e.id === namedId) : undefined, pre);
-  const mismatch = !!acted && !!named && !sameControl(acted, named);
+  // An approved action aimed by id that hit that id is the one the user said yes to: the element
+  // an expect names (a field emptied by Send) is a consequence to check, never the intended target.
+  const approvedHit = !!i.approved && !!i.action.target_id && i.acted?.id === i.action.target_id;
+  const mismatch = !approvedHit && !!acted && !!named && !sameControl(acted, named);
   const tapped = (e: Element) => `"${labelOf(e)}" [${e.id}]`;
 
   if (mismatch && i.expectationHeld && acted && named && !samePage(pre, post)) {

@@ -170,6 +170,9 @@ export class CompletionTracker {
   confirmedOnScreen(): void {
     this.lastFailure = undefined;
     this.failedExpect = undefined;
+    // A control pressed by mistake (Send, Save) acts elsewhere and cannot be undone: looking at its
+    // result is all the check asks.
+    this.pending = this.pending.filter((p) => p.change.kind !== 'pressed');
   }
 
   /** What a checkpoint keeps: a resumed run still knows the mistake it never undid. */
@@ -233,9 +236,13 @@ export class CompletionTracker {
     if (action.tool !== 'done' && action.tool !== 'ask_user') return { ok: true };
     if (this.pending.length > 0) {
       const what = this.pending.map((p) => describeChange(p.change)).join(', ');
+      // A press cannot be taken back: ask only to check it; state changes can be set back.
+      const undoable = this.pending.some((p) => p.change.kind !== 'pressed');
       return {
         ok: false,
-        reason: `not finished: mistakes never put back: ${what}; undo them (or check the result) before ending`,
+        reason: undoable
+          ? `not finished: mistakes never put back: ${what}; undo them (or check the result) before ending`
+          : `not finished: ${what} by mistake; read or look at what it did before ending`,
       };
     }
     if (action.tool !== 'done') return { ok: true };

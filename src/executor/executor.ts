@@ -8,24 +8,22 @@ import {
   type ErrorCode,
   type Observation,
   type Receipt,
-  TERMINAL_TOOLS,
 } from '../core/types.js';
 import type { Device } from '../device/device.js';
 import type { ActionRequest } from '../device/protocol/index.js';
 import { applyAudit, auditAction } from './action-audit.js';
 import { askConsent, type Consent, guardOf } from './consent.js';
-import { prepareNative, refuse } from './dispatch.js';
+import { prepareRequest, refuse } from './dispatch.js';
+import { needsFrames } from './frames.js';
 import type { ConfirmationChannel, ConfirmationRequest } from './guardrails/confirm.js';
 import type { GuardConfig, GuardVerdict } from './guardrails/guard.js';
 import { injectChecked } from './inject.js';
-import { isNativeTool } from './native-validate.js';
+import { withFullSelectors } from './native-args.js';
 import { observeDevice, type Perceiver, perceiveSettled, SnapshotPerceiver } from './observe.js';
 import { ActionGap, Pacer } from './pacing.js';
-import { needsFrames } from './pinch.js';
-import { seekStep, sliderStep } from './seek-step.js';
 import type { StateChange } from './side-effects.js';
-import { aimAt, withNativeSelector } from './targets.js';
-import { isOffered } from './tools.js';
+import { aimAt } from './targets.js';
+import { canRun, type ToolTable } from './tool-spec.js';
 import type { Outcome } from './validator.js';
 import { reuseRead, type VerificationMode, type Verified, verifyAction } from './verify.js';
 
@@ -49,6 +47,8 @@ export type RunMode = VerificationMode | 'none';
 
 export interface ExecutorDeps {
   device: Device;
+  /** The tools it can run (the tool registry's, src/tools/): aim, request, dispatch. */
+  tools: ToolTable;
   clock: Clock;
   logger: Logger;
   /** The channel used when a call brings none (direct tools, tests). */
@@ -188,10 +188,20 @@ export class Executor {
           `invalid decision: ${parsed.error.issues[0]?.message}; an action needs a tool and an expect`,
         ),
       );
-    const a = withNativeSelector(parsed.data.action, obs);
-    if (TERMINAL_TOOLS.has(a.tool))
+    const spec = this.deps.tools.get(parsed.data.action.tool);
+    if (!spec)
+      return this.refused(
+        this.none(
+          'not_started',
+          'INVALID_ARGUMENT',
+          `unknown tool ${parsed.data.action.tool}; use one of: ${[...this.deps.tools.keys()].join(', ')}`,
+        ),
+      );
+    const full = withFullSelectors(parsed.data.action, obs);
+    const a = spec.bind?.(full, obs, this.deps.tools) ?? full;
+    if (spec.terminal)
       return { ok: true, reads: 0, changes: [], receipt: this.none('completed', undefined, undefined) };
-    if (!isOffered(a.tool, device.capabilities()))
+    if (!canRun(spec, device.capabilities()))
       return this.refused(
         this.none(
           'not_started',
@@ -211,15 +221,12 @@ export class Executor {
     let d = Deadline.after(clock, budget);
 
     // 1. Aim and validate everything before anything is sent.
-    const aim = aimAt(a, obs);
+    const aim = aimAt(spec, a, obs);
     if (!aim.ok) return this.refused(refuse(d, aim.code, aim.message).receipt);
     const target = aim.element;
-    let native: ActionRequest | undefined;
-    if (isNativeTool(a.tool)) {
-      const n = prepareNative(a, obs);
-      if (!n.ok) return this.refused(n.call(d).receipt, { target });
-      native = n.req;
-    }
+    const n = prepareRequest(spec, a, obs);
+    if (!n.ok) return this.refused(n.call(d).receipt, { target });
+    const native: ActionRequest | undefined = n.req;
 
     // 2. Guard, then consent through the caller's port; a dry run asks nobody and sends nothing that mutates.
     const g = guardOf(a, obs, target, this.deps.guard, aim.needsConfirmation);
@@ -272,9 +279,8 @@ export class Executor {
     const mode: RunMode = consent.kind === 'approved' ? 'full' : (hooks.verification ?? this.mode);
     d.note(`${g.request.summary}: aimed${target ? ` at [${target.id}]` : ''}; ${mode} verification`);
     // A skill verifies itself: its closed loop reads the readout it acts on (executor/seek-timeline.ts).
-    if ((a.tool === 'seek_timeline' || a.tool === 'set_slider') && target) {
-      const skill = a.tool === 'seek_timeline' ? seekStep : sliderStep;
-      const r = await skill({ device, perceive: this.perceive, clock, gap: this.gap }, a, obs, target, d);
+    if (spec.skill && target) {
+      const r = await spec.skill({ device, perceive: this.perceive, clock, gap: this.gap }, a, obs, target, d);
       if (r.post) this.remember(r.post);
       return { ...guarded, ...r };
     }
@@ -291,8 +297,15 @@ export class Executor {
     const dd = dispatchBudget !== undefined ? d.child(dispatchBudget) : d;
     const pacedMs = await this.gap.wait(dd);
     guarded = { ...guarded, pacedMs };
-    const ctx = { device, logger: this.deps.logger, pacer: this.pacer, perceive: this.perceive };
-    const frames = needsFrames(parsed.data.expect.kind, a, obs);
+    const ctx = {
+      device,
+      tools: this.deps.tools,
+      logger: this.deps.logger,
+      pacer: this.pacer,
+      perceive: this.perceive,
+      spec,
+    };
+    const frames = needsFrames(parsed.data.expect.kind, spec.gesture, obs);
     let inj: Awaited<ReturnType<typeof injectChecked>>;
     try {
       inj = await injectChecked(ctx, a, obs, aim, native, dd, {
@@ -336,6 +349,7 @@ export class Executor {
           perceive: this.perceive,
           mode,
           screenshots: !!this.deps.screenshots,
+          gesture: spec.gesture,
           poll:
             hooks.verifyTimeoutMs !== undefined
               ? { ...this.deps.poll, timeoutMs: hooks.verifyTimeoutMs }
@@ -376,6 +390,7 @@ export class Executor {
       action: a,
       acted: target,
       expectationHeld: v.outcome.ok,
+      approved: guarded.consent?.kind === 'approved',
     });
     const outcome = applyAudit(v.outcome, audit);
     return {

@@ -9,6 +9,7 @@ import { observeDevice, type Perceiver } from './observe.js';
 import type { Pacer } from './pacing.js';
 import { occludingWindow, recheckTarget } from './recheck.js';
 import type { Aim } from './targets.js';
+import type { ExecutorToolSpec, ToolTable } from './tool-spec.js';
 
 /**
  * The executor's injection step:
@@ -19,13 +20,14 @@ import type { Aim } from './targets.js';
  * is wanted (light and full verification compare against it); over ADB the read stays.
  */
 
-const TOUCHES = new Set(['tap', 'long_press', 'swipe']);
-
 export interface InjectCtx {
   device: Device;
   logger: Logger;
   pacer: Pacer;
   perceive: Perceiver;
+  /** The action's tool: whether it is a touch to re-check, and its dispatch. */
+  spec: ExecutorToolSpec;
+  tools: ToolTable;
 }
 
 export type Injected =
@@ -67,7 +69,7 @@ export async function injectChecked(
   let px = aim.px;
   // Only touches aimed at an element's position can land on the wrong spot; reads, text and native
   // control actions (re-resolved by selector on the phone) have nothing to re-check here.
-  const touch = !!aim.element && TOUCHES.has(a.tool);
+  const touch = !!aim.element && !!ctx.spec.touch;
   // A helper with `guarded_touch` checks the target itself at the instant it touches (PROTOCOL §7):
   // every such touch carries the guard, and the re-check read is made only for pre evidence.
   const onPhone = touch && ctx.device.capabilities().ops.has('guarded_touch');
@@ -123,7 +125,8 @@ export async function injectChecked(
     return r.ok ? r.snapshot : undefined;
   };
   const out = await dispatch(
-    { device: ctx.device, logger: ctx.logger, pacer: ctx.pacer, obs, read },
+    { device: ctx.device, tools: ctx.tools, logger: ctx.logger, pacer: ctx.pacer, obs, read },
+    ctx.spec,
     a,
     { element: aim.element, px, guard },
     native,

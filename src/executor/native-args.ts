@@ -1,5 +1,4 @@
 import type { Action, Element, Observation, Selector } from '../core/types.js';
-import { LIMITS } from '../device/protocol/limits.js';
 import { resourceTail } from '../perception/compact.js';
 
 /**
@@ -29,7 +28,7 @@ export function fullSelector<T>(s: T, obs: Observation): T {
 }
 
 /** Every selector-valued field of a protocol request, made full on the observation. */
-function fullSelectors(args: Record<string, unknown>, obs: Observation): Record<string, unknown> {
+export function fullSelectors(args: Record<string, unknown>, obs: Observation): Record<string, unknown> {
   const out = { ...args };
   for (const k of ['selector', 'target', 'container']) if (out[k]) out[k] = fullSelector(out[k], obs);
   if (out.request && typeof out.request === 'object')
@@ -54,7 +53,7 @@ function contains(outer: Element, inner: Element): boolean {
 }
 
 /** A container selector that names exactly one node: its resource id, else its class and bounds. */
-function containerSelector(c: Element, obs: Observation): Selector {
+export function containerSelector(c: Element, obs: Observation): Selector {
   const s = selectorFor(c);
   const twins = obs.elements.filter(
     (e) => e.flags.scrollable && e.resourceId === c.resourceId && e.className === c.className,
@@ -77,25 +76,8 @@ export function scrollContainer(obs: Observation, named?: Element): Element | un
   return (inFocus.length > 0 ? inFocus : scrollables).sort((a, b) => area(b) - area(a))[0];
 }
 
-function byId(obs: Observation, id: unknown): Element | undefined {
+export function byId(obs: Observation, id: unknown): Element | undefined {
   return typeof id === 'string' ? obs.elements.find((e) => e.id === id) : undefined;
-}
-
-/** One action_sequence member ({tool, target_id, args}) → the protocol member. */
-function protocolMember(m: Record<string, unknown>, obs: Observation): Record<string, unknown> {
-  if (typeof m.action === 'string') return m; // already in protocol shape
-  const tool = String(m.tool);
-  const args = { ...((m.args as Record<string, unknown> | undefined) ?? {}) };
-  const el = byId(obs, m.target_id);
-  if (tool === 'control_action')
-    return { action: tool, request: { ...(el ? { selector: selectorFor(el) } : {}), ...args } };
-  if (tool === 'wait_until') {
-    if (el) args.selector = selectorFor(el);
-    // A wait in a sequence is bounded tighter than one alone (PROTOCOL.md): the model names no
-    // timeout, so it gets the longest a member may take rather than a 5 s default the bridge refuses.
-    args.timeout_ms ??= LIMITS.maxGroupWaitMs;
-  }
-  return { action: tool, ...args };
 }
 
 /**
@@ -110,37 +92,17 @@ export function rowTitle(text: string): string {
   return bare || first.trim() || text;
 }
 
-export function withNativeSelector(a: Action, obs: Observation): Action {
-  const args = fullSelectors(a.args ?? {}, obs);
+/** The action with the protocol selector of the element its id names (kept when the args carry one). */
+export function bindSelector(a: Action, obs: Observation): Action {
+  const args = { ...(a.args ?? {}) };
   const el = byId(obs, a.target_id);
-  switch (a.tool) {
-    case 'read_control':
-    case 'control_action':
-    case 'wait_until':
-      if (!el || (args.selector && typeof args.selector === 'object')) return a.args ? { ...a, args } : a;
-      return { ...a, args: { ...args, selector: selectorFor(el) } };
-    case 'scroll_to': {
-      const t = args.target;
-      // The protocol matches a node's text exactly; the model gives a row as listed.
-      if (t && typeof t === 'object' && typeof (t as { text?: unknown }).text === 'string')
-        args.target = { ...t, text: rowTitle((t as { text: string }).text) };
-      else if (!t && a.text) args.target = { text: rowTitle(a.text) };
-      if (!args.container) {
-        const c = scrollContainer(obs, el);
-        if (c) args.container = containerSelector(c, obs);
-      }
-      return { ...a, args };
-    }
-    case 'action_sequence': {
-      if (!Array.isArray(args.actions)) return a;
-      args.actions = args.actions.map((m) =>
-        m && typeof m === 'object' ? fullSelectors(protocolMember(m as Record<string, unknown>, obs), obs) : m,
-      );
-      return { ...a, args };
-    }
-    default:
-      return a.args ? { ...a, args } : a;
-  }
+  if (!el || (args.selector && typeof args.selector === 'object')) return a;
+  return { ...a, args: { ...args, selector: selectorFor(el) } };
+}
+
+/** The action with every selector in its args made full on the observation (a listed `#menu` → `com.foo:id/menu`). */
+export function withFullSelectors(a: Action, obs: Observation): Action {
+  return a.args ? { ...a, args: fullSelectors(a.args, obs) } : a;
 }
 
 export interface SequenceMember {

@@ -23,39 +23,13 @@ const bad = (code: ErrorCode, message: string): { ok: false; code: ErrorCode; me
   message,
 });
 
-export const NATIVE_TOOLS = [
-  'read_control',
-  'control_action',
-  'wait_until',
-  'scroll_to',
-  'pinch',
-  'touch_gesture',
-  'action_sequence',
-] as const;
-export type NativeTool = (typeof NATIVE_TOOLS)[number];
-
-export function isNativeTool(tool: string): tool is NativeTool {
-  return (NATIVE_TOOLS as readonly string[]).includes(tool);
-}
-
-/**
- * The protocol request of a native tool call. `control_action` args are the control request itself
- * (`{ selector, action, value?, … }`); every other tool's args are the request's fields.
- */
-export function buildNativeRequest(
-  tool: NativeTool,
-  args: Record<string, unknown> | undefined,
-  screen: ScreenSize,
-): Checked<ActionRequest> {
-  const a = { ...(args ?? {}) };
-  delete a.action;
-  delete a.op_id;
-  const body = tool === 'control_action' ? { action: tool, request: { ...(args ?? {}) } } : { ...a, action: tool };
+/** A protocol request body (`{ action, … }`) checked against the helper protocol's schema and geometry. */
+export function checkNativeRequest(body: Record<string, unknown>, screen: ScreenSize): Checked<ActionRequest> {
   const r = ActionRequestSchema.safeParse(body);
   if (!r.success)
     return bad(
       'INVALID_ARGUMENT',
-      `${tool}: ${r.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ')}`,
+      `${String(body.action)}: ${r.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ')}`,
     );
   const g = checkActionGeometry(r.data, screen);
   if (!g.ok) return bad(g.code, g.message);

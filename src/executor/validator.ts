@@ -1,8 +1,9 @@
 import type { Action, Element, Expect, Observation } from '../core/types.js';
 import { isLauncherPackage, labelScore, looksLikePackage, squashLabel } from '../device/app-label.js';
 import { onlyTextAppeared } from '../perception/page-identity.js';
+import { hiddenUnder } from '../perception/visibility.js';
 import { elementName, stateMatches, stateMismatch } from './element-state.js';
-import { frameChanged } from './pinch.js';
+import { frameChanged } from './frames.js';
 import { findFieldIn } from './text-input.js';
 
 /**
@@ -237,6 +238,16 @@ function coveringWindows(o: Observation) {
   return o.windows.filter((w) => ['dialog', 'system', 'notification', 'overlay'].includes(w.type));
 }
 
+/** What hides an element of an earlier read on `o` (`a dialog "Enjoying the app?"`), while its window is still there. */
+function coveredOn(o: Observation, e: Element): string | undefined {
+  const own = o.windows.find((w) => w.id === e.window);
+  if (!own) return undefined;
+  const screen = { left: 0, top: 0, right: o.screen.w, bottom: o.screen.h };
+  const cover = hiddenUnder(e.boundsPx, own, o.windows, screen);
+  if (!cover) return undefined;
+  return cover.title ? `a ${cover.type} ("${cover.title}")` : `a ${cover.type}`;
+}
+
 function findState(o: Observation, id: string | undefined): Element | undefined {
   return id ? o.elements.find((e) => e.id === id) : undefined;
 }
@@ -337,9 +348,12 @@ export function validate(
       if (!id) return fail('element_gone needs target_id');
       const still = post.elements.find((e) => e.id === id);
       if (still) return fail(`${labelled(still)} is still on the page`);
+      // Perception drops what a window above covers: a dialog over a button is not the button gone.
+      const was = pre.elements.find((e) => e.id === id) ?? (target?.id === id ? target : undefined);
+      const cover = was && coveredOn(post, was);
+      if (cover) return fail(`${labelled(was)} is not gone: ${cover} covers it; act on what is in front`);
       // Ids include bounds, so a control pushed up by the keyboard gets a new id: "gone" must mean
       // gone, not moved. The same actionable label, role and resource id still on screen → not gone.
-      const was = pre.elements.find((e) => e.id === id);
       const label = was ? (was.label ?? (was.text || was.desc)) : undefined;
       const moved =
         was &&

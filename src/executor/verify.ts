@@ -2,9 +2,9 @@ import type { Deadline } from '../core/clock.js';
 import type { Decision, Element, Observation } from '../core/types.js';
 import type { Device } from '../device/device.js';
 import type { WireSnapshot } from '../device/protocol/index.js';
+import { needsFrames } from './frames.js';
 import { observeDevice, type Perceiver } from './observe.js';
 import { pollUntil } from './pacing.js';
-import { needsFrames } from './pinch.js';
 import { type Outcome, pageSignature, snapshotLoading, validate } from './validator.js';
 
 /**
@@ -31,6 +31,8 @@ export interface VerifyCtx {
   perceive: Perceiver;
   mode: VerificationMode;
   screenshots: boolean;
+  /** The action moves fingers on the glass (a frame is evidence where a slider has no value). */
+  gesture?: boolean;
   poll?: { timeoutMs?: number; intervalMs?: number };
 }
 
@@ -50,7 +52,7 @@ export async function verifyAction(
     async () => {
       reads++;
       const o = await observeDevice(ctx.device, ctx.perceive, post ?? pre, d, {
-        screenshot: ctx.screenshots || needsFrames(decision.expect.kind, decision.action, pre),
+        screenshot: ctx.screenshots || needsFrames(decision.expect.kind, ctx.gesture, pre),
       });
       if (!o.ok) return { done: false, error: o.message };
       post = o.obs;

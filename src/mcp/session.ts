@@ -6,6 +6,7 @@ import type { Device } from '../device/device.js';
 import { Executor } from '../executor/executor.js';
 import type { GuardConfig } from '../executor/guardrails/guard.js';
 import { lockDevice } from '../store/device-lock.js';
+import { REGISTRY } from '../tools/index.js';
 import { McpConsent } from './consent.js';
 import { Revisions } from './revisions.js';
 
@@ -43,6 +44,7 @@ export class DeviceSession {
     this.revisions = new Revisions(deps.clock);
     this.executor = new Executor({
       device: deps.device,
+      tools: REGISTRY.table,
       clock: deps.clock,
       logger: deps.logger.child('executor'),
       confirm: this.consent,

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ToolName } from '../core/types.js';
 import type { DeviceCapabilities, DeviceOp } from '../device/device.js';
-import { isOffered } from '../executor/tools.js';
+import { REGISTRY } from '../tools/index.js';
 import type { CallConsent } from './act.js';
 import type { DeviceSession } from './session.js';
 
@@ -57,7 +57,7 @@ export function toolError(code: string, message: string, extra: Record<string, u
 export const runs =
   (tool: ToolName) =>
   (caps: DeviceCapabilities): boolean =>
-    isOffered(tool, caps);
+    REGISTRY.offered(caps).includes(tool);
 
 /** Offered where the device has this operation. */
 export const has =

@@ -68,6 +68,24 @@ function cropAround(box: Box, screen: { w: number; h: number }, min: { w: number
   return { left, top, width: Math.round(w), height: Math.round(h) };
 }
 
+/**
+ * A crop in screen pixels as pixels of the screenshot: a recorded screenshot may be downscaled (DroidBot's
+ * graphs) or a little off the screen's size, and sharp refuses an area outside the image.
+ */
+export function toImagePixels(
+  crop: { left: number; top: number; width: number; height: number },
+  screen: { w: number; h: number },
+  image: { w: number; h: number },
+) {
+  const sx = image.w / screen.w;
+  const sy = image.h / screen.h;
+  const left = Math.min(image.w - 1, Math.max(0, Math.round(crop.left * sx)));
+  const top = Math.min(image.h - 1, Math.max(0, Math.round(crop.top * sy)));
+  const width = Math.max(1, Math.min(image.w - left, Math.round(crop.width * sx)));
+  const height = Math.max(1, Math.min(image.h - top, Math.round(crop.height * sy)));
+  return { left, top, width, height };
+}
+
 export async function encodeModelImage(
   screenshot: Uint8Array,
   obs: Pick<Observation, 'screen' | 'elements'>,
@@ -78,10 +96,15 @@ export async function encodeModelImage(
   const { w, h } = obs.screen;
   const el = req.target_id ? obs.elements.find((e) => e.id === req.target_id) : undefined;
   const half = { w: Math.round(w / 2), h: Math.round(h / 4) };
-  if (el) img = img.extract(cropAround(rowBox(el, obs.elements, h), obs.screen, { w: half.w, h: Math.round(h / 8) }));
+  let crop: ReturnType<typeof cropAround> | undefined;
+  if (el) crop = cropAround(rowBox(el, obs.elements, h), obs.screen, { w: half.w, h: Math.round(h / 8) });
   else if (req.point) {
     const p = { x: (req.point.x / 1000) * w, y: (req.point.y / 1000) * h };
-    img = img.extract(cropAround({ left: p.x, top: p.y, right: p.x, bottom: p.y }, obs.screen, half));
+    crop = cropAround({ left: p.x, top: p.y, right: p.x, bottom: p.y }, obs.screen, half);
+  }
+  if (crop) {
+    const meta = await img.metadata();
+    img = img.extract(toImagePixels(crop, obs.screen, { w: meta.width ?? w, h: meta.height ?? h }));
   } else img = img.resize({ width: MODEL_IMAGE_SIDE, height: MODEL_IMAGE_SIDE, fit: 'inside' });
   const bytes = format === 'png' ? await img.png().toBuffer() : await img.jpeg({ quality: JPEG_QUALITY }).toBuffer();
   return imageDataUrl(bytes);

@@ -1,4 +1,5 @@
 import { type Rect, rect, rectArea, rectIntersect } from '../core/geometry.js';
+import { takesTouchesBelow } from '../core/modal.js';
 import type { WindowInfo } from '../core/types.js';
 import type { UiTree } from './tree.js';
 
@@ -43,6 +44,39 @@ export function uncoveredPart(r: Rect, covers: readonly Rect[]): Rect | undefine
   return best && rectArea(best) * 8 >= rectArea(r) ? best : undefined;
 }
 
+/**
+ * What covers window `w`'s content: every higher window but toasts and overlays (they take no
+ * touches); the keyboard and system bars cover the app. A dialog is modal: touches outside it never
+ * reach the windows below, so it covers the whole screen for them.
+ */
+export function windowCovers(
+  w: WindowInfo,
+  windows: readonly WindowInfo[],
+  screen: Rect,
+): { window: WindowInfo; rect: Rect }[] {
+  return windows
+    .filter((o) => o.id !== w.id && o.layer > w.layer && o.type !== 'toast' && o.type !== 'overlay')
+    .map((o) => ({ window: o, rect: takesTouchesBelow(o, w) ? screen : o.bounds }));
+}
+
+/**
+ * The window that hides `r` (pixels, content of window `w`) on a screen with these `windows`, by the
+ * rule perception drops occluded nodes with: undefined when a usable part of `r` still shows. The
+ * topmost cover over `r` is named (a dialog, not the status bar beside it).
+ */
+export function hiddenUnder(
+  r: Rect,
+  w: WindowInfo,
+  windows: readonly WindowInfo[],
+  screen: Rect,
+): WindowInfo | undefined {
+  const covers = windowCovers(w, windows, screen);
+  const rects = covers.map((c) => c.rect);
+  if (uncoveredPart(r, rects)) return undefined;
+  const over = covers.filter((c) => rectIntersect(r, c.rect)).sort((a, b) => b.window.layer - a.window.layer);
+  return (over.find((c) => takesTouchesBelow(c.window, w)) ?? over[0])?.window;
+}
+
 const SCROLL_CLASS_RE = /RecyclerView|ListView|ScrollView|GridView|ViewPager/;
 
 export function computeVisibility(tree: UiTree): Visibility {
@@ -55,15 +89,12 @@ export function computeVisibility(tree: UiTree): Visibility {
   const hidden: boolean[] = new Array(nodes.length).fill(false);
   const windowById = new Map(tree.windows.map((w) => [w.id, w]));
 
-  // Higher windows cover lower ones; the keyboard and system bars cover the app. A dialog is modal:
-  // touches outside it never reach the windows below, so it covers the whole screen for them.
   const coversByWindow = new Map<number, Rect[]>();
-  for (const w of tree.windows) {
-    const covers = tree.windows
-      .filter((o) => o.id !== w.id && o.layer > w.layer && o.type !== 'toast' && o.type !== 'overlay')
-      .map((o) => (isModal(o) && isBelowModal(w) ? screen : o.bounds));
-    coversByWindow.set(w.id, covers);
-  }
+  for (const w of tree.windows)
+    coversByWindow.set(
+      w.id,
+      windowCovers(w, tree.windows, screen).map((c) => c.rect),
+    );
 
   for (const n of nodes) {
     const parentClip = n.parent >= 0 ? clip[n.parent] : undefined;
@@ -138,14 +169,6 @@ function applyInWindowCovers(tree: UiTree, rects: (Rect | undefined)[], reasons:
       }
     }
   }
-}
-
-function isModal(w: WindowInfo): boolean {
-  return w.type === 'dialog' || (w.type === 'system' && w.focused);
-}
-
-function isBelowModal(w: WindowInfo): boolean {
-  return w.type === 'application' || w.type === 'dialog' || w.type === 'system';
 }
 
 /** Whether node `a` is drawn above node `b` (neither is the other's ancestor). */

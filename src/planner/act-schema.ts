@@ -1,148 +1,118 @@
 import { z } from 'zod';
-import { FrameArg, SequenceStepArg } from './act-native.js';
+import type { ActField, Json, PlannerToolSpec, ToolCatalog } from './tool-spec.js';
 
 /**
- * The `act` call's fields, defined once: the parser's zod schema (`actArgsSchema`) and the JSON
- * schema a model is sent (`actJsonSchema`) are both rendered from FIELDS, so they cannot drift.
- * The JSON schema is paid on every request, so it is compact: only the fields of the tools offered
- * on this screen, no `$schema`, no descriptions (the system prompt's tool lines say what each field
- * means). A sequence's members (`steps`) are spelled out field by field, as the act call's own
- * fields (a member is written like the call itself; `frames` only where touch_gesture is offered);
- * a gesture's `frames` stay a plain array of objects — their shape is in the tool line, and the
- * parser checks it. Strict-mode providers need every object spelled out, so `full` renders the
- * nested shapes in full for them.
+ * The `act` call's fields: the parser's zod schema (`actArgsSchema`) and the JSON schema a model is
+ * sent (`actJsonSchema`) are both rendered from one list — the common fields below and the fields
+ * each tool declares (its spec's `fields`, src/tools/) — so they cannot drift. The JSON schema is
+ * paid on every request, so it is compact: only the fields of the tools offered on this screen, no
+ * `$schema`, no descriptions (the system prompt's tool lines say what each field means).
+ * Strict-mode providers need every object spelled out, so `full` renders the nested shapes in full.
  */
 
 /** Most subgoals a plan (or a plan revision) may have; the prompt states the same number. */
 export const MAX_SUBGOALS = 16;
 
-type Json = Record<string, unknown>;
-
-interface Field {
-  zod: z.ZodType;
-  /** The compact JSON schema, or how to build it from the tools offered. */
-  json: Json | ((tools: readonly string[]) => Json);
-  /** The nested shape in full, for strict-mode providers (default: `json`). */
-  full?: () => Json;
-  /** Only offered with one of these tools (default: always). */
-  tools?: readonly string[];
-}
-
-const str: Json = { type: 'string' };
-const num: Json = { type: 'number' };
-const objects: Json = { type: 'array', items: { type: 'object' } };
+export const STR: Json = { type: 'string' };
+export const NUM: Json = { type: 'number' };
 const DIRECTIONS = ['up', 'down', 'left', 'right'] as const;
 
-function fullOf(schema: z.ZodType): () => Json {
+/** The full JSON schema of a zod type, for strict-mode providers. */
+export function fullOf(schema: z.ZodType): () => Json {
   return () => {
     const { $schema: _, ...rest } = z.toJSONSchema(schema) as Json;
     return rest;
   };
 }
 
+/** Field shapes tools share (a number, a string): each tool names the ones it reads. */
+export const FIELD = {
+  number: { zod: z.number().optional(), json: NUM },
+  string: { zod: z.string().optional(), json: STR },
+} satisfies Record<string, ActField>;
+
 const PointArg = z.object({ x: z.number(), y: z.number() });
 
-/** A sequence member's fields, compact: the member tools, and `frames` only where gestures are offered. */
-function memberJson(tools: readonly string[]): Json {
-  const gestures = tools.includes('touch_gesture');
-  const memberTools = SequenceStepArg.shape.tool.options.filter((t) => t !== 'touch_gesture' || gestures);
-  return {
-    type: 'array',
-    items: {
-      type: 'object',
-      properties: {
-        tool: { enum: memberTools },
-        target_id: str,
-        op: str,
-        value: num,
-        text: str,
-        ...(gestures ? { frames: objects } : {}),
-      },
-      required: ['tool'],
-    },
-  };
-}
-
-const FIELDS = {
-  thought: { zod: z.string(), json: str },
+/** Fields before the tools' own (what the call is and where), in the schema's order. */
+const HEAD: Record<string, ActField> = {
+  thought: { zod: z.string(), json: STR },
   // `tool` is the enum of the tools offered; built per request.
-  tool: { zod: z.string(), json: str },
-  target_id: { zod: z.string().optional(), json: str },
+  tool: { zod: z.string(), json: STR },
+  target_id: { zod: z.string().optional(), json: STR },
   // Compact: the two numbers; strict providers get it closed and required.
   point: {
     zod: PointArg.optional(),
-    json: { type: 'object', properties: { x: num, y: num } },
-    full: () => ({ type: 'object', properties: { x: num, y: num }, required: ['x', 'y'], additionalProperties: false }),
+    json: { type: 'object', properties: { x: NUM, y: NUM } },
+    full: () => ({ type: 'object', properties: { x: NUM, y: NUM }, required: ['x', 'y'], additionalProperties: false }),
   },
-  text: { zod: z.string().optional(), json: str },
+  text: { zod: z.string().optional(), json: STR },
   // The tool lines name the directions; the parser refuses others (strict providers get the enum).
   direction: {
     zod: z.enum(DIRECTIONS).optional(),
-    json: str,
+    json: STR,
     full: () => ({ type: 'string', enum: [...DIRECTIONS] }),
   },
-  package: { zod: z.string().optional(), json: str, tools: ['launch_app'] },
-  value: {
-    zod: z.number().optional(),
-    json: num,
-    tools: ['wait', 'control_action', 'wait_until', 'pinch', 'set_slider'],
-  },
-  scale: { zod: z.number().optional(), json: num, tools: ['pinch'] },
-  op: { zod: z.string().optional(), json: str, tools: ['control_action', 'wait_until'] },
-  frames: {
-    zod: z.array(FrameArg).optional(),
-    json: objects,
-    full: fullOf(z.array(FrameArg)),
-    tools: ['touch_gesture'],
-  },
-  steps: {
-    zod: z.array(SequenceStepArg).optional(),
-    json: memberJson,
-    full: fullOf(z.array(SequenceStepArg)),
-    tools: ['action_sequence'],
-  },
+};
+
+/** Fields after the tools' own: the expectation and the plan bookkeeping. */
+const TAIL: Record<string, ActField> = {
   // Required by the schema for every tool; the parser needs it for every tool that acts on the
-  // phone and ignores it on done / ask_user / infeasible (the prompt says to write "-" there).
-  expect: { zod: z.string().optional(), json: str },
+  // phone and ignores it on the terminal tools (the prompt says to write "-" there).
+  expect: { zod: z.string().optional(), json: STR },
   subgoal_done: { zod: z.boolean().optional(), json: { type: 'boolean' } },
   /** Plan revision: the subgoals still open after this action (those left out are ticked). */
   // The bound is the prompt's (≤ MAX_SUBGOALS) and the parser's; strict-mode providers also get it here.
   plan: {
     zod: z.array(z.string().min(1)).max(MAX_SUBGOALS).optional(),
-    json: { type: 'array', items: str },
-    full: () => ({ type: 'array', items: str, maxItems: MAX_SUBGOALS }),
+    json: { type: 'array', items: STR },
+    full: () => ({ type: 'array', items: STR, maxItems: MAX_SUBGOALS }),
   },
-} satisfies Record<string, Field>;
-
-type Shape = { [K in keyof typeof FIELDS]: (typeof FIELDS)[K]['zod'] };
+};
 
 /** Fields every call must carry, in the JSON schema (the parser's own rules are in parseAct). */
 export const REQUIRED_FIELDS = ['thought', 'tool', 'expect'] as const;
 
-function offered(f: Field, tools: readonly string[]): boolean {
-  return !f.tools || f.tools.some((t) => tools.includes(t));
+/** Every field in order: the head, the tools' own (first declaration wins), the tail. */
+function fieldsOf(tools: Iterable<PlannerToolSpec>): [string, ActField, boolean][] {
+  const own = new Map<string, ActField>();
+  for (const t of tools) for (const [k, f] of Object.entries(t.fields ?? {})) if (!own.has(k)) own.set(k, f);
+  return [
+    ...Object.entries(HEAD).map(([k, f]) => [k, f, true] as [string, ActField, boolean]),
+    ...[...own].map(([k, f]) => [k, f, false] as [string, ActField, boolean]),
+    ...Object.entries(TAIL).map(([k, f]) => [k, f, true] as [string, ActField, boolean]),
+  ];
 }
 
-/** The parser's schema: every field (a field of a tool not offered is ignored, the tool refused). */
-export function actArgsSchema<T extends string>(tools: readonly T[]) {
+/** The names of every field the catalog's tools may send (the parser's keys are exactly these). */
+export function fieldNames(catalog: ToolCatalog): string[] {
+  return fieldsOf(catalog.values()).map(([k]) => k);
+}
+
+/** The offered tools' specs, in the order offered (a name the catalog lacks is left out). */
+export function specsOf(tools: readonly string[], catalog: ToolCatalog): PlannerToolSpec[] {
+  return tools.map((t) => catalog.get(t)).filter((t) => t !== undefined);
+}
+
+/** The parser's schema: every field of every tool known (a tool not offered is refused by the enum). */
+export function actArgsSchema(tools: readonly string[], catalog: ToolCatalog) {
   const [first, ...rest] = tools;
   if (!first) throw new Error('actArgsSchema needs at least one tool');
-  const shape = Object.fromEntries(Object.entries(FIELDS).map(([k, f]) => [k, f.zod])) as Shape;
+  const shape = Object.fromEntries(fieldsOf(catalog.values()).map(([k, f]) => [k, f.zod]));
   return z.object({ ...shape, tool: z.enum([first, ...rest]) });
 }
 
-/** The JSON schema sent to the model: the offered tools' fields only. */
-export function actJsonSchema(tools: readonly string[], opts: { full?: boolean } = {}): Json {
+/** The JSON schema sent to the model: the common fields and the offered tools' own. */
+export function actJsonSchema(tools: readonly string[], catalog: ToolCatalog, opts: { full?: boolean } = {}): Json {
+  const offered = specsOf(tools, catalog);
   const properties: Record<string, Json> = {};
-  for (const [name, field] of Object.entries(FIELDS) as [string, Field][]) {
-    if (!offered(field, tools)) continue;
+  for (const [name, field] of fieldsOf(offered)) {
     properties[name] =
       name === 'tool'
-        ? { ...(opts.full ? { type: 'string' } : {}), enum: [...tools] }
+        ? { ...(opts.full ? { type: 'string' } : {}), enum: offered.map((t) => t.name) }
         : opts.full && field.full
-          ? field.full()
+          ? field.full(offered, catalog)
           : typeof field.json === 'function'
-            ? field.json(tools)
+            ? field.json(offered, catalog)
             : field.json;
   }
   // Closed for strict providers only (toStrictSchema closes every object again); others ignore it.
@@ -153,6 +123,3 @@ export function actJsonSchema(tools: readonly string[], opts: { full?: boolean }
     ...(opts.full ? { additionalProperties: false } : {}),
   };
 }
-
-/** The names FIELDS defines (for the agreement test: the parser's keys are exactly these). */
-export const FIELD_NAMES = Object.keys(FIELDS);

@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { asksQuestion } from '../core/goal.js';
 import type { Logger } from '../core/logger.js';
 import { actJsonSchema } from './act-schema.js';
-import { MAX_SUBGOALS, type PlannedStep, type PlannerTool, parseAct } from './act-tool.js';
+import { MAX_SUBGOALS, type PlannedStep, parseAct } from './act-tool.js';
 import type { ChatMessage, LlmClient, LlmUsage } from './llm/client.js';
 import { buildDecideMessages, buildPlanMessages } from './prompt/builders.js';
 import type { DecideInput, PlanInput, Subgoal } from './prompt/types.js';
+import type { ToolCatalog } from './tool-spec.js';
 
 /**
  * The ReAct step: one decision per call, with a structured expectation. The coarse plan is made once
@@ -23,6 +24,8 @@ export interface ImageRequest {
 export interface PlannerDeps {
   llm: LlmClient;
   logger: Logger;
+  /** Every tool the planner may offer (the tool registry's, src/tools/): help, fields, parse. */
+  catalog: ToolCatalog;
   /** Returns a data: URL of the current screen (cropped around the target when given). */
   image?: (req: ImageRequest) => Promise<string | undefined>;
 }
@@ -84,12 +87,13 @@ export class Planner {
   }
 
   async decide(req: DecideRequest): Promise<DecideResult> {
-    const tools = req.tools as PlannerTool[];
+    const { catalog } = this.deps;
+    const tools = req.tools;
     const fn = {
       name: 'act',
       description: 'One action',
       // Strict-mode providers need the nested shapes spelled out; others get the compact schema.
-      parameters: actJsonSchema(tools, { full: this.deps.llm.config.strictTools }),
+      parameters: actJsonSchema(tools, catalog, { full: this.deps.llm.config.strictTools }),
     };
     const subgoal = req.plan[req.current]?.text;
     // Subgoals are the model's own bookkeeping, not evidence: a `done` while some are unmarked is
@@ -105,8 +109,8 @@ export class Planner {
     const banned = new Map((req.bannedSignatures ?? []).map((sig, i) => [sig, req.banned[i] ?? sig]));
     let questioned = false;
     const parse = (raw: unknown) => {
-      const r = parseAct(raw, { tools, ids: req.ids, subgoal, banned });
-      if (!r.ok || r.value.decision.action.tool !== 'done') return r;
+      const r = parseAct(raw, { tools, catalog, ids: req.ids, subgoal, banned });
+      if (!r.ok || !catalog.get(r.value.decision.action.tool)?.completes) return r;
       const answer = r.value.decision.action.answer?.trim();
       if (question && !answer)
         return { ok: false as const, error: 'the goal asks a question: call done with the answer in text' };
@@ -122,16 +126,19 @@ export class Planner {
     };
     const source = req.image ?? this.deps.image;
     const image = req.look?.url ?? (req.visualFirst ? await source?.({}) : undefined);
-    const { system, user } = buildDecideMessages({
-      ...req,
-      imageNote: req.look
-        ? `Your look: a screenshot of ${req.look.of} is attached.`
-        : image
-          ? 'A screenshot of the screen is attached.'
-          : req.visualFirst
-            ? 'This screen is drawn in pixels that the listing does not show, and no screenshot can be given to you: act only on what the listing shows, or ask_user if the goal needs what is drawn.'
-            : undefined,
-    });
+    const { system, user } = buildDecideMessages(
+      {
+        ...req,
+        imageNote: req.look
+          ? `Your look: a screenshot of ${req.look.of} is attached.`
+          : image
+            ? 'A screenshot of the screen is attached.'
+            : req.visualFirst
+              ? 'This screen is drawn in pixels that the listing does not show, and no screenshot can be given to you: act only on what the listing shows, or ask_user if the goal needs what is drawn.'
+              : undefined,
+      },
+      catalog,
+    );
     const userMsg: ChatMessage = image
       ? {
           role: 'user',

@@ -1,14 +1,13 @@
 import type { Element, Observation } from '../core/types.js';
+import type { ScreenTraits, ToolCatalog } from './tool-spec.js';
 
 /**
  * Which of the available tools a decision on this screen is offered. Every tool offered costs its
  * help line and its schema fields on every request, so the ones that only make sense on some
- * screens are offered there alone: fingers and zoom (pinch, touch_gesture) where something is drawn
- * in pixels, long_press where something takes one, `type` where there is a field, `scroll_to` where there is a list, the control tools
- * where there is a control they serve (set_slider where a slider's tree has no value, as over
- * adb), `wait_until` where something is still loading, the skill `seek_timeline` where there is a
- * self-drawn timeline. A tool not
- * offered is refused by the act schema with the list of those that are, so the model is told.
+ * screens are offered there alone: this file reads what the screen holds (its traits: something
+ * drawn, a field, a list, a control, a slider without a value, a spinner, a timeline) and each
+ * tool's spec says on which traits it is offered (src/tools/). A tool not offered is refused by
+ * the act schema with the list of those that are, so the model is told.
  * What the device and the model can do at all (capabilities, vision for `look`) is decided by the
  * caller; this only narrows it.
  */
@@ -33,22 +32,7 @@ export function isDrawnScreen(obs: Observation, timeline = false): boolean {
   return obs.elements.some((e) => DRAWN.test(e.role) || (/Image/.test(e.role) && area(e) >= LARGE_IMAGE_AREA));
 }
 
-interface Traits {
-  /** A control with a range (a slider): what read_control reads that the listing does not. */
-  range: boolean;
-  drawn: boolean;
-  /** A self-drawn recording timeline (perception/timeline.ts): the seek skill's screen. */
-  timeline: boolean;
-  longPress: boolean;
-  field: boolean;
-  list: boolean;
-  control: boolean;
-  /** A slider whose tree carries no value (a uiautomator dump): only set_slider's drag sets it. */
-  slider: boolean;
-  loading: boolean;
-}
-
-function traits(obs: Observation, timeline: boolean): Traits {
+function traits(obs: Observation, timeline: boolean): ScreenTraits {
   const els = obs.elements;
   const field = els.some((e) => e.flags.editable);
   const drawn = isDrawnScreen(obs, timeline);
@@ -72,23 +56,6 @@ function traits(obs: Observation, timeline: boolean): Traits {
   };
 }
 
-const WHERE: Record<string, (t: Traits) => boolean> = {
-  long_press: (t) => t.longPress,
-  type: (t) => t.field,
-  scroll_to: (t) => t.list,
-  pinch: (t) => t.drawn,
-  touch_gesture: (t) => t.drawn,
-  control_action: (t) => t.control,
-  // A field's value is on its line; a slider's range is not (nor one read off the frame).
-  read_control: (t) => t.range || t.slider || t.drawn,
-  set_slider: (t) => t.slider,
-  wait_until: (t) => t.loading,
-  // Its members are control_action, wait_until and touch_gesture: for sliders and drawn surfaces
-  // (a field's set_text and ime_enter are one call each).
-  action_sequence: (t) => t.range || t.drawn,
-  seek_timeline: (t) => t.timeline,
-};
-
 /**
  * `available` narrowed to what applies on this screen (order kept). `timeline`: the screen has a
  * self-drawn recording timeline (perception's `hasTimeline`, which this layer does not import).
@@ -96,8 +63,9 @@ const WHERE: Record<string, (t: Traits) => boolean> = {
 export function toolsForScreen(
   obs: Observation,
   available: readonly string[],
+  catalog: ToolCatalog,
   screen: { timeline?: boolean } = {},
 ): string[] {
   const t = traits(obs, screen.timeline ?? false);
-  return available.filter((tool) => WHERE[tool]?.(t) ?? true);
+  return available.filter((tool) => catalog.get(tool)?.offeredOn?.(t) ?? true);
 }

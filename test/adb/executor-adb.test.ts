@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deadline } from '../../src/core/clock.js';
 import { Logger } from '../../src/core/logger.js';
 import { AdbDevice } from '../../src/device/adb/device.js';
-import { offeredTools } from '../../src/executor/tools.js';
 import { sortedContacts } from '../../src/testbed/sim/apps/contacts-data.js';
 import { AGENT_IME } from '../../src/testbed/sim/index.js';
+import { REGISTRY } from '../../src/tools/index.js';
 import { decision, drive, el, makeExecutor, observe } from '../executor/helpers.js';
 import { dualRig } from './executor-rig.js';
 
@@ -22,7 +22,7 @@ describe('adb backend', () => {
   it('reads the screen through uiautomator and offers only what adb can do', async () => {
     const caps = rig.adb.capabilities();
     expect(caps.screen.width).toBe(1080);
-    const tools = offeredTools(caps);
+    const tools = REGISTRY.offered(caps);
     expect(tools).toEqual(expect.arrayContaining(['tap', 'swipe', 'type', 'back', 'launch_app']));
     for (const t of ['control_action', 'pinch', 'touch_gesture', 'action_sequence']) expect(tools).not.toContain(t);
     const ex = makeExecutor(rig.adb, rig.clock);
@@ -113,7 +113,7 @@ describe('adb backend', () => {
   it('wait_until over plain reads: an unreadable screen never proves that something disappeared', async () => {
     const ex = makeExecutor(rig.adb, rig.clock);
     const o = await observe(ex);
-    expect(offeredTools(rig.adb.capabilities())).toContain('wait_until');
+    expect(REGISTRY.offered(rig.adb.capabilities())).toContain('wait_until');
     const label = o.elements.find((e) => e.text === 'Settings' || e.label === 'Settings');
     const sel = { text: label?.text || 'Settings' };
     const appears = await ex.run(

@@ -2,9 +2,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Deadline } from '../../src/core/clock.js';
 import type { Observation } from '../../src/core/types.js';
-import type { SliderReport } from '../../src/executor/set-slider.js';
-import { offeredTools } from '../../src/executor/tools.js';
 import { toolsForScreen } from '../../src/planner/screen-tools.js';
+import { REGISTRY } from '../../src/tools/index.js';
+import type { SliderReport } from '../../src/tools/set-slider/drag.js';
 import { decision, makeExecutor, observe } from '../executor/helpers.js';
 import { dualRig } from './executor-rig.js';
 
@@ -51,7 +51,7 @@ describe('a slider over plain adb', () => {
     const bar = seekBar(o);
     expect(bar.range).toMatchObject({ fromFrame: true, min: 0, max: 100 });
     expect(Math.abs((bar.range?.current ?? -1) - pct())).toBeLessThanOrEqual(2);
-    const tools = toolsForScreen(o, offeredTools(rig.adb.capabilities()));
+    const tools = toolsForScreen(o, REGISTRY.offered(rig.adb.capabilities()), REGISTRY.catalog);
     expect(tools).toEqual(expect.arrayContaining(['set_slider', 'read_control']));
     expect(tools).not.toContain('control_action');
   });

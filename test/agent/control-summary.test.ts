@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { controlSummary } from '../../src/agent/step-meta.js';
+import { controlSummary } from '../../src/tools/read-control.js';
 
 /** What a read_control puts in the history: the control's state in words, never a bare "ok". */
 

@@ -4,8 +4,8 @@ import type { Session } from '../../src/agent/session.js';
 import type { Decision, Observation } from '../../src/core/types.js';
 import { Blacklist } from '../../src/planner/memory/blacklist.js';
 import { History } from '../../src/planner/memory/history.js';
-import { actionSignature } from '../../src/planner/memory/signature.js';
 import type { JournalEntry } from '../../src/store/action-journal.js';
+import { actionSignature } from '../../src/tools/index.js';
 import { byLabel, look, newPhone, open, tapElement } from '../perception/phone.js';
 
 /** The in-flight action judged on the virtual phone's real screens, read before and after. */

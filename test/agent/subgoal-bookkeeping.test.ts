@@ -151,6 +151,39 @@ describe('plan=[…] without subgoal_done', () => {
   });
 });
 
+describe('a revised plan', () => {
+  it('keeps a subgoal that repeats a done one (the second "Add to cart"), and drops only a resent done prefix', async () => {
+    const { seen } = await drive(
+      [
+        { __fn: 'plan', subgoals: ['wait a moment', 'open Settings', 'wait a moment', 'say it'] },
+        { thought: 'wait', tool: 'wait', value: 0, expect: 'no_change', subgoal_done: true },
+        {
+          thought: 'open',
+          tool: 'launch_app',
+          package: 'com.android.settings',
+          expect: 'app_foreground com.android.settings',
+          subgoal_done: true,
+        },
+        // The rest of the plan, unchanged: the second wait is still to do.
+        { thought: 'same plan', tool: 'wait', value: 0, expect: 'no_change', plan: ['wait a moment', 'say it'] },
+        // The whole plan resent: its done part is not done again.
+        {
+          thought: 'same plan',
+          tool: 'wait',
+          value: 0,
+          expect: 'no_change',
+          plan: ['wait a moment', 'open Settings', 'wait a moment', 'say it'],
+        },
+        { thought: 'said', tool: 'done', text: 'Settings is open', expect: '-' },
+      ],
+      'Open Settings.',
+      10,
+    );
+    expect(prompt(seen, 4)).toMatch(/2\. \[x\] open Settings\n3\. \[>\] wait a moment\n4\. \[ \] say it/);
+    expect(prompt(seen, 5)).toMatch(/2\. \[x\] open Settings\n3\. \[>\] wait a moment\n4\. \[ \] say it$/m);
+  });
+});
+
 describe('subgoal_done on read_control', () => {
   it('closes the [>] subgoal when the control was read', async () => {
     const replies: Record<string, unknown>[] = [{ __fn: 'plan', subgoals: ['read the brightness level', 'say it'] }];

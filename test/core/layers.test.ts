@@ -18,10 +18,12 @@ const ALLOWED: Record<string, string[]> = {
   device: ['core', 'perception'],
   planner: ['core'],
   executor: ['core', 'device', 'perception'],
+  // The tool registry: one module per tool, over the planner's and the executor's specs (DESIGN §2).
+  tools: ['core', 'device', 'perception', 'planner', 'executor'],
   // The page-memory file's schema is the planner's memory type.
   store: ['core', 'planner'],
-  agent: ['core', 'device', 'perception', 'planner', 'executor', 'store'],
-  report: ['core', 'store', 'agent'],
+  agent: ['core', 'device', 'perception', 'planner', 'executor', 'tools', 'store'],
+  report: ['core', 'store', 'tools', 'agent'],
   'testbed/sim': ['core', 'device/protocol/'],
   // The replay phone serves recorded real-app graphs through the sim's servers; it reads DroidBot's
   // states with perception's pure reader, so there is one reader in the project.
@@ -35,13 +37,14 @@ const ALLOWED: Record<string, string[]> = {
     'perception',
     'planner',
     'executor',
+    'tools',
     'store',
     'agent',
     'testbed/sim',
     'testbed/replay',
     'testbed/reference-model',
   ],
-  mcp: ['core', 'device', 'perception', 'planner', 'executor', 'store', 'agent', 'compose'],
+  mcp: ['core', 'device', 'perception', 'planner', 'executor', 'tools', 'store', 'agent', 'compose'],
   cli: ['*'],
 };
 
@@ -106,5 +109,9 @@ describe('layering (DESIGN §2)', () => {
     expect(allowed('testbed/replay/phone.ts', 'perception/droidbot/state.ts')).toBe(true);
     expect(allowed('testbed/replay/phone.ts', 'perception/perceive.ts')).toBe(false);
     expect(allowed('agent/step.ts', 'testbed/replay/phone.ts')).toBe(false);
+    expect(allowed('executor/executor.ts', 'tools/tap.ts')).toBe(false);
+    expect(allowed('planner/planner.ts', 'tools/index.ts')).toBe(false);
+    expect(allowed('tools/tap.ts', 'executor/dispatch.ts')).toBe(true);
+    expect(allowed('tools/tap.ts', 'agent/loop.ts')).toBe(false);
   });
 });

@@ -46,6 +46,17 @@ describe('on the virtual phone', () => {
     expect(held({ tool: 'tap', target_id: banner!.id }, o, banner)).toEqual([]);
   });
 
+  it('a scroll aimed at no element needs no consent on a page showing a held row (relay round 2, D2)', async () => {
+    const phone = newPhone();
+    await open(phone, 'com.android.documentsui');
+    await tapElement(phone, byLabel((await look(phone, { screenshot: false })).observation, /^Downloads/));
+    await tapElement(phone, byLabel((await look(phone, { screenshot: false })).observation, '⋮'));
+    const menu = (await look(phone, { screenshot: false })).observation;
+    // The premise: an untargeted press on this page is judged by its words ("Delete").
+    expect(held({ tool: 'tap' }, menu, undefined)).toEqual(['delete']);
+    expect(held({ tool: 'scroll_to', text: 'b.txt' }, menu, undefined)).toEqual([]);
+  });
+
   it("Files: the overflow menu's Delete and the dialog's Delete are held by their own label", async () => {
     const phone = newPhone();
     await open(phone, 'com.android.documentsui');

@@ -13,6 +13,7 @@ import {
 import { startBridgeServer } from '../../src/testbed/sim/bridge/index.js';
 import { VirtualPhone, type VirtualPhoneDeps } from '../../src/testbed/sim/index.js';
 import type { InputResult } from '../../src/testbed/sim/surface.js';
+import { REGISTRY } from '../../src/tools/index.js';
 
 const INPUT_METHODS = new Set(['gesture', 'tap', 'swipe', 'key', 'inputText', 'imeCommit', 'nodeAction', 'launch']);
 
@@ -63,7 +64,7 @@ export async function bridgeRig(opts: VirtualPhoneDeps & { omitCapabilities?: st
 
 export function makeExecutor(device: Device, clock: Clock, extra: Partial<ExecutorDeps> = {}) {
   const confirm: ConfirmationChannel = extra.confirm ?? new PolicyConfirmation({});
-  return new Executor({ device, clock, logger: Logger.silent(), confirm, seed: 7, ...extra });
+  return new Executor({ device, tools: REGISTRY.table, clock, logger: Logger.silent(), confirm, seed: 7, ...extra });
 }
 
 export async function observe(ex: Executor, previous?: Observation): Promise<Observation> {

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Observation } from '../../src/core/types.js';
-import { offeredTools } from '../../src/executor/tools.js';
-import { type PlannerTool, parseAct } from '../../src/planner/act-tool.js';
-import { plannerTools } from '../../src/planner/prompt/builders.js';
+import { parseAct } from '../../src/planner/act-tool.js';
+import { REGISTRY } from '../../src/tools/index.js';
 import { bridgeRig, decision, makeExecutor, observe } from './helpers.js';
 
 /**
@@ -29,10 +28,10 @@ describe('ids after scroll_to', () => {
     await ex.run(decision({ tool: 'launch_app', package: 'com.android.settings' }), obs);
     await rig.clock.sleep(1500);
     obs = await observe(ex, obs);
-    const tools = plannerTools(offeredTools(rig.device.capabilities())) as PlannerTool[];
+    const tools = REGISTRY.plannerTools(REGISTRY.offered(rig.device.capabilities()));
     const act = parseAct(
       { thought: 't', tool: 'scroll_to', text: 'Tips & support', expect: 'text_appears Tips & support' },
-      { tools, ids: new Set(obs.elements.map((e) => e.id)) },
+      { catalog: REGISTRY.catalog, tools, ids: new Set(obs.elements.map((e) => e.id)) },
     );
     if (!act.ok) throw new Error(act.error);
     const r = await ex.run(act.value.decision, obs);

@@ -3,7 +3,7 @@ import { Deadline, VirtualClock } from '../../src/core/clock.js';
 import { seededRandom } from '../../src/core/random.js';
 import type { Action, Element, Observation } from '../../src/core/types.js';
 import {
-  buildNativeRequest,
+  checkNativeRequest,
   checkProgress,
   checkSelection,
   splitsSurrogate,
@@ -31,11 +31,14 @@ describe('UTF-16 selections', () => {
   it('native requests are built from protocol schemas and screen geometry', () => {
     const screen = { width: 1080, height: 2400 };
     expect(
-      buildNativeRequest('control_action', { selector: { text: 'A' }, action: 'set_progress' }, screen),
+      checkNativeRequest(
+        { action: 'control_action', request: { selector: { text: 'A' }, action: 'set_progress' } },
+        screen,
+      ),
     ).toMatchObject({ ok: false, message: /needs value/ });
-    const g = buildNativeRequest(
-      'touch_gesture',
+    const g = checkNativeRequest(
       {
+        action: 'touch_gesture',
         frames: [
           { at_ms: 0, points: [{ x: 10, y: 10 }] },
           { at_ms: 50, points: [{ x: 20, y: 20 }] },

@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Observation } from '../../src/core/types.js';
 import { actionSummary } from '../../src/executor/consent.js';
-import { withNativeSelector } from '../../src/executor/native-args.js';
-import { offeredTools } from '../../src/executor/tools.js';
-import { type PlannerTool, parseAct } from '../../src/planner/act-tool.js';
-import { plannerTools, TOOL_HELP } from '../../src/planner/prompt/builders.js';
+import { parseAct } from '../../src/planner/act-tool.js';
+import { REGISTRY } from '../../src/tools/index.js';
+import { scrollTo } from '../../src/tools/scroll-to.js';
 import { bridgeRig, decision, el, makeExecutor, observe } from './helpers.js';
 
 /**
@@ -27,9 +26,12 @@ async function settings(page?: string) {
   if (page) await rig.phone.launch('com.android.settings', page);
   await rig.clock.sleep(1500);
   obs = await observe(ex, obs);
-  const tools = plannerTools(offeredTools(rig.device.capabilities())) as PlannerTool[];
+  const tools = REGISTRY.plannerTools(REGISTRY.offered(rig.device.capabilities()));
   const act = (raw: Record<string, unknown>, o: Observation) => {
-    const r = parseAct({ thought: 't', ...raw }, { tools, ids: new Set(o.elements.map((e) => e.id)) });
+    const r = parseAct(
+      { thought: 't', ...raw },
+      { catalog: REGISTRY.catalog, tools, ids: new Set(o.elements.map((e) => e.id)) },
+    );
     if (!r.ok) throw new Error(r.error);
     return r.value.decision;
   };
@@ -57,7 +59,9 @@ describe('native tools through act', () => {
   });
 
   it('scroll_to finds a row given as listed (its title is searched), as its help says', async () => {
-    expect(TOOL_HELP.scroll_to).toMatch(/a row with this title is visible \(a row as listed works/);
+    expect(scrollTo.help({ toggle: true, field: true, slider: true, list: true })).toMatch(
+      /a row with this title is visible \(a row as listed works/,
+    );
     const { ex, obs, act } = await settings();
     // The row as a listing shows it, title joined with its summary: the title is what is searched.
     const r = await ex.run(
@@ -86,7 +90,10 @@ describe('native tools through act', () => {
     const r = await ex.run(act({ tool: 'scroll_to', text: 'No such row', expect: 'no_change' }, obs), obs);
     expect(r.ok).toBe(false);
     expect(r.receipt.error?.message ?? '').not.toMatch(/expected object/);
-    const noText = parseAct({ thought: 't', tool: 'scroll_to', expect: 'no_change' }, { tools, ids: new Set() });
+    const noText = parseAct(
+      { thought: 't', tool: 'scroll_to', expect: 'no_change' },
+      { catalog: REGISTRY.catalog, tools, ids: new Set() },
+    );
     expect(noText.ok ? '' : noText.error).toMatch(/scroll_to needs text/);
   });
 
@@ -176,12 +183,18 @@ describe('native tools through act', () => {
     const want = /^action_sequence \(set_text "[^"]+", ime_enter "[^"]+"\) in com\.android\.settings$/;
     // As the model sent it (ids), and as the executor asks it (protocol members, by selector).
     expect(actionSummary(decided.action, obs, undefined)).toMatch(want);
-    expect(actionSummary(withNativeSelector(decided.action, obs), obs, undefined)).toMatch(want);
+    expect(
+      actionSummary(
+        REGISTRY.get(decided.action.tool)?.bind?.(decided.action, obs, REGISTRY.table) ?? decided.action,
+        obs,
+        undefined,
+      ),
+    ).toMatch(want);
   });
 
   it('explains what a native tool is missing, before anything is sent', () => {
-    const tools: PlannerTool[] = ['control_action', 'wait_until', 'touch_gesture', 'action_sequence'];
-    const ctx = { tools, ids: new Set(['1a2b3c4d']) };
+    const tools: string[] = ['control_action', 'wait_until', 'touch_gesture', 'action_sequence'];
+    const ctx = { catalog: REGISTRY.catalog, tools, ids: new Set(['1a2b3c4d']) };
     const op = parseAct(
       { thought: 't', tool: 'control_action', target_id: '1a2b3c4d', op: 'fly', expect: 'no_change' },
       ctx,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Observation } from '../../src/core/types.js';
-import { pinchArgs } from '../../src/executor/pinch.js';
+import { pinchArgs } from '../../src/tools/pinch.js';
 import { bridgeRig, decision, el, makeExecutor, observe } from './helpers.js';
 
 /**

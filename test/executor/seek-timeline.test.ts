@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Decision, Observation } from '../../src/core/types.js';
-import type { SeekReport } from '../../src/executor/seek-timeline.js';
 import { hasTimeline } from '../../src/perception/timeline.js';
 import { parseAct } from '../../src/planner/act-tool.js';
 import { RECORDINGS_PACKAGE } from '../../src/testbed/sim/apps/recordings.js';
 import { hms, parseHms } from '../../src/testbed/sim/apps/recordings-data.js';
+import { REGISTRY } from '../../src/tools/index.js';
+import type { SeekReport } from '../../src/tools/seek-timeline/seek.js';
 import { testApp } from '../sim/engine-helpers.js';
 import { bridgeRig, makeExecutor, observe } from './helpers.js';
 
@@ -39,7 +40,7 @@ function seekDecision(obs: Observation, time: string): Decision {
   if (!timeline) throw new Error('no timeline on screen');
   const r = parseAct(
     { thought: 'seek', tool: 'seek_timeline', target_id: timeline.id, text: time },
-    { tools: ['seek_timeline'], ids: new Set(obs.elements.map((e) => e.id)) },
+    { catalog: REGISTRY.catalog, tools: ['seek_timeline'], ids: new Set(obs.elements.map((e) => e.id)) },
   );
   if (!r.ok) throw new Error(r.error);
   return r.value.decision;
@@ -102,7 +103,7 @@ describe('seek_timeline on the Recordings app', () => {
         ],
         expect: 'frame_changes',
       },
-      { tools: ['touch_gesture'], ids: new Set(obs.elements.map((e) => e.id)) },
+      { catalog: REGISTRY.catalog, tools: ['touch_gesture'], ids: new Set(obs.elements.map((e) => e.id)) },
     );
     if (!r.ok) throw new Error(r.error);
     const before = state.position;
@@ -116,7 +117,7 @@ describe('seek_timeline on the Recordings app', () => {
   it('refuses a time that is not HH:MM:SS before anything is sent', () => {
     const r = parseAct(
       { thought: 'seek', tool: 'seek_timeline', target_id: 'abc', text: 'half past two' },
-      { tools: ['seek_timeline'], ids: new Set(['abc']) },
+      { catalog: REGISTRY.catalog, tools: ['seek_timeline'], ids: new Set(['abc']) },
     );
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error).toMatch(/HH:MM:SS/);

@@ -5,6 +5,7 @@ import { listedForm } from '../../src/executor/validator.js';
 import { compactView } from '../../src/perception/compact.js';
 import { parseAct } from '../../src/planner/act-tool.js';
 import { parseScreenLine } from '../../src/testbed/reference-model/screen-parse.js';
+import { REGISTRY } from '../../src/tools/index.js';
 import { look, newPhone, open } from './phone.js';
 
 /** Issue 21, "a leaner screen": what the agent's listing drops, and what it keeps. */
@@ -42,7 +43,7 @@ describe('the lean listing the agent sends', () => {
     const first = parseScreenLine(lines[0] ?? '');
     const act = parseAct(
       { thought: 't', tool: 'tap', target_id: first?.id, expect: 'page_changes' },
-      { tools: ['tap'], ids },
+      { catalog: REGISTRY.catalog, tools: ['tap'], ids },
     );
     expect(act.ok && act.value.decision.action.target_id).toBe(actionable[0]?.id);
   });

@@ -90,3 +90,26 @@ describe('encodeModelImage', () => {
     expect(() => imageDataUrl(Buffer.from('GIF89a'))).toThrow(/neither PNG nor JPEG/);
   });
 });
+
+describe('a zoom on a downscaled screenshot (DroidBot graphs record screenshots smaller than the screen)', () => {
+  it('crops the same part of the screen in the image’s own pixels instead of failing with "bad extract area"', async () => {
+    const small = await sharp(await screenshot())
+      .resize({ width: W / 4, height: H / 4 })
+      .png()
+      .toBuffer();
+    const el = {
+      id: 'e1',
+      window: 0,
+      boundsPx: { left: 100, top: 1900, right: 980, bottom: 2050 },
+    } as Partial<Element>;
+    const { bytes } = decode(await encodeModelImage(small, obs([el]), { target_id: 'e1' }, 'png'));
+    const meta = await sharp(bytes).metadata();
+    expect(meta.width).toBeLessThanOrEqual(W / 4);
+    // The element lies in the blue bottom half: the crop must be blue, not the red top.
+    const { data } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
+    expect(data[2]).toBeGreaterThan(150);
+    expect(data[0]).toBeLessThan(100);
+    const point = decode(await encodeModelImage(small, obs(), { point: { x: 990, y: 995 } }, 'png'));
+    expect((await sharp(point.bytes).metadata()).height).toBeGreaterThan(0);
+  });
+});

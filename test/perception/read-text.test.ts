@@ -5,6 +5,7 @@ import { observeTree } from '../../src/perception/observe-tree.js';
 import { parseUiautomatorXml } from '../../src/perception/parse-xml.js';
 import { readText } from '../../src/perception/read-text.js';
 import { parseAct } from '../../src/planner/act-tool.js';
+import { REGISTRY } from '../../src/tools/index.js';
 import { appWindow, dumpXml, type N } from './xml-builder.js';
 
 function observe(kids: N[]): Observation {
@@ -48,9 +49,15 @@ describe('cut text', () => {
   });
 
   it('is asked for with the read tool', () => {
-    const ok = parseAct({ thought: 't', tool: 'read', text: 'The address is 4…' }, { tools: ['read'], ids: new Set() });
+    const ok = parseAct(
+      { thought: 't', tool: 'read', text: 'The address is 4…' },
+      { catalog: REGISTRY.catalog, tools: ['read'], ids: new Set() },
+    );
     expect(ok.ok && ok.value.read).toEqual({ target_id: undefined, text: 'The address is 4…' });
-    const bad = parseAct({ thought: 't', tool: 'read' }, { tools: ['read'], ids: new Set() });
+    const bad = parseAct(
+      { thought: 't', tool: 'read' },
+      { catalog: REGISTRY.catalog, tools: ['read'], ids: new Set() },
+    );
     expect(bad.ok ? '' : bad.error).toMatch(/read needs target_id, or text/);
   });
 });

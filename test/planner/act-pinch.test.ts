@@ -8,12 +8,13 @@ import { createLlmClient } from '../../src/planner/llm/client.js';
 import { resolveLlmConfig } from '../../src/planner/llm/config.js';
 import { Planner } from '../../src/planner/planner.js';
 import { systemPrompt } from '../../src/planner/prompt/builders.js';
+import { REGISTRY } from '../../src/tools/index.js';
 import { SETTINGS_DECIDE, SETTINGS_IDS, scriptedEndpoint } from './fixtures.js';
 
 /** The planner's pinch: a scale around a target or point, checked before anything is sent. */
 
 const tools = ['tap', 'pinch', 'back', 'done'] as const;
-const ctx = { tools, ids: SETTINGS_IDS, subgoal: 'zoom in' };
+const ctx = { catalog: REGISTRY.catalog, tools, ids: SETTINGS_IDS, subgoal: 'zoom in' };
 const MAP = '1a2b3c4d';
 const pinch = (over: Record<string, unknown>) => ({
   thought: 'zoom',
@@ -26,10 +27,12 @@ const pinch = (over: Record<string, unknown>) => ({
 
 describe('pinch in the act schema', () => {
   it('offers scale in the JSON schema and lists pinch with its scale range in the prompt', () => {
-    const schema = z.toJSONSchema(actArgsSchema([...tools])) as { properties: Record<string, unknown> };
+    const schema = z.toJSONSchema(actArgsSchema([...tools], REGISTRY.catalog)) as {
+      properties: Record<string, unknown>;
+    };
     expect(schema.properties.scale).toEqual({ type: 'number' });
-    expect(systemPrompt([...tools])).toContain('pinch(target_id|point, scale=0.25..4, >1 zooms in)');
-    expect(systemPrompt([...tools])).toContain('frame_changes');
+    expect(systemPrompt([...tools], REGISTRY.catalog)).toContain('pinch(target_id|point, scale=0.25..4, >1 zooms in)');
+    expect(systemPrompt([...tools], REGISTRY.catalog)).toContain('frame_changes');
   });
 
   it('turns a valid pinch into an action with the scale and a frame_changes expectation', () => {
@@ -80,7 +83,7 @@ describe('an invalid pinch is re-asked', () => {
       clock: new VirtualClock(),
       logger,
     });
-    const r = await new Planner({ llm, logger }).decide({
+    const r = await new Planner({ llm, logger, catalog: REGISTRY.catalog }).decide({
       ...SETTINGS_DECIDE,
       goal: 'Zoom in on the map.',
       plan: [

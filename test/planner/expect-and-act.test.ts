@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type PlannerTool, parseAct } from '../../src/planner/act-tool.js';
+import { parseAct } from '../../src/planner/act-tool.js';
 import { formatExpect, parseExpect } from '../../src/planner/expect-dsl.js';
+import { REGISTRY } from '../../src/tools/index.js';
 import { SETTINGS_IDS, SETTINGS_TOOLS } from './fixtures.js';
 
 const tools = SETTINGS_TOOLS;
-const ctx = { tools, ids: SETTINGS_IDS, subgoal: 'turn Wi-Fi off' };
+const ctx = { catalog: REGISTRY.catalog, tools, ids: SETTINGS_IDS, subgoal: 'turn Wi-Fi off' };
 
 describe('expect DSL', () => {
   it('parses every kind and round-trips', () => {
@@ -116,7 +117,7 @@ describe('parseAct', () => {
 });
 
 describe('parseAct: subgoal bookkeeping', () => {
-  const meta: PlannerTool[] = [...tools, 'read', 'note'];
+  const meta: string[] = [...tools, 'read', 'note'];
   it('keeps plan=[] (nothing left after this action) apart from no plan at all', () => {
     const tap = { thought: 't', tool: 'tap', target_id: '1a2b3c4d', expect: 'page_changes' };
     const empty = parseAct({ ...tap, plan: [] }, ctx);

@@ -6,6 +6,7 @@ import type { Element, Observation, WindowInfo } from '../../src/core/types.js';
 import { createLlmClient } from '../../src/planner/llm/client.js';
 import { resolveLlmConfig } from '../../src/planner/llm/config.js';
 import { Planner, type PlannerDeps } from '../../src/planner/planner.js';
+import { REGISTRY } from '../../src/tools/index.js';
 
 /** A Settings-like screen in the DESIGN §3 compact format, and the matching observation ids. */
 export const SETTINGS_SCREEN = [
@@ -185,5 +186,5 @@ export function plannerAt(url: string, image?: PlannerDeps['image']): Planner {
     clock: new VirtualClock(),
     logger,
   });
-  return new Planner({ llm, logger, image });
+  return new Planner({ llm, logger, image, catalog: REGISTRY.catalog });
 }

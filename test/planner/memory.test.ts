@@ -4,7 +4,7 @@ import { InterruptTracker, matchInterrupt } from '../../src/planner/interrupts.j
 import { Blacklist } from '../../src/planner/memory/blacklist.js';
 import { LoopBreaker } from '../../src/planner/memory/loop-breaker.js';
 import { PageMemory } from '../../src/planner/memory/page-memory.js';
-import { actionSignature, describeAction } from '../../src/planner/memory/signature.js';
+import { actionSignature, describeAction, REGISTRY } from '../../src/tools/index.js';
 import { element, observation } from './fixtures.js';
 
 const dialogWindow = (id: number, title: string, pkg = 'com.foodshop') => ({
@@ -96,7 +96,7 @@ describe("history lines in the act call's own shape", () => {
   ] as const;
   const ids = new Set(['1a2b3c4d', '2b3c4d5e']);
   const shown = (raw: Record<string, unknown>) => {
-    const r = parseAct({ thought: 't', expect: 'page_changes', ...raw }, { tools, ids });
+    const r = parseAct({ thought: 't', expect: 'page_changes', ...raw }, { catalog: REGISTRY.catalog, tools, ids });
     if (!r.ok) throw new Error(r.error);
     return describeAction(r.value.decision.action);
   };

@@ -4,6 +4,7 @@ import { buildDecideMessages, buildPlanMessages } from '../../src/planner/prompt
 import { formatApps, MAX_APPS, parseApps } from '../../src/planner/prompt/format.js';
 import type { DecideInput } from '../../src/planner/prompt/types.js';
 import { parsePrompt } from '../../src/testbed/reference-model/prompt-parse.js';
+import { REGISTRY } from '../../src/tools/index.js';
 
 /** The Apps line: the launcher's app names, in the plan prompt and on the home screen's steps. */
 
@@ -61,18 +62,18 @@ describe('the Apps line in the prompts', () => {
   });
 
   it('a step prompt shows the line right before the screen when given, and launch_app says it takes a name from Apps', () => {
-    const m = buildDecideMessages(decide({ apps: ['Settings', 'FoodShop'] }));
+    const m = buildDecideMessages(decide({ apps: ['Settings', 'FoodShop'] }), REGISTRY.catalog);
     expect(m.user).toContain('Apps: Settings, FoodShop\n\nScreen (aspect 0.45):');
     expect(m.system).toContain('launch_app(package=an app name as Apps lists it');
-    expect(buildDecideMessages(decide()).user).not.toMatch(/Apps:/);
+    expect(buildDecideMessages(decide(), REGISTRY.catalog).user).not.toMatch(/Apps:/);
   });
 
   it('the reference model reads the names back (PROMPT_FORMAT), and an absent line as none', () => {
-    const m = buildDecideMessages(decide({ apps: ['Settings', 'FoodShop', '美食店'] }));
+    const m = buildDecideMessages(decide({ apps: ['Settings', 'FoodShop', '美食店'] }), REGISTRY.catalog);
     expect(parsePrompt(m.user, m.system).apps).toEqual(['Settings', 'FoodShop', '美食店']);
     const p = buildPlanMessages({ goal: 'x', screen: '', aspect: 0.45, apps: ['Notes'] });
     expect(parsePrompt(p.user, p.system).apps).toEqual(['Notes']);
-    expect(parsePrompt(buildDecideMessages(decide()).user).apps).toEqual([]);
+    expect(parsePrompt(buildDecideMessages(decide(), REGISTRY.catalog).user).apps).toEqual([]);
   });
 });
 

@@ -2,37 +2,41 @@ import { describe, expect, it } from 'vitest';
 import { MAX_SUBGOALS } from '../../src/planner/act-tool.js';
 import { buildDecideMessages, buildPlanMessages, systemPrompt } from '../../src/planner/prompt/builders.js';
 import { fenceScreen, historyLine } from '../../src/planner/prompt/format.js';
+import { REGISTRY } from '../../src/tools/index.js';
 import { SETTINGS_SCREEN } from './fixtures.js';
 
 describe('prompt builders', () => {
   it('builds the decide prompt: goal, plan, subgoal, steps, bans, fenced screen', () => {
-    const m = buildDecideMessages({
-      goal: 'Turn Wi-Fi off.',
-      plan: [
-        { text: 'open Settings', done: true },
-        { text: 'turn Wi-Fi off', done: false },
-        { text: 'finish', done: false },
-      ],
-      current: 1,
-      screen: SETTINGS_SCREEN,
-      screenIsDelta: false,
-      aspect: 0.45,
-      history: [
-        { step: 1, action: 'launch_app Settings', expect: 'page_changes', ok: true },
-        {
-          step: 2,
-          action: 'tap [2b3c4d5e] "Bluetooth"',
-          expect: 'element_state 1a2b3c4d off',
-          ok: false,
-          note: 'state unchanged',
-        },
-      ],
-      banned: ['tap [2b3c4d5e]'],
-      tools: ['tap', 'type', 'back', 'done', 'ask_user', 'infeasible'],
-    });
+    const m = buildDecideMessages(
+      {
+        goal: 'Turn Wi-Fi off.',
+        plan: [
+          { text: 'open Settings', done: true },
+          { text: 'turn Wi-Fi off', done: false },
+          { text: 'finish', done: false },
+        ],
+        current: 1,
+        screen: SETTINGS_SCREEN,
+        screenIsDelta: false,
+        aspect: 0.45,
+        history: [
+          { step: 1, action: 'launch_app Settings', expect: 'page_changes', ok: true },
+          {
+            step: 2,
+            action: 'tap [2b3c4d5e] "Bluetooth"',
+            expect: 'element_state 1a2b3c4d off',
+            ok: false,
+            note: 'state unchanged',
+          },
+        ],
+        banned: ['tap [2b3c4d5e]'],
+        tools: ['tap', 'type', 'back', 'done', 'ask_user', 'infeasible'],
+      },
+      REGISTRY.catalog,
+    );
     expect(m.system).toMatchInlineSnapshot(`
       "Operate the user's Android phone: one \`act\` call per turn; tools not listed appear on screens that need them.
-      Screen lines: [id] Class "label" state #resource x,y (positions 0..1000 over the whole screen, where order and label cannot place it). Verb by class: EditText fill, Switch/CheckBox/Radio toggle, SeekBar slide, List scroll, else tap, unless written (long = long-press only). — and · join a row's texts, ¶ breaks a line. Act on ids.
+      Screen lines: [id] Class "label" state #resource x,y (positions 0..1000 over the whole screen, where order and label cannot place it). Verb by class (a word on the line, done with the tool after =): EditText fill = type, Switch/CheckBox/Radio toggle = tap, SeekBar slide = the slider tool offered, List scroll = scroll/scroll_to, else tap, unless written (long = long-press only). — and · join a row's texts, ¶ breaks a line. Act on ids.
       Tools: tap(target_id|point); type(target_id, text) replaces the field's text; back; done(text=the answer asked for, else what on screen shows the goal reached); ask_user(text=question or report) stops the run for the user; infeasible(text=reason).
       expect (required, one line; "-" for done/ask_user/infeasible; no <id>: the target): page_changes | element_gone [<id>] | text_appears <text> | element_state [<id>] <on|off|filled|empty|focused|value=N|text=S> | keyboard_shown | app_foreground <app name or package> | no_change
       subgoal_done=true: this action completes the [>] subgoal; plan=[…]: the subgoals still open once it worked (open ones left out are ticked [x]; [] ticks all).
@@ -130,7 +134,7 @@ describe('prompt builders', () => {
       banned: [],
       tools: ['tap', 'done', 'ask_user'],
     };
-    const m = buildDecideMessages(input);
+    const m = buildDecideMessages(input, REGISTRY.catalog);
     expect(m.user.split('Screen (aspect 0.45):\n')[1]).toMatchInlineSnapshot(`
       "<screen untrusted>
       app com.foodshop/.PaymentActivity "Payment" · 1080x2400 (0.45) · keyboard hidden
@@ -142,7 +146,7 @@ describe('prompt builders', () => {
     `);
     expect(m.system).toContain('Tapping a line marked "asks user: <kind>" asks the user first');
     // No held control: the screen is sent as perception wrote it.
-    const plain = buildDecideMessages({ ...input, held: {} });
+    const plain = buildDecideMessages({ ...input, held: {} }, REGISTRY.catalog);
     expect(plain.user).toContain(`${screen}\n</screen>`);
   });
 
@@ -184,7 +188,7 @@ describe('prompt builders', () => {
       notes: ['address: 4 Elm Street, Springfield'],
       tools: ['tap', 'swipe', 'control_action', 'read_control', 'note', 'look', 'home'],
     };
-    const m = buildDecideMessages(input);
+    const m = buildDecideMessages(input, REGISTRY.catalog);
     expect(m.system).toMatch(/⟨secretN⟩ in the goal stands for a secret/);
     expect(m.user).toContain('Notes:\n- address: 4 Elm Street, Springfield');
     expect(m.system).toMatch(/the finger's direction: up shows what is below/);
@@ -194,11 +198,11 @@ describe('prompt builders', () => {
     expect(m.system).toMatch(
       /look\(target_id\|point\?\) a step: the next prompt has the screenshot, zoomed on the control and its row/,
     );
-    expect(m.system).toMatch(/no_change \(look, note, read_control\)/);
+    expect(m.system).toMatch(/no_change \(read_control, note, look\)/);
     expect(m.system).toMatch(/home \(expect page_changes\)/);
     expect(m.system).toMatch(/read_control\(target_id\) its value, range and state/);
     // No secret in the goal: no secret line; no notes: no Notes block.
-    const plain = buildDecideMessages({ ...input, goal: 'Turn Wi-Fi off.', notes: [] });
+    const plain = buildDecideMessages({ ...input, goal: 'Turn Wi-Fi off.', notes: [] }, REGISTRY.catalog);
     expect(plain.system).not.toMatch(/secretN/);
     expect(plain.user).not.toMatch(/Notes:/);
     // The plan prompt asks for as many subgoals as the plan schema accepts.
@@ -217,11 +221,13 @@ describe('prompt builders', () => {
 
   it('lists the expect line as required, "-" on done, and frame_changes only with the tools of drawn screens', () => {
     const base = ['tap', 'back', 'done', 'ask_user', 'infeasible'];
-    const plain = systemPrompt(base);
+    const plain = systemPrompt(base, REGISTRY.catalog);
     expect(plain).toMatch(/expect \(required, one line; "-" for done\/ask_user\/infeasible; no <id>: the target\)/);
     // An element's id may be left out when it is the action's own target (the history writes it so).
     expect(plain).toContain('element_gone [<id>] |');
     expect(plain).not.toContain('frame_changes');
-    expect(systemPrompt([...base, 'pinch'])).toContain('| frame_changes (screenshot only: maps, canvases)');
+    expect(systemPrompt([...base, 'pinch'], REGISTRY.catalog)).toContain(
+      '| frame_changes (screenshot only: maps, canvases)',
+    );
   });
 });

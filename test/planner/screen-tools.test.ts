@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { hasTimeline } from '../../src/perception/timeline.js';
-import { actArgsSchema, actJsonSchema, FIELD_NAMES, REQUIRED_FIELDS } from '../../src/planner/act-schema.js';
+import { actArgsSchema, actJsonSchema, fieldNames, REQUIRED_FIELDS } from '../../src/planner/act-schema.js';
 import { parseAct } from '../../src/planner/act-tool.js';
 import { toStrictSchema } from '../../src/planner/llm/strict-schema.js';
-import { plannerTools, SEQUENCE_EXAMPLE, systemPrompt, TOOL_HELP } from '../../src/planner/prompt/builders.js';
+import { systemPrompt } from '../../src/planner/prompt/builders.js';
 import { toolsForScreen } from '../../src/planner/screen-tools.js';
 import { MAPS_PACKAGE } from '../../src/testbed/sim/apps/maps.js';
 import { RECORDINGS_PACKAGE } from '../../src/testbed/sim/apps/recordings.js';
 import { SETTINGS_PACKAGE } from '../../src/testbed/sim/apps/settings.js';
+import { SEQUENCE_EXAMPLE } from '../../src/tools/action-sequence.js';
+import { REGISTRY } from '../../src/tools/index.js';
 import { look, newPhone, open, type Perceived } from '../perception/phone.js';
 
 /**
@@ -17,14 +19,15 @@ import { look, newPhone, open, type Perceived } from '../perception/phone.js';
  * prompt builder, the real parser.
  */
 
-const ALL = plannerTools(Object.keys(TOOL_HELP));
+const ALL = [...REGISTRY.catalog.keys()];
 
 async function screen(pkg: string): Promise<Perceived> {
   const phone = newPhone();
   await open(phone, pkg);
   return look(phone, { screenshot: false });
 }
-const offer = (p: Perceived) => toolsForScreen(p.observation, ALL, { timeline: hasTimeline(p.observation) });
+const offer = (p: Perceived) =>
+  toolsForScreen(p.observation, ALL, REGISTRY.catalog, { timeline: hasTimeline(p.observation) });
 /** The member schema of `steps` in a compact act schema's properties. */
 const member = (p: Record<string, unknown>) =>
   (p.steps as { items: { properties: Record<string, { enum?: string[] }>; required: string[] } }).items;
@@ -45,7 +48,7 @@ describe('tools per screen', () => {
       'seek_timeline',
     ])
       expect(tools).not.toContain(t);
-    const system = systemPrompt(tools);
+    const system = systemPrompt(tools, REGISTRY.catalog);
     expect(system).not.toMatch(/frame_changes|pinch|touch_gesture|set_progress/);
   });
 
@@ -55,7 +58,7 @@ describe('tools per screen', () => {
     const tools = offer(p);
     expect(tools).toEqual(expect.arrayContaining(['control_action', 'read_control', 'action_sequence']));
     expect(tools).not.toContain('pinch');
-    expect(systemPrompt(tools)).toMatch(/set_progress takes the control's own range/);
+    expect(systemPrompt(tools, REGISTRY.catalog)).toMatch(/set_progress takes the control's own range/);
   });
 
   it("a field: type, and control_action for ime_enter (a real keyboard's keys are not in the tree)", async () => {
@@ -63,9 +66,9 @@ describe('tools per screen', () => {
     expect(p.observation.elements.some((e) => e.flags.editable)).toBe(true);
     const tools = offer(p);
     expect(tools).toEqual(expect.arrayContaining(['type', 'control_action']));
-    expect(systemPrompt(tools)).toMatch(/op=[a-z_|]*ime_enter/);
+    expect(systemPrompt(tools, REGISTRY.catalog)).toMatch(/op=[a-z_|]*ime_enter/);
     // With the screen's listing, control_action names only the ops its controls take: no slider here.
-    const listed = systemPrompt(tools, { screen: p.compact });
+    const listed = systemPrompt(tools, REGISTRY.catalog, { screen: p.compact });
     expect(listed).toMatch(/op=[a-z_|]*ime_enter/);
     expect(listed).not.toMatch(/set_progress/);
     // A field's sequence is one call per op: action_sequence is for sliders and drawn screens.
@@ -76,12 +79,12 @@ describe('tools per screen', () => {
     const p = await screen(MAPS_PACKAGE);
     const tools = offer(p);
     expect(tools).toEqual(expect.arrayContaining(['pinch', 'touch_gesture']));
-    expect(systemPrompt(tools)).toMatch(/\| frame_changes \(screenshot only/);
+    expect(systemPrompt(tools, REGISTRY.catalog)).toMatch(/\| frame_changes \(screenshot only/);
     const map = p.observation.elements.find((e) => /Map|地图/.test(e.desc));
     expect(map).toBeDefined();
     const r = parseAct(
       { thought: 'zoom', tool: 'pinch', target_id: map?.id, scale: 2, expect: 'frame_changes' },
-      { tools: tools as never, ids: new Set(p.observation.elements.map((e) => e.id)) },
+      { catalog: REGISTRY.catalog, tools: tools as never, ids: new Set(p.observation.elements.map((e) => e.id)) },
     );
     expect(r.ok).toBe(true);
   });
@@ -91,7 +94,7 @@ describe('tools per screen', () => {
     const tools = offer(p);
     expect(tools).toEqual(expect.arrayContaining(['seek_timeline', 'touch_gesture', 'pinch']));
     // The seek's help says how to drag by hand, on this screen only.
-    expect(systemPrompt(tools)).toMatch(/seek_timeline\([^;]*; a drag by hand is a touch_gesture/);
+    expect(systemPrompt(tools, REGISTRY.catalog)).toMatch(/seek_timeline\([^;]*; a drag by hand is a touch_gesture/);
   });
 
   it('a tool not offered on this screen is refused with the list of those that are', async () => {
@@ -99,7 +102,7 @@ describe('tools per screen', () => {
     const tools = offer(p);
     const r = parseAct(
       { thought: 'zoom', tool: 'pinch', point: { x: 500, y: 500 }, scale: 2, expect: 'frame_changes' },
-      { tools: tools as never, ids: new Set() },
+      { catalog: REGISTRY.catalog, tools: tools as never, ids: new Set() },
     );
     expect(r.ok ? '' : r.error).toMatch(/available tools: tap, .*scroll_to/);
   });
@@ -107,37 +110,47 @@ describe('tools per screen', () => {
 
 describe('the act schema and its parser agree', () => {
   it('requires thought, tool and expect in the JSON schema, and the parser refuses an action without expect', () => {
-    const schema = actJsonSchema(['tap', 'done']);
+    const schema = actJsonSchema(['tap', 'done'], REGISTRY.catalog);
     expect(schema.required).toEqual([...REQUIRED_FIELDS]);
     expect(schema.required).toContain('expect');
-    const noExpect = parseAct({ thought: 't', tool: 'tap', point: { x: 1, y: 2 } }, { tools: ['tap'], ids: new Set() });
+    const noExpect = parseAct(
+      { thought: 't', tool: 'tap', point: { x: 1, y: 2 } },
+      { catalog: REGISTRY.catalog, tools: ['tap'], ids: new Set() },
+    );
     expect(noExpect.ok ? '' : noExpect.error).toMatch(/expect is missing/);
     // done, ask_user and infeasible take "-" (the prompt says so) and need nothing else.
-    const done = parseAct({ thought: 't', tool: 'done', expect: '-' }, { tools: ['done'], ids: new Set() });
+    const done = parseAct(
+      { thought: 't', tool: 'done', expect: '-' },
+      { catalog: REGISTRY.catalog, tools: ['done'], ids: new Set() },
+    );
     expect(done.ok).toBe(true);
   });
 
   it("is compact: no $schema, no descriptions, nested shapes once, only the offered tools' fields", () => {
-    const schema = actJsonSchema(['tap', 'swipe', 'done']);
+    const schema = actJsonSchema(['tap', 'swipe', 'done'], REGISTRY.catalog);
     const text = JSON.stringify(schema);
     expect(text).not.toContain('$schema');
     expect(text).not.toContain('description');
     const props = schema.properties as Record<string, unknown>;
     for (const f of ['scale', 'frames', 'steps', 'op']) expect(props).not.toHaveProperty(f);
-    const rich = actJsonSchema(['tap', 'touch_gesture', 'action_sequence', 'pinch']);
+    const rich = actJsonSchema(['tap', 'touch_gesture', 'action_sequence', 'pinch'], REGISTRY.catalog);
     const richProps = rich.properties as Record<string, unknown>;
     expect(richProps.frames).toEqual({ type: 'array', items: { type: 'object' } });
     // A sequence's members are spelled out, field by field, as the act call's own fields.
-    expect(Object.keys(member(richProps).properties)).toEqual(['tool', 'target_id', 'op', 'value', 'text', 'frames']);
+    expect(Object.keys(member(richProps).properties)).toEqual(['tool', 'target_id', 'op', 'value', 'frames', 'text']);
     expect(member(richProps).properties.tool?.enum).toEqual(['control_action', 'wait_until', 'touch_gesture']);
     expect(member(richProps).required).toEqual(['tool']);
     // Without gestures on the screen, no gesture member and no frames.
-    const plain = member(actJsonSchema(['tap', 'action_sequence']).properties as Record<string, unknown>);
+    const plain = member(
+      actJsonSchema(['tap', 'action_sequence'], REGISTRY.catalog).properties as Record<string, unknown>,
+    );
     expect(plain.properties.tool?.enum).toEqual(['control_action', 'wait_until']);
     expect(plain.properties).not.toHaveProperty('frames');
     expect(JSON.stringify(rich).match(/at_ms/g)).toBeNull();
     // Strict-mode providers get the nested shapes spelled out (frames, and frames inside steps).
-    const full = JSON.stringify(actJsonSchema(['tap', 'touch_gesture', 'action_sequence'], { full: true }));
+    const full = JSON.stringify(
+      actJsonSchema(['tap', 'touch_gesture', 'action_sequence'], REGISTRY.catalog, { full: true }),
+    );
     expect(full).toContain('"at_ms"');
     expect(full).toContain('"points"');
   });
@@ -145,14 +158,16 @@ describe('the act schema and its parser agree', () => {
   it("the help's sequence example is a valid call on a slider screen, every member as the schema spells it", async () => {
     const p = await screen(`${SETTINGS_PACKAGE}/.DisplaySettings`);
     const tools = offer(p);
-    expect(systemPrompt(tools)).toContain(`action_sequence(steps) runs them in one go: ${SEQUENCE_EXAMPLE}`);
+    expect(systemPrompt(tools, REGISTRY.catalog)).toContain(
+      `action_sequence(steps) runs them in one go: ${SEQUENCE_EXAMPLE}`,
+    );
     const slider = p.observation.elements.find((e) => e.range);
     const steps = JSON.parse(SEQUENCE_EXAMPLE.replaceAll('…', slider?.id ?? '')) as Record<string, unknown>[];
-    const members = member(actJsonSchema(tools).properties as Record<string, unknown>).properties;
+    const members = member(actJsonSchema(tools, REGISTRY.catalog).properties as Record<string, unknown>).properties;
     for (const m of steps) for (const k of Object.keys(m)) expect(members).toHaveProperty(k);
     const r = parseAct(
       { thought: 'set and settle', tool: 'action_sequence', steps, expect: 'screen_changes' },
-      { tools: tools as never, ids: new Set(p.observation.elements.map((e) => e.id)) },
+      { catalog: REGISTRY.catalog, tools: tools as never, ids: new Set(p.observation.elements.map((e) => e.id)) },
     );
     expect(r.ok ? r.value.decision.action.args : r.error).toEqual({
       actions: [
@@ -174,15 +189,17 @@ describe('the act schema and its parser agree', () => {
           : [];
       return [...here, ...Object.entries(n).flatMap(([k, v]) => open(v, `${at}.${k}`))];
     };
-    expect(open(toStrictSchema(actJsonSchema(ALL, { full: true })))).toEqual([]);
+    expect(open(toStrictSchema(actJsonSchema(ALL, REGISTRY.catalog, { full: true })))).toEqual([]);
     // The compact schema would not do for them: its frames and steps items are open objects.
-    expect(open(toStrictSchema(actJsonSchema(ALL))).length).toBeGreaterThan(0);
+    expect(open(toStrictSchema(actJsonSchema(ALL, REGISTRY.catalog))).length).toBeGreaterThan(0);
   });
 
   it('every field the JSON schema can list is a field the parser reads, and no other', () => {
-    const parser = Object.keys((z.toJSONSchema(actArgsSchema(ALL)) as { properties: object }).properties);
-    expect(parser.sort()).toEqual([...FIELD_NAMES].sort());
-    const sent = Object.keys(actJsonSchema(ALL).properties as object);
-    expect(sent.sort()).toEqual([...FIELD_NAMES].sort());
+    const parser = Object.keys(
+      (z.toJSONSchema(actArgsSchema(ALL, REGISTRY.catalog)) as { properties: object }).properties,
+    );
+    expect(parser.sort()).toEqual(fieldNames(REGISTRY.catalog).sort());
+    const sent = Object.keys(actJsonSchema(ALL, REGISTRY.catalog).properties as object);
+    expect(sent.sort()).toEqual(fieldNames(REGISTRY.catalog).sort());
   });
 });

@@ -102,6 +102,9 @@ describe('interruptions', () => {
     ['SET-04', 'banner'],
     // A dialog popping up changes the frame a pinch is judged by: no evidence that the map zoomed.
     ['MAP-01', 'dialog'],
+    // The rating dialog comes up as Delete is tapped: the phone refuses the touch (a dialog takes
+    // touches outside it), and the covered Delete is not "gone" — before, this ended in a false done.
+    ['FILE-01', 'dialog'],
   ] as const)('%s still passes when a %s interrupts it', async (id, kind) => {
     const task = TASKS.find((t) => t.id === id);
     if (!task) throw new Error(`no task ${id}`);

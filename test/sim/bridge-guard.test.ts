@@ -68,6 +68,27 @@ describe('bridge: guarded touches', () => {
     expect(h.phone.world.settings.bluetooth).toBe(was);
   });
 
+  it('a dialog takes a touch on the page below even outside its own bounds', async () => {
+    h = await startHarness();
+    const { node, guard } = await bluetoothPage(h);
+    const was = h.phone.world.settings.bluetooth;
+    h.phone.popup({
+      kind: 'app',
+      title: 'Enjoying the app?',
+      message: 'Rate us',
+      buttons: [{ text: 'Not now', onTap: () => {} }],
+    });
+    const snap = await h.snapshot();
+    const dialog = snap.windows.find((w) => w.type === 'dialog');
+    const c = rectCenter(node.bounds);
+    // The switch's centre is outside the dialog's box: only the modal rule covers it.
+    expect(dialog && c.y >= dialog.bounds.top && c.y < dialog.bounds.bottom).toBe(false);
+    const r = await h.act(tapOn(node, guard));
+    expect(r.error?.code).toBe('OCCLUDED');
+    expect(r.error?.message).toContain('dialog window "Enjoying the app?"');
+    expect(h.phone.world.settings.bluetooth).toBe(was);
+  });
+
   it('a guard checks one finger; an older helper without guarded_touch refuses a guarded touch', async () => {
     h = await startHarness();
     const { node, guard } = await bluetoothPage(h);

@@ -6,6 +6,7 @@ import { resolveLlmConfig } from '../../src/planner/llm/config.js';
 import { Planner } from '../../src/planner/planner.js';
 import { type CatalogEntry, intentsForGoal } from '../../src/testbed/reference-model/intents.js';
 import { type ReferenceModel, startReferenceModel } from '../../src/testbed/reference-model/server.js';
+import { REGISTRY } from '../../src/tools/index.js';
 import { SETTINGS_IDS, SETTINGS_SCREEN, SETTINGS_TOOLS } from '../planner/fixtures.js';
 
 const catalog: CatalogEntry[] = [
@@ -33,7 +34,7 @@ async function planner(noise = 0, seed = 1) {
   model = await startReferenceModel({ catalog, noise, seed, tokenizer: noise > 0 ? 'estimate' : 'o200k' });
   const config = resolveLlmConfig({ baseUrl: model.url, model: 'reference' }, {});
   const llm = createLlmClient({ config, clock: new VirtualClock(), logger: new Logger('llm', { sink: () => {} }) });
-  return new Planner({ llm, logger: new Logger('planner', { sink: () => {} }) });
+  return new Planner({ llm, logger: new Logger('planner', { sink: () => {} }), catalog: REGISTRY.catalog });
 }
 
 const base = {

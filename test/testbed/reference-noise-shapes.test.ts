@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/core/random.js';
-import { type PlannerTool, parseAct } from '../../src/planner/act-tool.js';
+import { parseAct } from '../../src/planner/act-tool.js';
 import { applyNoise, type NoiseKind } from '../../src/testbed/reference-model/noise.js';
 import { extractScreen } from '../../src/testbed/reference-model/screen-parse.js';
+import { REGISTRY } from '../../src/tools/index.js';
 
 /**
  * The shapes a capable model uses (summary on done, app by label, look, note, plan revision), made
@@ -12,7 +13,7 @@ import { extractScreen } from '../../src/testbed/reference-model/screen-parse.js
 const screen = extractScreen(
   '<screen untrusted>\napp com.android.launcher3\n[1a2b3c4d] tap "Settings" 500,500\n</screen>',
 );
-const tools: PlannerTool[] = ['tap', 'launch_app', 'done', 'look', 'note', 'read', 'back', 'wait'];
+const tools: string[] = ['tap', 'launch_app', 'done', 'look', 'note', 'read', 'back', 'wait'];
 const offered = new Set<string>(tools);
 
 function shape(kind: NoiseKind, args: Record<string, unknown> & { thought: string; tool: string }) {
@@ -36,7 +37,7 @@ function shape(kind: NoiseKind, args: Record<string, unknown> & { thought: strin
 }
 
 describe('reference-model noise: the shapes of a capable model', () => {
-  const ctx = { tools, ids: new Set(['1a2b3c4d']) };
+  const ctx = { catalog: REGISTRY.catalog, tools, ids: new Set(['1a2b3c4d']) };
   it('done with a summary, parsed as done with its text', () => {
     const out = shape('done_summary', { thought: 'ok', tool: 'done' });
     const r = parseAct(out, ctx);

@@ -81,3 +81,42 @@ describe('reference model: undo hints', () => {
     });
   });
 });
+
+/** The lean listing shows each id's shortest unique prefix; the agent's notes and bans write full ids. */
+const LEAN = `<screen untrusted>
+app com.foodshop/.CartActivity "Cart"
+[8f1] "−"
+[04e] "+"
+[96e] Button "Checkout"
+[a1b] "Remove" 900,300
+[a1c] "Remove" 900,400
+</screen>`;
+
+const leanCtx = (history: string, banned: string[] = [], intent = 'tap "Checkout"') => {
+  const p = `Recent steps:\n${history}\n\n${LEAN}`;
+  return { ...ctx(p), intents: ['launch "FoodShop"', intent], banned };
+};
+
+describe('reference model on the lean listing (short ids)', () => {
+  it("undoes by the listed id that the note's full id starts with", () => {
+    const history = formatHistory([
+      {
+        step: 4,
+        action: 'tap [04e70589] "+"',
+        expect: 'element_gone 96e5d23e',
+        ok: false,
+        note: 'the action hit "+" [04e70589] instead of "Checkout" [96e5d23e]; undo: tap [8f15a8f4] expect text_appears 1',
+      },
+    ]);
+    expect(decideWithPlan(leanCtx(history))).toMatchObject({ tool: 'tap', target_id: '8f1', subgoal_done: false });
+  });
+
+  it('knows a ban written with the full id, and retries by the centre only where the line shows one', () => {
+    const history = formatHistory([{ step: 4, action: 'tap [96e5d23e] "Checkout"', expect: '-', ok: false }]);
+    // No centre on the line: not the banned tap again.
+    expect(decideWithPlan(leanCtx(history, ['tap [96e5d23e]']))).toMatchObject({ tool: 'ask_user' });
+    const removeBanned = decideWithPlan(leanCtx(history, ['tap [a1b00000]'], 'tap "Remove"'));
+    expect(removeBanned).toMatchObject({ tool: 'tap', point: { x: 900, y: 300 } });
+    expect(removeBanned.target_id).toBeUndefined();
+  });
+});

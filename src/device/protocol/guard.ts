@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { distance, type PxPoint, type Rect, rectCenter } from '../../core/geometry.js';
+import { takesTouchesBelow } from '../../core/modal.js';
 import type { ErrorCode } from '../../core/types.js';
 import { RectSchema } from '../../core/types.js';
 import type { WireNode, WireSnapshot } from './wire.js';
@@ -98,7 +99,7 @@ export function findGuarded(snap: Pick<WireSnapshot, 'nodes'>, g: TouchGuard): W
   return best;
 }
 
-/** Whether a touch at `p` would land on a window above the node's (keyboard, dialog, overlay, bar). */
+/** Whether a touch at `p` would land on a window above the node's (keyboard, dialog, overlay, bar), or a modal one takes it. */
 export function occludingWindow(
   p: PxPoint,
   n: Pick<WireNode, 'window'>,
@@ -109,7 +110,8 @@ export function occludingWindow(
   for (const w of snap.windows) {
     if (w.id === own.id || w.layer <= own.layer || !w.touchable) continue;
     const b = w.bounds;
-    if (p.x >= b.left && p.x < b.right && p.y >= b.top && p.y < b.bottom) return `${w.type} window "${w.title}"`;
+    const inside = p.x >= b.left && p.x < b.right && p.y >= b.top && p.y < b.bottom;
+    if (inside || takesTouchesBelow(w, own)) return `${w.type} window "${w.title}"`;
   }
   return undefined;
 }

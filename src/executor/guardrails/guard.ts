@@ -118,6 +118,9 @@ export function commandWords(e: Element, obs: Observation): string | undefined {
 const PRESSING_TOOLS: ReadonlySet<ToolName> = new Set(['tap', 'long_press']);
 const PRESSING_OPS: ReadonlySet<string> = new Set(['click', 'long_click']);
 
+/** Tools that press nothing when aimed at no element: scroll_to moves a list whatever rows it holds (relay round 2, D2). */
+const UNTARGETED_FREE: ReadonlySet<ToolName> = new Set(['back', 'home', 'launch_app', 'scroll_to']);
+
 function presses(action: Action): boolean {
   if (PRESSING_TOOLS.has(action.tool)) return true;
   return action.tool === 'control_action' && PRESSING_OPS.has(String(action.args?.action ?? ''));
@@ -179,7 +182,7 @@ export function checkGuard(
         hits.push(...ctx);
         for (const h of ctx) reasons.push(`"${label(target)}" confirms a ${h.category} dialog/page ("${h.term}")`);
       }
-    } else if (action.tool !== 'back' && action.tool !== 'home' && action.tool !== 'launch_app') {
+    } else if (!UNTARGETED_FREE.has(action.tool)) {
       // No element under the touch (visual-first page, raw point): judge by the page instead.
       const ctx = classifyText(contextText(obs), app?.terms);
       hits.push(...ctx);

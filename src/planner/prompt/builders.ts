@@ -1,7 +1,7 @@
 import { IMPLIED_VERB, impliedVerb } from '../../core/element-ref.js';
-import { CONTROL_OPS, WAIT_CONDITIONS } from '../act-native.js';
-import { MAX_NOTE_CHARS, MAX_SUBGOALS } from '../act-tool.js';
+import { MAX_SUBGOALS, specsOf } from '../act-schema.js';
 import { EXPECT_FORMS, FRAME_FORM, OWN_TARGET_NOTE } from '../expect-dsl.js';
+import type { PlannerToolSpec, ScreenKinds, ToolCatalog } from '../tool-spec.js';
 import {
   ALL_DONE,
   blockSection,
@@ -29,94 +29,30 @@ import type { DecideInput, PlanInput } from './types.js';
  * marker, label and line a reader may parse comes from ./format.ts (PROMPT_FORMAT), never a literal.
  */
 
-interface ScreenKinds {
-  toggle: boolean;
-  field: boolean;
-  slider: boolean;
-  list: boolean;
-}
 const ALL_KINDS: ScreenKinds = { toggle: true, field: true, slider: true, list: true };
 
-/** The control_action ops a kind of control takes; the rest apply to any control. */
-const OPS_OF: Partial<Record<(typeof CONTROL_OPS)[number], keyof ScreenKinds>> = {
-  set_progress: 'slider',
-  scroll_forward: 'list',
-  scroll_backward: 'list',
-  set_text: 'field',
-  ime_enter: 'field',
+/** The tool each line verb means: the verbs are words on screen lines, not tools (relay round 2, R7). */
+const VERB_TOOL: Readonly<Record<string, string>> = {
+  fill: 'type',
+  toggle: 'tap',
+  slide: 'the slider tool offered',
+  scroll: 'scroll/scroll_to',
 };
 
-/** control_action's help: only the ops the screen's controls take (all of them without a screen). */
-function controlHelp(k: ScreenKinds): string {
-  const ops = CONTROL_OPS.filter((op) => {
-    const kind = OPS_OF[op];
-    return kind === undefined || k[kind];
-  });
-  const range = k.slider ? " set_progress takes the control's own range (current/max), not a percent" : '';
-  return `control_action(target_id, op=${ops.join('|')}, value?, text?)${range}`;
-}
-
-/** One sequence, as a model writes it (it is offered by sliders and drawn views): set, then let the screen settle. */
-export const SEQUENCE_EXAMPLE = JSON.stringify([
-  { tool: 'control_action', target_id: '…', op: 'set_progress', value: 40 },
-  { tool: 'wait_until', op: 'stable' },
-]);
-
-/**
- * The tools the planner offers, one short line each, saying what a model could not guess (units,
- * directions, which expect); other device tools are not offered. Paid on every request, and only
- * the tools that apply on the screen are listed (planner/screen-tools.ts).
- */
-export const TOOL_HELP: Record<string, string> = {
-  tap: 'tap(target_id|point)',
-  long_press: 'long_press(target_id|point)',
-  type: "type(target_id, text) replaces the field's text",
-  swipe: "swipe(direction, target_id?) the finger's direction: up shows what is below",
-  back: 'back',
-  home: 'home (expect page_changes)',
-  launch_app: 'launch_app(package=an app name as Apps lists it, or its package)',
-  wait: 'wait(value=ms)',
-  done: 'done(text=the answer asked for, else what on screen shows the goal reached)',
-  ask_user: 'ask_user(text=question or report) stops the run for the user',
-  infeasible: 'infeasible(text=reason)',
-  read_control: 'read_control(target_id) its value, range and state',
-  control_action: controlHelp(ALL_KINDS),
-  wait_until: `wait_until(op=${WAIT_CONDITIONS.join('|')}, target_id?, text?, value?) up to 5 s`,
-  scroll_to:
-    'scroll_to(text, target_id?, direction?) scrolls the list until a row with this title is visible (a row as listed works: its title is searched); direction up searches back',
-  pinch: 'pinch(target_id|point, scale=0.25..4, >1 zooms in)',
-  touch_gesture: 'touch_gesture(frames=[{at_ms,points:[{x,y},…]},…]) raw fingers, first at_ms 0, one point per finger',
-  // The members' fields are in the schema (act-schema.ts); the line shows one sequence whole.
-  action_sequence: `action_sequence(steps) runs them in one go: ${SEQUENCE_EXAMPLE}`,
-  seek_timeline:
-    'seek_timeline(target_id=timeline, text=HH:MM:SS) pauses, seeks, reports the residual or uncertain; a drag by hand is a touch_gesture of 2 frames (finger down, finger up)',
-  set_slider: 'set_slider(target_id, value=0..100 % of the track) drags the thumb there, reads back where it rests',
-  look: 'look(target_id|point?) a step: the next prompt has the screenshot, zoomed on the control and its row',
-  read: 'read(target_id | text=a cut line as shown) its full text',
-  note: `note(text) keeps a fact in Notes (≤ ${MAX_NOTE_CHARS} chars)`,
-};
-
-/** The verbs classes imply (core's IMPLIED_VERB), grouped: `EditText fill, Switch/CheckBox/Radio toggle, …`. */
+/** The verbs classes imply (core's IMPLIED_VERB), grouped: `EditText fill = type, Switch/CheckBox/Radio toggle = tap, …`. */
 function verbLegend(): string {
   const byVerb = new Map<string, string[]>();
   for (const [role, verb] of Object.entries(IMPLIED_VERB)) byVerb.set(verb, [...(byVerb.get(verb) ?? []), role]);
-  return [...byVerb].map(([verb, roles]) => `${roles.join('/')} ${verb}`).join(', ');
+  return [...byVerb]
+    .map(([verb, roles]) => `${roles.join('/')} ${verb}${VERB_TOOL[verb] ? ` = ${VERB_TOOL[verb]}` : ''}`)
+    .join(', ');
 }
 
 /**
  * How to read a screen line; both system prompts say it (positions matter to plans as well). The
  * legend is said once here so no line repeats its verb.
  */
-export const SCREEN_HELP = `Screen lines: [id] Class "label" state #resource x,y (positions 0..1000 over the whole screen, where order and label cannot place it). Verb by class: ${verbLegend()}, else tap, unless written (long = long-press only). — and · join a row's texts, ¶ breaks a line.`;
-
-/** Tools that act on the agent or only wait: nothing on the screen changes. */
-const NO_CHANGE_TOOLS = ['wait', 'look', 'read', 'note', 'read_control'];
-/** Offered only where the screen is drawn (planner/screen-tools.ts): there the screenshot is evidence. */
-const DRAWN_TOOLS = new Set(['pinch', 'touch_gesture']);
-
-export function plannerTools(deviceTools: readonly string[]): string[] {
-  return deviceTools.filter((t) => t in TOOL_HELP);
-}
+export const SCREEN_HELP = `Screen lines: [id] Class "label" state #resource x,y (positions 0..1000 over the whole screen, where order and label cannot place it). Verb by class (a word on the line, done with the tool after =): ${verbLegend()}, else tap, unless written (long = long-press only). — and · join a row's texts, ¶ breaks a line.`;
 
 /** The plan prompt's one line on the Apps section (given only when the device listed its apps). */
 const APPS_HELP = `${SECTION.apps} are the phone's apps by the name launch_app opens, wherever the icon is: "open <name>" is one subgoal.`;
@@ -145,8 +81,11 @@ function screenKinds(screen: string): ScreenKinds {
  * toggle, a field or a slider only where the listing has one), `frame_changes` only where something
  * is drawn.
  */
-function expectLine(tools: readonly string[], screen: string | undefined): string {
-  const quiet = NO_CHANGE_TOOLS.filter((t) => tools.includes(t)).join(', ');
+function expectLine(tools: readonly PlannerToolSpec[], catalog: ToolCatalog, screen: string | undefined): string {
+  const quiet = tools
+    .filter((t) => t.quiet)
+    .map((t) => t.name)
+    .join(', ');
   const k = screen === undefined ? ALL_KINDS : screenKinds(screen);
   const states = [
     ...(k.toggle ? ['on', 'off'] : []),
@@ -157,8 +96,12 @@ function expectLine(tools: readonly string[], screen: string | undefined): strin
   let forms = EXPECT_FORMS.replace('<on|off|filled|empty|focused|value=N|text=S>', `<${states}>`);
   if (!k.field) forms = forms.replace(' | keyboard_shown', '');
   if (quiet) forms = forms.replace(/no_change$/, `no_change (${quiet})`);
-  const drawn = tools.some((t) => DRAWN_TOOLS.has(t)) ? ` | ${FRAME_FORM}` : '';
-  return `expect (required, one line; "-" for done/ask_user/infeasible; ${OWN_TARGET_NOTE}): ${forms}${drawn}`;
+  const drawn = tools.some((t) => t.drawn) ? ` | ${FRAME_FORM}` : '';
+  const terminal = [...catalog.values()]
+    .filter((t) => t.terminal)
+    .map((t) => t.name)
+    .join('/');
+  return `expect (required, one line; "-" for ${terminal}; ${OWN_TARGET_NOTE}): ${forms}${drawn}`;
 }
 
 /** What a system prompt says beyond its tools: only the lines this request's screen needs. */
@@ -172,16 +115,16 @@ export interface SystemOptions {
   banned?: boolean;
 }
 
-export function systemPrompt(tools: string[], opts: SystemOptions = {}): string {
+/** The system prompt: the offered tools' help (each for this screen's controls), the expect forms, the rules. */
+export function systemPrompt(names: readonly string[], catalog: ToolCatalog, opts: SystemOptions = {}): string {
+  const tools = specsOf(names, catalog);
   const kinds = opts.screen === undefined ? ALL_KINDS : screenKinds(opts.screen);
-  const toolLines = tools
-    .map((t) => (t === 'control_action' ? controlHelp(kinds) : (TOOL_HELP[t] ?? t)))
-    .join(LIST_SEPARATOR);
+  const toolLines = tools.map((t) => t.help(kinds)).join(LIST_SEPARATOR);
   return [
     "Operate the user's Android phone: one `act` call per turn; tools not listed appear on screens that need them.",
     `${SCREEN_HELP} Act on ids.`,
     `${lineSection(SECTION.tools, toolLines)}.`,
-    expectLine(tools, opts.screen),
+    expectLine(tools, catalog, opts.screen),
     // One action that completes several subgoals: plan=[the rest] (or []) ticks the others.
     // The bound (MAX_SUBGOALS) is the plan prompt's; a longer plan here is refused saying so.
     'subgoal_done=true: this action completes the [>] subgoal; plan=[…]: the subgoals still open once it worked (open ones left out are ticked [x]; [] ticks all).',
@@ -194,7 +137,7 @@ export function systemPrompt(tools: string[], opts: SystemOptions = {}): string 
   ].join('\n');
 }
 
-export function buildDecideMessages(input: DecideInput): { system: string; user: string } {
+export function buildDecideMessages(input: DecideInput, catalog: ToolCatalog): { system: string; user: string } {
   const parts: string[] = [lineSection(SECTION.goal, input.goal)];
   if (input.plan.length) parts.push(blockSection(SECTION.plan, formatPlan(input.plan, input.current)));
   // The plan's [>] line names the current subgoal; the line is written only when none is left.
@@ -214,7 +157,7 @@ export function buildDecideMessages(input: DecideInput): { system: string; user:
   if (input.imageNote) parts.push(input.imageNote);
   const marked = markHeld(input.screen, input.held);
   return {
-    system: systemPrompt(input.tools, {
+    system: systemPrompt(input.tools, catalog, {
       secrets: /⟨secret\d+⟩/.test(input.goal),
       screen: input.screen,
       held: marked !== input.screen,

@@ -2,7 +2,7 @@ import { typedText } from '../../planner/prompt/format.js';
 import { parseIntent } from './intents.js';
 import { type ActArgsOut, actForIntent, fieldValue, findElement, isField, isToggle } from './policy.js';
 import type { PromptStep } from './prompt-parse.js';
-import type { ParsedScreen } from './screen-parse.js';
+import { listedElement, type ParsedScreen } from './screen-parse.js';
 
 /**
  * The reference model's whole recovery policy: what a careful model does beyond the current step.
@@ -23,8 +23,10 @@ import type { ParsedScreen } from './screen-parse.js';
  *    earlier launch (if on the home screen) or tap whose target is in front. Why: a mis-tap that
  *    navigated elsewhere, or an app that was left.
  * 5. avoidBanned — the agent banned this action on this page: a tap by id is retried once at the
- *    element's centre by coordinates, `back` becomes a relaunch, anything else asks the user. Why:
- *    the prompt says "do not repeat banned actions", and the agent's ban list is what is measured.
+ *    element's centre by coordinates (where its line shows one), `back` becomes a relaunch, anything
+ *    else asks the user. Why: the prompt says "do not repeat banned actions", and the agent's ban
+ *    list is what is measured. Bans and undo notes write full ids, the listing their shortest
+ *    prefixes: a full id names the listed line it starts with (screen-parse `listedElement`).
  * Plus one rule in server.ts: after "the user declined …" in the recent steps, ask_user (a careful
  * model stops when the user declined a guarded action).
  */
@@ -109,12 +111,22 @@ function isBanned(a: ActArgsOut, ban: string): boolean {
   return a.tool !== 'type' || typeof a.text !== 'string' || ban.endsWith(`text=${typedText(a.text)}`);
 }
 
+/** A banned signature with its full ids written as the listing shows them (`tap [99857add]` → `tap [998]`). */
+function asListed(banned: string, screen: ParsedScreen): string {
+  return banned.replace(/\[([0-9a-f]{3,8}(?:~\d+)?)\]/g, (all, id: string) => {
+    const el = listedElement(screen, id);
+    return el ? `[${el.id}]` : all;
+  });
+}
+
 /** A banned choice is replaced: an id tap by the same tap at the element's centre, back by a relaunch. */
 function avoidBanned(a: ActArgsOut, ctx: PlanContext): ActArgsOut {
-  if (!ctx.banned.some((b) => isBanned(a, b))) return a;
+  // Bans may write full ids; the listing shows shortest prefixes.
+  const banned = ctx.banned.map((b) => asListed(b, ctx.screen));
+  if (!banned.some((b) => isBanned(a, b))) return a;
   if (typeof a.target_id === 'string' && (a.tool === 'tap' || a.tool === 'long_press')) {
     // By its centre, where the line shows one.
-    const el = ctx.screen.elements.find((e) => e.id === a.target_id);
+    const el = listedElement(ctx.screen, a.target_id);
     if (el?.x !== undefined && el.y !== undefined) {
       const { target_id: _, ...rest } = a;
       return { ...rest, point: { x: el.x, y: el.y }, thought: `${a.thought} (by coordinates this time)` };
@@ -151,9 +163,11 @@ function undoMistake(ctx: PlanContext): ActArgsOut | undefined {
         subgoal_done: false,
       };
     const m = UNDO_STEP.exec(step.trim());
-    if (!m || !ctx.screen.elements.some((e) => e.id === m[2])) continue;
+    // The note writes the full id; the listing its shortest prefix.
+    const el = m ? listedElement(ctx.screen, m[2] ?? '') : undefined;
+    if (!m || !el) continue;
     const out: ActArgsOut = { thought: `undo what the last step changed by mistake: ${step}`, tool: m[1] ?? 'tap' };
-    out.target_id = m[2];
+    out.target_id = el.id;
     if (m[3] !== undefined) Object.assign(out, { op: 'set_progress', value: Number(m[3]) });
     if (m[4] !== undefined) out.text = m[4];
     out.expect = m[5];

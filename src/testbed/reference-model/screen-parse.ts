@@ -64,6 +64,19 @@ export function parseScreenLine(line: string): ScreenLine | undefined {
   };
 }
 
+/**
+ * The listed element an id names: the listing shows each id's shortest unique prefix, while the
+ * agent's own lines (history notes, the banned list) write the full id, so a full id names the
+ * line whose id it starts with (same ordinal).
+ */
+export function listedElement(screen: ParsedScreen, ref: string): ScreenLine | undefined {
+  const [hex = '', ord] = ref.replace(/^\[|\]$/g, '').split('~');
+  return screen.elements.find((e) => {
+    const [h = '', o] = e.id.split('~');
+    return o === ord && h.length > 0 && hex.startsWith(h);
+  });
+}
+
 export function extractScreen(prompt: string): ParsedScreen {
   const start = prompt.lastIndexOf(SCREEN_OPEN);
   const end = prompt.lastIndexOf(SCREEN_CLOSE);

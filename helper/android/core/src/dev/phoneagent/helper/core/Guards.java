@@ -114,7 +114,7 @@ public final class Guards {
       for (Win w : t.windows) {
         if (w.id == own.id || w.layer <= own.layer || !w.touchable) continue;
         Rect r = w.bounds;
-        if (x >= r.left && x < r.right && y >= r.top && y < r.bottom)
+        if ((x >= r.left && x < r.right && y >= r.top && y < r.bottom) || w.takesTouchesBelow(own))
           return new String[] {
             "OCCLUDED", "the touch point is covered by a " + w.type + " window \"" + w.title + "\"; close it or re-observe"
           };

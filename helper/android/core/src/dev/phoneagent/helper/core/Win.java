@@ -14,6 +14,15 @@ public final class Win {
   public boolean focused;
   public boolean touchable = true;
 
+  /**
+   * A modal window (a dialog, a focused system window) takes every touch outside it too: nothing
+   * reaches an app, dialog or system window below it (core/modal.ts, the same rule in TypeScript).
+   */
+  public boolean takesTouchesBelow(Win below) {
+    boolean modal = type.equals("dialog") || (type.equals("system") && focused);
+    return modal && (below.type.equals("application") || below.type.equals("dialog") || below.type.equals("system"));
+  }
+
   /** Windows an agent may target (§7): the foreground app's, dialogs, system and notification windows. */
   public boolean targetable(String foreground) {
     if (type.equals("application")) return pkg.equals(foreground);

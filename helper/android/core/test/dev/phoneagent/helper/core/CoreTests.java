@@ -105,6 +105,26 @@ final class CoreTests {
         eq(0L, Rect.area(Selectors.visibleParts(t, off, t.window(1), 1000, 2000)), "off screen");
       }
     });
+    test("guards: a dialog takes a touch outside its bounds on the app below; a toast-like overlay does not", new TestMain.Test() {
+      public void run() throws Exception {
+        Node n = node("android.widget.Button", "Delete", new Rect(40, 1800, 960, 1900));
+        Tree t = tree(n);
+        Map<String, Object> g = obj("{\"class_name\":\"android.widget.Button\",\"resource_id\":\"\",\"text\":\"Delete\",\"desc\":\"\","
+            + "\"editable\":false,\"bounds\":{\"left\":40,\"top\":1800,\"right\":960,\"bottom\":1900}}");
+        check(Guards.check(t, g, 500, 1850) == null, "nothing above: the touch may go");
+        Win dialog = new Win();
+        dialog.id = 2;
+        dialog.type = "dialog";
+        dialog.layer = 2;
+        dialog.title = "Enjoying the app?";
+        dialog.bounds = new Rect(100, 800, 900, 1200); // the touch point is outside it
+        t.windows.add(dialog);
+        String[] r = Guards.check(t, g, 500, 1850);
+        eq("OCCLUDED", r == null ? null : r[0], "the dialog takes it");
+        dialog.type = "overlay";
+        check(Guards.check(t, g, 500, 1850) == null, "an overlay beside the point does not");
+      }
+    });
     test("utf16: a selection cannot split a surrogate pair", new TestMain.Test() {
       public void run() {
         String s = "A😀B中文";

@@ -4,17 +4,24 @@ import type { Device } from '../device/device.js';
 import type { StepResult } from './executor.js';
 import type { Perceiver } from './observe.js';
 import type { ActionGap } from './pacing.js';
-import { seekSummary, seekTimeline } from './seek-timeline.js';
-import { setSlider, sliderSummary } from './set-slider.js';
 import type { Outcome } from './validator.js';
 
 /**
- * A skill (seek_timeline, set_slider) as one pipeline step: its report becomes the receipt
+ * A skill (a closed loop of gestures and reads, src/tools/) as one pipeline step: its report becomes the receipt
  * (delivered when any gesture was sent), the outcome (ok only when the skill read its own result
  * back) and the step's value (the report). A result it could not read is an error the model must
  * pass on, never a success. The pacing gap is waited out first and counts again from the skill's
  * end, as for any dispatch.
  */
+
+/** What a skill hands back: its report, the last screen, its reads. */
+export interface SkillResult<R> {
+  report: R;
+  post?: Observation;
+  reads: number;
+  /** Whether any input reached the phone. */
+  dispatched: boolean;
+}
 
 export interface SkillDeps {
   device: Device;
@@ -23,7 +30,7 @@ export interface SkillDeps {
   gap: ActionGap;
 }
 
-interface SkillRun {
+export interface SkillRun {
   ok: boolean;
   dispatched: boolean;
   post?: Observation;
@@ -34,7 +41,7 @@ interface SkillRun {
   signals: string[];
 }
 
-async function skillStep(
+export async function skillStep(
   deps: SkillDeps,
   obs: Observation,
   d: Deadline,
@@ -68,7 +75,7 @@ async function skillStep(
 }
 
 /** A skill's report as a run: ok when it reached its target; else uncertain → READ_FAILED, failed → NO_PROGRESS. */
-function reported(
+export function reported(
   r: { report: { status: string }; dispatched: boolean; post?: Observation; reads: number },
   message: string,
   signals: string[],
@@ -83,30 +90,4 @@ function reported(
     signals,
     ...(ok ? {} : { error: { code: r.report.status === 'uncertain' ? 'READ_FAILED' : 'NO_PROGRESS', message } }),
   };
-}
-
-/** seek_timeline: the readout reached the target and agreed with the scale. */
-export function seekStep(deps: SkillDeps, a: Action, obs: Observation, timeline: Element, d: Deadline) {
-  return skillStep(deps, obs, d, async () => {
-    const r = await seekTimeline(
-      { device: deps.device, perceive: deps.perceive },
-      { timeline, target: String(a.args?.time ?? a.text ?? ''), obs },
-      d,
-    );
-    // The whole report on failure: the model must see what was read and what was not evidence.
-    const message = seekSummary(r.report) ?? `seek_timeline ${r.report.status}`;
-    return reported(r, message, ['readout_stable', 'scale_consistent']);
-  });
-}
-
-/** set_slider: the value read back (tree or frame) is within the tolerance of the one asked. */
-export function sliderStep(deps: SkillDeps, a: Action, obs: Observation, slider: Element, d: Deadline) {
-  return skillStep(deps, obs, d, async () => {
-    const r = await setSlider(
-      { device: deps.device, perceive: deps.perceive },
-      { slider, percent: Number(a.args?.value), obs },
-      d,
-    );
-    return reported(r, sliderSummary(r.report) ?? `set_slider ${r.report.status}`, ['value_read_back']);
-  });
 }

@@ -1,12 +1,12 @@
-import type { Deadline } from '../core/clock.js';
-import type { PxPoint, Rect } from '../core/geometry.js';
-import type { Element, Observation } from '../core/types.js';
-import type { CapturedScreenshot, Device } from '../device/device.js';
-import { findGuarded, guardFor } from '../device/protocol/guard.js';
-import type { WireNode, WireSnapshot } from '../device/protocol/index.js';
-import { readSliderInScreenshot, FRAME_VALUE_TOLERANCE as SLIDER_TOLERANCE } from '../perception/slider-frame.js';
-import type { Perceiver } from './observe.js';
-import type { SkillResult } from './seek-timeline.js';
+import type { Deadline } from '../../core/clock.js';
+import type { PxPoint, Rect } from '../../core/geometry.js';
+import type { Element, Observation } from '../../core/types.js';
+import type { CapturedScreenshot, Device } from '../../device/device.js';
+import { findGuarded, guardFor } from '../../device/protocol/guard.js';
+import type { WireNode, WireSnapshot } from '../../device/protocol/index.js';
+import type { Perceiver } from '../../executor/observe.js';
+import type { SkillResult } from '../../executor/skill-step.js';
+import { readSliderInScreenshot, FRAME_VALUE_TOLERANCE as SLIDER_TOLERANCE } from '../../perception/slider-frame.js';
 
 /**
  * The `set_slider` skill: set a range control to a share of its track by dragging its thumb, the

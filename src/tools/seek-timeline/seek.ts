@@ -1,6 +1,8 @@
-import type { Deadline } from '../core/clock.js';
-import type { Action, Element, Observation } from '../core/types.js';
-import type { Device } from '../device/device.js';
+import type { Deadline } from '../../core/clock.js';
+import type { Action, Element, Observation } from '../../core/types.js';
+import type { Device } from '../../device/device.js';
+import { observeDevice, type Perceiver } from '../../executor/observe.js';
+import type { SkillResult } from '../../executor/skill-step.js';
 import {
   boundReadout,
   bubbleShown,
@@ -10,9 +12,8 @@ import {
   parseClock,
   pauseControl,
   timeReadings,
-} from '../perception/timeline.js';
-import { prepareNative } from './dispatch.js';
-import { observeDevice, type Perceiver } from './observe.js';
+} from '../../perception/timeline.js';
+import { zoomRequest } from '../pinch.js';
 
 /**
  * The `seek_timeline` skill: seek a self-drawn recording timeline to a second by the seed's closed
@@ -51,15 +52,6 @@ export interface SeekReport {
 export interface SeekDeps {
   device: Device;
   perceive: Perceiver;
-}
-
-/** What a skill (seek_timeline, set_slider) hands back: its report, the last screen, its reads. */
-export interface SkillResult<R> {
-  report: R;
-  post?: Observation;
-  reads: number;
-  /** Whether any input reached the phone. */
-  dispatched: boolean;
 }
 
 export type SeekResult = SkillResult<SeekReport>;
@@ -181,10 +173,9 @@ class Seek {
     return r.ok;
   }
 
-  async pinch(scale: number, obs: Observation): Promise<boolean> {
-    const a: Action = { tool: 'pinch', target_id: this.timeline.id, args: { scale } };
-    const p = prepareNative(a, obs);
-    if (!p.ok) return false;
+  async zoom(scale: number, obs: Observation): Promise<boolean> {
+    const p = zoomRequest(this.timeline.id, scale, obs);
+    if (!p.ok || !p.req) return false;
     const r = await this.deps.device.native(p.req, this.d);
     this.moved(r.receipt.delivery);
     this.pinches++;
@@ -254,7 +245,7 @@ export async function seekTimeline(deps: SeekDeps, req: SeekRequest, d: Deadline
   let now = first.sec;
 
   // 2. Zoom a little; the first drag after any pinch measures the scale (readout before and after).
-  if (s.canPinch() && (await s.pinch(FIRST_ZOOM, obs))) {
+  if (s.canPinch() && (await s.zoom(FIRST_ZOOM, obs))) {
     const z = await s.settle(SETTLE_GAP_MS);
     if (!z.ok) return result('failed', { reason: z.reason });
     obs = z.obs;
@@ -286,7 +277,7 @@ export async function seekTimeline(deps: SeekDeps, req: SeekRequest, d: Deadline
       if (zoomIn || zoomOut) {
         // Finer pixels (a second wider than the smallest drag that is not a tap), or a wider view.
         const scale = zoomIn ? ZOOM_IN : ZOOM_OUT;
-        if (!(await s.pinch(scale, obs))) break;
+        if (!(await s.zoom(scale, obs))) break;
         const z = await s.settle(SETTLE_GAP_MS);
         if (!z.ok) return result('failed', { reason: z.reason });
         obs = z.obs;

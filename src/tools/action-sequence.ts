@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import { nativeRequest, refuse, sendNative } from '../executor/dispatch.js';
+import { fullSelectors } from '../executor/native-args.js';
+import { fullOf, STR } from '../planner/act-schema.js';
+import type {
+  ActArgs,
+  FieldSet,
+  Json,
+  ParseCtx,
+  PlannerToolSpec,
+  ToolCatalog,
+  ToolParse,
+} from '../planner/tool-spec.js';
+import type { Tool } from './tool.js';
+import { says } from './tool.js';
+
+/**
+ * Several native steps in one go on the phone (set a slider, then wait for the screen to settle):
+ * each member is a tool whose spec says it may be one (`member`), written in the act call's own
+ * fields and parsed by its own spec. Every member is checked against its live control before the
+ * first one runs.
+ */
+
+/** One sequence, as a model writes it (it is offered by sliders and drawn views): set, then let the screen settle. */
+export const SEQUENCE_EXAMPLE = JSON.stringify([
+  { tool: 'control_action', target_id: '…', op: 'set_progress', value: 40 },
+  { tool: 'wait_until', op: 'stable' },
+]);
+
+/** A step as parsed first: its tool and target; its own fields are its member spec's (checked in parse). */
+const StepArg = z.looseObject({ tool: z.string(), target_id: z.string().optional(), text: z.string().optional() });
+type Step = z.infer<typeof StepArg>;
+
+/** The zod of a member's own fields (op, value, frames…), for its steps. */
+function fieldsZod(m: PlannerToolSpec): z.ZodObject {
+  return z.object(Object.fromEntries(Object.entries(m.fields ?? {}).map(([k, f]) => [k, f.zod])));
+}
+
+/** The tools a step may be: every member tool, a drawn one only where it is offered (its fields need its help line). */
+function members(offered: readonly PlannerToolSpec[], catalog: ToolCatalog): PlannerToolSpec[] {
+  return [...catalog.values()].filter((t) => t.member && (!t.drawn || offered.includes(t)));
+}
+
+/** The steps' compact schema: a member's tool, target and the members' own fields (as the act call's). */
+function stepJson(offered: readonly PlannerToolSpec[], catalog: ToolCatalog): Json {
+  const ms = members(offered, catalog);
+  const own: Record<string, Json> = {};
+  for (const m of ms)
+    for (const [k, f] of Object.entries(m.fields ?? {}))
+      own[k] ??= typeof f.json === 'function' ? f.json(offered, catalog) : f.json;
+  const properties = { tool: { enum: ms.map((t) => t.name) }, target_id: STR, ...own, text: STR };
+  return { type: 'array', items: { type: 'object', properties, required: ['tool'] } };
+}
+
+/** The steps in full, for strict-mode providers: every member and every member field spelled out. */
+function stepFull(_offered: readonly PlannerToolSpec[], catalog: ToolCatalog): Json {
+  const ms = [...catalog.values()].filter((t) => t.member);
+  const [first, ...rest] = ms.map((t) => t.name);
+  const own = Object.assign({}, ...ms.map((m) => fieldsZod(m).shape));
+  const step = z.object({
+    tool: z.enum([first ?? '', ...rest]),
+    target_id: z.string().optional(),
+    ...own,
+    text: z.string().optional(),
+  });
+  return fullOf(z.array(step))();
+}
+
+function parse(a: ActArgs, ctx: ParseCtx): ToolParse {
+  const steps = a.steps as Step[] | undefined;
+  if (!steps || steps.length < 1)
+    return { ok: false, error: 'action_sequence needs steps: [{tool, target_id?, op?, value?, text?, frames?}, …]' };
+  const actions: Record<string, unknown>[] = [];
+  for (const [i, s] of steps.entries()) {
+    const m = ctx.catalog.get(s.tool);
+    if (!m?.member) {
+      const allowed = [...ctx.catalog.values()].filter((t) => t.member).map((t) => t.name);
+      return { ok: false, error: `action_sequence step ${i}: ${s.tool} cannot be a step; use ${allowed.join(', ')}` };
+    }
+    let target_id = s.target_id;
+    if (target_id !== undefined) {
+      const r = ctx.id(target_id);
+      if ('error' in r) return { ok: false, error: `steps target_id ${r.error}` };
+      target_id = r.id;
+    }
+    const own = fieldsZod(m).safeParse(s);
+    if (!own.success) {
+      const issues = own.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ');
+      return { ok: false, error: `action_sequence step ${i}: ${issues}` };
+    }
+    const b = m.parse({ thought: a.thought, ...s, ...own.data, target_id } as ActArgs, ctx);
+    if (!b.ok) return { ok: false, error: `action_sequence step ${i}: ${b.error}` };
+    actions.push({ tool: s.tool, ...(target_id ? { target_id } : {}), args: b.action.args ?? {} });
+  }
+  // Members stay in planner shape ({tool, target_id, args}); the executor makes protocol members.
+  return { ok: true, action: { args: { actions } } };
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+export const actionSequence: Tool = {
+  name: 'action_sequence',
+  // The members' fields are in the schema; the line shows one sequence whole.
+  help: says(`action_sequence(steps) runs them in one go: ${SEQUENCE_EXAMPLE}`),
+  fields: {
+    steps: {
+      zod: z.array(StepArg).optional(),
+      json: stepJson,
+      full: stepFull,
+    },
+  },
+  needs: [['action_sequence']],
+  // For sliders and drawn surfaces (a field's set_text and ime_enter are one call each).
+  offeredOn: (t) => t.range || t.drawn,
+  parse,
+  typed: () => false,
+  fieldsOf: (a, catalog) => ({
+    steps: (Array.isArray(a.args?.actions) ? a.args.actions : []).map((m): FieldSet => {
+      const member = (m ?? {}) as { tool?: unknown; target_id?: unknown; args?: Record<string, unknown> };
+      const t = str(member.tool) ?? '';
+      const own = catalog.get(t)?.fieldsOf?.({ tool: t, args: member.args ?? {} }, catalog) ?? {};
+      return { tool: t, target_id: str(member.target_id), ...own };
+    }),
+  }),
+  // Members in planner shape ({tool, target_id, args}) become protocol members on this observation.
+  bind: (a, obs, tools) => {
+    if (!Array.isArray(a.args?.actions)) return a;
+    const actions = a.args.actions.map((m) => {
+      if (!m || typeof m !== 'object') return m;
+      const r = m as Record<string, unknown>;
+      if (typeof r.action === 'string') return r; // already in protocol shape
+      const spec = tools.get(String(r.tool));
+      const args = { ...((r.args as Record<string, unknown> | undefined) ?? {}) };
+      const target_id = typeof r.target_id === 'string' ? r.target_id : undefined;
+      return fullSelectors(spec?.asMember?.({ target_id, args }, obs) ?? { action: String(r.tool), ...args }, obs);
+    });
+    return { ...a, args: { ...a.args, actions } };
+  },
+  prepare: (a, obs) => nativeRequest(a, obs),
+  dispatch: async (ctx, _a, _t, req, d) => {
+    if (!req) return { call: refuse(d, 'INVALID_ARGUMENT', 'action_sequence has no request') };
+    if (req.action !== 'action_sequence') return sendNative(ctx.device, req, d);
+    // Validate every member against its live control before the first one runs.
+    const ms = [...req.actions];
+    // A control an earlier member acts on changes before a later member reaches it (set_text,
+    // then ime_enter): only the first member on a control is bound to the token read now.
+    const touched = new Set<string>();
+    for (const [i, m] of ms.entries()) {
+      const check = ctx.tools.get(m.action)?.checkLive;
+      if (!check) continue;
+      const c = await check(ctx, m, d);
+      if (!c.ok) {
+        const msg = `action_sequence member ${i}: ${c.call.ok ? '' : c.call.message}`;
+        return { call: refuse(d, c.call.ok ? 'INTERNAL' : c.call.code, msg) };
+      }
+      const key = JSON.stringify('request' in m ? (m.request.selector ?? null) : null);
+      ms[i] = (touched.has(key) ? m : c.req) as typeof m;
+      touched.add(key);
+    }
+    return sendNative(ctx.device, { ...req, actions: ms }, d);
+  },
+};

@@ -1,0 +1,11 @@
+import type { Tool } from './tool.js';
+import { noArgs, says } from './tool.js';
+
+/** The system back key. */
+export const back: Tool = {
+  name: 'back',
+  help: says('back'),
+  needs: [['key']],
+  parse: noArgs,
+  dispatch: async (ctx, _a, _t, _req, d) => ({ call: await ctx.device.key('back', d) }),
+};
