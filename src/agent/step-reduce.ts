@@ -1,5 +1,6 @@
 import type { Action } from '../core/types.js';
 import { isLauncherPackage } from '../device/app-label.js';
+import { NOT_CHECKABLE_PAGE_CHANGED } from '../executor/validator.js';
 import { ScrollEndTracker } from '../perception/scroll-end.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import { addUsage } from '../planner/llm/client.js';
@@ -58,7 +59,7 @@ export async function reduce(
     ...(ok && !exec.checked ? { unchecked: true } : {}),
     note: ok
       ? (ruleNote ?? scrollNote ?? coveredOf(ctx) ?? successNote(action, exec))
-      : notApplied(planned, reason ?? ''),
+      : withApproval(exec, notApplied(planned, reason ?? '')),
     ...byOf(source),
   });
   s.loop.waiting =
@@ -119,9 +120,18 @@ function successNote(action: Action, exec: Executed): string | undefined {
   if (exec.consent?.kind === 'approved')
     return consentNote('approved', askedAbout(exec.consent.request), exec.consent.request.categories);
   if (exec.signals?.includes('already_in_state')) return 'it was already so: nothing changed';
+  if (exec.signals?.includes('not_checkable')) return NOT_CHECKABLE_PAGE_CHANGED;
   if (exec.signals?.includes('only_in_typed_field'))
     return 'the text is only in the field just typed into: nothing else on the page shows it (no result matched?)';
   return undefined;
+}
+
+/** A failed step the user approved still says so: the model must know it was asked and answered. */
+function withApproval(exec: Executed, note: string): string {
+  const c = exec.consent;
+  return c?.kind === 'approved'
+    ? `${consentNote('approved', askedAbout(c.request), c.request.categories)}; ${note}`
+    : note;
 }
 
 /** The apps the run's own actions were in or brought up (never the home screen). */

@@ -88,7 +88,7 @@ export interface AnswerContext {
  */
 export function answerGrounded(answer: string, seen: readonly string[], ctx: AnswerContext = {}): boolean {
   // An element id quoted from the listing ("[e5e22768]") is not a number the answer claims.
-  const a = norm(answer.replace(/\[[0-9a-f]{4,8}(?:~\d+)?\]/gi, ' '))
+  const a = norm(answer.replace(/\[[0-9a-f]{3,8}(?:~\d+)?\]/gi, ' '))
     .trim()
     .replace(/^["'“”「]+|["'“”」.。!！]+$/g, '');
   if (!a || GENERIC.test(a)) return true;

@@ -144,7 +144,7 @@ function avoidBanned(a: ActArgsOut, ctx: PlanContext): ActArgsOut {
 
 /** `tap [id] expect …`, `control_action [id] set_progress N expect …`, `type [id] "text" expect …`. */
 const UNDO_STEP =
-  /^(tap|control_action|type) \[([0-9a-f]{4,8}(?:~\d+)?)\](?: set_progress (\d+))?(?: "([^"]*)")? expect (.+)$/;
+  /^(tap|control_action|type) \[([0-9a-f]{3,8}(?:~\d+)?)\](?: set_progress (\d+))?(?: "([^"]*)")? expect (.+)$/;
 
 /**
  * The last step failed and its note says what it changed by mistake and how to undo it
