@@ -417,9 +417,16 @@ export function validate(
       const e =
         findState(post, id) ?? fieldTypedInto(action, target, expect, post) ?? (was && sameControl(was, pre, post));
       if (!e) {
-        // The element went with its page (a tap that navigated): the expectation asked about a
-        // page that is gone, so it is not checkable — not a failure of the action.
-        if (pre.pageHash !== post.pageHash || pre.app.package !== post.app.package)
+        // The acted-on element went with its page (a tap that navigated): the expectation asked
+        // about a page that is gone (another app or activity, or its window closed), so it is not
+        // checkable — not a failure of the action. Another element named (the audit's mis-hit), or
+        // one missing from the same page, still fails.
+        const own = !expect.target_id || expect.target_id === target?.id;
+        const left =
+          pre.app.package !== post.app.package ||
+          pre.app.activity !== post.app.activity ||
+          (!!was && pre.windows.some((w) => w.id === was.window) && !post.windows.some((w) => w.id === was.window));
+        if (own && left)
           return {
             ok: true,
             signals: [...signals, 'not_checkable'],

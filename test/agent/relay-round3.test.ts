@@ -128,3 +128,34 @@ describe('a failed step the user approved', () => {
     );
   });
 });
+
+describe('typed text in the history', () => {
+  it('shows what was typed into a plain field, and only the length of a password', async () => {
+    const { seen } = await drive(
+      [
+        { __fn: 'plan', subgoals: ['fill in the sign-in form'] },
+        { thought: 'open', tool: 'launch_app', package: 'Acme', expect: 'app_foreground Acme' },
+        (u) => ({
+          thought: 'email',
+          tool: 'type',
+          target_id: idOf(u, 'Email'),
+          text: 'bo@acme.test',
+          expect: 'element_state filled',
+        }),
+        (u) => ({
+          thought: 'pw',
+          tool: 'type',
+          target_id: idOf(u, 'Password'),
+          text: 'Hunter2-x',
+          expect: 'element_state filled',
+        }),
+        { thought: 'stop', tool: 'ask_user', text: 'stuck' },
+      ],
+      'Fill in the Acme sign-in form.',
+    );
+    const lines = history(userPrompt(seen, 4));
+    expect(lines).toMatch(/2\. type \[[0-9a-f~]+\] "Email" text="bo@acme\.test" expect element_state filled → met/);
+    expect(lines).toMatch(/3\. type \[[0-9a-f~]+\] "Password" text=\(9 chars\) expect element_state filled → met/);
+    expect(lines).not.toContain('Hunter2');
+  });
+});

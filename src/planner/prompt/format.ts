@@ -153,12 +153,13 @@ export function historyLine(e: HistoryEntry): string {
 }
 
 /**
- * A typed text is shown by its length only (typedText); when the expectation names it
+ * A typed text shown in the action (typedText); when the expectation names it
  * (`element_state text=Cortado`), the length says nothing more and is left out of the action.
  */
 function withoutTypedLength(action: string, expect: string): string {
   const typed = /^element_state (?:\S+ )?text=(.*)$/.exec(expect)?.[1];
-  return typed === undefined ? action : action.replace(` text=${typedText(typed)}`, '');
+  if (typed === undefined) return action;
+  return action.replace(` text=${typedText(typed, true)}`, '').replace(` text=${typedText(typed)}`, '');
 }
 
 /** The result of a step as its history line writes it (HISTORY_LINE's fourth group). */
@@ -173,9 +174,14 @@ function resultWord(e: HistoryEntry): string {
 export const HISTORY_LINE = /^(\d+)\. (.*?)(?: expect (.*?))? → (met|ok, not checked|ok|FAILED)(?: \((.*)\))?$/;
 
 const PLACEHOLDER = /^(⟨secret\d+⟩)+$/;
-/** Typed text as a history line or a ban shows it: only its length (it may be a password), or the model's own placeholder. */
-export function typedText(t: string): string {
-  return PLACEHOLDER.test(t) ? t : `(${[...t].length} chars)`;
+/**
+ * Typed text as a history line or a ban shows it: the model's own placeholder (`⟨secret1⟩`) as is;
+ * a secret (a password field's text, or where the field is not known) only by its length; any
+ * other text quoted, as typed — a player cannot check `(10 chars)` against what it meant.
+ */
+export function typedText(t: string, shown = false): string {
+  if (PLACEHOLDER.test(t)) return t;
+  return shown ? JSON.stringify(t) : `(${[...t].length} chars)`;
 }
 
 export function formatNotes(notes: readonly string[]): string {

@@ -108,7 +108,9 @@ function earlierStep(ctx: PlanContext): ActArgsOut | undefined {
 function isBanned(a: ActArgsOut, ban: string): boolean {
   const head = [a.tool, typeof a.target_id === 'string' ? `[${a.target_id}]` : ''].filter(Boolean).join(' ');
   if (ban !== head && !ban.startsWith(`${head} `)) return false;
-  return a.tool !== 'type' || typeof a.text !== 'string' || ban.endsWith(`text=${typedText(a.text)}`);
+  if (a.tool !== 'type' || typeof a.text !== 'string') return true;
+  // A ban shows the text typed into a plain field, and only its length for a password field.
+  return ban.endsWith(`text=${typedText(a.text, true)}`) || ban.endsWith(`text=${typedText(a.text)}`);
 }
 
 /** A banned signature with its full ids written as the listing shows them (`tap [99857add]` → `tap [998]`). */
