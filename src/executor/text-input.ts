@@ -138,9 +138,7 @@ export async function enterText(deps: TextDeps, field: Element, text: string, d:
     }
     tried.push({
       rung,
-      result: n
-        ? `field holds ${password ? 'other text' : JSON.stringify(redactTyped(n.text, false))}`
-        : NOT_FOUND,
+      result: n ? `field holds ${password ? 'other text' : JSON.stringify(redactTyped(n.text, false))}` : NOT_FOUND,
     });
     return undefined;
   };
