@@ -70,6 +70,8 @@ export function decideRequest(ports: AgentPorts, c: DecideContext): DecideReques
     // Where an app is chosen: on the home screen (and its drawer) only, so other steps pay nothing.
     apps: isLauncherPackage(obs.app.package) ? c.apps : undefined,
     hint: c.hint === undefined ? undefined : listed(c.hint),
+    // A dialog still open (an approved action's confirmation) is no moment to be told "call done".
+    dialog: obs.windows.find((w) => w.type === 'dialog')?.title,
     image: ports.image ? (req) => ports.image!(c.seen, req) : undefined,
     look: c.look,
     ids: new Set(obs.elements.map((e) => e.id)),

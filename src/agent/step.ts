@@ -79,7 +79,7 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
     note: choice.ruleNote,
   });
   // `subgoal_done` names the [>] subgoal the model was shown; `plan=[…]` is what is still open
-  // after this action (the open ones it leaves out are ticked): both wait until the step has worked.
+  // after this action (it replaces the open ones): both wait until the step has worked.
   ctx.revisedPlan = planned.revisedPlan;
   if (await handleMeta(s, ctx, planned)) {
     await commit(s, ctx);

@@ -120,6 +120,20 @@ function typedField(action: Action, target: Element | undefined): ((e: Element) 
     (e.flags.editable && (e.flags.focused || (!!target.resourceId && e.resourceId === target.resourceId)));
 }
 
+const SEARCH_FIELD = /search|find|filter|搜索|查找|搜尋/i;
+
+/**
+ * A search typed into its field whose text nothing else on the page shows (no row, no result):
+ * whatever the expectation, the model is told each time (`only_in_typed_field`), not only when it
+ * happened to expect text_appears — a relay player got the hint on its first empty search only.
+ */
+function emptySearch(action: Action, target: Element | undefined, post: Observation): boolean {
+  const own = typedField(action, target);
+  if (!own || !target || !action.text) return false;
+  const named = [target.label, target.hint, target.desc, target.resourceId].some((v) => !!v && SEARCH_FIELD.test(v));
+  return named && !textPresent(post, action.text, own);
+}
+
 /**
  * The field this step typed into, on the post screen, when its id did not survive the typing (a web
  * form that numbers its fields anew as it re-renders): found as the text ladder reads it back.
@@ -345,6 +359,7 @@ export function validate(
   if (hasLoadingIndicator(post)) signals.push('loading');
   if (target && !post.elements.some((e) => e.id === target.id)) signals.push('target_gone');
   const fail = (reason: string): Outcome => ({ ok: false, signals, reason, unchanged });
+  if (emptySearch(action, target, post)) signals.push('only_in_typed_field');
 
   if (expect.kind === 'no_change')
     return unchanged ? { ok: true, signals, unchanged } : fail('the page changed although no change was expected');
@@ -407,7 +422,8 @@ export function validate(
       // Typing's own check ("the field now holds it") holds, but nothing else shows the text: the
       // loop tells the model so, as a search that matched nothing looks just like this.
       const own = typedField(action, target);
-      if (own && !textPresent(post, t, own)) signals.push('only_in_typed_field');
+      if (own && !textPresent(post, t, own) && !signals.includes('only_in_typed_field'))
+        signals.push('only_in_typed_field');
       signals.push('text_present');
       return { ok: true, signals, unchanged };
     }

@@ -84,8 +84,13 @@ describe('seek_timeline on the Recordings app', () => {
     expect(report.ignored.join(' ')).toMatch(/watermark.*event card|event card.*watermark/);
     expect(state.playing).toBe(false);
     // Where the cursor is, as far as anything on screen can say: nowhere.
-    expect(report.cursor).toBe('cursor unknown: no readout bound to it');
-    expect(r.error).toMatch(/^seek uncertain: target 12:10:30 · cursor unknown: no readout bound to it · /);
+    // …and that the seek, which only paused, left it where it was.
+    expect(report.cursor).toBe(
+      'cursor unknown: no readout bound to it; the cursor was not moved (no drag or pinch was made)',
+    );
+    expect(r.error).toMatch(
+      /^seek uncertain: target 12:10:30 · cursor unknown: no readout bound to it; the cursor was not moved \(no drag or pinch was made\) · /,
+    );
   });
 
   it('a drag by hand: a two-frame touch_gesture on the timeline moves the cursor, roughly by its length', async () => {

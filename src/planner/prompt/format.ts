@@ -56,6 +56,14 @@ export const SECTION_BREAK = '\n\n';
 export const LIST_SEPARATOR = '; ';
 /** The Current subgoal value once every subgoal is done (while one is open, the plan's [>] line names it and the section is left out). */
 export const ALL_DONE = 'all subgoals done — check the screen and call done';
+/**
+ * The Current subgoal value once every subgoal is done while a dialog is open (the confirmation an
+ * approved Delete opened): "call done" is not said over a question still on the screen.
+ */
+export function allDoneDialog(title: string): string {
+  return `all subgoals done, but a dialog is open${title ? ` (${JSON.stringify(title)})` : ''}: answer it first, then check the screen and call done`;
+}
+export const ALL_DONE_DIALOG = /^all subgoals done, but a dialog is open/;
 
 export const APPS_SEPARATOR = ', ';
 /** At most this many names on the Apps line; a phone with more says how many are left out. */

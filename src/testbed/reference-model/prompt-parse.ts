@@ -1,5 +1,6 @@
 import {
   ALL_DONE,
+  ALL_DONE_DIALOG,
   HISTORY_LINE,
   LIST_SEPARATOR,
   PLAN_LINE,
@@ -135,7 +136,8 @@ export function parsePrompt(user: string, system = ''): ParsedPrompt {
     plan,
     currentIndex,
     current,
-    allDone: current === ALL_DONE,
+    // With a dialog open the line says so; the plan is done all the same.
+    allDone: current === ALL_DONE || ALL_DONE_DIALOG.test(current),
     history: historyLines(s.get(SECTION.history)?.lines ?? []),
     banned: banned ? banned.split(LIST_SEPARATOR).filter(Boolean) : [],
     hint: s.get(SECTION.hint)?.value,

@@ -195,6 +195,9 @@ class Seek {
   }
 }
 
+/** A seek that made no drag or pinch left the cursor where it was (it may have paused). */
+const NOT_MOVED = 'the cursor was not moved (no drag or pinch was made)';
+
 export interface SeekRequest {
   timeline: Element;
   target: string;
@@ -213,7 +216,10 @@ export async function seekTimeline(deps: SeekDeps, req: SeekRequest, d: Deadline
       moves: s.moves,
       pinches: s.pinches,
       paused: s.paused,
-      ...(status === 'reached' ? {} : { cursor: s.cursor(status === 'failed') }),
+      // Where the cursor is, and that it did not move when no gesture was made (a seek that only paused).
+      ...(status === 'reached'
+        ? {}
+        : { cursor: `${s.cursor(status === 'failed')}${s.moves + s.pinches === 0 ? `; ${NOT_MOVED}` : ''}` }),
       ...extra,
     },
     post: s.latest(),
