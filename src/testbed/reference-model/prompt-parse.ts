@@ -30,8 +30,10 @@ export interface PromptStep {
   action: string;
   expect?: string;
   ok: boolean;
-  /** Its expectation was checked and held (`met`); false for `ok`, `ok, not checked` and FAILED. */
+  /** Its expectation was checked and held (`met`); false for `ok`, `ok, not checked`, `recorded` and FAILED. */
   met: boolean;
+  /** Given from a recording (`recorded`: a benchmark's gold step), not run or checked here. */
+  recorded?: boolean;
   /** The step's note (why it failed), when the prompt shows one. */
   note?: string;
 }
@@ -106,6 +108,7 @@ export function historyLines(lines: string[]): PromptStep[] {
       expect: m[3] ?? '',
       ok: m[4] !== RESULT.failed,
       met: m[4] === RESULT.met,
+      ...(m[4] === RESULT.recorded ? { recorded: true } : {}),
       ...(m[5] ? { note: m[5] } : {}),
     }));
 }
