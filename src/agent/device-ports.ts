@@ -13,10 +13,9 @@ import { AGENT_COMPACT, observeDevice, SnapshotPerceiver } from '../executor/obs
 import { VisualFirstRegistry } from '../perception/index.js';
 import { encodeModelImage, type ModelImageRequest } from '../perception/model-image.js';
 import { REGISTRY } from '../tools/index.js';
-import { cancellable } from './cancel.js';
 import { DeviceUnavailableError } from './errors.js';
 import { heldTaps } from './held-taps.js';
-import type { AgentPorts, Executed, ExecuteRequest, Perceived } from './ports.js';
+import type { AgentPorts, Executed, Perceived } from './ports.js';
 
 /**
  * AgentPorts over a real Device: perception turns snapshots into observations, and every action
@@ -78,9 +77,7 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
   };
 
   /** Observe until the screen is stable (transitions, loading): waiting here costs no LLM call. */
-  const observe = (previous?: Observation, opts?: { screenshot?: boolean; signal?: AbortSignal }) =>
-    cancellable(observeStable(previous, opts), opts?.signal);
-  const observeStable = async (previous?: Observation, opts?: { screenshot?: boolean }): Promise<Perceived> => {
+  const observe = async (previous?: Observation, opts?: { screenshot?: boolean }): Promise<Perceived> => {
     const t = clock.now();
     const shot = (opts?.screenshot ?? true) && deps.screenshots !== false;
     let r = await readOnce(previous, shot);
@@ -115,42 +112,39 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
     observe,
     apps,
 
-    // A cancel stops the wait; the journal (written before dispatch) says what was in flight.
-    execute: (req) => cancellable(execute(req), req.signal),
+    async execute(req): Promise<Executed> {
+      const t = clock.now();
+      const r = await executor.run(req.decision, req.obs, {
+        confirm: req.confirm,
+        journal: req.journal,
+        dryRun: req.dryRun,
+        fresh: req.fresh,
+      });
+      const executed: Executed = {
+        ok: r.ok,
+        checked: r.outcome !== undefined,
+        receipt: r.receipt,
+        error: r.error,
+        signals: r.outcome?.signals ?? [],
+        target: r.target,
+        consent: r.consent,
+        dryRun: r.dryRun,
+        changes: r.changes,
+        value: r.value,
+        deviceMs: 0,
+      };
+      const captured = !!r.postPng || deps.screenshots === false;
+      if (r.post && !r.post.unstable && captured)
+        executed.post = { obs: r.post, compact: perceiver.compact(r.post), png: r.postPng, deviceMs: 0 };
+      else if (r.post || r.receipt.delivery !== 'not_delivered' || DEVICE_TROUBLE.has(r.receipt.error?.code ?? ''))
+        // The screen moved (a re-check saw it, or the action may have acted) or the device stopped
+        // answering, and no settled, captured read is at hand: read again — a dead device throws here.
+        executed.post = await observe(r.post ?? req.obs);
+      executed.deviceMs = clock.now() - t;
+      return executed;
+    },
     held: (obs) => heldTaps(obs, deps.guardConfig),
     // A model that cannot read images (or a run without screenshots) is never offered them, nor `look`.
     image: deps.vision && deps.screenshots !== false ? image : undefined,
   };
-
-  async function execute(req: ExecuteRequest): Promise<Executed> {
-    const t = clock.now();
-    const r = await executor.run(req.decision, req.obs, {
-      confirm: req.confirm,
-      journal: req.journal,
-      dryRun: req.dryRun,
-      fresh: req.fresh,
-    });
-    const executed: Executed = {
-      ok: r.ok,
-      checked: r.outcome !== undefined,
-      receipt: r.receipt,
-      error: r.error,
-      signals: r.outcome?.signals ?? [],
-      target: r.target,
-      consent: r.consent,
-      dryRun: r.dryRun,
-      changes: r.changes,
-      value: r.value,
-      deviceMs: 0,
-    };
-    const captured = !!r.postPng || deps.screenshots === false;
-    if (r.post && !r.post.unstable && captured)
-      executed.post = { obs: r.post, compact: perceiver.compact(r.post), png: r.postPng, deviceMs: 0 };
-    else if (r.post || r.receipt.delivery !== 'not_delivered' || DEVICE_TROUBLE.has(r.receipt.error?.code ?? ''))
-      // The screen moved (a re-check saw it, or the action may have acted) or the device stopped
-      // answering, and no settled, captured read is at hand: read again — a dead device throws here.
-      executed.post = await observeStable(r.post ?? req.obs);
-    executed.deviceMs = clock.now() - t;
-    return executed;
-  }
 }

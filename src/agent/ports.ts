@@ -33,8 +33,6 @@ export interface ExecuteRequest {
   dryRun: boolean;
   /** Nobody deliberated on `obs` (a rule, a replay, the wait gate): no re-check read is needed. */
   fresh: boolean;
-  /** The run's cancel: the call stops waiting when it fires (the journal says what was in flight). */
-  signal?: AbortSignal;
 }
 
 export interface Executed {
@@ -63,7 +61,7 @@ export interface Executed {
 export interface AgentPorts {
   /** Tools the device supports now (planner tool names): read each step, as a failover changes them. */
   readonly tools: string[];
-  observe(previous?: Observation, opts?: { screenshot?: boolean; signal?: AbortSignal }): Promise<Perceived>;
+  observe(previous?: Observation, opts?: { screenshot?: boolean }): Promise<Perceived>;
   execute(req: ExecuteRequest): Promise<Executed>;
   /**
    * The launcher's app names, each one `launch_app` opens on this device; undefined when the device

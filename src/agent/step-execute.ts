@@ -6,6 +6,7 @@ import type { PlannedStep } from '../planner/act-tool.js';
 import { consentNote } from '../planner/prompt/format.js';
 import { appendJournal } from '../store/action-journal.js';
 import { actionSignature } from '../tools/index.js';
+import { cancellable } from './cancel.js';
 import type { Executed } from './ports.js';
 import { standingApproval } from './run-state.js';
 import { apply, checkCancelled, live, type Session } from './session.js';
@@ -71,47 +72,50 @@ export async function executePlanned(s: Session, ctx: StepCtx, planned: PlannedS
   checkCancelled(s);
   const te = s.perf();
   const target = obs.elements.find((e) => e.id === decision.action.target_id);
-  const exec = await s.deps.ports.execute({
-    decision: live(s, decision),
-    obs,
-    dryRun: s.state.dryRun,
-    signal: s.run.signal,
-    fresh,
-    confirm: runChannel(s, ctx, target),
-    journal: async (req, guarded) => {
-      // Cancelled while the executor was on its way here: nothing more reaches the phone.
-      checkCancelled(s);
-      await appendJournal(
-        s.run.runDir,
-        {
-          step: ctx.step,
+  // A cancel stops the wait at once; the journal (written before dispatch) says what was in flight.
+  const exec = await cancellable(
+    s.deps.ports.execute({
+      decision: live(s, decision),
+      obs,
+      dryRun: s.state.dryRun,
+      fresh,
+      confirm: runChannel(s, ctx, target),
+      journal: async (req, guarded) => {
+        // Cancelled while the executor was on its way here: nothing more reaches the phone.
+        checkCancelled(s);
+        await appendJournal(
+          s.run.runDir,
+          {
+            step: ctx.step,
+            at: s.deps.clock.now(),
+            decision,
+            pre: obs,
+            subgoal: s.state.current,
+            subgoalDone: planned.subgoalDone,
+            guarded: guarded ? req.summary : undefined,
+          },
+          [...s.run.secrets.values()],
+        );
+        if (!guarded) return;
+        await apply(s, {
+          kind: 'intent',
+          // Should the run die in flight, the approval stands with the intent (resume judges both).
+          approval: ctx.covered ?? approvalOf(ctx.step, req, obs),
+          intent: {
+            step: ctx.step,
+            decision,
+            pageHash: obs.pageHash,
+            state: screenState(obs),
+            summary: req.summary,
+            subgoal: s.state.current,
+            subgoalDone: planned.subgoalDone,
+          },
           at: s.deps.clock.now(),
-          decision,
-          pre: obs,
-          subgoal: s.state.current,
-          subgoalDone: planned.subgoalDone,
-          guarded: guarded ? req.summary : undefined,
-        },
-        [...s.run.secrets.values()],
-      );
-      if (!guarded) return;
-      await apply(s, {
-        kind: 'intent',
-        // Should the run die in flight, the approval stands with the intent (resume judges both).
-        approval: ctx.covered ?? approvalOf(ctx.step, req, obs),
-        intent: {
-          step: ctx.step,
-          decision,
-          pageHash: obs.pageHash,
-          state: screenState(obs),
-          summary: req.summary,
-          subgoal: s.state.current,
-          subgoalDone: planned.subgoalDone,
-        },
-        at: s.deps.clock.now(),
-      });
-    },
-  });
+        });
+      },
+    }),
+    s.run.signal,
+  );
   ctx.deviceMs += s.perf() - te;
   await carryApproval(s, ctx, exec);
   ctx.record.receipt = exec.receipt;

@@ -3,6 +3,7 @@ import type { PlannedStep } from '../planner/act-tool.js';
 import { addUsage } from '../planner/llm/client.js';
 import { consentNote, coveredNote } from '../planner/prompt/format.js';
 import { actionSignature, REGISTRY } from '../tools/index.js';
+import { cancellable } from './cancel.js';
 import type { Executed, Perceived } from './ports.js';
 import { type Executed as ExecutedEvent, REPLAN_AFTER_FAILURES, replanDue, scrollVerdict } from './reduce.js';
 import { apply, type Session } from './session.js';
@@ -33,7 +34,8 @@ export async function reduce(
   const goal = s.state.goal;
   // The phone refused the touch because its screen was not this one (a dialog came up, the target
   // moved): the next step decides on the screen as it is now, not on the stale read.
-  const post: Perceived = exec.post ?? (refusedAsStale(exec) ? await s.deps.ports.observe(obs) : ctx.seen);
+  const post: Perceived =
+    exec.post ?? (refusedAsStale(exec) ? await cancellable(s.deps.ports.observe(obs), s.run.signal) : ctx.seen);
   const sig = actionSignature(action);
   const ok = exec.ok;
   const reason = ok ? undefined : (exec.error ?? 'dispatch failed');
