@@ -1,4 +1,5 @@
 import type { Deadline } from '../core/clock.js';
+import { Progress } from '../core/progress.js';
 import type { Decision, Element } from '../core/types.js';
 import { approvalOf, covers } from '../executor/consent-scope.js';
 import type { ConfirmationAnswer, ConfirmationChannel, ConfirmationRequest } from '../executor/guardrails/confirm.js';
@@ -78,6 +79,7 @@ export async function executePlanned(s: Session, ctx: StepCtx, planned: PlannedS
       decision: live(s, decision),
       obs,
       dryRun: s.state.dryRun,
+      progress: s.run.signal && Progress.start(s.deps.clock, { signal: s.run.signal }),
       fresh,
       confirm: runChannel(s, ctx, target),
       journal: async (req, guarded) => {

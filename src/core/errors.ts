@@ -54,14 +54,3 @@ export class InvalidInputError extends PhoneAgentError {
 export function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
-
-/**
- * A run was stopped from outside (Ctrl-C, an MCP cancellation) or ran past its deadline. Its
- * folder keeps the journal and the checkpoint: `phone-agent resume` continues it.
- */
-export class CancelledError extends PhoneAgentError {
-  override readonly name: string = 'CancelledError';
-  constructor(reason: string, options?: { cause?: unknown }) {
-    super('CANCELLED', reason, options);
-  }
-}
