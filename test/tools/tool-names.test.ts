@@ -33,7 +33,7 @@ const BACKLOG: Record<string, readonly string[]> = {
   'src/agent/step-reduce.ts': ['swipe', 'wait'],
   'src/core/wait-conditions.ts': ['wait_until'],
   'src/executor/action-audit.ts': ['type'],
-  'src/executor/completion.ts': ['ask_user', 'done'],
+  'src/agent/completion.ts': ['ask_user', 'done'],
   'src/executor/guardrails/guard.ts': ['action_sequence', 'control_action', 'touch_gesture', 'type'],
   'src/executor/native-args.ts': ['action_sequence', 'wait_until'],
   'src/executor/validator.ts': [
