@@ -64,6 +64,7 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
     // Every call brings the run's own channel; this one only stands in for a caller that forgot.
     confirm: new PauseForConfirmation(),
     perceive: perceiver.perceive,
+    fields: perceiver.fields,
   });
 
   const readOnce = async (previous: Observation | undefined, screenshot: boolean) => {
