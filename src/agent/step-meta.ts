@@ -124,8 +124,10 @@ export function metaEffect(planned: PlannedStep, obs: Observation, step: number)
 
 /** What a read answered: "full text" only when it is the whole text, else what cut it and where the rest is. */
 function readNote(r: { text: string; cut?: 'app' | 'length' }): string {
-  if (r.cut === 'app') return `text as the app shows it, cut by the app ("…"; open the item to read the rest): "${r.text}"`;
-  if (r.cut === 'length') return `the first ${MAX_READ_CHARS} characters (the text is longer; open the item or scroll it for the rest): "${r.text}"`;
+  if (r.cut === 'app')
+    return `text as the app shows it, cut by the app ("…"; open the item to read the rest): "${r.text}"`;
+  if (r.cut === 'length')
+    return `the first ${MAX_READ_CHARS} characters (the text is longer; open the item or scroll it for the rest): "${r.text}"`;
   return `full text: "${r.text}"`;
 }
 

@@ -12,9 +12,9 @@ import {
 import type { Device } from '../device/device.js';
 import type { ActionRequest } from '../device/protocol/index.js';
 import { applyAudit, auditAction } from './action-audit.js';
-import type { FieldHints } from './field-hints.js';
 import { askConsent, type Consent, guardOf } from './consent.js';
 import { prepareRequest, refuse } from './dispatch.js';
+import type { FieldHints } from './field-hints.js';
 import { needsFrames } from './frames.js';
 import type { ConfirmationChannel, ConfirmationRequest } from './guardrails/confirm.js';
 import type { GuardConfig, GuardVerdict } from './guardrails/guard.js';

@@ -33,7 +33,9 @@ export class FieldHints {
     if (this.learned.size === 0) return snap;
     const pkg = snap.foreground.package;
     const count = new Map<string, number>();
-    for (const n of snap.nodes) if (n.resourceId) count.set(key(pkg, n.resourceId, n.className), (count.get(key(pkg, n.resourceId, n.className)) ?? 0) + 1);
+    for (const n of snap.nodes)
+      if (n.resourceId)
+        count.set(key(pkg, n.resourceId, n.className), (count.get(key(pkg, n.resourceId, n.className)) ?? 0) + 1);
     let changed = false;
     const nodes = snap.nodes.map((n) => {
       if (n.hint || !n.flags.editable || !n.resourceId) return n;

@@ -100,7 +100,10 @@ describe('adb backend', () => {
     const o2 = await observe(ex2);
     const f2 = o2.elements.find((e) => e.flags.editable && !e.flags.password);
     const refused = await ex2.run(
-      decision({ tool: 'type', target_id: f2?.id ?? '', text: '王芳' }, { kind: 'element_state', target_id: f2?.id ?? '', state: 'text=王芳' }),
+      decision(
+        { tool: 'type', target_id: f2?.id ?? '', text: '王芳' },
+        { kind: 'element_state', target_id: f2?.id ?? '', state: 'text=王芳' },
+      ),
       o2,
     );
     expect(refused.ok).toBe(false);

@@ -47,7 +47,10 @@ describe('typed fields over adb', () => {
     expect(field(o).label).toBe(shown);
     const send = o.elements.find((e) => e.actionable && (e.desc === 'Send' || e.label === 'Send'));
     const sent = await ex.run(
-      decision({ tool: 'tap', target_id: send?.id ?? '' }, { kind: 'element_state', target_id: field(o).id, state: 'empty' }),
+      decision(
+        { tool: 'tap', target_id: send?.id ?? '' },
+        { kind: 'element_state', target_id: field(o).id, state: 'empty' },
+      ),
       o,
     );
     expect(sent.error).toBeUndefined();
@@ -64,12 +67,17 @@ describe('typed fields over adb', () => {
     const box = field(o);
     const name = box.label;
     const typed = await ex.run(
-      decision({ tool: 'type', target_id: box.id, text: 'Bartholomew Finch' }, { kind: 'text_appears', text: 'Bartholomew Finch' }),
+      decision(
+        { tool: 'type', target_id: box.id, text: 'Bartholomew Finch' },
+        { kind: 'text_appears', text: 'Bartholomew Finch' },
+      ),
       o,
     );
     expect(typed.receipt.delivery).toBe('delivered');
     expect(typed.ok).toBe(false);
-    expect(typed.error).toMatch(/only in the field just typed into: nothing else on the page shows it \(no result matched\?\)/);
+    expect(typed.error).toMatch(
+      /only in the field just typed into: nothing else on the page shows it \(no result matched\?\)/,
+    );
     expect(typed.error).toContain(`expect element_state ${box.id} text=Bartholomew Finch`);
     const post = typed.post ?? (await observe(ex));
     expect(field(post).text).toBe('Bartholomew Finch');
@@ -81,7 +89,10 @@ describe('typed fields over adb', () => {
     const ex = makeExecutor(rig.adb, rig.clock);
     const o = await drive(ex, await observe(ex), [{ tool: 'launch_app', package: 'com.acme.bank' }]);
     const f = field(o);
-    const r = await ex.run(decision({ tool: 'wait', ms: 0 }, { kind: 'element_state', target_id: f.id, state: 'empty' }), o);
+    const r = await ex.run(
+      decision({ tool: 'wait', ms: 0 }, { kind: 'element_state', target_id: f.id, state: 'empty' }),
+      o,
+    );
     expect(r.ok).toBe(false);
     expect(r.error).not.toMatch(/is filled/);
     expect(r.error).toMatch(/typed text, or its hint shown as text \(this screen names no hint\)/);

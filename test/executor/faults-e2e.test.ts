@@ -249,7 +249,10 @@ describe('text ladder', () => {
     const search = o.elements.find((e) => e.flags.editable);
     expect(search).toBeDefined();
     const typed = await ex.run(
-      decision({ tool: 'type', target_id: search?.id ?? '', text: 'Zed' }, { kind: 'element_state', target_id: search?.id ?? '', state: 'text=Zed' }),
+      decision(
+        { tool: 'type', target_id: search?.id ?? '', text: 'Zed' },
+        { kind: 'element_state', target_id: search?.id ?? '', state: 'text=Zed' },
+      ),
       o,
     );
     expect(typed.ok).toBe(true);

@@ -138,7 +138,10 @@ describe('ranges and tokens', () => {
     expect(field.resourceId).not.toBe('');
     const t1 = (await read(ex, o, sel)).token;
     const typed = await ex.run(
-      decision({ tool: 'type', target_id: field.id, text: 'abc' }, { kind: 'element_state', target_id: field.id, state: 'text=abc' }),
+      decision(
+        { tool: 'type', target_id: field.id, text: 'abc' },
+        { kind: 'element_state', target_id: field.id, state: 'text=abc' },
+      ),
       o,
     );
     o = typed.post ?? o;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { metaEffect } from '../../src/agent/step-meta.js';
 import type { Observation } from '../../src/core/types.js';
 import { compactView } from '../../src/perception/compact.js';
 import { observeTree } from '../../src/perception/observe-tree.js';
 import { parseUiautomatorXml } from '../../src/perception/parse-xml.js';
 import { MAX_READ_CHARS, readText } from '../../src/perception/read-text.js';
-import { metaEffect } from '../../src/agent/step-meta.js';
 import { parseAct } from '../../src/planner/act-tool.js';
 import { REGISTRY } from '../../src/tools/index.js';
 import { appWindow, dumpXml, type N } from './xml-builder.js';
@@ -83,7 +83,8 @@ describe('a read of text that is not whole', () => {
   it('a text longer than a read returns says so and how to get the rest', () => {
     const long = o.elements.find((e) => e.text.startsWith('xxx'));
     expect(readText(o, { target_id: long?.id })).toMatchObject({ ok: true, cut: 'length' });
-    expect(note(long?.id ?? '')).toMatch(/^the first 2000 characters \(the text is longer; open the item or scroll it for the rest\)/);
+    expect(note(long?.id ?? '')).toMatch(
+      /^the first 2000 characters \(the text is longer; open the item or scroll it for the rest\)/,
+    );
   });
 });
-

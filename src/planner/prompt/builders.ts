@@ -64,7 +64,8 @@ export const SECRET_HELP =
  * Said with the secrets, or where a password field is listed: a model with no password in its goal
  * otherwise tries the login (or guesses one) before it asks.
  */
-const MISSING_SECRET_RULE = 'A password, PIN or code the goal does not give: ask_user for it (never guess one, never try the login without it).';
+const MISSING_SECRET_RULE =
+  'A password, PIN or code the goal does not give: ask_user for it (never guess one, never try the login without it).';
 /** A password field as the listing writes it (perception/compact.ts). */
 const PASSWORD_LINE = /\[password\]/;
 
