@@ -86,7 +86,9 @@ describe('seek_timeline on the Recordings app', () => {
     // Where the cursor is: where it was (nothing but the pause was sent); its second: unknown.
     expect(report.moves).toBe(0);
     expect(report.cursor).toBe('cursor not moved (no drag was made); its second unknown: no readout bound to it');
-    expect(r.error).toMatch(/^seek uncertain: target 12:10:30 · cursor not moved \(no drag was made\); its second unknown/);
+    expect(r.error).toMatch(
+      /^seek uncertain: target 12:10:30 · cursor not moved \(no drag was made\); its second unknown/,
+    );
     expect(r.error).toMatch(/the cursor did not move, only playback was paused/);
   });
 

@@ -31,14 +31,7 @@ import {
   parseWmSize,
   shellCommand,
 } from './commands.js';
-import {
-  LAUNCHER_QUERY_ARGV,
-  launcherApps,
-  looksLikePackage,
-  MONKEY_ABORTED,
-  matchLabel,
-  parseComponents,
-} from './launcher.js';
+import { LAUNCHER_QUERY_ARGV, launcherApps, looksLikePackage, MONKEY_ABORTED, parseComponents } from './launcher.js';
 import { LauncherNames } from './launcher-names.js';
 import { treeToWire } from './tree.js';
 
