@@ -135,6 +135,16 @@ export interface StepResult {
   dryRun?: boolean;
 }
 
+/**
+ * A delivered input after which the page stayed the same, where the device said why (a replay
+ * phone: `off-graph: no recorded tap at … ; nothing changed`): its word goes first, ahead of the
+ * validator's guess (dropped input, overlay, wrong element), so the model does not just try again.
+ */
+function deviceSaid(reason: string, receipt: Receipt, post: Observation): string {
+  const said = receipt.detail?.trim();
+  return said && receipt.pre?.pageHash === post.pageHash ? `the device said: ${said}; ${reason}` : reason;
+}
+
 function errorOf(receipt: Receipt, outcome: Outcome | undefined): string | undefined {
   return receipt.error ? `${receipt.error.code}: ${receipt.error.message}` : outcome?.reason;
 }
@@ -413,7 +423,7 @@ export class Executor {
       receipt,
       outcome,
       changes: audit.changes,
-      error: outcome.ok ? undefined : (outcome.reason ?? 'not validated'),
+      error: outcome.ok ? undefined : deviceSaid(outcome.reason ?? 'not validated', receipt, v.post),
     };
   }
 
