@@ -123,6 +123,9 @@ class Seek {
         : `cursor readout ${formatClock(this.stable)} (stable, not trusted)`;
     const r = this.last ? boundReadout(this.last).reading : undefined;
     if (r) return `cursor readout ${r.text} (one read, not settled)`;
+    // Nothing but the pause was sent: wherever the cursor is, it is where the seek found it.
+    if (this.moves === 0 && this.pinches === 0)
+      return 'cursor not moved (no drag was made); its second unknown: no readout bound to it';
     return 'cursor unknown: no readout bound to it';
   }
 
@@ -195,9 +198,6 @@ class Seek {
   }
 }
 
-/** A seek that made no drag or pinch left the cursor where it was (it may have paused). */
-const NOT_MOVED = 'the cursor was not moved (no drag or pinch was made)';
-
 export interface SeekRequest {
   timeline: Element;
   target: string;
@@ -216,10 +216,7 @@ export async function seekTimeline(deps: SeekDeps, req: SeekRequest, d: Deadline
       moves: s.moves,
       pinches: s.pinches,
       paused: s.paused,
-      // Where the cursor is, and that it did not move when no gesture was made (a seek that only paused).
-      ...(status === 'reached'
-        ? {}
-        : { cursor: `${s.cursor(status === 'failed')}${s.moves + s.pinches === 0 ? `; ${NOT_MOVED}` : ''}` }),
+      ...(status === 'reached' ? {} : { cursor: s.cursor(status === 'failed') }),
       ...extra,
     },
     post: s.latest(),
@@ -242,7 +239,7 @@ export async function seekTimeline(deps: SeekDeps, req: SeekRequest, d: Deadline
     return result(none ? 'uncertain' : 'failed', {
       paused: !!pause || none,
       reason: none
-        ? 'no readout bound to the cursor: the second under it cannot be read (event cards, watermarks and drag bubbles are not the current time); tell the user the time is uncertain (ask_user)'
+        ? 'no readout bound to the cursor, so the seek did not drag (it would have nothing to steer by): the cursor did not move, only playback was paused; the second under it cannot be read (event cards, watermarks and drag bubbles are not the current time); tell the user the time is uncertain (ask_user)'
         : `${first.reason}; pause playback and try again`,
     });
   }
