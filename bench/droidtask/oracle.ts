@@ -1,5 +1,5 @@
 import type { ActArgsOut } from '../../src/testbed/reference-model/policy.js';
-import type { ParsedPrompt } from '../../src/testbed/reference-model/prompt-parse.js';
+import type { ParsedPrompt } from '../../src/testbed/reference-model/read-request.js';
 import type { StepProbe } from './run.js';
 
 /**

@@ -26,7 +26,7 @@ class Driver {
   /** A call in the speed the server's instructions recommend; a failure stops the script, named. */
   async call(tool: string, args: Record<string, unknown>): Promise<string> {
     // A sequence takes its mode per member (`defaults`); every other action tool takes it itself.
-    const speed = tool === 'action_sequence' ? {} : { verificationMode: 'light', responseMode: 'compact' };
+    const speed = tool === 'run_journey' ? {} : { verificationMode: 'light', responseMode: 'compact' };
     const result = (await this.session.client.callTool({
       name: tool,
       arguments: { ...speed, ...args },
@@ -56,7 +56,7 @@ export function idOf(printed: string, label: string): string {
 
 /** A form in one call: each field typed (by the label on its line), then the button tapped. */
 function fillThenTap(d: Driver, view: string, fields: [label: string, text: string | undefined][], button: string) {
-  return d.call('action_sequence', {
+  return d.call('run_journey', {
     steps: [
       ...fields.map(([label, text]) => ({ tool: 'type_text', args: { element_id: idOf(view, label), text } })),
       { tool: 'tap', args: { element_id: idOf(view, button) } },

@@ -1,6 +1,14 @@
 import { createInterface } from 'node:readline/promises';
 import { ActionableError } from '../core/errors.js';
-import type { ConfirmationAnswer, ConfirmationChannel, ConfirmationRequest } from '../executor/guardrails/confirm.js';
+import {
+  type ConfirmationAnswer,
+  type ConfirmationChannel,
+  type ConfirmationRequest,
+  type ConsentPolicy,
+  InteractiveConfirmation,
+  PauseForConfirmation,
+  PolicyConfirmation,
+} from '../executor/guardrails/confirm.js';
 
 /**
  * Who may approve a guarded action (a payment, a send, a deletion, an account change): the person
@@ -52,47 +60,46 @@ export interface ConsentFlags {
 
 type Say = (line: string) => void;
 
-async function askAtPrompt(req: ConfirmationRequest): Promise<boolean> {
+async function askAtPrompt(question: string): Promise<string> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
-    const a = await rl.question(
-      `\nConfirm ${req.categories.join('/')}: ${req.summary}\n  because ${req.reasons.join('; ')}\n  Proceed? [y/N] `,
-    );
-    return /^(y|yes|是|确认)$/i.test(a.trim());
+    return await rl.question(question);
   } finally {
     rl.close();
   }
 }
 
 /**
- * The run's confirmation channel. `by` names who answered (the executor logs it): `--deny`,
- * `--yes` or `--yes send,delete`, `user` (at the prompt), or `pause` (nobody there: the run stops
- * for consent and `resume --yes` continues it).
+ * The run's confirmation channel: the executor's channels (guardrails/confirm.ts) in the order
+ * the flags ask for — `--deny` or `--yes` (a policy), then the person at the prompt, or a pause
+ * when nobody is there (the run stops for consent and `resume --yes` continues it). Each answer is
+ * printed with who gave it (`by`, which the executor logs too).
  */
 export function consentChannel(
   flags: ConsentFlags,
   interactive: boolean,
   say: Say,
-  ask: (req: ConfirmationRequest) => Promise<boolean> = askAtPrompt,
+  ask: (question: string) => Promise<string | undefined> = askAtPrompt,
 ): ConfirmationChannel {
   const yes = parseYes(flags.yes);
+  const person: ConfirmationChannel = interactive ? new InteractiveConfirmation(ask) : new PauseForConfirmation();
+  const every = (v: 'allow' | 'deny', kinds: Iterable<string>): ConsentPolicy =>
+    Object.fromEntries([...kinds].map((k) => [k, v]));
+  const channel = flags.deny
+    ? new PolicyConfirmation(every('deny', CONSENT_KINDS), { name: '--deny' })
+    : yes === 'all'
+      ? new PolicyConfirmation(every('allow', CONSENT_KINDS), { name: '--yes' })
+      : yes
+        ? new PolicyConfirmation(every('allow', yes), { name: `--yes ${[...yes].join(',')}`, otherwise: person })
+        : person;
   const what = (req: ConfirmationRequest) => `${req.categories.join('/')}: ${req.summary}`;
   return {
     name: 'consent',
-    async confirm(req): Promise<ConfirmationAnswer> {
-      if (flags.deny) {
-        say(`denied ${what(req)} (by --deny)`);
-        return { verdict: 'denied', by: '--deny', reason: 'refused by --deny' };
-      }
-      if (yes === 'all' || (yes && req.categories.length > 0 && req.categories.every((k) => yes.has(k)))) {
-        const by = `--yes${yes === 'all' ? '' : ` ${[...yes].join(',')}`}`;
-        say(`approved ${what(req)} (by ${by})`);
-        return { verdict: 'approved', by };
-      }
-      if (!interactive) return { verdict: 'deferred', by: 'pause', pending: req };
-      const ok = await ask(req);
-      say(`${ok ? 'approved' : 'denied'} ${what(req)} (by you, at the prompt)`);
-      return ok ? { verdict: 'approved', by: 'user' } : { verdict: 'denied', by: 'user', reason: 'you answered no' };
+    async confirm(req, deadline): Promise<ConfirmationAnswer> {
+      const a = await channel.confirm(req, deadline);
+      if (a.verdict !== 'deferred')
+        say(`${a.verdict} ${what(req)} (by ${a.by === 'user' ? 'you, at the prompt' : a.by})`);
+      return a;
     },
   };
 }

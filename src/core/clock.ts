@@ -1,5 +1,3 @@
-import { TimeoutError } from './errors.js';
-
 /**
  * Time is injected everywhere (never `Date.now()` / `setTimeout` directly in logic), so the virtual
  * phone and the agent can run a 40-step task in seconds under a virtual clock.
@@ -138,19 +136,23 @@ export class VirtualClock implements Clock {
 }
 
 /**
- * One deadline passed down through every nested call. `log` collects what was done so far and ends
- * up in the TimeoutError.
+ * One deadline passed down through every nested call, with the run's cancel signal: every device
+ * call takes one, and a backend gives up when the time passes or the signal fires. `log` collects
+ * what was done so far (it propagates to the parent) and ends up in the error; the executor's
+ * stages hold it as a `Progress` (./progress.ts), which adds racing and the errors.
  */
 export class Deadline {
   readonly log: string[] = [];
-  private constructor(
+  protected constructor(
     readonly clock: Clock,
     readonly at: number,
-    private readonly parent?: Deadline,
+    protected readonly parent?: Deadline,
+    /** Fires when the run is cancelled (Ctrl-C, MCP cancellation); never fires when absent. */
+    readonly signal?: AbortSignal,
   ) {}
 
-  static after(clock: Clock, ms: number): Deadline {
-    return new Deadline(clock, clock.now() + ms);
+  static after(clock: Clock, ms: number, signal?: AbortSignal): Deadline {
+    return new Deadline(clock, clock.now() + ms, undefined, signal);
   }
 
   static never(clock: Clock): Deadline {
@@ -165,25 +167,32 @@ export class Deadline {
     return this.clock.now() >= this.at;
   }
 
-  /** A nested deadline that never outlives this one. */
+  /** The run was cancelled: stop, send nothing more. */
+  get aborted(): boolean {
+    return this.signal?.aborted ?? false;
+  }
+
+  /** A nested deadline that never outlives this one and shares its cancel signal. */
   child(ms: number): Deadline {
-    return new Deadline(this.clock, Math.min(this.at, this.clock.now() + ms), this);
+    return new Deadline(this.clock, Math.min(this.at, this.clock.now() + ms), this, this.signal);
   }
 
   note(line: string): void {
     this.log.push(line);
+    if (this.log.length > LOG_LINES) this.log.splice(0, this.log.length - LOG_LINES);
     this.parent?.note(line);
   }
 
-  /** Throws a TimeoutError carrying the log when the deadline has passed. */
-  check(what: string): void {
-    if (this.expired()) throw new TimeoutError(`${what}: deadline exceeded`, this.log);
-  }
-
-  /** Sleep, but never past the deadline; returns false when the deadline cut the sleep short. */
-  async sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
+  /**
+   * Sleep, but never past the deadline; returns false when the deadline cut the sleep short.
+   * Rejects with the signal's reason when cancelled.
+   */
+  async sleep(ms: number, signal: AbortSignal | undefined = this.signal): Promise<boolean> {
     const r = this.remaining();
     await this.clock.sleep(Math.min(ms, r), signal);
     return ms <= r;
   }
 }
+
+/** A run-long deadline's log keeps its newest lines only (the error names the last steps). */
+const LOG_LINES = 200;

@@ -33,6 +33,16 @@ export class TimeoutError extends PhoneAgentError {
   }
 }
 
+/** The run was cancelled (Ctrl-C, MCP cancellation); `log` is what had been done when it stopped. */
+export class CancelledError extends PhoneAgentError {
+  override readonly name: string = 'CancelledError';
+  readonly log: readonly string[];
+  constructor(message: string, log: readonly string[] = [], options?: { cause?: unknown }) {
+    super('CANCELLED', log.length ? `${message}\n  ${log.join('\n  ')}` : message, options);
+    this.log = log;
+  }
+}
+
 /** Input from outside (a dump, an LLM reply, a protocol request) that does not parse. */
 export class InvalidInputError extends PhoneAgentError {
   override readonly name: string = 'InvalidInputError';

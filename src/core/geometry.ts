@@ -61,10 +61,6 @@ export function rectIntersect(a: Rect, b: Rect): Rect | undefined {
   return r.right > r.left && r.bottom > r.top ? r : undefined;
 }
 
-export function rectEquals(a: Rect, b: Rect): boolean {
-  return a.left === b.left && a.top === b.top && a.right === b.right && a.bottom === b.bottom;
-}
-
 export function distance(a: Point, b: Point): number {
   return Math.hypot(a.x - b.x, a.y - b.y);
 }

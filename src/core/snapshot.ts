@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RectSchema, WindowInfoSchema } from './types.js';
+import { FlagsSchema, RectSchema, WindowInfoSchema } from './types.js';
 
 /**
  * The screen snapshot every layer shares — what a device returns and what perception consumes —
@@ -24,20 +24,8 @@ export const WireNodeSchema = z.object({
   resourceId: z.string(),
   hint: z.string().optional(),
   bounds: RectSchema,
-  flags: z.object({
-    clickable: z.boolean(),
-    longClickable: z.boolean(),
-    editable: z.boolean(),
-    scrollable: z.boolean(),
-    checkable: z.boolean(),
-    checked: z.boolean(),
-    enabled: z.boolean(),
-    focusable: z.boolean(),
-    focused: z.boolean(),
-    selected: z.boolean(),
-    password: z.boolean(),
-    visible: z.boolean(),
-  }),
+  /** An element's flags (one definition, core/types.ts) and what only the tree has: focusable, visible. */
+  flags: FlagsSchema.extend({ focusable: z.boolean(), visible: z.boolean() }),
   /** Seek bars and progress: the real min/max/current. */
   range: z.object({ min: z.number(), max: z.number(), current: z.number() }).optional(),
   /** Editable text: UTF-16 selection indices. */

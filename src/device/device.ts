@@ -214,6 +214,13 @@ export class CallRecorder {
     return { ok: false, code, message, receipt: this.receipt(status, delivery, { error: { code, message } }), device };
   }
 
+  /** The run was cancelled: before dispatch → not_delivered, after → unknown. */
+  cancelled(what: string): DeviceCall {
+    return this.dispatched
+      ? this.failed('CANCELLED', `${what}: cancelled after the input was sent; observe the screen before retrying`)
+      : this.refused('CANCELLED', `${what}: cancelled before the input was sent; nothing was delivered`);
+  }
+
   /** The deadline ran out: before dispatch → not_delivered, after → unknown. */
   timeout(what: string): DeviceCall {
     return this.dispatched

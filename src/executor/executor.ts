@@ -1,5 +1,6 @@
-import { type Clock, Deadline } from '../core/clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
+import { Progress } from '../core/progress.js';
 import { seededRandom } from '../core/random.js';
 import {
   type Decision,
@@ -94,6 +95,11 @@ export interface RunHooks {
   dispatchTimeoutMs?: number;
   /** Budget of the post-action verification (ms). */
   verifyTimeoutMs?: number;
+  /**
+   * The run's Progress (its deadline and cancel signal): the action's own Progress is its child, so
+   * a cancelled run ends the action in flight and the action never outlives the run.
+   */
+  progress?: Progress;
 }
 
 export interface StepResult {
@@ -150,8 +156,9 @@ export class Executor {
   }
 
   /** A fresh observation (the loop's perception step when no post-action read is at hand). */
-  async observe(previous?: Observation, opts: { screenshot?: boolean; timeoutMs?: number } = {}) {
-    const d = Deadline.after(this.deps.clock, opts.timeoutMs ?? 10_000);
+  async observe(previous?: Observation, opts: { screenshot?: boolean; timeoutMs?: number; progress?: Progress } = {}) {
+    const ms = opts.timeoutMs ?? 10_000;
+    const d = opts.progress ? opts.progress.child(ms) : Progress.start(this.deps.clock, { timeoutMs: ms });
     const r = await observeDevice(this.deps.device, this.perceive, previous, d, opts);
     if (r.ok) this.remember(r.obs);
     return r;
@@ -218,7 +225,8 @@ export class Executor {
       dispatchBudget !== undefined
         ? dispatchBudget + (hooks.verifyTimeoutMs ?? 0)
         : Math.max(this.deps.actionTimeoutMs ?? 15_000, Math.min(own, 35_000));
-    let d = Deadline.after(clock, budget);
+    const start = () => (hooks.progress ? hooks.progress.child(budget) : Progress.start(clock, { timeoutMs: budget }));
+    let d = start();
 
     // 1. Aim and validate everything before anything is sent.
     const aim = aimAt(spec, a, obs);
@@ -274,7 +282,7 @@ export class Executor {
     // Every action that can change the phone is journaled before it is sent (a resume judges the
     // one in flight on screen); the wait for a person's consent is not part of the action's time.
     if (g.guard.mutating) await hooks.journal?.(g.request, consent.kind === 'approved');
-    if (consent.kind === 'approved') d = Deadline.after(clock, budget);
+    if (consent.kind === 'approved') d = start();
     // Guarded actions are verified beyond doubt: two identical reads after the expectation holds.
     const mode: RunMode = consent.kind === 'approved' ? 'full' : (hooks.verification ?? this.mode);
     d.note(`${g.request.summary}: aimed${target ? ` at [${target.id}]` : ''}; ${mode} verification`);

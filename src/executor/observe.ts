@@ -69,9 +69,6 @@ export class SnapshotPerceiver {
   }
 }
 
-/** A perceiver with no memory between reads (tools that observe once). */
-export const defaultPerceiver: Perceiver = new SnapshotPerceiver().perceive;
-
 export type Observed =
   | {
       ok: true;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ToolDef, ToolOutput } from './tool.js';
 
 /**
- * `action_sequence`: a journey (seed "native controls", RFC §9). Every member is validated against
+ * `run_journey`: a journey (named apart from the planner's `action_sequence`, the helper's batch, which is a different thing) (seed "native controls", RFC §9). Every member is validated against
  * its tool's schema before the first one runs; members then run in order under the one device
  * lock of this call, and the first failure stops it: later members are `not_run`, and the answer
  * keeps the receipts of what completed and what is unknown (dispatched, outcome not known — observe
@@ -58,8 +58,8 @@ interface StepOut {
 
 export function journeyTool(members: () => Map<string, ToolDef>): ToolDef {
   return {
-    name: 'action_sequence',
-    title: 'Action sequence (journey)',
+    name: 'run_journey',
+    title: 'Run a journey',
     description: `Run up to ${MAX_STEPS} actions in one call: all members are validated first, then run in order; the first failure stops the rest (not_run). A wait_until member is an assertion. Returns each member's result, with completed and unknown (dispatched, outcome unknown: observe before retrying) ids.`,
     shape: JourneyShape,
     readOnly: false,

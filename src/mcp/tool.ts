@@ -7,7 +7,7 @@ import type { DeviceSession } from './session.js';
 
 /**
  * A tool as the server defines it: its schema, MCP annotations and a `run` that the server wraps
- * (device lock, error answer) and that `action_sequence` calls directly for its members.
+ * (device lock, error answer) and that `run_journey` calls directly for its members.
  */
 
 export interface ToolCall {

@@ -85,15 +85,6 @@ function captionOf(g: Gesture): string {
 }
 
 /** Percentages place the marks on the image at any display size without a viewBox stretch. */
-export function gestureSvg(
-  n: number,
-  g: Gesture,
-  screen: { w: number; h: number } | undefined,
-  shot: { width?: number; height?: number } | undefined,
-): string {
-  return `<svg aria-hidden="true">${gestureMarks(n, g, screen, shot)}</svg>`;
-}
-
 function gestureMarks(
   n: number,
   g: Gesture,

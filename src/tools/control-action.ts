@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Deadline } from '../core/clock.js';
 import type { Device } from '../device/device.js';
 import type { ActionRequest } from '../device/protocol/index.js';
@@ -8,6 +9,7 @@ import { checkControlRequest, checkNativeRequest } from '../executor/native-vali
 import type { Live } from '../executor/tool-spec.js';
 import { FIELD } from '../planner/act-schema.js';
 import type { ActArgs, ScreenKinds, ToolParse } from '../planner/tool-spec.js';
+import { McpElementId, McpSelector } from './mcp-fields.js';
 import type { Tool } from './tool.js';
 
 /**
@@ -123,5 +125,21 @@ export const controlAction: Tool = {
     const c = await checkLive(ctx, req, d);
     if (!c.ok) return { call: c.call };
     return sendNative(ctx.device, c.req, d);
+  },
+  mcp: {
+    title: 'Native control action',
+    description: `Perform a native action the control supports (${CONTROL_OPS.join(', ')}); no coordinate fallback. set_progress needs value; set_text/replace_selection need text; set_selection start/end (UTF-16).`,
+    fields: {
+      selector: McpSelector,
+      element_id: McpElementId,
+      action: z.enum(CONTROL_OPS),
+      value: z.number().optional(),
+      text: z.string().optional(),
+      start: z.number().int().optional(),
+      end: z.number().int().optional(),
+      expected_token: z.string().optional(),
+    },
+    readOnly: false,
+    destructive: true,
   },
 };

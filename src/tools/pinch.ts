@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Action, Observation } from '../core/types.js';
 import { nativeRequest } from '../executor/dispatch.js';
 import type { Prepared } from '../executor/tool-spec.js';
@@ -104,4 +105,20 @@ export const pinch: Tool = {
   },
   fieldsOf: (a) => ({ scale: typeof a.args?.scale === 'number' ? a.args.scale : undefined }),
   prepare: pinchRequest,
+  mcp: {
+    title: 'Pinch',
+    description:
+      'Two-finger pinch/zoom (and rotation) around x,y; coord_space normalized (0..1000, distances per mille of the short side) or pixel; ≤ 10 s.',
+    fields: {
+      x: z.number(),
+      y: z.number(),
+      start_distance: z.number(),
+      end_distance: z.number(),
+      coord_space: z.enum(['normalized', 'pixel']).optional(),
+      angle_degrees: z.number().optional(),
+      rotation_degrees: z.number().optional(),
+      duration_ms: z.number().int().optional(),
+    },
+    readOnly: false,
+  },
 };

@@ -1,6 +1,7 @@
 import { readControlOnReads } from '../executor/control-reads.js';
 import { nativeRequest, refuse, sendNative } from '../executor/dispatch.js';
 import { bindSelector } from '../executor/native-args.js';
+import { McpElementId, McpSelector } from './mcp-fields.js';
 import type { Tool } from './tool.js';
 import { says } from './tool.js';
 
@@ -24,6 +25,13 @@ export const readControl: Tool = {
       return { call, value: call.device?.control };
     }
     return sendNative(ctx.device, req, d);
+  },
+  mcp: {
+    title: 'Read a control',
+    description:
+      "Read a control: range, value, supported actions, selection, state and an identity token, in `value`. Read-only: nothing is sent to the phone (delivery_status not_delivered). Over adb a slider's value is read off a screenshot (range_source frame), else the result says it cannot be read (READ_FAILED).",
+    fields: { selector: McpSelector, element_id: McpElementId },
+    readOnly: true,
   },
 };
 

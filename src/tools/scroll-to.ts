@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { nativeRequest, refuse, sendNative } from '../executor/dispatch.js';
 import { byId, containerSelector, rowTitle, scrollContainer } from '../executor/native-args.js';
 import { scrollOnReads } from '../executor/scroll-reads.js';
@@ -57,5 +58,24 @@ export const scrollTo: Tool = {
     if (req.action === 'scroll_to' && !ctx.device.capabilities().ops.has('scroll_to'))
       return { call: await scrollOnReads(ctx.device, ctx.pacer, req, d) };
     return sendNative(ctx.device, req, d);
+  },
+  mcp: {
+    title: 'Scroll to',
+    description:
+      'Scroll a list until the target is visible (≤ 20 scrolls / 30 s; stops on no progress). The list: container, or the one element_id names (a list or a row in it), else the largest list on the screen.',
+    fields: {
+      container: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe('exact selector of the list (resource_id as listed or in full, class_name, …)'),
+      element_id: z.string().optional().describe('an element id from observe: the list, or a row inside it'),
+      target: z
+        .record(z.string(), z.unknown())
+        .describe('exact selector of what to reveal, e.g. {"text": "Sourdough"} (a row\'s title as listed)'),
+      direction: z.enum(['forward', 'backward']).optional(),
+      max_scrolls: z.number().int().optional(),
+      timeout_ms: z.number().int().optional(),
+    },
+    readOnly: false,
   },
 };

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { ExecutorToolSpec } from '../executor/tool-spec.js';
 import type { PlannerToolSpec, ToolParse } from '../planner/tool-spec.js';
 
@@ -13,6 +14,22 @@ export interface Tool extends PlannerToolSpec, ExecutorToolSpec {
   terminal?: boolean;
   /** What its result says in the history, when it worked (what a read read, where a skill ended). */
   summary?: (value: unknown) => string | undefined;
+  /** Its MCP tool, where MCP clients call it with the helper protocol's own fields (mcp/native-tools.ts). */
+  mcp?: McpExposure;
+}
+
+/**
+ * A tool as an MCP client calls it: its protocol fields (validated again by the protocol's schemas
+ * before anything is sent), its title and description, and its annotations. The server adds the
+ * controls (verification, timeouts), `expect` and `confirmation_id`.
+ */
+export interface McpExposure {
+  title: string;
+  description: string;
+  fields: z.ZodRawShape;
+  readOnly: boolean;
+  /** The MCP `destructiveHint`: it may change what it acts on beyond the screen (a native action). */
+  destructive?: boolean;
 }
 
 /** The parse of a tool without arguments of its own. */

@@ -37,4 +37,14 @@ export const touchGesture: Tool = {
   fieldsOf: (a) => ({ frames: { frames: Array.isArray(a.args?.frames) ? a.args.frames.length : 0 } }),
   asMember: (m) => ({ action: 'touch_gesture', ...m.args }),
   prepare: (a, obs) => nativeRequest(a, obs),
+  mcp: {
+    title: 'Multi-touch gesture',
+    description:
+      '1–5 fingers held and moved through 2–32 keyframes ({at_ms, points:[{x,y}]}, at_ms from 0, strictly increasing, same finger count); ≤ 10 s.',
+    fields: {
+      frames: z.array(z.record(z.string(), z.unknown())),
+      coord_space: z.enum(['normalized', 'pixel']).optional(),
+    },
+    readOnly: false,
+  },
 };

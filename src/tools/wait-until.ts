@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { WAIT_CONDITIONS } from '../core/wait-conditions.js';
 import { LIMITS } from '../device/protocol/limits.js';
 import { nativeRequest, refuse, sendNative } from '../executor/dispatch.js';
@@ -5,6 +6,7 @@ import { bindSelector, byId, selectorFor } from '../executor/native-args.js';
 import { waitOnReads } from '../executor/wait-reads.js';
 import { FIELD } from '../planner/act-schema.js';
 import type { ActArgs, ToolParse } from '../planner/tool-spec.js';
+import { McpElementId, McpSelector } from './mcp-fields.js';
 import type { Tool } from './tool.js';
 import { says } from './tool.js';
 
@@ -68,5 +70,19 @@ export const waitUntil: Tool = {
     if (req.action === 'wait_until' && !ctx.device.capabilities().ops.has('wait_until'))
       return { call: await waitOnReads(ctx.device, req, d) };
     return sendNative(ctx.device, req, d);
+  },
+  mcp: {
+    title: 'Wait until',
+    description: `Wait (read-only, ≤ 30 s) until a condition holds: ${WAIT_CONDITIONS.join(', ')}. A failed read never proves disappearance.`,
+    fields: {
+      selector: McpSelector,
+      element_id: McpElementId,
+      condition: z.enum(WAIT_CONDITIONS),
+      text: z.string().optional(),
+      value: z.number().optional(),
+      timeout_ms: z.number().int().optional(),
+      stable_ms: z.number().int().optional(),
+    },
+    readOnly: true,
   },
 };

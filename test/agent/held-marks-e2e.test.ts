@@ -8,7 +8,7 @@ import { FILE_02 } from '../../regression-tasks/tasks/file-02.js';
 import { SHOP_02 } from '../../regression-tasks/tasks/shop-02.js';
 import { SHOP_05 } from '../../regression-tasks/tasks/shop-05.js';
 import { PageMemory } from '../../src/planner/memory/page-memory.js';
-import { type ParsedPrompt, parsePrompt } from '../../src/testbed/reference-model/prompt-parse.js';
+import { type ParsedPrompt, readRequest } from '../../src/testbed/reference-model/read-request.js';
 import type { ChatRequest } from '../../src/testbed/reference-model/request.js';
 import { type ReferenceModel, startReferenceModel } from '../../src/testbed/reference-model/server.js';
 
@@ -39,14 +39,7 @@ afterAll(async () => {
 
 const text = (c: unknown) => (typeof c === 'string' ? c : JSON.stringify(c));
 function decidePrompts(): ParsedPrompt[] {
-  return seen
-    .filter((r) => r.tools?.some((t) => t.function?.name === 'act'))
-    .map((r) =>
-      parsePrompt(
-        text(r.messages.find((m) => m.role === 'user')?.content),
-        text(r.messages.find((m) => m.role === 'system')?.content),
-      ),
-    );
+  return seen.filter((r) => r.tools?.some((t) => t.function?.name === 'act')).map((r) => readRequest(r).prompt);
 }
 const onActivity = (ps: ParsedPrompt[], activity: string) => ps.find((p) => p.app.endsWith(`/${activity}`));
 const line = (p: ParsedPrompt | undefined, label: RegExp) => p?.screen.elements.find((e) => label.test(e.text));

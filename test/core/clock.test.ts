@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { Deadline, VirtualClock } from '../../src/core/clock.js';
-import { TimeoutError } from '../../src/core/errors.js';
 
 describe('VirtualClock', () => {
   it('fires sleepers in time order when advanced by hand', async () => {
@@ -38,18 +37,18 @@ describe('VirtualClock', () => {
 });
 
 describe('Deadline', () => {
-  it('children never outlive their parent and the log ends up in the error', async () => {
+  it('children never outlive their parent, share its signal, and their log reaches it', () => {
     const clock = new VirtualClock({ autoAdvance: false, start: 0 });
-    const d = Deadline.after(clock, 1000);
+    const ac = new AbortController();
+    const d = Deadline.after(clock, 1000, ac.signal);
     const c = d.child(5000);
     expect(c.remaining()).toBe(1000);
     c.note('read tree');
+    expect(d.log).toEqual(['read tree']);
     clock.advance(1000);
-    expect(() => d.check('tap')).toThrow(TimeoutError);
-    try {
-      d.check('tap');
-    } catch (e) {
-      expect((e as TimeoutError).message).toContain('read tree');
-    }
+    expect(c.expired()).toBe(true);
+    expect(c.aborted).toBe(false);
+    ac.abort();
+    expect(c.aborted).toBe(true);
   });
 });

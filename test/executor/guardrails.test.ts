@@ -71,12 +71,18 @@ describe('personal data', () => {
 });
 
 describe('policy confirmation', () => {
-  it('allows only listed categories; an ambiguous target is its own category', async () => {
+  it('approves only what it allows, refuses what it denies, and hands the rest on', async () => {
+    const { Deadline, VirtualClock } = await import('../../src/core/clock.js');
+    const { PauseForConfirmation } = await import('../../src/executor/guardrails/confirm.js');
+    const d = Deadline.after(new VirtualClock(), 1_000);
     const p = new PolicyConfirmation({ send: 'allow' });
     const req = { summary: 's', reasons: [], package: 'p', pageHash: 'h' };
-    expect((await p.confirm({ ...req, categories: ['send'] })).verdict).toBe('approved');
-    expect((await p.confirm({ ...req, categories: ['send', 'payment'] })).verdict).toBe('denied');
-    expect((await p.confirm({ ...req, categories: ['ambiguous_target'] })).verdict).toBe('denied');
+    expect((await p.confirm({ ...req, categories: ['send'] }, d)).verdict).toBe('approved');
+    expect((await p.confirm({ ...req, categories: ['send', 'payment'] }, d)).verdict).toBe('denied');
+    expect((await p.confirm({ ...req, categories: ['ambiguous_target'] }, d)).verdict).toBe('denied');
+    const handOn = new PolicyConfirmation({ send: 'allow', delete: 'deny' }, { otherwise: new PauseForConfirmation() });
+    expect((await handOn.confirm({ ...req, categories: ['payment'] }, d)).verdict).toBe('deferred');
+    expect((await handOn.confirm({ ...req, categories: ['send', 'delete'] }, d)).verdict).toBe('denied');
   });
 });
 

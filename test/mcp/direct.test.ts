@@ -44,7 +44,7 @@ describe('phone-agent mcp: direct tools', () => {
       'scroll_to',
       'pinch',
       'touch_gesture',
-      'action_sequence',
+      'run_journey',
     ])
       expect(by.has(n), n).toBe(true);
     expect(by.get('observe')?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
@@ -97,8 +97,8 @@ describe('phone-agent mcp: direct tools', () => {
 
   it("a journey's schema spells out a member and carries one example, which validates as it is", async () => {
     const { tools } = await client.listTools();
-    const seq = tools.find((t) => t.name === 'action_sequence');
-    if (!seq) throw new Error('no action_sequence tool');
+    const seq = tools.find((t) => t.name === 'run_journey');
+    if (!seq) throw new Error('no run_journey tool');
     const steps = (seq.inputSchema.properties as Record<string, { description?: string; items?: unknown }>).steps;
     const member = steps?.items as { properties: Record<string, { description?: string }> };
     expect(Object.keys(member.properties)).toEqual(['id', 'tool', 'args']);
@@ -106,20 +106,20 @@ describe('phone-agent mcp: direct tools', () => {
     expect(steps?.description).toContain(`e.g. ${JSON.stringify(JOURNEY_EXAMPLE)}`);
     // Every member of the example passes validation: the run starts (and stops at the first
     // member, since no chat is open), instead of "nothing was run".
-    const r = sc(await call('action_sequence', { steps: JOURNEY_EXAMPLE, defaults: { verificationMode: 'light' } }));
+    const r = sc(await call('run_journey', { steps: JOURNEY_EXAMPLE, defaults: { verificationMode: 'light' } }));
     expect(String(r.message ?? '')).not.toMatch(/nothing was run/);
     expect((r.steps as { status: string }[]).map((s) => s.status)).toEqual(['failed', 'not_run']);
   });
 
   it('a journey validates first, stops at the failed assertion and keeps the receipts', async () => {
-    const bad = await call('action_sequence', {
+    const bad = await call('run_journey', {
       steps: [{ tool: 'launch_app', args: { package: 'com.android.settings' } }, { tool: 'no_such_tool' }],
     });
     expect(bad.isError).toBe(true);
     expect(sc(bad).message).toMatch(/nothing was run: step2: no_such_tool cannot be a member/);
     expect(text(await call('observe'))).toContain('Launcher');
 
-    const r = await call('action_sequence', {
+    const r = await call('run_journey', {
       defaults: { verificationMode: 'light' },
       steps: [
         { id: 'open', tool: 'launch_app', args: { package: 'com.android.settings' } },
@@ -316,7 +316,7 @@ describe('phone-agent mcp: direct tools', () => {
 
   it('stops a Send tap for consent: needs_confirmation, then the same tap with the confirmation id', async () => {
     const r = sc(
-      await call('action_sequence', {
+      await call('run_journey', {
         defaults: { verificationMode: 'light' },
         steps: [
           { tool: 'launch_app', args: { label: 'Messages' } },

@@ -181,7 +181,7 @@ describe('phone-agent mcp --http', () => {
     const list = await inspect(['--method', 'tools/list']);
     expect(list.code, list.err).toBe(0);
     const names = (JSON.parse(list.out).tools as { name: string }[]).map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['observe', 'tap', 'mobile_run_task', 'action_sequence']));
+    expect(names).toEqual(expect.arrayContaining(['observe', 'tap', 'mobile_run_task', 'run_journey']));
 
     const home = await inspect(['--method', 'tools/call', '--tool-name', 'press_key', '--tool-arg', 'key=home']);
     expect(home.code, home.err).toBe(0);

@@ -4,7 +4,7 @@ import { AGENT_COMPACT } from '../../src/executor/observe.js';
 import { listedForm } from '../../src/executor/validator.js';
 import { compactView } from '../../src/perception/compact.js';
 import { parseAct } from '../../src/planner/act-tool.js';
-import { parseScreenLine } from '../../src/testbed/reference-model/screen-parse.js';
+import { parseScreenLine } from '../../src/testbed/reference-model/read-request.js';
 import { REGISTRY } from '../../src/tools/index.js';
 import { look, newPhone, open } from './phone.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isLauncherPackage } from '../../src/device/app-label.js';
 import { buildDecideMessages, buildPlanMessages } from '../../src/planner/prompt/builders.js';
-import { formatApps, MAX_APPS, parseApps } from '../../src/planner/prompt/format.js';
+import { formatApps, MAX_APPS } from '../../src/planner/prompt/format.js';
 import type { DecideInput } from '../../src/planner/prompt/types.js';
-import { parsePrompt } from '../../src/testbed/reference-model/prompt-parse.js';
+import { parsePrompt } from '../../src/testbed/reference-model/read-request.js';
 import { REGISTRY } from '../../src/tools/index.js';
 
 /** The Apps line: the launcher's app names, in the plan prompt and on the home screen's steps. */
@@ -21,7 +21,10 @@ const decide = (over: Partial<DecideInput> = {}): DecideInput => ({
   ...over,
 });
 
-describe('formatApps / parseApps', () => {
+/** The names as a reader of the prompt (the reference model) takes them back from an Apps line. */
+const parseApps = (v: string) => parsePrompt(`Apps: ${v}`).apps;
+
+describe('formatApps, read back', () => {
   it('joins the names once each, in order; a comma inside a name cannot split it', () => {
     const v = formatApps(['Settings', 'FoodShop', 'settings', 'Files, by Google', ' 美食店 ', '']);
     expect(v).toBe('Settings, FoodShop, Files by Google, 美食店');
@@ -68,11 +71,11 @@ describe('the Apps line in the prompts', () => {
     expect(buildDecideMessages(decide(), REGISTRY.catalog).user).not.toMatch(/Apps:/);
   });
 
-  it('the reference model reads the names back (PROMPT_FORMAT), and an absent line as none', () => {
+  it('the reference model reads the names back (its own reader), and an absent line as none', () => {
     const m = buildDecideMessages(decide({ apps: ['Settings', 'FoodShop', '美食店'] }), REGISTRY.catalog);
-    expect(parsePrompt(m.user, m.system).apps).toEqual(['Settings', 'FoodShop', '美食店']);
+    expect(parsePrompt(m.user).apps).toEqual(['Settings', 'FoodShop', '美食店']);
     const p = buildPlanMessages({ goal: 'x', screen: '', aspect: 0.45, apps: ['Notes'] });
-    expect(parsePrompt(p.user, p.system).apps).toEqual(['Notes']);
+    expect(parsePrompt(p.user).apps).toEqual(['Notes']);
     expect(parsePrompt(buildDecideMessages(decide(), REGISTRY.catalog).user).apps).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_SUBGOALS } from '../../src/planner/act-tool.js';
 import { buildDecideMessages, buildPlanMessages, systemPrompt } from '../../src/planner/prompt/builders.js';
-import { fenceScreen, historyLine } from '../../src/planner/prompt/format.js';
+import { fenceScreen, formatHistory } from '../../src/planner/prompt/format.js';
 import { REGISTRY } from '../../src/tools/index.js';
 import { SETTINGS_SCREEN } from './fixtures.js';
 
@@ -152,20 +152,22 @@ describe('prompt builders', () => {
 
   it('a history line says what became of its expect; a typed length the expect names is not repeated', () => {
     const typed = { step: 3, action: 'type [817612f6] "Search" text=(3 chars)', ok: true };
-    expect(historyLine({ ...typed, expect: 'element_state text=Tea' })).toBe(
+    expect(formatHistory([{ ...typed, expect: 'element_state text=Tea' }])).toBe(
       '3. type [817612f6] "Search" expect element_state text=Tea → met',
     );
     // A password's expect says only "filled": the length stays the one thing shown.
-    expect(historyLine({ ...typed, expect: 'element_state filled' })).toBe(
+    expect(formatHistory([{ ...typed, expect: 'element_state filled' }])).toBe(
       '3. type [817612f6] "Search" text=(3 chars) expect element_state filled → met',
     );
-    expect(historyLine({ ...typed, expect: 'element_state text=Tea', ok: false, note: 'x' })).toBe(
+    expect(formatHistory([{ ...typed, expect: 'element_state text=Tea', ok: false, note: 'x' }])).toBe(
       '3. type [817612f6] "Search" expect element_state text=Tea → FAILED (x)',
     );
-    expect(historyLine({ ...typed, expect: 'page_changes', unchecked: true })).toBe(
+    expect(formatHistory([{ ...typed, expect: 'page_changes', unchecked: true }])).toBe(
       '3. type [817612f6] "Search" text=(3 chars) expect page_changes → ok, not checked',
     );
-    expect(historyLine({ step: 4, action: 'read [817612f6]', expect: '-', ok: true })).toBe('4. read [817612f6] → ok');
+    expect(formatHistory([{ step: 4, action: 'read [817612f6]', expect: '-', ok: true }])).toBe(
+      '4. read [817612f6] → ok',
+    );
   });
 
   it('keeps screen text from closing the untrusted fence', () => {

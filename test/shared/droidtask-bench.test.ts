@@ -7,7 +7,7 @@ import { figures } from '../../bench/droidtask/report.js';
 import { runApp, type StepProbe } from '../../bench/droidtask/run.js';
 import { resolveLlmConfig } from '../../src/planner/llm/config.js';
 import type { ActArgsOut } from '../../src/testbed/reference-model/policy.js';
-import type { ParsedPrompt } from '../../src/testbed/reference-model/prompt-parse.js';
+import type { ParsedPrompt } from '../../src/testbed/reference-model/read-request.js';
 import { type ReferenceModel, startReferenceModel } from '../../src/testbed/reference-model/server.js';
 
 /**

@@ -2,20 +2,32 @@ import { describe, expect, it } from 'vitest';
 import { heldTaps } from '../../src/agent/held-taps.js';
 import { rectCenter } from '../../src/core/geometry.js';
 import { truncate } from '../../src/perception/compact.js';
+import { actJsonSchema } from '../../src/planner/act-schema.js';
 import { buildDecideMessages, buildPlanMessages } from '../../src/planner/prompt/builders.js';
 import type { DecideInput } from '../../src/planner/prompt/types.js';
-import { parsePrompt } from '../../src/testbed/reference-model/prompt-parse.js';
-import { parseScreenLine } from '../../src/testbed/reference-model/screen-parse.js';
+import { parsePrompt, parseScreenLine, readRequest } from '../../src/testbed/reference-model/read-request.js';
 import { CONTACTS_PACKAGE } from '../../src/testbed/sim/apps/contacts.js';
 import { REGISTRY } from '../../src/tools/index.js';
 import { byLabel, look, newPhone, open, type Perceived, tapElement } from '../perception/phone.js';
 
 /**
- * The contract between the prompt builders and the reference model's parse (PROMPT_FORMAT,
- * src/planner/prompt/format.ts): real prompts, built by the real builders around real compact views
- * of the virtual phone, parse back into every field they were built from. A change to the layout
- * that the parse does not follow fails here.
+ * The contract between the prompt builders and the reference model's own reader
+ * (src/testbed/reference-model/read-request.ts): real prompts, built by the real builders around
+ * real compact views of the virtual phone, in a request shaped as the client sends it (the act
+ * schema generated from the registry), read back into every field they were built from. A change
+ * to the layout that the reader does not follow fails here.
  */
+
+/** A decide request as the LLM client sends it: system and user messages, the act function's schema. */
+function actRequest(system: string, user: string, tools: string[], full = false) {
+  return {
+    messages: [
+      { role: 'system', content: system },
+      { role: 'user', content: user },
+    ],
+    tools: [{ function: { name: 'act', parameters: actJsonSchema(tools, REGISTRY.catalog, { full }) } }],
+  };
+}
 
 async function screenOf(pkg: string): Promise<Perceived> {
   const phone = newPhone();
@@ -69,7 +81,11 @@ describe('PROMPT_FORMAT: the reference model parses every field the builders wri
   it('decide prompt: goal, plan, current subgoal, history, bans, hint, tools and the screen lines', async () => {
     const seen = await screenOf('com.android.settings');
     const { system, user } = buildDecideMessages(input(seen.compact), REGISTRY.catalog);
-    const p = parsePrompt(user, system);
+    const read = readRequest(actRequest(system, user, input('').tools));
+    expect(read.fn).toBe('act');
+    // A strict-mode provider's full schema offers the same tools.
+    expect(readRequest(actRequest(system, user, input('').tools, true)).prompt.tools).toEqual(input('').tools);
+    const p = read.prompt;
     expect(p.goal).toBe('Text 15551234567: "On my way (5 min)".');
     expect(p.plan).toEqual([
       { text: 'open Messages', mark: 'x' },
@@ -104,13 +120,30 @@ describe('PROMPT_FORMAT: the reference model parses every field the builders wri
     expect(p.screen.elements.map((e) => e.text)).toContain('Apps');
   });
 
+  it('in JSON mode (no tools parameter) the function and its tools are read off the system message', () => {
+    const schema = actJsonSchema(['tap', 'pinch', 'done'], REGISTRY.catalog);
+    const read = readRequest({
+      messages: [
+        { role: 'system', content: 'You operate a phone.' },
+        { role: 'user', content: 'Goal: x' },
+        {
+          role: 'system',
+          content: `Reply with ONE JSON object: the arguments of act, matching this JSON schema: ${JSON.stringify(schema)}`,
+        },
+      ],
+    });
+    expect(read.fn).toBe('act');
+    expect(read.prompt.tools).toEqual(['tap', 'pinch', 'done']);
+    expect(read.prompt.goal).toBe('x');
+  });
+
   it('a dialog screen (the permission prompt) parses with its buttons', async () => {
     const seen = await screenOf(CONTACTS_PACKAGE);
     const { system, user } = buildDecideMessages(
       input(seen.compact, { screenIsDelta: false, hint: undefined }),
       REGISTRY.catalog,
     );
-    const p = parsePrompt(user, system);
+    const p = readRequest(actRequest(system, user, [])).prompt;
     expect(lines(p)).toEqual(expectedLines(seen));
     expect(p.screen.elements.map((e) => e.text)).toEqual(expect.arrayContaining(['Allow', "Don't allow"]));
     expect(p.screenIsDelta).toBe(false);
@@ -179,7 +212,7 @@ describe('PROMPT_FORMAT: the reference model parses every field the builders wri
     expect(p.currentIndex).toBe(-1);
     expect(p.plan.map((s) => s.mark)).toEqual(['x', 'x']);
     expect(p.history).toEqual([]);
-    expect(p.tools).toEqual([]); // no system message given
+    expect(p.tools).toEqual([]); // no request schema given
   });
 
   it('plan prompt: goal, previous plan and its reason, screen', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../src/core/random.js';
 import { parseAct } from '../../src/planner/act-tool.js';
 import { applyNoise, type NoiseKind } from '../../src/testbed/reference-model/noise.js';
-import { extractScreen } from '../../src/testbed/reference-model/screen-parse.js';
+import { extractScreen } from '../../src/testbed/reference-model/read-request.js';
 import { REGISTRY } from '../../src/tools/index.js';
 
 /**

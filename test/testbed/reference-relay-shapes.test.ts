@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { actForIntent, readValue } from '../../src/testbed/reference-model/policy.js';
-import { parseScreenLine } from '../../src/testbed/reference-model/screen-parse.js';
+import { parseScreenLine } from '../../src/testbed/reference-model/read-request.js';
 
 /** Shapes the reference model must write and read since the relay run (DESIGN §10, issue 11). */
 function screen(lines: string[], texts: string[] = []) {

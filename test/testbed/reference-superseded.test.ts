@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { extractScreen } from '../../src/testbed/reference-model/read-request.js';
 import { decideWithPlan } from '../../src/testbed/reference-model/recovery.js';
-import { extractScreen } from '../../src/testbed/reference-model/screen-parse.js';
 
 /**
  * The reference model re-checks earlier steps on the current screen and redoes one whose effect is

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatHistory } from '../../src/planner/prompt/format.js';
-import { extractHistory } from '../../src/testbed/reference-model/prompt-parse.js';
+import { extractHistory, extractScreen } from '../../src/testbed/reference-model/read-request.js';
 import { decideWithPlan } from '../../src/testbed/reference-model/recovery.js';
-import { extractScreen } from '../../src/testbed/reference-model/screen-parse.js';
 
 /**
  * The reference model reads a failed step's note the way a careful model would: when it says what

@@ -155,6 +155,7 @@ export class AdbDevice implements Device {
 
   /** One shell command; the stream is destroyed when the deadline (or the real-time cap) passes. */
   private async sh(argv: string[], d: Deadline, onSent?: () => void): Promise<Shell> {
+    if (d.aborted) return { ok: false, sent: false, timeout: true, message: 'cancelled before the command was sent' };
     if (d.expired())
       return { ok: false, sent: false, timeout: true, message: 'deadline passed before the command was sent' };
     const cmd = shellCommand(argv);
@@ -170,11 +171,16 @@ export class AdbDevice implements Device {
       return { ok: true, out: buf.toString('utf8').replace(/\r\n/g, '\n') };
     })();
     const cap = Math.max(1, Math.min(d.remaining(), this.opts.maxRealWaitMs ?? 20_000));
+    let onCancel: (() => void) | undefined;
     const expire = new Promise<Shell>((resolve) => {
-      timer = setTimeout(() => {
+      const end = (why: string) => {
         stream?.destroy();
-        resolve({ ok: false, sent, timeout: true, message: `\`${argv[0]}\` did not finish before the deadline` });
-      }, cap);
+        resolve({ ok: false, sent, timeout: true, message: `\`${argv[0]}\` ${why}` });
+      };
+      timer = setTimeout(() => end('did not finish before the deadline'), cap);
+      // A cancelled run ends the command at once.
+      onCancel = () => end('was cancelled');
+      d.signal?.addEventListener('abort', onCancel, { once: true });
     });
     try {
       return await Promise.race([work, expire]);
@@ -183,6 +189,7 @@ export class AdbDevice implements Device {
       return { ok: false, sent: sent || !NOT_SENT.test(m), timeout: false, message: m };
     } finally {
       clearTimeout(timer);
+      if (onCancel) d.signal?.removeEventListener('abort', onCancel);
     }
   }
 
@@ -279,7 +286,7 @@ export class AdbDevice implements Device {
     try {
       const s = await this.dev.screencap();
       const png = await Adb.util.readAll(s);
-      if (d.expired() || png.length < 24 || png.readUInt32BE(12) !== 0x49484452) return undefined;
+      if (d.expired() || d.aborted || png.length < 24 || png.readUInt32BE(12) !== 0x49484452) return undefined;
       const width = png.readUInt32BE(16);
       const height = png.readUInt32BE(20);
       // A capture shorter than the screen lacks the status bar at the top.
@@ -296,7 +303,7 @@ export class AdbDevice implements Device {
     const rec = new CallRecorder(this.opts.clock, 'adb');
     const r = await this.sh(argv, d, () => rec.markDispatched());
     if (!r.ok) {
-      if (r.timeout) return rec.timeout(op);
+      if (r.timeout) return d.aborted ? rec.cancelled(op) : rec.timeout(op);
       return r.sent
         ? rec.failed('UNAVAILABLE', `${op}: ${r.message}`, 'unknown')
         : rec.refusedAfterAttempt('UNAVAILABLE', `${op}: ${r.message}`);

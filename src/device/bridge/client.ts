@@ -28,7 +28,7 @@ export type HttpOutcome =
   | {
       ok: false;
       sent: boolean;
-      code: 'UNAVAILABLE' | 'TIMEOUT' | 'INVALID_ARGUMENT' | 'INTERNAL' | 'UNSUPPORTED';
+      code: 'UNAVAILABLE' | 'TIMEOUT' | 'INVALID_ARGUMENT' | 'INTERNAL' | 'UNSUPPORTED' | 'CANCELLED';
       message: string;
       status?: number;
     };
@@ -99,6 +99,8 @@ export class BridgeClient {
   }
 
   private async raw(path: string, body: unknown, d: Deadline, isHello: boolean): Promise<HttpOutcome> {
+    if (d.aborted)
+      return { ok: false, sent: false, code: 'CANCELLED', message: `${path}: cancelled before the request was sent` };
     if (d.expired())
       return {
         ok: false,
@@ -110,6 +112,9 @@ export class BridgeClient {
     // The deadline may run on a virtual clock; the real-time cap keeps a hung helper from hanging us.
     const realMs = Math.min(d.remaining(), this.opts.maxRealWaitMs ?? 15_000);
     const timer = setTimeout(() => ac.abort(new Error('deadline')), Math.max(1, realMs));
+    // A cancelled run ends the request at once (the helper is not down: no backoff).
+    const onCancel = () => ac.abort(new Error('cancelled'));
+    d.signal?.addEventListener('abort', onCancel, { once: true });
     const sent = true;
     try {
       const res = await this.fetchImpl(new URL(path, this.opts.url), {
@@ -154,6 +159,13 @@ export class BridgeClient {
     } catch (e) {
       const cause = (e as { cause?: unknown }).cause;
       const m = `${errorMessage(e)} ${cause ? errorMessage(cause) : ''}`;
+      if (ac.signal.aborted && d.aborted)
+        return {
+          ok: false,
+          sent: true,
+          code: 'CANCELLED',
+          message: `${path}: cancelled while the request was under way`,
+        };
       if (ac.signal.aborted) {
         if (!isHello) this.markDown('deadline');
         else this.markDown('hello timed out');
@@ -174,6 +186,7 @@ export class BridgeClient {
       };
     } finally {
       clearTimeout(timer);
+      d.signal?.removeEventListener('abort', onCancel);
     }
   }
 }

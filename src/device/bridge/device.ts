@@ -105,7 +105,7 @@ export class BridgeDevice implements Device {
     if (!r.ok)
       return {
         ok: false,
-        code: r.code === 'TIMEOUT' ? 'TIMEOUT' : r.code === 'UNSUPPORTED' ? 'UNSUPPORTED' : 'UNAVAILABLE',
+        code: r.code === 'TIMEOUT' || r.code === 'UNSUPPORTED' || r.code === 'CANCELLED' ? r.code : 'UNAVAILABLE',
         message: r.message,
         backend: 'bridge',
         failover: false,
@@ -149,14 +149,15 @@ export class BridgeDevice implements Device {
     if (this.client.info && !this.has(op))
       return unsupported(this.clock, 'bridge', op, 'the connected helper does not declare it');
     const opId = `${this.prefix}-${++this.seq}`;
+    if (d.aborted) return rec.cancelled(op);
     if (d.expired()) return rec.timeout(op);
     rec.markDispatched();
     const r = await this.client.post('/v3/action', { ...req, op_id: opId }, d);
     if (!r.ok) {
       if (!r.sent) return rec.refusedAfterAttempt(r.code, r.message);
-      if (r.code === 'TIMEOUT') {
+      if (r.code === 'TIMEOUT' || r.code === 'CANCELLED') {
         void this.cancel(opId);
-        return rec.timeout(op);
+        return r.code === 'CANCELLED' ? rec.cancelled(op) : rec.timeout(op);
       }
       return rec.failed(r.code, r.message, 'unknown');
     }
@@ -252,7 +253,10 @@ export class BridgeDevice implements Device {
   }
   /** `POST /v3/apps`; a helper that does not declare `list_apps` is not asked (an older one has no such endpoint). */
   async listApps(d: Deadline): Promise<AppsResult> {
-    const no = (code: 'UNSUPPORTED' | 'UNAVAILABLE' | 'TIMEOUT' | 'READ_FAILED', message: string): AppsResult => ({
+    const no = (
+      code: 'UNSUPPORTED' | 'UNAVAILABLE' | 'TIMEOUT' | 'READ_FAILED' | 'CANCELLED',
+      message: string,
+    ): AppsResult => ({
       ok: false,
       code,
       message,
@@ -262,7 +266,11 @@ export class BridgeDevice implements Device {
     if (this.client.info && !this.has('list_apps'))
       return no('UNSUPPORTED', 'list_apps: the connected helper does not declare it (update the helper app)');
     const r = await this.client.post(APPS_PATH, {}, d);
-    if (!r.ok) return no(r.code === 'TIMEOUT' || r.code === 'UNSUPPORTED' ? r.code : 'UNAVAILABLE', r.message);
+    if (!r.ok)
+      return no(
+        r.code === 'TIMEOUT' || r.code === 'UNSUPPORTED' || r.code === 'CANCELLED' ? r.code : 'UNAVAILABLE',
+        r.message,
+      );
     const a = AppsSchema.safeParse(r.body);
     if (!a.success) return no('READ_FAILED', `the helper's app list does not parse: ${a.error.issues[0]?.message}`);
     return { ok: true, apps: a.data.apps, labels: 'launcher', backend: 'bridge', failover: false };

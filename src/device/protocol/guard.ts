@@ -173,19 +173,3 @@ export function checkGuard(
   }
   return { ok: true, node: n, movedPx };
 }
-
-/** Where a guarded request first touches the screen (pixels), for the point check. */
-export function firstTouch(req: {
-  action: string;
-  x?: number;
-  y?: number;
-  x1?: number;
-  y1?: number;
-  frames?: { points: { x: number; y: number }[] }[];
-}): { x: number; y: number } | undefined {
-  if (req.action === 'tap' || req.action === 'long_press')
-    return req.x !== undefined && req.y !== undefined ? { x: req.x, y: req.y } : undefined;
-  if (req.action === 'swipe')
-    return req.x1 !== undefined && req.y1 !== undefined ? { x: req.x1, y: req.y1 } : undefined;
-  return req.frames?.[0]?.points[0];
-}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DeliverySchema, ErrorCodeSchema, ReceiptStatusSchema, RectSchema } from '../../core/types.js';
+import { DeliverySchema, ErrorCodeSchema, FlagsSchema, ReceiptStatusSchema, RectSchema } from '../../core/types.js';
 import { ACTION_NAMES } from './actions.js';
 
 /**
@@ -41,18 +41,8 @@ export const ControlInfoSchema = z.object({
   bounds: RectSchema,
   /** Pixels of the node still visible after clipping to its window and removing higher windows. */
   visible_area: z.number(),
-  flags: z.object({
-    clickable: z.boolean(),
-    long_clickable: z.boolean(),
-    editable: z.boolean(),
-    scrollable: z.boolean(),
-    checkable: z.boolean(),
-    checked: z.boolean(),
-    enabled: z.boolean(),
-    focused: z.boolean(),
-    selected: z.boolean(),
-    password: z.boolean(),
-  }),
+  /** An element's flags (one definition, core/types.ts), with the protocol's one snake_case name. */
+  flags: FlagsSchema.omit({ longClickable: true }).extend({ long_clickable: z.boolean() }),
   range: z.object({ min: z.number(), max: z.number(), current: z.number() }).optional(),
   /** UTF-16 indices. */
   selection: z.object({ start: z.number().int(), end: z.number().int() }).optional(),

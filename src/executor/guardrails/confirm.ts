@@ -29,12 +29,12 @@ export interface ConfirmationChannel {
   confirm(req: ConfirmationRequest, deadline: Deadline): Promise<ConfirmationAnswer>;
 }
 
-/** Ask a person; `ask` is the CLI's prompt (readline) and returns their reply. */
+/** Ask a person; `ask` puts the question (the CLI's readline prompt) and returns their reply. */
 export class InteractiveConfirmation implements ConfirmationChannel {
-  readonly name = 'interactive';
+  readonly name = 'user';
   constructor(private readonly ask: (question: string, deadline: Deadline) => Promise<string | undefined>) {}
   async confirm(req: ConfirmationRequest, deadline: Deadline): Promise<ConfirmationAnswer> {
-    const q = `Confirm ${req.categories.join('/')} action: ${req.summary}\n  because: ${req.reasons.join('; ')}\n  Proceed? [y/N] `;
+    const q = `\nConfirm ${req.categories.join('/')}: ${req.summary}\n  because ${req.reasons.join('; ')}\n  Proceed? [y/N] `;
     const reply = (await this.ask(q, deadline))?.trim().toLowerCase();
     return reply === 'y' || reply === 'yes' || reply === '是' || reply === '确认'
       ? { verdict: 'approved', by: this.name }
@@ -42,24 +42,36 @@ export class InteractiveConfirmation implements ConfirmationChannel {
   }
 }
 
-/** An explicit, written policy: per category allow or deny; anything unlisted is denied. */
+export type ConsentPolicy = Partial<Record<ConfirmCategory, 'allow' | 'deny'>>;
+
+/**
+ * A written policy (`--yes send,delete`, `--deny`): an action all of whose categories it allows is
+ * approved, one with a category it denies is denied, and anything else goes to `otherwise` (a
+ * person, or a pause) — denied when there is none. `name` says who answered (`--yes send`).
+ */
 export class PolicyConfirmation implements ConfirmationChannel {
-  readonly name = 'policy';
-  constructor(private readonly policy: Partial<Record<ConfirmCategory, 'allow' | 'deny'>>) {}
-  async confirm(req: ConfirmationRequest): Promise<ConfirmationAnswer> {
-    const denied = req.categories.filter((c) => this.policy[c] !== 'allow');
-    return denied.length === 0
-      ? { verdict: 'approved', by: this.name }
-      : { verdict: 'denied', by: this.name, reason: `policy does not allow ${denied.join(', ')}` };
+  readonly name: string;
+  constructor(
+    private readonly policy: ConsentPolicy,
+    private readonly opts: { name?: string; otherwise?: ConfirmationChannel } = {},
+  ) {
+    this.name = opts.name ?? 'policy';
+  }
+  async confirm(req: ConfirmationRequest, deadline: Deadline): Promise<ConfirmationAnswer> {
+    const refused = req.categories.filter((c) => this.policy[c] === 'deny');
+    if (refused.length > 0) return { verdict: 'denied', by: this.name, reason: `refused by ${this.name}` };
+    const allowed = req.categories.length > 0 && req.categories.every((c) => this.policy[c] === 'allow');
+    if (allowed) return { verdict: 'approved', by: this.name };
+    if (this.opts.otherwise) return this.opts.otherwise.confirm(req, deadline);
+    const unlisted = req.categories.filter((c) => this.policy[c] !== 'allow');
+    return { verdict: 'denied', by: this.name, reason: `${this.name} does not allow ${unlisted.join(', ') || 'it'}` };
   }
 }
 
 /** Non-interactive runs: defer, so the loop checkpoints and waits for a person. */
 export class PauseForConfirmation implements ConfirmationChannel {
   readonly name = 'pause';
-  readonly pending: ConfirmationRequest[] = [];
   async confirm(req: ConfirmationRequest): Promise<ConfirmationAnswer> {
-    this.pending.push(req);
     return { verdict: 'deferred', by: this.name, pending: req };
   }
 }

@@ -2,11 +2,11 @@ import { resolveRef } from '../../core/element-ref.js';
 import type { HistoryEntry, Subgoal } from './types.js';
 
 /**
- * PROMPT_FORMAT: the machine-readable layout of the planner's prompts, defined once. The builders
- * (./builders.ts) write prompts only through it, and any reader — the reference model in
- * src/testbed, log tools — parses them only through it; test/testbed/prompt-format.test.ts builds
- * real prompts and proves the parse recovers every field, so a layout change that the parse does
- * not follow fails there instead of silently degrading the suite.
+ * PROMPT_FORMAT: the layout of the planner's prompts, defined once; the builders (./builders.ts)
+ * write prompts only through it. Readers are clients: the reference model reads a request with
+ * its own reader (src/testbed/reference-model/read-request.ts), as any model would, and
+ * test/testbed/prompt-format.test.ts builds real prompts and proves that reader recovers every
+ * field, so a layout change it does not follow fails there instead of silently degrading the suite.
  *
  * User message grammar:
  *   message   = section *( "\n\n" section ) [ "\n\n" image-note ]
@@ -57,10 +57,9 @@ export const LIST_SEPARATOR = '; ';
 /** The Current subgoal value once every subgoal is done (while one is open, the plan's [>] line names it and the section is left out). */
 export const ALL_DONE = 'all subgoals done — check the screen and call done';
 
-export const APPS_SEPARATOR = ', ';
+const APPS_SEPARATOR = ', ';
 /** At most this many names on the Apps line; a phone with more says how many are left out. */
 export const MAX_APPS = 80;
-const MORE_APPS = / \(\+\d+ more\)$/;
 
 /**
  * The Apps value: names as given, each once (a `,` inside a name would split it, so it becomes a
@@ -78,13 +77,6 @@ export function formatApps(names: readonly string[]): string {
     .filter((n) => n && !seen.has(n.toLowerCase()) && seen.add(n.toLowerCase()));
   const shown = clean.slice(0, MAX_APPS).join(APPS_SEPARATOR);
   return clean.length > MAX_APPS ? `${shown} (+${clean.length - MAX_APPS} more)` : shown;
-}
-export function parseApps(value: string): string[] {
-  return value
-    .replace(MORE_APPS, '')
-    .split(APPS_SEPARATOR)
-    .map((n) => n.trim())
-    .filter(Boolean);
 }
 
 /** `Label: value` */
@@ -106,28 +98,17 @@ const REVISE = 'revise it; ';
 export function reviseQualifier(reason: string): string {
   return `${REVISE}${reason}`;
 }
-export function reviseReason(qualifier: string): string {
-  return qualifier.startsWith(REVISE) ? qualifier.slice(REVISE.length) : qualifier;
-}
 
 const DELTA = ', changes since last step';
 /** The Screen section's qualifier: `aspect 0.45[, changes since last step]`. */
 export function screenQualifier(aspect: number, delta: boolean): string {
   return `aspect ${aspect.toFixed(2)}${delta ? DELTA : ''}`;
 }
-export function parseScreenQualifier(qualifier: string): { aspect: number; delta: boolean } | undefined {
-  const m = /^aspect (\d+(?:\.\d+)?)/.exec(qualifier);
-  return m ? { aspect: Number(m[1]), delta: qualifier.endsWith(DELTA) } : undefined;
-}
 
-/** A section's first line: label, optional qualifier, optional same-line value. */
-export const SECTION_HEADER = /^([A-Z][A-Za-z ]*?)(?: \((.*)\))?:(?: (.*))?$/;
-
-export type PlanMark = 'x' | '>' | ' ';
-export function planLine(index: number, mark: PlanMark, text: string): string {
+type PlanMark = 'x' | '>' | ' ';
+function planLine(index: number, mark: PlanMark, text: string): string {
   return `${index + 1}. [${mark}] ${text}`;
 }
-export const PLAN_LINE = /^(\d+)\. \[([x> ])\] (.*)$/;
 
 export function formatPlan(plan: Subgoal[], current: number): string {
   return plan.map((s, i) => planLine(i, s.done ? 'x' : i === current ? '>' : ' ', s.text)).join('\n');
@@ -145,7 +126,7 @@ const BY_WHOM: Record<NonNullable<HistoryEntry['by']>, string> = {
  * (with what was seen), or `ok, not checked` (done, but nothing verified it); a step without one
  * (done, read, note, look: expect "-") says `ok` or `FAILED`.
  */
-export function historyLine(e: HistoryEntry): string {
+function historyLine(e: HistoryEntry): string {
   const who = e.by ? `${BY_WHOM[e.by]}${e.note ? '; ' : ''}` : '';
   const note = who || e.note ? ` (${who}${e.note ?? ''})` : '';
   const expect = e.expect === '-' ? '' : ` expect ${e.expect}`;
@@ -161,16 +142,14 @@ function withoutTypedLength(action: string, expect: string): string {
   return typed === undefined ? action : action.replace(` text=${typedText(typed)}`, '');
 }
 
-/** The result of a step as its history line writes it (HISTORY_LINE's fourth group). */
-export const RESULT = { met: 'met', ok: 'ok', unchecked: 'ok, not checked', failed: 'FAILED' } as const;
+/** The result of a step as its history line writes it. */
+const RESULT = { met: 'met', ok: 'ok', unchecked: 'ok, not checked', failed: 'FAILED' } as const;
 
 function resultWord(e: HistoryEntry): string {
   if (!e.ok) return RESULT.failed;
   if (e.expect === '-') return RESULT.ok;
   return e.unchecked ? RESULT.unchecked : RESULT.met;
 }
-/** The first ` expect ` ends the action (an action's own text is quoted and short). */
-export const HISTORY_LINE = /^(\d+)\. (.*?)(?: expect (.*?))? → (met|ok, not checked|ok|FAILED)(?: \((.*)\))?$/;
 
 const PLACEHOLDER = /^(⟨secret\d+⟩)+$/;
 /** Typed text as a history line or a ban shows it: only its length (it may be a password), or the model's own placeholder. */
@@ -193,8 +172,6 @@ export function formatHistory(h: HistoryEntry[]): string {
  */
 export const SCREEN_LINE =
   /^\s*\[?([0-9a-f]{3,8}(?:~\d+)?)\]?\s+(?:(tap|fill|toggle|slide|scroll|long)\s+)?(?:([A-Z][\w.]*)\s+)?(.*)$/;
-/** The header line of the compact view: `app package/activity …`. */
-export const SCREEN_APP = /^app (\S+)/m;
 
 /**
  * The mark on a screen line whose tap the guard holds for the user (`… 540,860 · asks user: payment`),
@@ -202,8 +179,7 @@ export const SCREEN_APP = /^app (\S+)/m;
  * screen text cannot forge one; the agent computes which ids get it (the executor's guard).
  */
 export const HELD_WORDS = 'asks user: ';
-export const HELD_MARK = ` · ${HELD_WORDS}`;
-export const HELD_LINE = / · asks user: ([a-z_/]+)$/;
+const HELD_MARK = ` · ${HELD_WORDS}`;
 
 /** The screen with the held controls' lines marked; `held`: element id → the guard's categories. */
 export function markHeld(screen: string, held: Readonly<Record<string, readonly string[]>> | undefined): string {
@@ -229,7 +205,6 @@ export function consentNote(verdict: 'approved' | 'declined', what: string, cate
   const kinds = categories.length ? ` (held as ${categories.join('/')})` : '';
   return verdict === 'approved' ? `the user approved ${what}${kinds}` : `the user declined ${what}${kinds}: not done`;
 }
-export const DECLINED_NOTE = /\bthe user declined\b/;
 
 /**
  * The history note of a tap on the confirmation dialog an approved action opened: one act, one
@@ -243,13 +218,4 @@ export function coveredNote(what: string, step: number): string {
 export function fenceScreen(text: string): string {
   const safe = text.replaceAll(SCREEN_CLOSE, '</ screen>').replaceAll(SCREEN_OPEN, '< screen untrusted>');
   return `${SCREEN_OPEN}\n${safe}\n${SCREEN_CLOSE}`;
-}
-
-/** Tool names back out of a `Tools:` value (each help entry starts with its name). */
-export function toolNames(value: string): string[] {
-  return value
-    .replace(/\.$/, '')
-    .split(LIST_SEPARATOR)
-    .map((entry) => /^[a-z_]+/.exec(entry.trim())?.[0] ?? '')
-    .filter(Boolean);
 }

@@ -1,6 +1,5 @@
 import type { ActArgsOut } from './policy.js';
-import type { PromptStep } from './prompt-parse.js';
-import type { ParsedScreen } from './screen-parse.js';
+import type { ParsedScreen, PromptStep } from './read-request.js';
 
 /**
  * Seeded mistakes of the kinds real models make, so the recovery machinery is measured: a wrong
@@ -55,7 +54,7 @@ export interface NoiseInput {
   history: PromptStep[];
   /** Whether subgoals after the current one remain. */
   moreSubgoals: boolean;
-  /** Tools the request offers (from the system prompt's Tools line). */
+  /** Tools the request offers (its act schema's tool enum). */
   offered?: ReadonlySet<string>;
   /** The plan's subgoals from the current one on, for a plan revision that changes nothing. */
   remainingPlan?: string[];

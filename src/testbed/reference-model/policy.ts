@@ -1,10 +1,9 @@
 import { type Intent, parseIntent } from './intents.js';
-import type { PromptStep } from './prompt-parse.js';
-import type { ParsedScreen, ScreenLine } from './screen-parse.js';
+import type { ParsedScreen, PromptStep, ScreenLine } from './read-request.js';
 
 /**
  * The reference model's "brain": given the current intent and the screen it reads in the prompt
- * (through PROMPT_FORMAT, ./prompt-parse.ts), produce the arguments of an `act` call — what a
+ * (by its one reader, ./read-request.ts), produce the arguments of an `act` call — what a
  * competent model would do. It never sees the virtual phone. Its only recovery is `searchMove`
  * (target not on screen: back after a failed dispatched step, else scroll the list at most 3
  * times, else back); every other recovery rule is listed in ./recovery.ts. Each intent verb maps

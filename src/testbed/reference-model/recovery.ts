@@ -1,8 +1,6 @@
-import { typedText } from '../../planner/prompt/format.js';
 import { parseIntent } from './intents.js';
 import { type ActArgsOut, actForIntent, fieldValue, findElement, isField, isToggle } from './policy.js';
-import type { PromptStep } from './prompt-parse.js';
-import { listedElement, type ParsedScreen } from './screen-parse.js';
+import { listedElement, type ParsedScreen, type PromptStep, shownTyped } from './read-request.js';
 
 /**
  * The reference model's whole recovery policy: what a careful model does beyond the current step.
@@ -26,7 +24,7 @@ import { listedElement, type ParsedScreen } from './screen-parse.js';
  *    element's centre by coordinates (where its line shows one), `back` becomes a relaunch, anything
  *    else asks the user. Why: the prompt says "do not repeat banned actions", and the agent's ban
  *    list is what is measured. Bans and undo notes write full ids, the listing their shortest
- *    prefixes: a full id names the listed line it starts with (screen-parse `listedElement`).
+ *    prefixes: a full id names the listed line it starts with (read-request `listedElement`).
  * Plus one rule in server.ts: after "the user declined …" in the recent steps, ask_user (a careful
  * model stops when the user declined a guarded action).
  */
@@ -108,7 +106,7 @@ function earlierStep(ctx: PlanContext): ActArgsOut | undefined {
 function isBanned(a: ActArgsOut, ban: string): boolean {
   const head = [a.tool, typeof a.target_id === 'string' ? `[${a.target_id}]` : ''].filter(Boolean).join(' ');
   if (ban !== head && !ban.startsWith(`${head} `)) return false;
-  return a.tool !== 'type' || typeof a.text !== 'string' || ban.endsWith(`text=${typedText(a.text)}`);
+  return a.tool !== 'type' || typeof a.text !== 'string' || ban.endsWith(`text=${shownTyped(a.text)}`);
 }
 
 /** A banned signature with its full ids written as the listing shows them (`tap [99857add]` → `tap [998]`). */

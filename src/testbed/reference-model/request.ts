@@ -7,7 +7,7 @@
 export interface ChatRequest {
   model?: string;
   messages: { role: string; content?: unknown }[];
-  tools?: { function?: { name?: string } }[];
+  tools?: { function?: { name?: string; parameters?: unknown } }[];
 }
 
 export type Checked = { ok: true; body: ChatRequest } | { ok: false; message: string; param: string | null };

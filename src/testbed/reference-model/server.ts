@@ -2,11 +2,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { sniffImageType } from '../../core/image-format.js';
 import { seededRandom } from '../../core/random.js';
-import { DECLINED_NOTE } from '../../planner/prompt/format.js';
 import { type CatalogEntry, intentsForGoal } from './intents.js';
 import { applyNoise, type NoiseKind } from './noise.js';
 import { type ActArgsOut, actForIntent, asListed } from './policy.js';
-import { type ParsedPrompt, parsePrompt } from './prompt-parse.js';
+import { contentText, type ParsedPrompt, readRequest } from './read-request.js';
 import { decideWithPlan } from './recovery.js';
 import { type ChatRequest, checkChatRequest } from './request.js';
 import { countTokens } from './tokens.js';
@@ -73,15 +72,6 @@ function recordImage(stats: ReferenceModelStats, url: string): void {
   if (sniffImageType(head) !== m[1]) stats.imageMismatches++;
 }
 
-function contentText(c: unknown): string {
-  if (typeof c === 'string') return c;
-  if (Array.isArray(c))
-    return c
-      .map((p) => (p && typeof p === 'object' && 'text' in p && typeof p.text === 'string' ? p.text : ''))
-      .join('\n');
-  return '';
-}
-
 async function readBody(req: IncomingMessage, limit = 4 << 20): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -119,16 +109,8 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
   let seq = 0;
 
   function respond(body: ChatRequest): { fn: string; args: string } {
-    const messages = body.messages;
-    const prompt = messages.find((m) => m.role === 'user');
-    const text = contentText(prompt?.content);
-    for (const m of messages) for (const url of imageUrls(m.content)) recordImage(stats, url);
-    const system = messages
-      .filter((m) => m.role === 'system')
-      .map((m) => contentText(m.content))
-      .join('\n');
-    const fn = body.tools?.[0]?.function?.name ?? /the arguments of (\w+)/.exec(system)?.[1] ?? 'act';
-    const p = parsePrompt(text, system);
+    for (const m of body.messages) for (const url of imageUrls(m.content)) recordImage(stats, url);
+    const { fn, prompt: p } = readRequest(body);
     const scripted = opts.answer?.(p, fn);
     if (scripted) return { fn, args: JSON.stringify(scripted) };
     const goal = p.goal;
@@ -144,8 +126,7 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
     const ownIntent = (line: string) => intents.find((i) => shownSubgoal(i) === line) ?? line;
     const { screen, history } = p;
     // After the user declined a guarded action, a careful model stops and reports it.
-    const declined = history.some((h) => DECLINED_NOTE.test(`${h.action} ${h.note ?? ''}`));
-    const args: ActArgsOut = declined
+    const args: ActArgsOut = p.declined
       ? {
           thought: 'the user declined',
           tool: 'ask_user',
