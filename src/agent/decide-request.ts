@@ -56,8 +56,6 @@ export function decideRequest(ports: AgentPorts, c: DecideContext): DecideReques
     // seek_timeline, only on it).
     tools: toolsForScreen(obs, REGISTRY.plannerTools(ports.tools, { vision: !!ports.image }), REGISTRY.catalog, {
       timeline: hasTimeline(obs),
-      // `read` only where the listing cuts something (a label or text ending in "…").
-      cut: c.seen.compact.includes('…'),
     }),
     notes: c.notes,
     // Where an app is chosen: on the home screen (and its drawer) only, so other steps pay nothing.

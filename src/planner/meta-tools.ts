@@ -27,7 +27,7 @@ export const META_TOOLS: readonly MetaToolSpec[] = [
     'note',
     `note(text) keeps a fact in the agent's own scratch memory, shown under Notes in each prompt (not the Notes app; ≤ ${MAX_NOTE_CHARS} chars)`,
   ),
-  meta('read', 'read(target_id | text=a cut line as shown) its full text', { offeredOn: (t) => t.cut }),
+  meta('read', 'read(target_id | text=a cut line as shown) its full text'),
   meta('look', 'look(target_id|point?) a step: the next prompt has the screenshot, zoomed on the control and its row', {
     needsVision: true,
   }),

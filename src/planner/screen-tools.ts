@@ -32,7 +32,7 @@ export function isDrawnScreen(obs: Observation, timeline = false): boolean {
   return obs.elements.some((e) => DRAWN.test(e.role) || (/Image/.test(e.role) && area(e) >= LARGE_IMAGE_AREA));
 }
 
-function traits(obs: Observation, timeline: boolean, cut: boolean): ScreenTraits {
+function traits(obs: Observation, timeline: boolean): ScreenTraits {
   const els = obs.elements;
   const field = els.some((e) => e.flags.editable);
   const drawn = isDrawnScreen(obs, timeline);
@@ -53,21 +53,19 @@ function traits(obs: Observation, timeline: boolean, cut: boolean): ScreenTraits
       obs.unstable !== undefined ||
       els.some((e) => /ProgressBar/.test(e.role) && e.range === undefined) ||
       obs.texts.some((t) => LOADING.test(t)),
-    cut,
   };
 }
 
 /**
  * `available` narrowed to what applies on this screen (order kept). `timeline`: the screen has a
- * self-drawn recording timeline (perception's `hasTimeline`, which this layer does not import);
- * `cut`: the listing the model reads cuts some label or text (offered when not said).
+ * self-drawn recording timeline (perception's `hasTimeline`, which this layer does not import).
  */
 export function toolsForScreen(
   obs: Observation,
   available: readonly string[],
   catalog: ToolCatalog,
-  screen: { timeline?: boolean; cut?: boolean } = {},
+  screen: { timeline?: boolean } = {},
 ): string[] {
-  const t = traits(obs, screen.timeline ?? false, screen.cut ?? true);
+  const t = traits(obs, screen.timeline ?? false);
   return available.filter((tool) => catalog.get(tool)?.offeredOn?.(t) ?? true);
 }

@@ -62,8 +62,6 @@ export interface ScreenTraits {
   /** A slider whose tree carries no value (a uiautomator dump). */
   slider: boolean;
   loading: boolean;
-  /** The listing cuts a label or text ("…"): only then has `read` anything to add. */
-  cut: boolean;
 }
 
 /** An act field's value as the history shows it. */

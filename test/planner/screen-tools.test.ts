@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AGENT_COMPACT } from '../../src/executor/observe.js';
-import { compactView } from '../../src/perception/compact.js';
 import { hasTimeline } from '../../src/perception/timeline.js';
 import { actArgsSchema, actJsonSchema, fieldNames, REQUIRED_FIELDS } from '../../src/planner/act-schema.js';
 import { parseAct } from '../../src/planner/act-tool.js';
@@ -52,18 +50,6 @@ describe('tools per screen', () => {
       expect(tools).not.toContain(t);
     const system = systemPrompt(tools, REGISTRY.catalog);
     expect(system).not.toMatch(/frame_changes|pinch|touch_gesture|set_progress/);
-  });
-
-  it('read is offered only where the listing the model reads cuts a label or text', async () => {
-    const p = await screen(SETTINGS_PACKAGE);
-    const listing = compactView(p.observation, AGENT_COMPACT);
-    const withCut = (cut: boolean) => toolsForScreen(p.observation, ALL, REGISTRY.catalog, { timeline: false, cut });
-    // The settings list cuts no row: what the agent sends leaves read out.
-    expect(listing).not.toContain('…');
-    expect(withCut(false)).not.toContain('read');
-    expect(withCut(true)).toContain('read');
-    // A caller that does not say offers it.
-    expect(offer(p)).toContain('read');
   });
 
   it('the Display page has a slider: set_progress and read_control are offered there', async () => {

@@ -66,7 +66,7 @@ export function screenHelp(screen?: string): string {
   const joins = !seen || seen.joins ? " — and · join a row's texts, ¶ breaks a line." : '';
   const rid = !seen || seen.rid ? ' #resource' : '';
   const xy = !seen || seen.xy;
-  const place = xy ? ' (x,y 0..1000 over the whole screen, given where order and label cannot place it)' : '';
+  const place = xy ? ' (x,y 0..1000 of the whole screen, where order and label cannot place it)' : '';
   return `Screen lines: id Class "label" state${rid}${xy ? ' x,y' : ''}${place}. ${verbs}${written}.${joins}`;
 }
 
