@@ -119,6 +119,7 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
         journal: req.journal,
         dryRun: req.dryRun,
         fresh: req.fresh,
+        progress: req.progress,
       });
       const executed: Executed = {
         ok: r.ok,
