@@ -15,6 +15,7 @@ import type { ActionRequest } from '../device/protocol/index.js';
 import { applyAudit, auditAction } from './action-audit.js';
 import { askConsent, type Consent, guardOf } from './consent.js';
 import { prepareRequest, refuse } from './dispatch.js';
+import type { FieldHints } from './field-hints.js';
 import { needsFrames } from './frames.js';
 import type { ConfirmationChannel, ConfirmationRequest } from './guardrails/confirm.js';
 import type { GuardConfig, GuardVerdict } from './guardrails/guard.js';
@@ -64,6 +65,8 @@ export interface ExecutorDeps {
   /** Seed of the pacing jitter (tests replay exactly). */
   seed?: number;
   perceive?: Perceiver;
+  /** Where typing records what a field showed before (the injected perceiver's; field-hints.ts). */
+  fields?: FieldHints;
   /** Light mode: how old (ms) the executor's own post-action read may be to stand in for the re-check. */
   freshForMs?: number;
   /** How long a confirmation may take (ms, default 10 min); not part of the action's deadline. */
@@ -132,6 +135,16 @@ export interface StepResult {
   dryRun?: boolean;
 }
 
+/**
+ * A delivered input after which the page stayed the same, where the device said why (a replay
+ * phone: `off-graph: no recorded tap at … ; nothing changed`): its word goes first, ahead of the
+ * validator's guess (dropped input, overlay, wrong element), so the model does not just try again.
+ */
+function deviceSaid(reason: string, receipt: Receipt, post: Observation): string {
+  const said = receipt.detail?.trim();
+  return said && receipt.pre?.pageHash === post.pageHash ? `the device said: ${said}; ${reason}` : reason;
+}
+
 function errorOf(receipt: Receipt, outcome: Outcome | undefined): string | undefined {
   return receipt.error ? `${receipt.error.code}: ${receipt.error.message}` : outcome?.reason;
 }
@@ -146,6 +159,7 @@ export class Executor {
   /** The 150–400 ms gap between dispatches (DESIGN §5). */
   private readonly gap: ActionGap;
   readonly mode: VerificationMode;
+  private readonly fields: FieldHints | undefined;
 
   constructor(private readonly deps: ExecutorDeps) {
     this.pacer = new Pacer(seededRandom(deps.seed ?? 1));
@@ -153,6 +167,7 @@ export class Executor {
     this.perceiver = deps.perceive ? undefined : new SnapshotPerceiver();
     this.perceive = deps.perceive ?? (this.perceiver as SnapshotPerceiver).perceive;
     this.mode = deps.verification ?? 'full';
+    this.fields = deps.fields ?? this.perceiver?.fields;
   }
 
   /** A fresh observation (the loop's perception step when no post-action read is at hand). */
@@ -233,6 +248,7 @@ export class Executor {
     if (!aim.ok) return this.refused(refuse(d, aim.code, aim.message).receipt);
     const target = aim.element;
     const n = prepareRequest(spec, a, obs);
+    if (n.ok) this.fields?.learn(a, obs, target);
     if (!n.ok) return this.refused(n.call(d).receipt, { target });
     const native: ActionRequest | undefined = n.req;
 
@@ -407,7 +423,7 @@ export class Executor {
       receipt,
       outcome,
       changes: audit.changes,
-      error: outcome.ok ? undefined : (outcome.reason ?? 'not validated'),
+      error: outcome.ok ? undefined : deviceSaid(outcome.reason ?? 'not validated', receipt, v.post),
     };
   }
 
