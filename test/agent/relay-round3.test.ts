@@ -20,8 +20,9 @@ afterAll(async () => {
 
 /** The listed id of the screen line whose label starts with `label`. */
 function idOf(user: string, label: string): string {
-  const line = user.split('\n').find((l) => l.includes(`"${label}`) && /^\[[0-9a-f~]+\]/.test(l));
-  const id = line ? /^\[([0-9a-f~]+)\]/.exec(line)?.[1] : undefined;
+  // The listing writes an id bracketed or bare at the line's start.
+  const line = user.split('\n').find((l) => l.includes(`"${label}`) && /^\[?[0-9a-f~]{3,}\]?\s/.test(l));
+  const id = line ? /^\[?([0-9a-f~]+)\]?\s/.exec(line)?.[1] : undefined;
   if (!id) throw new Error(`no screen line labelled "${label}" in:\n${user}`);
   return id;
 }
