@@ -1,7 +1,6 @@
-import type { Deadline } from '../core/clock.js';
-import type { Decision, Element } from '../core/types.js';
-import { approvalOf, covers } from '../executor/consent-scope.js';
-import type { ConfirmationAnswer, ConfirmationChannel, ConfirmationRequest } from '../executor/guardrails/confirm.js';
+import type { Decision } from '../core/types.js';
+import { ALREADY_DONE } from '../executor/consent.js';
+import { approvalOf } from '../executor/consent-scope.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import { consentNote } from '../planner/prompt/format.js';
 import { appendJournal } from '../store/action-journal.js';
@@ -24,34 +23,13 @@ export type Outcome =
   | { kind: 'end'; status: RunStatus; reason: string }
   | { kind: 'refused'; note: string; historyNote?: string };
 
-const ALREADY_DONE = 'already took effect before the run was interrupted';
-
-/**
- * The run's consent port for one step: a tap on the confirmation dialog an approved action opened is
- * covered by that approval (one act, one consent); an act that already took effect is refused.
- */
-function runChannel(s: Session, ctx: StepCtx, target: Element | undefined): ConfirmationChannel {
-  return {
-    name: s.deps.confirm.name,
-    async confirm(req: ConfirmationRequest, d: Deadline): Promise<ConfirmationAnswer> {
-      const approval = s.mem.approval;
-      if (approval && covers(approval, req, ctx.seen.obs, target)) {
-        ctx.covered = approval;
-        return { verdict: 'approved', by: `the approval of step ${approval.step}` };
-      }
-      if (s.mem.alreadyDone.has(req.summary)) return { verdict: 'denied', by: 'resume', reason: ALREADY_DONE };
-      return s.deps.confirm.confirm(req, d);
-    },
-  };
-}
-
 /** After the run's own action: a new approval is remembered, anything else ends the last one's reach. */
 function carryApproval(s: Session, ctx: StepCtx, exec: Executed): void {
   if (ctx.record.source === 'rule' || ctx.record.source === 'gate') return;
   const c = exec.consent;
   const delivered = exec.receipt.delivery !== 'not_delivered';
   s.mem.approval =
-    c?.kind === 'approved' && !ctx.covered && delivered ? approvalOf(ctx.step, c.request, ctx.seen.obs) : undefined;
+    c?.kind === 'approved' && !c.covered && delivered ? approvalOf(ctx.step, c.request, ctx.seen.obs) : undefined;
 }
 
 export async function executePlanned(s: Session, ctx: StepCtx, planned: PlannedStep, fresh: boolean): Promise<Outcome> {
@@ -59,14 +37,17 @@ export async function executePlanned(s: Session, ctx: StepCtx, planned: PlannedS
   const obs = ctx.seen.obs;
   const sig = actionSignature(decision.action);
   const te = s.perf();
-  const target = obs.elements.find((e) => e.id === decision.action.target_id);
   const exec = await s.deps.ports.execute({
     decision: live(s, decision),
     obs,
     dryRun: s.run.dryRun,
     fresh,
-    confirm: runChannel(s, ctx, target),
-    journal: async (req, guarded) => {
+    confirm: s.deps.confirm,
+    // A tap on the confirmation dialog an approved action opened is covered by that approval (one
+    // act, one consent); an act that already took effect before an interruption is refused.
+    consent: { approval: s.mem.approval, alreadyDone: s.mem.alreadyDone },
+    events: async ({ request: req, guarded, covered }) => {
+      if (covered) ctx.covered = covered;
       await appendJournal(
         s.run.runDir,
         {
@@ -144,6 +125,6 @@ export async function executePlanned(s: Session, ctx: StepCtx, planned: PlannedS
     return { kind: 'refused', note: `denied by ${consent.by}: ${what}`, historyNote: declined };
   }
   // A covered confirmation dialog asked nobody: it is not a second consent.
-  if (consent?.kind === 'approved' && !ctx.covered) s.result.confirmations++;
+  if (consent?.kind === 'approved' && !consent.covered) s.result.confirmations++;
   return { kind: 'executed', exec };
 }
