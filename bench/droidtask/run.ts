@@ -104,14 +104,23 @@ export function goldElement(seen: Perceived, shown: ShownState, gold: Gold): Ele
     .sort((x, y) => rectArea(x.boundsPx) - rectArea(y.boundsPx))[0];
 }
 
-/** The gold action as the history line the agent would have written after doing it. */
+/**
+ * The gold action as a history line, marked `recorded`: DroidTask recorded it, nothing ran or checked
+ * it here (its next recorded screen does not always show its text), so it must not read `met`.
+ */
 function goldEntry(step: number, gold: Gold, e: Element | undefined): HistoryEntry {
   if (gold.kind === 'input') {
     const action: Action = { tool: 'type', target_id: e?.id, text: gold.text ?? '' };
-    return { step, action: describeAction(action, e?.label), expect: `text_appears ${gold.text ?? ''}`, ok: true };
+    return {
+      step,
+      action: describeAction(action, e?.label),
+      expect: `text_appears ${gold.text ?? ''}`,
+      ok: true,
+      recorded: true,
+    };
   }
   const action: Action = gold.kind === 'back' ? { tool: 'back' } : { tool: 'tap', target_id: e?.id };
-  return { step, action: describeAction(action, e?.label), expect: 'page_changes', ok: true };
+  return { step, action: describeAction(action, e?.label), expect: 'page_changes', ok: true, recorded: true };
 }
 
 /** The gold step as done, on its own screen: the next step's history (none after a done). */

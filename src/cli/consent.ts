@@ -18,7 +18,15 @@ import {
  */
 
 /** The kinds a guarded action can have (executor/guardrails), and short names people type. */
-export const CONSENT_KINDS = ['payment', 'send', 'delete', 'account', 'ambiguous_target', 'personal_data'] as const;
+export const CONSENT_KINDS = [
+  'payment',
+  'send',
+  'delete',
+  'account',
+  'emergency_call',
+  'ambiguous_target',
+  'personal_data',
+] as const;
 const ALIASES: Record<string, (typeof CONSENT_KINDS)[number]> = {
   pay: 'payment',
   payments: 'payment',
@@ -26,6 +34,7 @@ const ALIASES: Record<string, (typeof CONSENT_KINDS)[number]> = {
   sms: 'send',
   del: 'delete',
   deletes: 'delete',
+  emergency: 'emergency_call',
   ambiguous: 'ambiguous_target',
   personal: 'personal_data',
 };

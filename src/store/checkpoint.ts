@@ -18,6 +18,7 @@ export const HistoryEntrySchema = z.object({
   expect: z.string(),
   ok: z.boolean(),
   unchecked: z.boolean().optional(),
+  recorded: z.boolean().optional(),
   note: z.string().optional(),
   by: z.enum(['rule', 'replay', 'gate']).optional(),
 });

@@ -77,3 +77,66 @@ describe('a keypad backspace', () => {
     expect(checkGuard({ tool: 'tap', target_id: word.id }, shopPage([word]), word).needsConfirmation).toBe(true);
   });
 });
+
+/**
+ * Issue 22, real screens: a mark says what the control does. The DroidTask and DroidBot screens
+ * these come from are checked in test/shared/guard-real-screens.test.ts.
+ */
+describe('what a control does, not what a row says', () => {
+  const page = (elements: Element[], texts: string[] = []) =>
+    observation({ app: { package: 'com.app', activity: '.A', title: '' }, elements, texts, pageHash: 'h' });
+  const tap = (e: Element, obs: Observation) => checkGuard({ tool: 'tap', target_id: e.id }, obs, e);
+  const field = (id: string, text: string, hint = '') =>
+    element(id, text, 1, {
+      role: 'EditText',
+      className: 'android.widget.EditText',
+      hint,
+      flags: { ...button(id, '').flags, editable: true },
+    });
+
+  it('a settings row whose borrowed title was cut short is content, a short menu row still a command', () => {
+    const row = {
+      ...button('r1', ''),
+      role: 'View',
+      className: 'android.widget.RelativeLayout',
+      label: 'Remove accents and diacritics at sendin…',
+    };
+    expect(tap(row, page([row])).needsConfirmation).toBe(false);
+    const menu = { ...row, id: 'r2', label: 'Remove done items' };
+    expect(tap(menu, page([menu])).categories).toEqual(['delete']);
+  });
+
+  it('"Send SMS" with nothing written opens the composer; with a written message it sends', () => {
+    for (const words of ['Send SMS', 'Send email to group', 'Send a message']) {
+      const b = { ...button('s1', ''), role: 'Image', desc: words };
+      expect(tap(b, page([b])).needsConfirmation).toBe(false);
+      expect(tap(b, page([b, field('f1', '', 'Type a message…')])).needsConfirmation).toBe(false);
+      expect(tap(b, page([b, field('f1', 'Type a message…', 'Type a message…')])).needsConfirmation).toBe(false);
+      expect(tap(b, page([b, field('f1', 'On my way', 'Type a message…')])).categories).toEqual(['send']);
+    }
+    const send = button('s2', 'Send');
+    expect(tap(send, page([send])).categories).toEqual(['send']);
+  });
+
+  it('a call to an emergency number is held; another number, or a call-history tab, is not', () => {
+    const call = { ...button('c1', ''), role: 'Image', desc: 'Call number' };
+    const v = tap(call, page([call, field('d1', '911')]));
+    expect(v.categories).toEqual(['emergency_call']);
+    expect(v.reasons[0]).toContain('emergency call (911)');
+    expect(tap(call, page([call, field('d1', '1 1 2')])).categories).toEqual(['emergency_call']);
+    expect(tap(call, page([call, field('d1', '5551234')])).needsConfirmation).toBe(false);
+    expect(tap(call, page([call, field('d1', '9112')])).needsConfirmation).toBe(false);
+    const own = button('c2', 'Call 112');
+    expect(tap(own, page([own])).categories).toEqual(['emergency_call']);
+    const tab = button('c3', 'Call history');
+    expect(tap(tab, page([tab, field('d1', '911')])).needsConfirmation).toBe(false);
+  });
+
+  it("an OK beside the dialog's own DELETE button is the other way out; one under a question about deleting is not", () => {
+    const ok = button('o1', 'OK');
+    const dialog = page([button('e1', 'EDIT'), button('d1', 'DELETE'), ok], ['Car Dock']);
+    expect(tap(ok, dialog).needsConfirmation).toBe(false);
+    expect(tap(button('d1', 'DELETE'), dialog).categories).toEqual(['delete']);
+    expect(tap(ok, page([button('n1', 'Cancel'), ok], ['Delete 3 files?'])).categories).toEqual(['delete']);
+  });
+});

@@ -22,6 +22,8 @@ const FIXTURES = path.resolve(repoRoot, '../shared/fixtures/droidtask');
 let probe: StepProbe | undefined;
 let mode: 'gold' | 'wrong' = 'gold';
 let model: ReferenceModel;
+/** Every prompt's Recent steps, as the model parsed them. */
+let histories: ParsedPrompt['history'][] = [];
 
 /** The listed element farthest from the gold, and a tap where the gold ends the task. */
 function wrongAnswer(p: ParsedPrompt): ActArgsOut | undefined {
@@ -37,7 +39,10 @@ beforeAll(async () => {
   model = await startReferenceModel({
     catalog: [],
     tokenizer: 'estimate',
-    answer: (p) => (mode === 'gold' ? scriptedAnswer(p, probe) : wrongAnswer(p)),
+    answer: (p) => {
+      histories.push(p.history);
+      return mode === 'gold' ? scriptedAnswer(p, probe) : wrongAnswer(p);
+    },
   });
 });
 afterAll(() => model?.close());
@@ -49,6 +54,7 @@ describe('bench:droidtask harness (scripted model; not a score)', () => {
     '%s: every gold step answered from the listing is scored right, recorded scrolls replayed',
     async (app) => {
       mode = 'gold';
+      histories = [];
       const loaded = await loadApp(FIXTURES, app);
       const records = await runApp(loaded, { model: spec(), probe: (p) => (probe = p) });
       const f = figures(records);
@@ -61,6 +67,11 @@ describe('bench:droidtask harness (scripted model; not a score)', () => {
       expect(afterScroll.length).toBeGreaterThan(0);
       expect(afterScroll.every((r) => r.scrolls > 0)).toBe(true);
       expect(f.promptTokensPerStep.median).toBeGreaterThan(200);
+      // The gold history is what DroidTask recorded, not what ran here: its steps read `recorded`,
+      // never `met` (only the model's own scrolls, executed by the replay, are checked).
+      const steps = histories.flat();
+      expect(steps.filter((s) => s.recorded).length).toBeGreaterThan(f.steps / 2);
+      expect(steps.filter((s) => s.met && !/^(swipe|scroll_to|control_action)\b/.test(s.action))).toEqual([]);
     },
     120_000,
   );

@@ -70,6 +70,7 @@ const input = (screen: string, over: Partial<DecideInput> = {}): DecideInput => 
     { step: 3, action: 'back', expect: 'page_changes', ok: true, note: 'replayed from page memory' },
     { step: 4, action: 'read [2b3c]', expect: '-', ok: true, note: 'full text: "On my way (5 min)"' },
     { step: 5, action: 'wait value=500', expect: 'no_change', ok: true, unchecked: true },
+    { step: 6, action: 'tap [3c4d] "Send"', expect: 'page_changes', ok: true, recorded: true },
   ],
   banned: ['tap [2b3c]', 'swipe up [5566]'],
   tools: ['tap', 'type', 'pinch', 'look', 'read_control', 'done', 'ask_user', 'infeasible'],
@@ -97,17 +98,19 @@ describe('PROMPT_FORMAT: the reference model parses every field the builders wri
     expect(p.allDone).toBe(false);
     expect(p.history).toEqual(
       // Every step with an expectation shows it and whether it was met; one without ("-") shows none.
-      input('').history.map(({ step, action, expect, ok, unchecked, note }) => ({
+      input('').history.map(({ step, action, expect, ok, unchecked, recorded, note }) => ({
         step,
         action,
         expect: expect === '-' ? '' : expect,
         ok,
-        met: ok && expect !== '-' && !unchecked,
+        met: ok && expect !== '-' && !unchecked && !recorded,
+        ...(recorded ? { recorded } : {}),
         ...(note ? { note } : {}),
       })),
     );
     expect(user).toContain('1. launch_app Messages expect app_foreground com.android.messaging → met\n');
     expect(user).toContain('5. wait value=500 expect no_change → ok, not checked');
+    expect(user).toContain('6. tap [3c4d] "Send" expect page_changes → recorded');
     expect(p.banned).toEqual(['tap [2b3c]', 'swipe up [5566]']);
     expect(p.hint).toBe(input('').hint);
     expect(p.tools).toEqual(['tap', 'type', 'pinch', 'look', 'read_control', 'done', 'ask_user', 'infeasible']);

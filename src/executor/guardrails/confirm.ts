@@ -1,8 +1,11 @@
 import type { Deadline } from '../../core/clock.js';
 import type { RiskCategory } from '../../core/risk-lexicon.js';
 
-/** What a confirmation is about: a lexicon category, an ambiguous touch, or typed personal data. */
-export type ConfirmCategory = RiskCategory | 'ambiguous_target' | 'personal_data';
+/**
+ * What a confirmation is about: a lexicon category, an emergency call (held for what it does: no
+ * word names it), an ambiguous touch, or typed personal data.
+ */
+export type ConfirmCategory = RiskCategory | 'emergency_call' | 'ambiguous_target' | 'personal_data';
 
 /**
  * Pluggable confirmation channels (DESIGN §5). Only a channel can approve a guarded action — never

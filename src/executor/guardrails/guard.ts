@@ -2,6 +2,7 @@ import { classifyText, isGenericConfirm, type LexiconHit, type RiskCategory } fr
 import type { Action, Element, Observation, ToolName } from '../../core/types.js';
 import { sequenceMembers } from '../native-args.js';
 import type { ConfirmCategory } from './confirm.js';
+import { emergencyCall, opensComposer } from './control-intent.js';
 import { findPii, type PiiKind } from './pii.js';
 
 /**
@@ -90,9 +91,13 @@ function wordCount(part: string): number {
   return latin + cjk / 2;
 }
 
-/** Every part of a bilingual label ("Delete · 删除") is short enough to be a command. */
+/**
+ * Every part of a bilingual label ("Delete · 删除") is short enough to be a command. A label cut short
+ * ("Remove accents and diacritics at sendin…", a settings row's borrowed title) has more words than
+ * it shows.
+ */
 function commandSized(words: string): boolean {
-  return words.split(/\s*[·|]\s*/).every((p) => wordCount(p) <= MAX_COMMAND_WORDS);
+  return words.split(/\s*[·|]\s*/).every((p) => wordCount(p) + (p.endsWith('…') ? 1 : 0) <= MAX_COMMAND_WORDS);
 }
 
 /**
@@ -126,12 +131,28 @@ function presses(action: Action): boolean {
   return action.tool === 'control_action' && PRESSING_OPS.has(String(action.args?.action ?? ''));
 }
 
-/** Text of the topmost non-application window (a dialog), or the page's visible text. */
+/**
+ * Text of the topmost non-application window (a dialog), or the page's visible text. For a generic
+ * confirmation (`target` given) its sibling buttons are left out: a dialog offering EDIT · DELETE ·
+ * OK has the deletion as its own button (held by its words), and its OK is the other way out.
+ */
 function contextText(obs: Observation, target?: Element): string {
   const win = target?.window;
+  const sibling = (e: Element) => target && e.id !== target.id && e.actionable && COMMAND_ROLES.has(e.role);
   // A keyboard's backspace key ("Delete") says nothing about what its Done key confirms.
-  const inWin = obs.elements.filter((e) => (win === undefined || e.window === win) && !isEditingKey(e, obs)).map(label);
+  const inWin = obs.elements
+    .filter((e) => (win === undefined || e.window === win) && !isEditingKey(e, obs) && !sibling(e))
+    .map(label);
   return [...inWin, ...obs.texts].join(' \n ');
+}
+
+/**
+ * The lexicon's hits on a pressed control's own words, less what the control does not do: a
+ * "Send SMS" that opens the composer sends nothing (./control-intent.ts).
+ */
+function ownHits(words: string, e: Element, obs: Observation, terms: AppRiskConfig['terms']): LexiconHit[] {
+  const hits = classifyText(words, terms);
+  return opensComposer(words, e, obs) ? hits.filter((h) => h.category !== 'send') : hits;
 }
 
 export function checkGuard(
@@ -144,7 +165,18 @@ export function checkGuard(
   const mutating = isMutating(action);
   const app = cfg.apps?.[obs.app.package];
   const hits: LexiconHit[] = [];
+  /** Held for what the press does rather than for a lexicon word: an emergency call. */
+  const does: ConfirmCategory[] = [];
   const reasons: string[] = [];
+  const pressing = (e: Element, words: string) => {
+    const own = ownHits(words, e, obs, app?.terms);
+    const call = emergencyCall(words, e, obs);
+    if (call) {
+      does.push('emergency_call');
+      reasons.push(`"${words}" places an emergency call (${call})`);
+    }
+    return own;
+  };
   if (extraReason) reasons.push(extraReason);
   if (mutating && action.tool === 'action_sequence') {
     // A sequence is judged by what each member does to what: typing into two fields is not a
@@ -154,7 +186,7 @@ export function checkGuard(
       const acts = m.op === 'click' || m.op === 'long_click' || m.tool === 'touch_gesture';
       if (m.element && acts) {
         const words = exemptTarget(m.element, obs) ? undefined : commandWords(m.element, obs);
-        const own = words ? classifyText(words, app?.terms) : [];
+        const own = words ? pressing(m.element, words) : [];
         hits.push(...own);
         for (const h of own) reasons.push(`member ${m.op} "${words}" matches ${h.category} term "${h.term}"`);
       } else if (!m.element && (acts || submits)) {
@@ -174,7 +206,7 @@ export function checkGuard(
       // (an app configured high-risk still does, below; typing that submits is judged below)
     } else if (target) {
       const words = commandWords(target, obs);
-      const own = words ? classifyText(words, app?.terms) : [];
+      const own = words ? pressing(target, words) : [];
       hits.push(...own);
       for (const h of own) reasons.push(`target "${words}" matches ${h.category} term "${h.term}"`);
       if (own.length === 0 && words && isGenericConfirm(words)) {
@@ -206,7 +238,7 @@ export function checkGuard(
   const typed = action.text ?? (typeof action.args?.text === 'string' ? action.args.text : '');
   const pii = [...new Set(findPii(typed).map((f) => f.kind))];
   if (pii.length && cfg.confirmPii) reasons.push(`typed text contains ${pii.join(', ')}`);
-  const categories: ConfirmCategory[] = [...new Set(hits.map((h) => h.category))];
+  const categories: ConfirmCategory[] = [...new Set([...hits.map((h) => h.category), ...does])];
   if (extraReason) categories.push('ambiguous_target');
   if (pii.length && cfg.confirmPii) categories.push('personal_data');
   return {

@@ -17,7 +17,8 @@ import type { HistoryEntry, Subgoal } from './types.js';
  *   Plan, Previous plan   planLine:     `N. [m] text`  m = "x" done · ">" current · " " open
  *   Notes                 one `- text` line per note (the model's working memory), oldest first
  *   Recent steps          historyLine:  `N. action[ expect E] → R[ (note)]`, R = met (E checked and held) ·
- *                         FAILED · ok (no E: done, read, note, look) · ok, not checked; the action in the
+ *                         FAILED · ok (no E: done, read, note, look) · ok, not checked · recorded (a step
+ *                         given from a recording, e.g. a benchmark's gold history: not run, not checked); the action in the
  *                         act call's fields (`tool [id] "label" op=… value=…`)
  *   Banned on this page   a LIST_SEPARATOR-joined list on one line, each action as it was sent (`tap point=503,897`, `type [id] "Email" text=(5 chars)`)
  *   Apps                  one line, the launcher's app names joined by APPS_SEPARATOR (formatApps): what
@@ -124,7 +125,8 @@ const BY_WHOM: Record<NonNullable<HistoryEntry['by']>, string> = {
  * The model must tell its own actions from those the agent took for it: they say who, in the note.
  * Every step with an expectation shows it and what became of it: `met` (checked and held), `FAILED`
  * (with what was seen), or `ok, not checked` (done, but nothing verified it); a step without one
- * (done, read, note, look: expect "-") says `ok` or `FAILED`.
+ * (done, read, note, look: expect "-") says `ok` or `FAILED`. A step given from a recording (a
+ * benchmark's gold history) says `recorded`: it was neither run here nor checked.
  */
 function historyLine(e: HistoryEntry): string {
   const who = e.by ? `${BY_WHOM[e.by]}${e.note ? '; ' : ''}` : '';
@@ -143,10 +145,17 @@ function withoutTypedLength(action: string, expect: string): string {
 }
 
 /** The result of a step as its history line writes it. */
-const RESULT = { met: 'met', ok: 'ok', unchecked: 'ok, not checked', failed: 'FAILED' } as const;
+const RESULT = {
+  met: 'met',
+  ok: 'ok',
+  unchecked: 'ok, not checked',
+  recorded: 'recorded',
+  failed: 'FAILED',
+} as const;
 
 function resultWord(e: HistoryEntry): string {
   if (!e.ok) return RESULT.failed;
+  if (e.recorded) return RESULT.recorded;
   if (e.expect === '-') return RESULT.ok;
   return e.unchecked ? RESULT.unchecked : RESULT.met;
 }

@@ -13,6 +13,11 @@ export interface HistoryEntry {
   ok: boolean;
   /** It worked, but nothing checked its expectation (shown `ok, not checked`, never `met`). */
   unchecked?: boolean;
+  /**
+   * A step taken from a recording and given as done (a benchmark's gold history): nothing ran it on
+   * this screen and nothing checked it, so it is shown `recorded`, never `met`.
+   */
+  recorded?: boolean;
   /** Why it failed, or a short note (guardrail denied, replayed from memory…). */
   note?: string;
   /** Who chose it when not the model: an interrupt rule, a replay from page memory, the wait gate. */

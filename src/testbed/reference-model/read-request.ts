@@ -34,7 +34,7 @@ const ALL_DONE = /^all subgoals done\b/;
 /** `N. [m] text` */
 const PLAN_LINE = /^(\d+)\. \[([x> ])\] (.*)$/;
 /** `N. action[ expect E] → result[ (note)]`: the first ` expect ` ends the action. */
-const HISTORY_LINE = /^(\d+)\. (.*?)(?: expect (.*?))? → (met|ok, not checked|ok|FAILED)(?: \((.*)\))?$/;
+const HISTORY_LINE = /^(\d+)\. (.*?)(?: expect (.*?))? → (met|ok, not checked|ok|recorded|FAILED)(?: \((.*)\))?$/;
 /** `[id] verb? Class? rest` of the compact view. */
 const SCREEN_LINE =
   /^\s*\[([0-9a-f]{3,8}(?:~\d+)?)\]\s+(?:(tap|fill|toggle|slide|scroll|long)\s+)?(?:([A-Z][\w.]*)\s+)?(.*)$/;
@@ -53,8 +53,10 @@ export interface PromptStep {
   action: string;
   expect?: string;
   ok: boolean;
-  /** Its expectation was checked and held (`met`); false for `ok`, `ok, not checked` and FAILED. */
+  /** Its expectation was checked and held (`met`); false for `ok`, `ok, not checked`, `recorded` and FAILED. */
   met: boolean;
+  /** Given from a recording (`recorded`: a benchmark's gold step), not run or checked here. */
+  recorded?: boolean;
   /** The step's note (why it failed), when the prompt shows one. */
   note?: string;
 }
@@ -203,6 +205,7 @@ function historyLines(lines: string[]): PromptStep[] {
       expect: m[3] ?? '',
       ok: m[4] !== 'FAILED',
       met: m[4] === 'met',
+      ...(m[4] === 'recorded' ? { recorded: true } : {}),
       ...(m[5] ? { note: m[5] } : {}),
     }));
 }
