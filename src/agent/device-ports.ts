@@ -120,6 +120,7 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
         events: req.events,
         dryRun: req.dryRun,
         fresh: req.fresh,
+        progress: req.progress,
       });
       const executed: Executed = {
         ok: r.ok,

@@ -1,24 +1,29 @@
-import { errorMessage, PhoneAgentError } from '../core/errors.js';
-import { addUsage, emptyUsage } from '../planner/llm/client.js';
+import path from 'node:path';
+import { CancelledError, errorMessage, PhoneAgentError } from '../core/errors.js';
+import { emptyUsage } from '../planner/llm/client.js';
 import type { Subgoal } from '../planner/prompt/types.js';
 import { type Checkpoint, CheckpointStore } from '../store/checkpoint.js';
-import { newRunId } from '../store/run-archive.js';
-import { DEFAULT_LISTENERS, finish } from './listeners.js';
+import { newRunId, RunArchive } from '../store/run-archive.js';
+import { cancellable, cancelledBy, controlled, type RunControl } from './cancel.js';
+import type { Perceived } from './ports.js';
+import { newState } from './run-state.js';
 import { maskSecrets } from './secrets.js';
-import { type AgentDeps, emptyResult, freshLoop, freshMemory, newSessionParts, type Session } from './session.js';
-import { runStep, type StepStart } from './step.js';
+import { type AgentDeps, apply, checkCancelled, openSession, type Session } from './session.js';
+import { finish, runStep, type StepStart } from './step.js';
 import type { RunResult } from './types.js';
 
 /**
  * The loop of DESIGN §1: one step at a time (./step.ts) until the run ends or its budget is used.
- * Every step is archived and the checkpoint saved after it (listeners), so `resumeAgent`
- * (./resume.ts) can pick a killed run up where it stopped. A broken device or model mid-run ends
- * the run `interrupted` with the reason in the checkpoint — resumable, never left `running`.
+ * Every step is checkpointed (`apply`, ./session.ts) and archived, so `resumeAgent` (./resume.ts)
+ * can pick a killed run up where it stopped — with the same `drive`. A broken device or model
+ * mid-run, a cancel or the run's deadline end the run `interrupted` with the reason in the
+ * checkpoint — resumable, never left `running`.
  */
 
+export type { RunControl } from './cancel.js';
 export type { AgentDeps } from './session.js';
 
-export interface RunOptions {
+export interface RunOptions extends RunControl {
   goal: string;
   maxSteps: number;
   runsDir: string;
@@ -34,78 +39,68 @@ export async function runAgent(deps: AgentDeps, runOpts: RunOptions): Promise<Ru
   // Credentials in the goal become placeholders for everything but dispatch.
   const { goal, secrets } = maskSecrets(runOpts.goal);
   const runId = runOpts.runId ?? newRunId(clock.now());
-  const { runDir, archive } = await newSessionParts(runOpts.runsDir, runId);
-  const cur = await deps.ports.observe();
-  const apps = await deps.ports.apps?.();
+  const runDir = path.join(runOpts.runsDir, runId);
+  const archive = await RunArchive.create(runDir);
+  return controlled(runOpts, async (signal) => {
+    const cur = await cancellable(deps.ports.observe(), signal);
+    const apps = await cancellable(deps.ports.apps?.() ?? Promise.resolve(undefined), signal);
 
-  // The coarse plan: from page memory when this goal was planned before, else one model call.
-  let plan: Subgoal[];
-  let total = emptyUsage();
-  const cachedPlan = memory.plan(goal);
-  const tPlan = perf();
-  if (cachedPlan) plan = cachedPlan.map((text) => ({ text, done: false }));
-  else {
-    const p = await planner.makePlan({ goal, screen: cur.compact, aspect: cur.obs.screen.aspect, apps });
-    plan = p.plan;
-    total = addUsage(total, p.usage);
-  }
-  const planMs = perf() - tPlan;
-  deps.onEvent?.({ kind: 'plan', subgoals: plan.map((s) => s.text), cached: !!cachedPlan });
+    // The coarse plan: from page memory when this goal was planned before, else one model call.
+    let plan: Subgoal[];
+    let usage = emptyUsage();
+    const cachedPlan = memory.plan(goal);
+    const tPlan = perf();
+    if (cachedPlan) plan = cachedPlan.map((text) => ({ text, done: false }));
+    else {
+      const p = await planner.makePlan({ goal, screen: cur.compact, aspect: cur.obs.screen.aspect, apps }, signal);
+      plan = p.plan;
+      usage = p.usage;
+    }
+    const planMs = perf() - tPlan;
+    deps.onEvent?.({ kind: 'plan', subgoals: plan.map((s) => s.text), cached: !!cachedPlan });
 
-  const checkpoint = await CheckpointStore.create(runDir, {
-    version: 1,
-    runId,
-    goal,
-    dryRun: runOpts.dryRun || undefined,
-    launch: runOpts.launch,
-    status: 'running',
-    subgoals: plan,
-    current: 0,
-    step: 0,
-    maxSteps: runOpts.maxSteps,
-    lastPageHash: cur.obs.pageHash,
-    history: [],
-    blacklist: {},
-    usage: total,
-    updatedAt: clock.now(),
+    const state = newState({
+      runId,
+      goal,
+      dryRun: !!runOpts.dryRun,
+      launch: runOpts.launch,
+      maxSteps: runOpts.maxSteps,
+      plan,
+      usage,
+      at: clock.now(),
+    });
+    const store = await CheckpointStore.create(runDir);
+    const s = openSession({ deps, run: { runId, runDir, secrets, apps, signal }, state, archive, store });
+    await apply(s, { kind: 'observed', obs: cur.obs });
+    return drive(s, 1, cur, { t0: tPlan, llmMs: planMs });
   });
-  const session: Session = {
-    deps,
-    perf,
-    run: { runId, runDir, goal, secrets, maxSteps: runOpts.maxSteps, dryRun: !!runOpts.dryRun, apps },
-    plan,
-    current: 0,
-    mem: freshMemory(),
-    loop: freshLoop(),
-    cur,
-    total,
-    result: emptyResult(runId, runDir, goal),
-    archive,
-    checkpoint,
-    listeners: DEFAULT_LISTENERS,
-  };
-  session.mem.completion.observe(cur.obs);
-  return drive(session, 1, { t0: tPlan, llmMs: planMs });
 }
 
-/** Steps from `first` until one ends the run or the budget is used up. */
-export async function drive(s: Session, first: number, start: StepStart): Promise<RunResult> {
+/** Steps from `first`, on the screen `cur`, until one ends the run or the budget is used up. */
+export async function drive(s: Session, first: number, cur: Perceived, start: StepStart): Promise<RunResult> {
+  let seen = cur;
   try {
-    for (let step = first; step <= s.run.maxSteps; step++) {
-      const ended = await runStep(s, step, step === first ? start : { t0: s.perf(), llmMs: 0 });
-      if (ended) return ended;
+    for (let step = first; step <= s.state.maxSteps; step++) {
+      checkCancelled(s);
+      const r = await runStep(s, step, seen, step === first ? start : { t0: s.perf(), llmMs: 0 });
+      if ('ended' in r) return r.ended;
+      seen = r.next;
     }
   } catch (e) {
-    // Something below broke (a dead device, a model that stopped answering): record why, keep the
-    // folder resumable, and let the caller print the actionable message.
-    await s.checkpoint
-      .save({ status: 'interrupted', reason: errorMessage(e), updatedAt: s.deps.clock.now() })
-      .catch(() => undefined);
-    throw e instanceof PhoneAgentError ? e : new RunFailedError(s.run.runDir, e);
+    // Something below broke (a dead device, a model that stopped answering) or the run was
+    // cancelled: record why, keep the folder resumable, and let the caller print the message.
+    const why = s.run.signal?.aborted ? cancelledBy(s.run.signal) : e;
+    await apply(s, { kind: 'interrupted', reason: errorMessage(why), at: s.deps.clock.now() }).catch(() => undefined);
+    if (why instanceof CancelledError) throw new CancelledError(`${why.message} (run folder: ${s.run.runDir})`);
+    throw why instanceof PhoneAgentError ? why : new RunFailedError(s.run.runDir, why);
   }
-  return finish(s, 'budget', {
-    reason: `out of steps: the budget of ${s.run.maxSteps} step${s.run.maxSteps === 1 ? '' : 's'} is used up`,
-  });
+  const max = s.state.maxSteps;
+  return finish(
+    s,
+    'budget',
+    { reason: `out of steps: the budget of ${max} step${max === 1 ? '' : 's'} is used up` },
+    seen,
+  );
 }
 
 /** A run broke on something unexpected; its folder keeps the reason and can be resumed. */

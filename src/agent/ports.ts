@@ -1,3 +1,4 @@
+import type { Progress } from '../core/progress.js';
 import type { Decision, Element, Observation, Receipt } from '../core/types.js';
 import type { Consent, ConsentScope } from '../executor/consent.js';
 import type { ExecutorEvent } from '../executor/executor.js';
@@ -36,6 +37,8 @@ export interface ExecuteRequest {
   dryRun: boolean;
   /** Nobody deliberated on `obs` (a rule, a replay, the wait gate): no re-check read is needed. */
   fresh: boolean;
+  /** The run's Progress (its cancel): the executor ends the action in flight when the run is cancelled. */
+  progress?: Progress;
 }
 
 export interface Executed {

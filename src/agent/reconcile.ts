@@ -4,7 +4,8 @@ import { formatExpect } from '../planner/expect-dsl.js';
 import { emptyUsage } from '../planner/llm/client.js';
 import type { JournalEntry } from '../store/action-journal.js';
 import { actionSignature, describeAction } from '../tools/index.js';
-import type { Session } from './session.js';
+import type { RunEvent } from './reduce.js';
+import type { RunState } from './run-state.js';
 import { labelOf } from './step-helpers.js';
 import type { StepRecord } from './types.js';
 
@@ -86,42 +87,61 @@ function screenFlags(e: Observation['elements'][number]): string {
   return `${+f.checked}${+f.selected}${+f.enabled}${e.range?.current ?? ''}${e.filled ?? ''}`;
 }
 
-/** Fold the judged in-flight action into the resumed run; returns the note for the resume event. */
-export function reconcileAction(s: Session, e: JournalEntry, j: Judged): string {
+/**
+ * Fold the judged in-flight action into the resumed run (as events, told in order); returns the
+ * note for the resume event.
+ */
+export async function reconcileAction(
+  st: RunState,
+  tell: (ev: RunEvent) => Promise<void>,
+  e: JournalEntry,
+  j: Judged,
+  now: Observation,
+): Promise<string> {
   const { action } = e.decision;
   const what = describeAction(action, labelOf(e.pre, action.target_id));
   const expect = formatExpect(e.decision.expect);
-  const line = (ok: boolean, note: string) => s.mem.history.add({ step: e.step, action: what, expect, ok, note });
+  const line = (ok: boolean, note: string) =>
+    tell({ kind: 'history', entry: { step: e.step, action: what, expect, ok, note } });
   if (j.verdict === 'done') {
-    if (e.subgoalDone && s.plan[e.subgoal]) {
-      s.plan[e.subgoal]!.done = true;
-      while (s.plan[s.current]?.done) s.current++;
-    }
-    s.mem.completion.record({ ok: true }, s.cur.obs, []);
-    line(true, 'dispatched before the interruption; its expected effect is on screen, so it is done: do not repeat it');
+    if (e.subgoalDone && st.plan[e.subgoal]) await tell({ kind: 'subgoal_closed', index: e.subgoal });
+    await tell({ kind: 'effect_seen', obs: now });
+    await line(
+      true,
+      'dispatched before the interruption; its expected effect is on screen, so it is done: do not repeat it',
+    );
     return `"${what}" had reached the phone before the interruption (its expected effect is on screen): counted as done, not repeated`;
   }
   if (j.verdict === 'not_done') {
-    line(false, 'interrupted before it took effect (the screen is as it was): not done; do it again if still needed');
+    await line(
+      false,
+      'interrupted before it took effect (the screen is as it was): not done; do it again if still needed',
+    );
     return `"${what}" was interrupted before it took effect (the screen is as it was): not done`;
   }
   if (isIdempotent(action)) {
-    line(false, `interrupted in flight; whether it took effect is not known (${j.reason}); doing it again is harmless`);
+    await line(
+      false,
+      `interrupted in flight; whether it took effect is not known (${j.reason}); doing it again is harmless`,
+    );
     return `"${what}" was in flight: not known whether it took effect (${j.reason}); it may be done again`;
   }
-  s.mem.blacklist.ban(e.pre.pageHash, actionSignature(action), describeAction(action));
   const note = `was in flight when the run was interrupted and may have taken effect (${j.reason}): look at the screen; do not repeat it unless the screen shows it was not done`;
-  line(false, note);
-  s.loop.hint = `"${what}" ${note}.`;
+  await tell({
+    kind: 'refused',
+    ban: { page: e.pre.pageHash, signature: actionSignature(action), shown: describeAction(action) },
+    entry: { step: e.step, action: what, expect, ok: false, note },
+    hint: `"${what}" ${note}.`,
+  });
   return `"${what}" was in flight and may have taken effect (${j.reason}): banned on its page, not repeated blindly`;
 }
 
 /** The step record of a reconciled action, for the archive and the report (it had none). */
-export function reconciledRecord(s: Session, e: JournalEntry, j: Judged): StepRecord {
+export function reconciledRecord(st: RunState, e: JournalEntry, j: Judged): StepRecord {
   const { action } = e.decision;
   return {
     step: e.step,
-    subgoal: s.plan[e.subgoal]?.text ?? '',
+    subgoal: st.plan[e.subgoal]?.text ?? '',
     source: 'llm',
     action: describeAction(action, labelOf(e.pre, action.target_id)),
     ok: j.verdict === 'done',

@@ -1,30 +1,30 @@
 import { readdir } from 'node:fs/promises';
 import { ActionableError } from '../core/errors.js';
-import { CompletionTracker } from '../executor/completion.js';
-import { addUsage, emptyUsage } from '../planner/llm/client.js';
-import { Blacklist } from '../planner/memory/blacklist.js';
-import { History } from '../planner/memory/history.js';
 import { lastJournalEntry } from '../store/action-journal.js';
 import { type Checkpoint, CheckpointStore } from '../store/checkpoint.js';
 import { RunArchive } from '../store/run-archive.js';
 import { actionSignature, describeAction } from '../tools/index.js';
-import { DEFAULT_LISTENERS } from './listeners.js';
+import { cancellable, controlled, type RunControl } from './cancel.js';
 import { drive } from './loop.js';
+import type { Perceived } from './ports.js';
 import { judgeInFlight, reconcileAction, reconciledRecord } from './reconcile.js';
+import type { RunEvent } from './reduce.js';
+import { deserialize, type RunState } from './run-state.js';
 import { maskSecrets } from './secrets.js';
-import { type AgentDeps, emptyResult, freshLoop, freshMemory, type Session } from './session.js';
+import { type AgentDeps, apply, openSession } from './session.js';
 import { replan, screenState } from './step-helpers.js';
 import type { RunResult } from './types.js';
 
 /**
- * Resume a run from its folder (DESIGN §6): re-observe; the action in flight when the run died
+ * Resume a run from its folder (DESIGN §6): the checkpoint is the run's state (`deserialize`), and
+ * the same loop goes on from it. First it re-observes; the action in flight when the run died
  * (journaled, its result never recorded) is judged on screen before the model decides anything —
  * an irreversible intent by reconcileIntent below, any other by ./reconcile.ts — and never
  * blindly repeated; a screen other than the one the run stopped on (and not explained by that
  * action) gets a new plan from where the phone is now. Steps continue their numbering.
  */
 
-export interface ResumeOptions {
+export interface ResumeOptions extends RunControl {
   runDir: string;
   /** The original task text, needed only when it held a credential (never stored). */
   goal?: string;
@@ -36,8 +36,8 @@ const ENDED: ReadonlySet<Checkpoint['status']> = new Set(['done', 'failed', 'inf
 const SECRET = /⟨secret\d+⟩/;
 
 export async function resumeAgent(deps: AgentDeps, o: ResumeOptions): Promise<RunResult> {
-  const checkpoint = await CheckpointStore.load(o.runDir);
-  const c = structuredClone(checkpoint.data);
+  const store = await CheckpointStore.load(o.runDir);
+  const c = store.data;
   if (ENDED.has(c.status))
     throw new ActionableError(
       'RESUME',
@@ -60,90 +60,64 @@ export async function resumeAgent(deps: AgentDeps, o: ResumeOptions): Promise<Ru
       'pass --more-steps N to grant more',
     );
 
-  const perf = deps.perf ?? (() => performance.now());
-  const t0 = perf();
-  const cur = await deps.ports.observe();
-  const apps = await deps.ports.apps?.();
-  const result = emptyResult(c.runId, o.runDir, c.goal);
-  Object.assign(result, c.counters ?? {});
-  const s: Session = {
-    deps,
-    perf,
-    run: { runId: c.runId, runDir: o.runDir, goal: c.goal, secrets, maxSteps, dryRun: !!c.dryRun, apps },
-    plan: c.subgoals,
-    current: c.current,
-    mem: {
-      ...freshMemory(),
-      history: History.from(c.history),
-      blacklist: Blacklist.fromJSON(c.blacklist, undefined, c.bannedAs),
-      completion: CompletionTracker.fromJSON(c.completion),
-      alreadyDone: new Set(c.irreversibleDone ?? []),
-      notes: c.notes ?? [],
-      taskApps: new Set(c.taskApps ?? []),
-      // An action in flight after the approval (not its own) ended its reach.
-      approval: inFlight ? undefined : c.approval,
-    },
-    loop: freshLoop(),
-    cur,
-    total: c.usage ?? emptyUsage(),
-    result,
-    archive,
-    checkpoint,
-    listeners: DEFAULT_LISTENERS,
-  };
-  s.mem.completion.observe(cur.obs);
-  const notes = reconcileIntent(s, c, first);
-  const judged = inFlight && judgeInFlight(inFlight, cur.obs);
-  if (inFlight && judged) {
-    notes.push(reconcileAction(s, inFlight, judged));
-    if (inFlight.step > archived) await archive.writeStep(inFlight.step, reconciledRecord(s, inFlight, judged));
-  }
-  let llmMs = 0;
-  // A screen changed by the in-flight action's visible effect is where the run was heading.
-  const explained = judged?.verdict === 'done';
-  if (!c.intent && !explained && c.lastPageHash && c.lastPageHash !== cur.obs.pageHash) {
-    // The phone moved on without us (a person, an app, the last step's unrecorded effect).
-    const tl = perf();
-    const r = await replan(deps.planner, {
-      goal: s.run.goal,
-      plan: s.plan,
-      screen: cur.compact,
-      aspect: cur.obs.screen.aspect,
-      apps,
-      reason: 'the run was interrupted and resumed on a different screen',
-      history: s.mem.history.recent(),
+  return controlled(o, async (signal) => {
+    const perf = deps.perf ?? (() => performance.now());
+    const t0 = perf();
+    const cur = await cancellable(deps.ports.observe(), signal);
+    const apps = await cancellable(deps.ports.apps?.() ?? Promise.resolve(undefined), signal);
+    const state = deserialize(c);
+    const s = openSession({
+      deps,
+      run: { runId: c.runId, runDir: o.runDir, secrets, apps, signal },
+      state,
+      archive,
+      store,
     });
-    llmMs = perf() - tl;
-    s.total = addUsage(s.total, r.usage);
-    s.plan = r.plan;
-    s.current = r.current;
-    notes.push('the screen differs from where the run stopped: plan revised from the current screen');
-  }
-  if (c.pendingConfirmation) {
-    const p = c.pendingConfirmation;
-    s.mem.history.add({ step: p.step, action: p.summary, expect: '-', ok: false, note: 'paused for confirmation' });
-    notes.push(`"${p.summary}" was waiting for confirmation: it is asked again if still the next action`);
-  }
-  await checkpoint.save({
-    status: 'running',
-    maxSteps,
-    // The reconciled in-flight step is settled: a second kill does not judge it again.
-    step: first - 1,
-    intent: undefined,
-    pendingConfirmation: undefined,
-    subgoals: s.plan,
-    current: s.current,
-    history: s.mem.history.all().slice(-20),
-    blacklist: s.mem.blacklist.toJSON(),
-    bannedAs: s.mem.blacklist.shownJSON(),
-    usage: s.total,
-    irreversibleDone: s.mem.alreadyDone.size ? [...s.mem.alreadyDone] : undefined,
-    approval: s.mem.approval,
-    resumes: [...(c.resumes ?? []), deps.clock.now()],
-    updatedAt: deps.clock.now(),
+    const tell = (ev: RunEvent) => apply(s, ev);
+    // An action in flight after the approval (not its own) ended its reach.
+    if (inFlight) await tell({ kind: 'approval_dropped' });
+    const notes = await reconcileIntent(s.state, tell, c, cur, first);
+    const judged = inFlight && judgeInFlight(inFlight, cur.obs);
+    if (inFlight && judged) {
+      notes.push(await reconcileAction(s.state, tell, inFlight, judged, cur.obs));
+      if (inFlight.step > archived) await archive.writeStep(inFlight.step, reconciledRecord(s.state, inFlight, judged));
+    }
+    let llmMs = 0;
+    // A screen changed by the in-flight action's visible effect is where the run was heading.
+    const explained = judged?.verdict === 'done';
+    if (!c.intent && !explained && c.lastPageHash && c.lastPageHash !== cur.obs.pageHash) {
+      // The phone moved on without us (a person, an app, the last step's unrecorded effect).
+      const tl = perf();
+      const r = await replan(
+        deps.planner,
+        {
+          goal: s.state.goal,
+          plan: s.state.plan.map((p) => ({ ...p })),
+          screen: cur.compact,
+          aspect: cur.obs.screen.aspect,
+          apps,
+          reason: 'the run was interrupted and resumed on a different screen',
+          history: s.state.history.slice(-5),
+        },
+        signal,
+      );
+      llmMs = perf() - tl;
+      await tell({ kind: 'replanned', plan: r.plan, current: r.current, usage: r.usage });
+      notes.push('the screen differs from where the run stopped: plan revised from the current screen');
+    }
+    if (c.pendingConfirmation) {
+      const p = c.pendingConfirmation;
+      await tell({
+        kind: 'history',
+        entry: { step: p.step, action: p.summary, expect: '-', ok: false, note: 'paused for confirmation' },
+      });
+      notes.push(`"${p.summary}" was waiting for confirmation: it is asked again if still the next action`);
+    }
+    await tell({ kind: 'observed', obs: cur.obs });
+    await tell({ kind: 'resumed', step: first - 1, maxSteps, at: deps.clock.now() });
+    deps.onEvent?.({ kind: 'resume', fromStep: first, notes, subgoals: s.state.plan.map((p) => p.text) });
+    return drive(s, first, cur, { t0, llmMs });
   });
-  deps.onEvent?.({ kind: 'resume', fromStep: first, notes, subgoals: s.plan.map((p) => p.text) });
-  return drive(s, first, { t0, llmMs });
 }
 
 /** The credential placeholders of the stored goal, filled from the original task text. */
@@ -170,12 +144,18 @@ function secretsFor(c: Checkpoint, goal: string | undefined): Map<string, string
  * aimed at is still there with its target, it did not happen and will need a new confirmation; if
  * the screen changed, it happened — banned on its page and reported as done, never repeated.
  */
-function reconcileIntent(s: Session, c: Checkpoint, first: number): string[] {
+async function reconcileIntent(
+  st: RunState,
+  tell: (ev: RunEvent) => Promise<void>,
+  c: Checkpoint,
+  cur: Perceived,
+  first: number,
+): Promise<string[]> {
   const intent = c.intent;
   if (!intent) return [];
   const { action } = intent.decision;
   const what = intent.summary ?? `${action.tool}${action.target_id ? ` [${action.target_id}]` : ''}`;
-  const obs = s.cur.obs;
+  const obs = cur.obs;
   const targetThere = !action.target_id || obs.elements.some((e) => e.id === action.target_id);
   // The same page is not enough (a chat keeps its Send button after sending): its content must be
   // unchanged too. When in doubt, it counts as done: a missed send can be redone, a double one cannot.
@@ -183,30 +163,40 @@ function reconcileIntent(s: Session, c: Checkpoint, first: number): string[] {
     obs.pageHash === intent.pageHash && (intent.state === undefined || intent.state === screenState(obs));
   if (unchanged && targetThere) {
     // Not done: it is confirmed again, and its approval covers nothing yet.
-    if (s.mem.approval?.step === intent.step) s.mem.approval = undefined;
-    s.mem.history.add({
-      step: intent.step,
-      action: what,
-      expect: '-',
-      ok: false,
-      note: 'interrupted before it took effect (screen unchanged); needs a new confirmation',
+    await tell({ kind: 'approval_dropped', step: intent.step });
+    await tell({
+      kind: 'history',
+      entry: {
+        step: intent.step,
+        action: what,
+        expect: '-',
+        ok: false,
+        note: 'interrupted before it took effect (screen unchanged); needs a new confirmation',
+      },
     });
     return [`"${what}" was interrupted before it took effect (the screen is unchanged): it will be confirmed again`];
   }
-  s.mem.blacklist.ban(intent.pageHash, actionSignature(action), describeAction(action));
-  s.mem.alreadyDone.add(what);
-  if (intent.subgoalDone && intent.subgoal !== undefined && s.plan[intent.subgoal]) {
-    s.plan[intent.subgoal]!.done = true;
-    while (s.plan[s.current]?.done) s.current++;
-  }
-  s.mem.history.add({
-    step: intent.step,
-    action: what,
-    expect: '-',
-    ok: true,
-    note: 'dispatched before the interruption; the screen changed, so it took effect: do not repeat it',
+  await tell({
+    kind: 'refused',
+    ban: { page: intent.pageHash, signature: actionSignature(action), shown: describeAction(action) },
   });
-  s.loop.hint = `Before the run was interrupted at step ${first - 1}, "${what}" was dispatched and the screen changed: it is done — do not repeat it; check its result on screen and go on.`;
+  await tell({ kind: 'already_done', what });
+  if (intent.subgoalDone && intent.subgoal !== undefined && st.plan[intent.subgoal])
+    await tell({ kind: 'subgoal_closed', index: intent.subgoal });
+  await tell({
+    kind: 'history',
+    entry: {
+      step: intent.step,
+      action: what,
+      expect: '-',
+      ok: true,
+      note: 'dispatched before the interruption; the screen changed, so it took effect: do not repeat it',
+    },
+  });
+  await tell({
+    kind: 'hint',
+    hint: `Before the run was interrupted at step ${first - 1}, "${what}" was dispatched and the screen changed: it is done — do not repeat it; check its result on screen and go on.`,
+  });
   return [
     `"${what}" had been dispatched before the interruption and the screen changed: counted as done, not repeated`,
   ];

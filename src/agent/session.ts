@@ -1,30 +1,25 @@
-import path from 'node:path';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { Decision } from '../core/types.js';
-import { CompletionTracker } from '../executor/completion.js';
-import type { Approval } from '../executor/consent-scope.js';
 import type { ConfirmationChannel } from '../executor/guardrails/confirm.js';
-import { FrameGate } from '../perception/frame.js';
-import type { ScrollEndTracker } from '../perception/scroll-end.js';
-import { InterruptTracker } from '../planner/interrupts.js';
 import { emptyUsage, type LlmUsage } from '../planner/llm/client.js';
-import { Blacklist } from '../planner/memory/blacklist.js';
-import { History } from '../planner/memory/history.js';
-import { LoopBreaker } from '../planner/memory/loop-breaker.js';
 import type { PageMemory } from '../planner/memory/page-memory.js';
 import type { Planner } from '../planner/planner.js';
-import type { Subgoal } from '../planner/prompt/types.js';
 import type { CheckpointStore } from '../store/checkpoint.js';
-import { RunArchive } from '../store/run-archive.js';
-import type { AgentPorts, Perceived } from './ports.js';
+import type { RunArchive } from '../store/run-archive.js';
+import { cancelledBy } from './cancel.js';
+import { archiveListener, reportListener, stepLogListener } from './listeners.js';
+import type { AgentPorts } from './ports.js';
+import { type RunEvent, reduce } from './reduce.js';
+import { type RunState, serialize } from './run-state.js';
 import { unmask } from './secrets.js';
-import type { AgentEvent, RunResult, StepRecord } from './types.js';
+import type { AgentEvent, RunResult, StepRecord, StepSummary } from './types.js';
 
 /**
- * The state of one run while it is driven: what a new run builds from the goal, and what a resumed
- * run rebuilds from its checkpoint. Steps (./step.ts) read and update it; the listeners (archive,
- * checkpoint, progress) hear every finished step.
+ * One run being driven: what it is (fixed), its state (one immutable value, ./run-state.ts), and
+ * where it goes (the archive, the checkpoint, the listeners). A new run and a resumed one build it
+ * the same way (`openSession`). The state changes only through `apply`, which is also the one
+ * place the checkpoint is written — whole, as `serialize(state)`, after the events a resume needs.
  */
 
 export interface AgentDeps {
@@ -40,81 +35,77 @@ export interface AgentDeps {
   onEvent?: (e: AgentEvent) => void;
 }
 
-/** What the run is: fixed when it starts. */
+/** What the run is: fixed when it starts (or resumes). */
 export interface RunInfo {
   runId: string;
   runDir: string;
-  /** The goal with credentials masked: all that the model, the archive and the logs ever see. */
-  goal: string;
   secrets: ReadonlyMap<string, string>;
-  maxSteps: number;
-  dryRun: boolean;
   /** The launcher's app names, read once when the run (or its resume) starts; absent when unavailable. */
   apps?: readonly string[];
+  /** Cancels the run (Ctrl-C, an MCP cancellation, its deadline): it ends `interrupted`, resumable. */
+  signal?: AbortSignal;
 }
 
-/** What the run has learned and must not forget (checkpointed). */
-export interface RunMemory {
-  history: History;
-  blacklist: Blacklist;
-  breaker: LoopBreaker;
-  interrupts: InterruptTracker;
-  /** Evidence for the completion check: screen texts seen, mistakes not yet undone, the last failure. */
-  completion: CompletionTracker;
-  /** Guarded actions (by summary) that took effect before an interruption: refused if asked again. */
-  alreadyDone: Set<string>;
-  /** Cache entries replayed in this run: a second replay of the same page means a cycle. */
-  replayed: Set<string>;
-  /** Page-memory entries this run learned (subgoal|page): never replayed on this run. */
-  learned: Set<string>;
-  /** The model's working memory (`note`), shown in every prompt. */
-  notes: string[];
-  /**
-   * Apps (packages) the run has acted in or brought to the front by its own actions: the only ones
-   * an interrupt rule may grant a permission to (planner/permission-rule.ts).
-   */
-  taskApps: Set<string>;
-  /**
-   * The user's last approval, while it may still cover the confirmation dialog its action opened
-   * (executor/consent-scope.ts): set when an approved action is delivered, cleared by the run's next
-   * own action. Checkpointed, so a resume keeps it right.
-   */
-  approval?: Approval;
-}
-
-/** The loop's counters and gates, reset by progress. */
-export interface LoopState {
-  invalidRun: number;
-  failRun: number;
-  replans: number;
-  /** A note for the next model call (strategy change, a refusal, what happened before a resume). */
-  hint?: string;
-  /** While waiting: the frame gate and how many gated waits in a row. */
-  waiting?: { gate: FrameGate; compact: string; count: number };
-  /** While scrolling one list: its end detector. */
-  scroll?: { key: string; tracker: ScrollEndTracker };
-  /** The screenshot a `look` took, for the next decision on the screen it was taken of (`seen`). */
-  look?: { url: string; of: string; seen: Perceived };
-}
-
-/** Hears each finished step, in order: the archive, the checkpoint, progress. */
-export type StepListener = (s: Session, record: StepRecord, png: Buffer | undefined) => Promise<void>;
+/** What hears the run, in order: the archive, the progress report, the result's step log. */
+export type RunListener = (e: ListenerEvent) => Promise<void> | void;
+export type ListenerEvent =
+  | { kind: 'step'; record: StepRecord; png: Buffer | undefined; max: number }
+  | { kind: 'finish'; result: RunResult; png: Buffer | undefined };
 
 export interface Session {
+  readonly deps: AgentDeps;
+  readonly perf: () => number;
+  readonly run: RunInfo;
+  /** The run's state: replaced by `apply`, never edited. */
+  state: RunState;
+  readonly archive: RunArchive;
+  readonly store: CheckpointStore;
+  readonly listeners: readonly RunListener[];
+  /** The steps so far, for the result (a listener's collection, not state). */
+  readonly stepLog: StepSummary[];
+}
+
+/** Events after which the checkpoint must be on disk: each is a point a resume may start from. */
+const DURABLE: ReadonlySet<RunEvent['kind']> = new Set([
+  'observed',
+  'intent',
+  'deferred',
+  'step_recorded',
+  'resumed',
+  'finished',
+  'interrupted',
+]);
+
+/** The one writer of run state and of the checkpoint. */
+export async function apply(s: Session, ev: RunEvent): Promise<void> {
+  s.state = reduce(s.state, ev);
+  if (DURABLE.has(ev.kind)) await s.store.write(serialize(s.state));
+}
+
+/** The one way a Session is built, for a new run and a resumed one. */
+export function openSession(o: {
   deps: AgentDeps;
-  perf: () => number;
   run: RunInfo;
-  plan: Subgoal[];
-  current: number;
-  mem: RunMemory;
-  loop: LoopState;
-  /** The latest stable observation and its capture: what the next step decides on. */
-  cur: Perceived;
-  total: LlmUsage;
-  result: RunResult;
+  state: RunState;
   archive: RunArchive;
-  checkpoint: CheckpointStore;
-  listeners: StepListener[];
+  store: CheckpointStore;
+}): Session {
+  const stepLog: StepSummary[] = [];
+  const listeners = [archiveListener(o.archive), reportListener(o.deps), stepLogListener(stepLog)];
+  return { ...o, perf: o.deps.perf ?? (() => performance.now()), listeners, stepLog };
+}
+
+/** Stop here when the run was cancelled (between phases; a phase in progress stops on the signal). */
+export function checkCancelled(s: Session): void {
+  const sig = s.run.signal;
+  if (sig?.aborted) throw cancelledBy(sig);
+}
+
+/** The decision as dispatched: placeholders replaced by the real credential, in the action only. */
+export function live(s: Session, d: Decision): Decision {
+  return s.run.secrets.size && d.action.text !== undefined
+    ? { ...d, action: { ...d.action, text: unmask(d.action.text, s.run.secrets) } }
+    : d;
 }
 
 export function emptyResult(runId: string, runDir: string, goal: string): RunResult {
@@ -133,54 +124,18 @@ export function emptyResult(runId: string, runDir: string, goal: string): RunRes
   };
 }
 
-export async function newSessionParts(
-  runsDir: string,
-  runId: string,
-): Promise<{ runDir: string; archive: RunArchive }> {
-  const runDir = path.join(runsDir, runId);
-  return { runDir, archive: await RunArchive.create(runDir) };
-}
-
-/** The decision as dispatched: placeholders replaced by the real credential, in the action only. */
-export function live(s: Session, d: Decision): Decision {
-  return s.run.secrets.size && d.action.text !== undefined
-    ? { ...d, action: { ...d.action, text: unmask(d.action.text, s.run.secrets) } }
-    : d;
-}
-
-/** Fresh run memory (a resume restores its contents from the checkpoint). */
-export function freshMemory(): RunMemory {
+/** The run's result as the caller gets it: from its state and its step log. */
+export function resultOf(s: Session): RunResult {
+  const st = s.state;
+  const status = st.status === 'running' || st.status === 'interrupted' ? 'failed' : st.status;
   return {
-    history: new History(5),
-    blacklist: new Blacklist(),
-    breaker: new LoopBreaker(),
-    interrupts: new InterruptTracker(),
-    completion: new CompletionTracker(),
-    alreadyDone: new Set<string>(),
-    replayed: new Set<string>(),
-    notes: [],
-    learned: new Set<string>(),
-    taskApps: new Set<string>(),
+    ...emptyResult(st.runId, s.run.runDir, st.goal),
+    status,
+    answer: st.answer,
+    reason: st.reason,
+    steps: s.stepLog.at(-1)?.step ?? st.step,
+    llm: structuredClone(st.usage) as LlmUsage,
+    ...st.counters,
+    stepLog: s.stepLog,
   };
-}
-
-export function freshLoop(): LoopState {
-  return { invalidRun: 0, failRun: 0, replans: 0 };
-}
-
-/** A new wait gate starting from the frame the wait was decided on. */
-export function waitGate(seen: Perceived): FrameGate {
-  const gate = new FrameGate();
-  if (seen.obs.frameHash) gate.check(seen.obs.frameHash);
-  return gate;
-}
-
-export function counters(s: Session): {
-  cacheHits: number;
-  ruleActions: number;
-  denials: number;
-  confirmations: number;
-} {
-  const { cacheHits, ruleActions, denials, confirmations } = s.result;
-  return { cacheHits, ruleActions, denials, confirmations };
 }

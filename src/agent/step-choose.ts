@@ -5,9 +5,11 @@ import { matchInterrupt } from '../planner/interrupts.js';
 import { addUsage } from '../planner/llm/client.js';
 import { actionSignature } from '../tools/index.js';
 import { decideRequest } from './decide-request.js';
-import type { Session } from './session.js';
+import { gateSkips, interruptMayTry } from './reduce.js';
+import { bannedOn, standingApproval } from './run-state.js';
+import { apply, type Session } from './session.js';
 import type { StepCtx } from './step-context.js';
-import { GATE_WAIT } from './step-helpers.js';
+import { GATE_WAIT, hashText } from './step-helpers.js';
 import type { DecisionSource } from './types.js';
 
 /**
@@ -25,17 +27,19 @@ export type Choice =
 
 export async function choose(s: Session, ctx: StepCtx): Promise<Choice> {
   const obs = ctx.seen.obs;
-  const interrupt = matchInterrupt(obs, { goal: s.run.goal, taskApps: s.mem.taskApps });
+  const st = s.state;
+  const interrupt = matchInterrupt(obs, { goal: st.goal, taskApps: new Set(st.taskApps) });
   // A prompt the rule may not answer (a permission it may not grant) is the user's decision.
   if (interrupt?.kind === 'hand_over') return { kind: 'end', status: 'ask_user', reason: interrupt.reason };
   if (interrupt) {
-    if (!s.mem.interrupts.attempt(interrupt.key))
+    const mayTry = interruptMayTry(st, interrupt.key);
+    await apply(s, { kind: 'interrupt_tried', key: interrupt.key });
+    if (!mayTry)
       return {
         kind: 'end',
         status: 'ask_user',
         reason: `a ${interrupt.kind} dialog did not go away after 3 tries; please dismiss it and resume`,
       };
-    s.result.ruleActions++;
     return {
       kind: 'decided',
       planned: { decision: interrupt.decision, subgoalDone: false },
@@ -44,38 +48,41 @@ export async function choose(s: Session, ctx: StepCtx): Promise<Choice> {
       ruleLabel: interrupt.label,
     };
   }
-  const w = s.loop.waiting;
-  if (w && w.count < 3 && unchangedSinceWait(w, ctx)) return { kind: 'decided', planned: GATE_WAIT, source: 'gate' };
-  const replay = replayFromMemory(s, ctx);
+  const w = st.loop.waiting;
+  if (w && w.count < 3 && (await unchangedSinceWait(s, ctx)))
+    return { kind: 'decided', planned: GATE_WAIT, source: 'gate' };
+  const replay = await replayFromMemory(s, ctx);
   if (replay) return replay;
   return askModel(s, ctx);
 }
 
 /** The frame gate (blockhash distance) when frames exist, else the compact view verbatim. */
-function unchangedSinceWait(w: NonNullable<Session['loop']['waiting']>, ctx: StepCtx): boolean {
+async function unchangedSinceWait(s: Session, ctx: StepCtx): Promise<boolean> {
   const hash = ctx.seen.obs.frameHash;
-  if (hash) return w.gate.check(hash).skip;
-  return w.compact === ctx.seen.compact;
+  if (!hash) return s.state.loop.waiting?.compact === ctx.seen.compact;
+  const skip = gateSkips(s.state, hash);
+  await apply(s, { kind: 'gate_checked', hash });
+  return skip;
 }
 
-function replayFromMemory(s: Session, ctx: StepCtx): Choice | undefined {
+async function replayFromMemory(s: Session, ctx: StepCtx): Promise<Choice | undefined> {
   const { memory } = s.deps;
+  const st = s.state;
   const page = ctx.seen.obs.pageHash;
-  const hit = memory.lookup(s.run.goal, ctx.record.subgoal, page);
+  const hit = memory.lookup(st.goal, ctx.record.subgoal, page);
   if (!hit) return undefined;
   // A page replayed twice in one run means the cache is going round a cycle: drop the entry. An
   // entry this run learned itself is not replayed on it either (the model just did that action).
   const key = `${ctx.record.subgoal}|${page}`;
-  if (s.mem.replayed.has(key)) {
-    if (!s.mem.learned.has(key)) memory.evict(s.run.goal, ctx.record.subgoal, page);
+  if (st.replayed.includes(key)) {
+    if (!st.learned.includes(key)) memory.evict(st.goal, ctx.record.subgoal, page);
     return undefined;
   }
-  if (s.mem.blacklist.isBanned(page, actionSignature(hit.decision.action))) return undefined;
+  if (bannedOn(st, page).signatures.includes(actionSignature(hit.decision.action))) return undefined;
   // The page hash ignores checked state: a remembered toggle would switch an already-right switch
   // back. What the entry expects already holds, so there is nothing to replay; the model decides.
   if (alreadyInExpectedState(hit.decision, ctx.seen.obs)) return undefined;
-  s.mem.replayed.add(key);
-  s.result.cacheHits++;
+  await apply(s, { kind: 'replayed', key });
   return { kind: 'decided', planned: { decision: hit.decision, subgoalDone: hit.subgoalDone }, source: 'cache' };
 }
 
@@ -90,42 +97,46 @@ function alreadyInExpectedState(d: Decision, obs: Observation): boolean {
 async function askModel(s: Session, ctx: StepCtx): Promise<Choice> {
   const { ports, planner } = s.deps;
   const obs = ctx.seen.obs;
+  const st = s.state;
   const tl = s.perf();
-  const banned = s.mem.blacklist.signatures(obs.pageHash);
+  const banned = bannedOn(st, obs.pageHash);
   // A look's screenshot goes with the next decision, and only on the screen it was taken of.
-  const look = s.loop.look?.seen === ctx.seen ? s.loop.look : undefined;
-  s.loop.look = undefined;
+  const look = st.loop.look?.screen === screenKey(ctx.seen) ? st.loop.look : undefined;
   const res = await planner.decide(
     decideRequest(ports, {
-      goal: s.run.goal,
-      plan: s.plan,
-      current: s.current,
+      goal: st.goal,
+      plan: st.plan.map((p) => ({ ...p })),
+      current: st.current,
       seen: ctx.seen,
-      history: s.mem.history.recent(5),
-      banned,
-      bannedShown: banned.map((sig) => s.mem.blacklist.shownAs(sig)),
+      history: st.history.slice(-5),
+      banned: banned.signatures,
+      bannedShown: banned.shown,
       look: look && { url: look.url, of: look.of },
-      notes: s.mem.notes,
+      notes: [...st.notes],
       apps: s.run.apps,
-      hint: s.loop.hint,
-      approval: s.mem.approval,
+      hint: st.loop.hint,
+      approval: standingApproval(st),
     }),
+    s.run.signal,
   );
   ctx.llmMs += s.perf() - tl;
   ctx.usage = addUsage(ctx.usage, res.usage);
-  s.total = addUsage(s.total, res.usage);
+  await apply(s, { kind: 'usage', usage: res.usage });
+  await apply(s, { kind: 'model_answered', rejected: res.ok ? undefined : res.error });
   if (!res.ok) {
-    if (++s.loop.invalidRun >= MAX_INVALID)
+    if (s.state.loop.invalidRun >= MAX_INVALID)
       return {
         kind: 'end',
         status: 'failed',
         reason: `the model gave no valid action ${MAX_INVALID} times: ${res.error}`,
       };
     // The reason goes to the next prompt; the history keeps only what was really done.
-    s.loop.hint = `Your last reply was rejected: ${res.error}. Reply with one valid act call.`;
     return { kind: 'retry', reason: res.error };
   }
-  s.loop.invalidRun = 0;
-  s.loop.hint = undefined;
   return { kind: 'decided', planned: res.step, source: 'llm' };
+}
+
+/** Which screen a perception is (a look's screenshot is for the next decision on that screen only). */
+export function screenKey(p: { obs: Observation; compact: string }): string {
+  return `${p.obs.pageHash}:${hashText(p.compact)}:${p.obs.frameHash ?? ''}`;
 }

@@ -1,3 +1,4 @@
+import { Progress } from '../core/progress.js';
 import type { Decision } from '../core/types.js';
 import { ALREADY_DONE } from '../executor/consent.js';
 import { approvalOf } from '../executor/consent-scope.js';
@@ -5,8 +6,10 @@ import type { PlannedStep } from '../planner/act-tool.js';
 import { consentNote } from '../planner/prompt/format.js';
 import { appendJournal } from '../store/action-journal.js';
 import { actionSignature } from '../tools/index.js';
+import { cancellable } from './cancel.js';
 import type { Executed } from './ports.js';
-import { live, type Session } from './session.js';
+import { standingApproval } from './run-state.js';
+import { apply, checkCancelled, live, type Session } from './session.js';
 import type { StepCtx } from './step-context.js';
 import { askedAbout, screenState } from './step-helpers.js';
 import type { RunStatus } from './types.js';
@@ -23,63 +26,82 @@ export type Outcome =
   | { kind: 'end'; status: RunStatus; reason: string }
   | { kind: 'refused'; note: string; historyNote?: string };
 
-/** After the run's own action: a new approval is remembered, anything else ends the last one's reach. */
-function carryApproval(s: Session, ctx: StepCtx, exec: Executed): void {
-  if (ctx.record.source === 'rule' || ctx.record.source === 'gate') return;
+/**
+ * After the run's own action: a new approval is remembered, anything else ends the last one's
+ * reach (a rule's or the gate's action leaves it). A covered confirmation dialog asked nobody: it
+ * is not a second consent.
+ */
+async function carryApproval(s: Session, ctx: StepCtx, exec: Executed): Promise<void> {
   const c = exec.consent;
   const delivered = exec.receipt.delivery !== 'not_delivered';
-  s.mem.approval =
-    c?.kind === 'approved' && !c.covered && delivered ? approvalOf(ctx.step, c.request, ctx.seen.obs) : undefined;
+  const own = ctx.record.source !== 'rule' && ctx.record.source !== 'gate';
+  const approval = !own
+    ? standingApproval(s.state)
+    : c?.kind === 'approved' && !c.covered && delivered
+      ? approvalOf(ctx.step, c.request, ctx.seen.obs)
+      : undefined;
+  const confirmed = c?.kind === 'approved' && !c.covered && !exec.dryRun;
+  await apply(s, { kind: 'approval', approval, confirmed });
 }
 
 export async function executePlanned(s: Session, ctx: StepCtx, planned: PlannedStep, fresh: boolean): Promise<Outcome> {
   const decision: Decision = planned.decision;
   const obs = ctx.seen.obs;
   const sig = actionSignature(decision.action);
+  checkCancelled(s);
   const te = s.perf();
-  const exec = await s.deps.ports.execute({
-    decision: live(s, decision),
-    obs,
-    dryRun: s.run.dryRun,
-    fresh,
-    confirm: s.deps.confirm,
-    // A tap on the confirmation dialog an approved action opened is covered by that approval (one
-    // act, one consent); an act that already took effect before an interruption is refused.
-    consent: { approval: s.mem.approval, alreadyDone: s.mem.alreadyDone },
-    events: async ({ request: req, guarded, covered }) => {
-      if (covered) ctx.covered = covered;
-      await appendJournal(
-        s.run.runDir,
-        {
-          step: ctx.step,
+  // A cancel stops the wait at once; the journal (written before dispatch) says what was in flight.
+  const exec = await cancellable(
+    s.deps.ports.execute({
+      decision: live(s, decision),
+      obs,
+      dryRun: s.state.dryRun,
+      progress: s.run.signal && Progress.start(s.deps.clock, { signal: s.run.signal }),
+      fresh,
+      confirm: s.deps.confirm,
+      // A tap on the confirmation dialog an approved action opened is covered by that approval (one
+      // act, one consent); an act that already took effect before an interruption is refused.
+      consent: { approval: standingApproval(s.state), alreadyDone: s.state.alreadyDone },
+      events: async ({ request: req, guarded, covered }) => {
+        if (covered) ctx.covered = covered;
+        // Cancelled while the executor was on its way here: nothing more reaches the phone.
+        checkCancelled(s);
+        await appendJournal(
+          s.run.runDir,
+          {
+            step: ctx.step,
+            at: s.deps.clock.now(),
+            decision,
+            pre: obs,
+            subgoal: s.state.current,
+            subgoalDone: planned.subgoalDone,
+            guarded: guarded ? req.summary : undefined,
+          },
+          [...s.run.secrets.values()],
+        );
+        if (!guarded) return;
+        await apply(s, {
+          kind: 'intent',
+          // Should the run die in flight, the approval stands with the intent (resume judges both).
+          approval: ctx.covered ?? approvalOf(ctx.step, req, obs),
+          intent: {
+            step: ctx.step,
+            decision,
+            pageHash: obs.pageHash,
+            state: screenState(obs),
+            summary: req.summary,
+            subgoal: s.state.current,
+            subgoalDone: planned.subgoalDone,
+          },
           at: s.deps.clock.now(),
-          decision,
-          pre: obs,
-          subgoal: s.current,
-          subgoalDone: planned.subgoalDone,
-          guarded: guarded ? req.summary : undefined,
-        },
-        [...s.run.secrets.values()],
-      );
-      if (!guarded) return;
-      await s.checkpoint.save({
-        pendingConfirmation: undefined,
-        // Should the run die in flight, the approval stands with the intent (resume judges both).
-        approval: ctx.covered ?? approvalOf(ctx.step, req, obs),
-        intent: {
-          step: ctx.step,
-          decision,
-          pageHash: obs.pageHash,
-          state: screenState(obs),
-          summary: req.summary,
-          subgoal: s.current,
-          subgoalDone: planned.subgoalDone,
-        },
-      });
-    },
-  });
+        });
+      },
+    }),
+    s.run.signal,
+  );
   ctx.deviceMs += s.perf() - te;
-  carryApproval(s, ctx, exec);
+  if (exec.consent?.kind === 'approved' && exec.consent.covered) ctx.covered = exec.consent.covered;
+  await carryApproval(s, ctx, exec);
   ctx.record.receipt = exec.receipt;
   // The element acted on, with its box: the report draws it on the screen before the step.
   if (exec.target) ctx.record.target = { id: exec.target.id, bounds: exec.target.bounds };
@@ -97,14 +119,16 @@ export async function executePlanned(s: Session, ctx: StepCtx, planned: PlannedS
     return { kind: 'end', status: 'dry_run', reason: `dry run: would ${consent.request.summary}` };
   }
   if (consent?.kind === 'deferred') {
-    await s.checkpoint.save({
-      pendingConfirmation: {
+    await apply(s, {
+      kind: 'deferred',
+      pending: {
         step: ctx.step,
         decision,
         summary: consent.request.summary,
         categories: consent.request.categories,
         pageHash: obs.pageHash,
       },
+      at: s.deps.clock.now(),
     });
     return {
       kind: 'end',
@@ -114,17 +138,23 @@ export async function executePlanned(s: Session, ctx: StepCtx, planned: PlannedS
   }
   if (consent?.kind === 'denied') {
     const what = consent.request.summary;
-    s.mem.blacklist.ban(obs.pageHash, sig, ctx.record.action);
+    const ban = { page: obs.pageHash, signature: sig, shown: ctx.record.action };
     if (consent.reason === ALREADY_DONE) {
-      s.loop.hint = `"${what}" was already done before the interruption. Do not repeat it; check the result on screen and finish.`;
+      await apply(s, {
+        kind: 'refused',
+        ban,
+        hint: `"${what}" was already done before the interruption. Do not repeat it; check the result on screen and finish.`,
+      });
       return { kind: 'refused', note: `"${what}" ${ALREADY_DONE}; not repeated`, historyNote: 'already done' };
     }
-    s.result.denials++;
     const declined = consentNote('declined', askedAbout(consent.request), consent.request.categories);
-    s.loop.hint = `${declined.replace(/^the/, 'The')}. Do not try it again or any other way to the same effect; tell the user it was not done (ask_user), or go on with parts of the goal that do not need it.`;
+    await apply(s, {
+      kind: 'refused',
+      ban,
+      denied: true,
+      hint: `${declined.replace(/^the/, 'The')}. Do not try it again or any other way to the same effect; tell the user it was not done (ask_user), or go on with parts of the goal that do not need it.`,
+    });
     return { kind: 'refused', note: `denied by ${consent.by}: ${what}`, historyNote: declined };
   }
-  // A covered confirmation dialog asked nobody: it is not a second consent.
-  if (consent?.kind === 'approved' && !consent.covered) s.result.confirmations++;
   return { kind: 'executed', exec };
 }

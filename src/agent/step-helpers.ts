@@ -49,11 +49,13 @@ export async function replan(
     aspect: number;
     apps?: readonly string[];
     reason: string;
-    history?: HistoryEntry[];
+    history?: readonly HistoryEntry[];
   },
+  signal?: AbortSignal,
 ): Promise<{ plan: Subgoal[]; current: number; usage: LlmUsage }> {
-  const { goal, plan, screen, aspect, apps, reason, history } = req;
-  const p = await planner.makePlan({ goal, screen, aspect, apps, previous: { plan, reason, history } });
+  const { goal, plan, screen, aspect, apps, reason } = req;
+  const history = req.history && [...req.history];
+  const p = await planner.makePlan({ goal, screen, aspect, apps, previous: { plan, reason, history } }, signal);
   const wasDone = new Set(plan.filter((s) => s.done).map((s) => s.text));
   const next = p.plan.map((s) => ({ text: s.text, done: wasDone.has(s.text) }));
   const open = next.findIndex((s) => !s.done);

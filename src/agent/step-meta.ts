@@ -5,7 +5,11 @@ import type { LookImage } from '../planner/planner.js';
 import type { HistoryEntry } from '../planner/prompt/types.js';
 import { isTerminal } from '../tools/index.js';
 import type { AgentPorts, Perceived } from './ports.js';
-import type { Session } from './session.js';
+
+export { keepNote } from './reduce.js';
+
+import { apply, type Session } from './session.js';
+import { screenKey } from './step-choose.js';
 import type { StepCtx } from './step-context.js';
 import { labelOf } from './step-helpers.js';
 
@@ -17,52 +21,6 @@ import { labelOf } from './step-helpers.js';
  * may complete the [>] subgoal (`subgoal_done`), as a phone action may. A read that answers and a
  * look count as the model checking the screen (the done gate after a failed check).
  */
-
-const MAX_NOTES = 10;
-
-/**
- * Apply a plan the model sent with an action that worked: `plan=[…]` lists the subgoals still open
- * after it. An open subgoal it leaves out was finished by that action: it is ticked [x], never
- * dropped (so one action may close several, and `[]` ticks them all). Done subgoals stay done and
- * keep their place; the listed ones follow, open, in the order given.
- */
-export function revisePlan(s: Session, revised: readonly string[] | undefined): void {
-  if (revised === undefined) return;
-  const done = s.plan.filter((p) => p.done);
-  // A model resending the whole plan (or its last done steps) repeats them first: not new work.
-  const listed = revised.slice(resentDone(done, revised));
-  // Each listed text keeps one open subgoal of that text open (a second "Add to cart" is another one).
-  const left = new Map<string, number>();
-  for (const t of listed) left.set(t, (left.get(t) ?? 0) + 1);
-  const kept: { text: string; done: boolean }[] = [];
-  for (const p of s.plan) {
-    const n = left.get(p.text) ?? 0;
-    if (!p.done && n > 0) left.set(p.text, n - 1);
-    else kept.push({ text: p.text, done: true });
-  }
-  s.plan = [...kept, ...listed.map((text) => ({ text, done: false }))];
-  s.current = kept.length;
-}
-
-/**
- * How many leading subgoals of a revised plan repeat the end of the done ones (a model resending
- * the whole plan, or its last done steps): those are not new work. A later subgoal with the text of
- * a done one is — the second "Add to cart" of a two-item order.
- */
-function resentDone(done: readonly { text: string }[], revised: readonly string[]): number {
-  for (let m = Math.min(done.length, revised.length); m > 0; m--) {
-    const tail = done.slice(done.length - m);
-    if (tail.every((d, i) => d.text === revised[i])) return m;
-  }
-  return 0;
-}
-
-/** Close the [>] subgoal (the model said this step completed it) and move to the next open one. */
-export function closeCurrent(s: Session): void {
-  if (!s.plan[s.current]) return;
-  s.plan[s.current]!.done = true;
-  while (s.plan[s.current]?.done) s.current++;
-}
 
 /**
  * `subgoal_done` and `plan=[…]` say what is true once this action worked: they wait for the
@@ -122,33 +80,22 @@ export function metaEffect(planned: PlannedStep, obs: Observation, step: number)
   return undefined;
 }
 
-/** Keep a note in working memory (the last MAX_NOTES). */
-export function keepNote(notes: readonly string[], note: string): string[] {
-  return [...notes, note].slice(-MAX_NOTES);
-}
-
 /** A note, a read or a look: handled here and recorded; returns false for a decision that goes to the phone. */
 export async function handleMeta(s: Session, ctx: StepCtx, planned: PlannedStep): Promise<boolean> {
   if (planned.look !== undefined) {
     const l = await lookEffect(s.deps.ports, ctx.seen, planned.look, ctx.step);
     ctx.record.action = l.entry.action;
     ctx.record.ok = l.entry.ok;
-    if (l.look) {
-      s.loop.look = { ...l.look, seen: ctx.seen };
-      s.mem.completion.confirmedOnScreen();
-    }
-    s.mem.history.add(l.entry);
+    await apply(s, { kind: 'looked', entry: l.entry, look: l.look && { ...l.look, screen: screenKey(ctx.seen) } });
     return true;
   }
   const m = metaEffect(planned, ctx.seen.obs, ctx.step);
   if (!m) return false;
-  if (m.note !== undefined) s.mem.notes = keepNote(s.mem.notes, m.note);
   ctx.record.action = m.entry.action;
   ctx.record.ok = m.entry.ok;
   ctx.record.note = m.error;
-  if (planned.read !== undefined && m.entry.ok) s.mem.completion.confirmedOnScreen();
-  if (m.closes) closeCurrent(s);
-  s.mem.history.add(m.entry);
+  const confirmed = planned.read !== undefined && m.entry.ok;
+  await apply(s, { kind: 'meta', entry: m.entry, note: m.note, confirmed, closes: m.closes });
   return true;
 }
 

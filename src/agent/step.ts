@@ -2,23 +2,26 @@ import type { Decision } from '../core/types.js';
 import { formatExpect } from '../planner/expect-dsl.js';
 import { emptyUsage } from '../planner/llm/client.js';
 import { describeAction, isTerminal } from '../tools/index.js';
-import { emitStep, finish } from './listeners.js';
-import type { Session } from './session.js';
+import type { Perceived } from './ports.js';
+import { apply, checkCancelled, resultOf, type Session } from './session.js';
 import { choose } from './step-choose.js';
 import type { StepCtx } from './step-context.js';
 import { executePlanned } from './step-execute.js';
 import { labelOf } from './step-helpers.js';
-import { handleMeta, revisePlan } from './step-meta.js';
+import { handleMeta } from './step-meta.js';
 import { preflight } from './step-preflight.js';
 import { reduce } from './step-reduce.js';
 import type { RunResult, RunStatus } from './types.js';
 
 /**
- * One step of DESIGN §1: choose (interrupt rule, wait gate, replay, or model) → preflight
- * (completion check, loop breaker, credentials) → execute (the executor's one pipeline, consent
- * through the run's port) → reduce. The step emits one record; the archive, the checkpoint and the
- * progress report are listeners on it. Returns the run's result when the step ends the run.
+ * One step of DESIGN §1 on the screen it is given: choose (interrupt rule, wait gate, replay, or
+ * model) → preflight (done gate, loop breaker, credentials) → execute (the executor's one pipeline,
+ * consent through the run's port) → reduce. Each phase reads the run's state and says what happened
+ * as events (./reduce.ts); `step_recorded` checkpoints the step and the listeners hear its record.
+ * Returns the run's result when the step ends the run, else the screen the next step decides on.
  */
+
+export type StepEnd = { ended: RunResult } | { next: Perceived };
 
 export interface StepStart {
   /** perf() when the step began (the first step of a new run includes planning). */
@@ -27,9 +30,7 @@ export interface StepStart {
   llmMs: number;
 }
 
-export async function runStep(s: Session, step: number, start: StepStart): Promise<RunResult | undefined> {
-  s.result.steps = step;
-  const seen = s.cur;
+export async function runStep(s: Session, step: number, seen: Perceived, start: StepStart): Promise<StepEnd> {
   const ctx: StepCtx = {
     step,
     seen,
@@ -39,7 +40,7 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
     usage: emptyUsage(),
     record: {
       step,
-      subgoal: s.plan[s.current]?.text ?? '',
+      subgoal: s.state.plan[s.state.current]?.text ?? '',
       source: 'llm',
       action: '',
       ok: false,
@@ -50,8 +51,14 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
       screen: { w: seen.obs.screen.w, h: seen.obs.screen.h },
     },
   };
-  const end = (status: RunStatus, extra: { answer?: string; reason?: string } = {}) =>
-    commit(s, ctx).then(() => finish(s, status, extra));
+  const end = async (status: RunStatus, extra: { answer?: string; reason?: string } = {}) => {
+    await commit(s, ctx);
+    return { ended: await finish(s, status, extra, seen) };
+  };
+  const next = async (post: Perceived = seen) => {
+    await commit(s, ctx, post);
+    return { next: post };
+  };
 
   const choice = await choose(s, ctx);
   if (choice.kind === 'end') {
@@ -60,8 +67,7 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
   }
   if (choice.kind === 'retry') {
     ctx.record.note = `model output rejected: ${choice.reason}`;
-    await commit(s, ctx);
-    return undefined;
+    return next();
   }
   const { planned, source } = choice;
   const action = planned.decision.action;
@@ -75,24 +81,18 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
   // `subgoal_done` names the [>] subgoal the model was shown; `plan=[…]` is what is still open
   // after this action (the open ones it leaves out are ticked): both wait until the step has worked.
   ctx.revisedPlan = planned.revisedPlan;
-  if (await handleMeta(s, ctx, planned)) {
-    await commit(s, ctx);
-    return undefined;
-  }
+  if (await handleMeta(s, ctx, planned)) return next();
   const refused = async (note: string, historyNote = note) => {
     ctx.record.note = note;
-    s.mem.history.add({
-      step,
-      action: ctx.record.action,
-      expect: ctx.record.expect ?? '-',
-      ok: false,
-      note: historyNote,
+    await apply(s, {
+      kind: 'history',
+      entry: { step, action: ctx.record.action, expect: ctx.record.expect ?? '-', ok: false, note: historyNote },
     });
-    await commit(s, ctx);
-    return undefined;
+    return next();
   };
 
-  const pre = preflight(s, ctx, planned, source);
+  checkCancelled(s);
+  const pre = await preflight(s, ctx, planned, source);
   if (pre.kind === 'end') {
     if (pre.status !== 'done') ctx.record.note = pre.reason;
     return end(pre.status, { answer: pre.answer, reason: pre.reason });
@@ -105,15 +105,16 @@ export async function runStep(s: Session, step: number, start: StepStart): Promi
     return end(out.status, { reason: out.reason });
   }
   if (out.kind === 'refused') return refused(out.note, out.historyNote);
-  await reduce(s, ctx, planned, source, out.exec);
-  await commit(s, ctx);
-  return undefined;
+  return next(await reduce(s, ctx, planned, source, out.exec));
 }
 
-/** Close the step's record (timings, tokens) and hand it to the listeners with the screen it decided on. */
-async function commit(s: Session, ctx: StepCtx): Promise<void> {
+/**
+ * Close the step's record (timings, tokens), checkpoint the step with the screen the next one
+ * decides on, and hand the record to the listeners with the screen it decided on.
+ */
+async function commit(s: Session, ctx: StepCtx, post: Perceived = ctx.seen): Promise<void> {
   // Only a step that worked: after a failure the [>] subgoal is still to do (the history says so).
-  if (ctx.revisedPlan && ctx.record.ok) revisePlan(s, ctx.revisedPlan);
+  if (ctx.revisedPlan && ctx.record.ok) await apply(s, { kind: 'plan_revised', revised: ctx.revisedPlan });
   ctx.revisedPlan = undefined;
   const totalMs = s.perf() - ctx.t0;
   ctx.record.llm = ctx.usage;
@@ -123,7 +124,34 @@ async function commit(s: Session, ctx: StepCtx): Promise<void> {
     deviceMs: ctx.deviceMs,
     overheadMs: Math.max(0, totalMs - ctx.llmMs - ctx.deviceMs),
   };
-  await emitStep(s, ctx.record, ctx.seen.png);
+  const png = ctx.seen.png;
+  await apply(s, {
+    kind: 'step_recorded',
+    step: ctx.step,
+    pageHash: post.obs.pageHash,
+    screenshot: png ? s.archive.pngPath(ctx.step) : undefined,
+    at: s.deps.clock.now(),
+  });
+  for (const l of s.listeners) await l({ kind: 'step', record: ctx.record, png, max: s.state.maxSteps });
+}
+
+/** End the run: remember a plan that carried it through, save the end, tell the listeners. */
+export async function finish(
+  s: Session,
+  status: RunStatus,
+  extra: { answer?: string; reason?: string },
+  latest: Perceived,
+): Promise<RunResult> {
+  const { plan, current, goal } = s.state;
+  if ((status === 'done' || status === 'ask_user') && current >= plan.length - 1)
+    s.deps.memory.rememberPlan(
+      goal,
+      plan.map((p) => p.text),
+    );
+  await apply(s, { kind: 'finished', status, ...extra, at: s.deps.clock.now() });
+  const result = resultOf(s);
+  for (const l of s.listeners) await l({ kind: 'finish', result, png: latest.png });
+  return result;
 }
 
 /**

@@ -4,7 +4,7 @@ import { CallLog, recordingDevice, recordingLlm } from '../compose/call-log.js';
 import type { DeviceSpec } from '../compose/device.js';
 import type { StfFlags } from '../compose/pool/stf-pool.js';
 import { RealClock } from '../core/clock.js';
-import { ActionableError, errorMessage } from '../core/errors.js';
+import { ActionableError, CancelledError, errorMessage } from '../core/errors.js';
 import { Logger } from '../core/logger.js';
 import type { LlmClient } from '../planner/llm/client.js';
 import { RunArchive } from '../store/run-archive.js';
@@ -121,7 +121,7 @@ function explained(llm: LlmClient, waiting: () => () => void): LlmClient {
       try {
         return await llm.infer(req);
       } catch (e) {
-        if (e instanceof ActionableError) throw e;
+        if (e instanceof ActionableError || e instanceof CancelledError) throw e;
         throw new ActionableError(
           'MODEL_UNREACHABLE',
           `the model endpoint ${llm.config.baseURL} (model ${llm.config.model}) failed: ${errorMessage(e)}`,

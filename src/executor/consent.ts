@@ -63,7 +63,7 @@ export function guardOf(
  */
 export interface ConsentScope {
   approval?: Approval;
-  alreadyDone?: ReadonlySet<string>;
+  alreadyDone?: readonly string[];
 }
 
 /** The denial's reason for an act a resume found already done. */
@@ -87,7 +87,7 @@ export async function askConsent(
   const { approval } = scope;
   if (approval && covers(approval, request, obs, target))
     return { kind: 'approved', guard, request, by: `the approval of step ${approval.step}`, covered: approval };
-  if (scope.alreadyDone?.has(request.summary))
+  if (scope.alreadyDone?.includes(request.summary))
     return { kind: 'denied', guard, request, by: 'resume', reason: ALREADY_DONE };
   // A person may take a while: the confirmation has its own deadline (the action a fresh one after
   // it), and the run's cancel ends the wait.

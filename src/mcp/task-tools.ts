@@ -159,6 +159,8 @@ export function taskTools(factory: TaskFactory): ToolDef[] {
             runId,
             dryRun: !!args.dry_run,
             launch: record,
+            // The client's cancellation of this call cancels the run (resumable).
+            signal: call.signal,
           }),
         );
       },
@@ -192,7 +194,8 @@ export function taskTools(factory: TaskFactory): ToolDef[] {
           { device: launch.device, locale: launch.locale },
           runId,
           '',
-          (deps) => resumeAgent(deps, { runDir, extraSteps: args.more_steps as number | undefined }),
+          (deps) =>
+            resumeAgent(deps, { runDir, extraSteps: args.more_steps as number | undefined, signal: call.signal }),
           decision,
         );
       },

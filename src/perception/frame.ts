@@ -189,4 +189,21 @@ export class FrameGate {
     this.last = undefined;
     this.unchanged = 0;
   }
+
+  /** Its reference frame and count, as data (the agent's run state is plain data). */
+  toJSON(): FrameGateState {
+    return { last: this.last, unchanged: this.unchanged };
+  }
+
+  static fromJSON(v: FrameGateState): FrameGate {
+    const g = new FrameGate();
+    g.last = v.last;
+    g.unchanged = v.unchanged;
+    return g;
+  }
+}
+
+export interface FrameGateState {
+  last?: string;
+  unchanged: number;
 }

@@ -50,11 +50,27 @@ function findContainer(o: Observation, container: Element | undefined): Element 
  * Tracks one scroll container across swipes. Feed it the observation before the first swipe and
  * after each swipe; `verdict()` says whether the end has been reached.
  */
+export interface ScrollEndState {
+  container?: Element;
+  history: string[][];
+}
+
 export class ScrollEndTracker {
   private readonly history: string[][] = [];
   private latest: Observation | undefined;
 
   constructor(private readonly container?: Element) {}
+
+  /** What it has seen, as data (the agent's run state is plain data): the verdict needs only the next read. */
+  toJSON(): ScrollEndState {
+    return { container: this.container, history: this.history.map((h) => [...h]) };
+  }
+
+  static fromJSON(v: ScrollEndState): ScrollEndTracker {
+    const t = new ScrollEndTracker(v.container);
+    for (const h of v.history) t.history.push([...h]);
+    return t;
+  }
 
   /** Record the observation after a swipe (or the starting one). */
   record(o: Observation): ScrollEndVerdict {

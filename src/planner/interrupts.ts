@@ -158,4 +158,13 @@ export class InterruptTracker {
     this.tries.set(key, n);
     return n <= this.maxTries;
   }
+  /** The tries so far, as data (a run's state is plain data, checkpointed). */
+  toJSON(): Record<string, number> {
+    return Object.fromEntries(this.tries);
+  }
+  static fromJSON(tries: Record<string, number> | undefined): InterruptTracker {
+    const t = new InterruptTracker();
+    for (const [k, n] of Object.entries(tries ?? {})) t.tries.set(k, n);
+    return t;
+  }
 }

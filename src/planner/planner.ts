@@ -58,9 +58,10 @@ const { $schema: _, ...PLAN_SCHEMA } = z.toJSONSchema(PlanArgs) as Record<string
 export class Planner {
   constructor(private readonly deps: PlannerDeps) {}
 
-  async makePlan(input: PlanInput): Promise<{ plan: Subgoal[]; usage: LlmUsage }> {
+  async makePlan(input: PlanInput, signal?: AbortSignal): Promise<{ plan: Subgoal[]; usage: LlmUsage }> {
     const { system, user } = buildPlanMessages(input);
     const res = await this.deps.llm.infer({
+      signal,
       messages: [
         { role: 'system', content: system },
         { role: 'user', content: user },
@@ -86,7 +87,8 @@ export class Planner {
     return { plan: res.value.map((text) => ({ text, done: false })), usage: res.usage };
   }
 
-  async decide(req: DecideRequest): Promise<DecideResult> {
+  /** `signal`: the run's cancel, which ends the model call at once. */
+  async decide(req: DecideRequest, signal?: AbortSignal): Promise<DecideResult> {
     const { catalog } = this.deps;
     const tools = req.tools;
     const fn = {
@@ -148,7 +150,12 @@ export class Planner {
           ],
         }
       : { role: 'user', content: user };
-    const res = await this.deps.llm.infer({ messages: [{ role: 'system', content: system }, userMsg], fn, parse });
+    const res = await this.deps.llm.infer({
+      messages: [{ role: 'system', content: system }, userMsg],
+      fn,
+      parse,
+      signal,
+    });
     return res.ok ? { ok: true, step: res.value, usage: res.usage } : { ok: false, error: res.error, usage: res.usage };
   }
 }

@@ -32,8 +32,15 @@ const UsageSchema = z.object({
   ms: z.number(),
 });
 
+/**
+ * The checkpoint's format version. Version 1 files from before the run state was one value lack
+ * the newer optional fields (the loop's counters, the breaker, replays) and still load; a file from
+ * a newer version is refused with a clear error rather than half understood.
+ */
+export const CHECKPOINT_VERSION = 1;
+
 export const CheckpointSchema = z.object({
-  version: z.literal(1),
+  version: z.number().int(),
   runId: z.string(),
   /** The goal with credentials masked (`⟨secret1⟩`): a resume needs the original task text for them. */
   goal: z.string(),
@@ -99,6 +106,25 @@ export const CheckpointSchema = z.object({
   taskApps: z.array(z.string()).optional(),
   /** The completion check's evidence (CompletionTracker.toJSON): mistakes not undone survive a resume. */
   completion: z.unknown().optional(),
+  /** Failures below the ban threshold (page → signature → count). */
+  failures: z.record(z.string(), z.record(z.string(), z.number())).optional(),
+  /** The loop breaker's counts (planner/memory/loop-breaker.ts). */
+  breaker: z
+    .object({
+      counts: z.record(z.string(), z.number()),
+      interventions: z.number(),
+      last: z.object({ key: z.string(), page: z.string() }).optional(),
+    })
+    .optional(),
+  /** Interrupt rule tries by dialog. */
+  interrupts: z.record(z.string(), z.number()).optional(),
+  /** Page-memory entries replayed / learned in this run (subgoal|page). */
+  replayed: z.array(z.string()).optional(),
+  learned: z.array(z.string()).optional(),
+  /** The loop's counters and the note for the next model call. */
+  loop: z
+    .object({ invalidRun: z.number(), failRun: z.number(), replans: z.number(), hint: z.string().optional() })
+    .optional(),
   /** When the run was resumed (clock ms), in order. */
   resumes: z.array(z.number()).optional(),
   answer: z.string().optional(),
@@ -107,14 +133,17 @@ export const CheckpointSchema = z.object({
 });
 export type Checkpoint = z.infer<typeof CheckpointSchema>;
 
+/**
+ * Where a run's checkpoint lives. It is written whole, from the run's state (agent/run-state.ts
+ * `serialize`), by one writer (agent/run.ts); nothing patches it field by field.
+ */
 export class CheckpointStore {
-  private constructor(private readonly db: Low<Checkpoint>) {}
+  private constructor(private readonly db: Low<Checkpoint | null>) {}
 
-  static async create(runDir: string, initial: Checkpoint): Promise<CheckpointStore> {
+  /** A new run's store; nothing is on disk until the first write. */
+  static async create(runDir: string): Promise<CheckpointStore> {
     await mkdir(runDir, { recursive: true });
-    const db = new Low<Checkpoint>(new JSONFile(path.join(runDir, 'checkpoint.json')), initial);
-    await db.write();
-    return new CheckpointStore(db);
+    return new CheckpointStore(new Low<Checkpoint | null>(new JSONFile(path.join(runDir, 'checkpoint.json')), null));
   }
 
   static async load(runDir: string): Promise<CheckpointStore> {
@@ -122,21 +151,28 @@ export class CheckpointStore {
     const db = new Low<Checkpoint | null>(new JSONFile(file), null);
     await db.read();
     const parsed = CheckpointSchema.safeParse(db.data);
+    if (parsed.success && parsed.data.version > CHECKPOINT_VERSION)
+      throw new Error(
+        `${file} was written by a newer phone-agent (checkpoint version ${parsed.data.version}, this one reads ${CHECKPOINT_VERSION}); resume it with that version, or start a new run`,
+      );
     if (!parsed.success)
       throw new Error(
         `${file} is not a valid checkpoint (${parsed.error.issues[0]?.message}); start a new run instead`,
       );
-    const typed = new Low<Checkpoint>(new JSONFile(file), parsed.data);
+    const typed = new Low<Checkpoint | null>(new JSONFile(file), parsed.data);
     typed.data = parsed.data;
     return new CheckpointStore(typed);
   }
 
+  /** The checkpoint as loaded or last written. */
   get data(): Checkpoint {
+    if (!this.db.data) throw new Error('no checkpoint has been written for this run yet');
     return this.db.data;
   }
 
-  async save(patch: Partial<Checkpoint>): Promise<void> {
-    Object.assign(this.db.data, patch);
+  /** Replace the checkpoint (atomically: a kill mid-write leaves the previous one). */
+  async write(c: Checkpoint): Promise<void> {
+    this.db.data = c;
     await this.db.write();
   }
 }

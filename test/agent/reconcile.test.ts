@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isIdempotent, judgeInFlight, reconcileAction } from '../../src/agent/reconcile.js';
-import type { Session } from '../../src/agent/session.js';
+import { type RunEvent, reduce } from '../../src/agent/reduce.js';
+import { bannedOn, newState, type RunState } from '../../src/agent/run-state.js';
 import type { Decision, Observation } from '../../src/core/types.js';
-import { Blacklist } from '../../src/planner/memory/blacklist.js';
-import { History } from '../../src/planner/memory/history.js';
+import { emptyUsage } from '../../src/planner/llm/client.js';
 import type { JournalEntry } from '../../src/store/action-journal.js';
 import { actionSignature } from '../../src/tools/index.js';
 import { byLabel, look, newPhone, open, tapElement } from '../perception/phone.js';
@@ -59,41 +59,52 @@ describe('judgeInFlight', () => {
 });
 
 describe('reconcileAction', () => {
-  const session = (obs: Observation) =>
-    ({
-      plan: [{ text: 'open the network page', done: false }],
-      current: 0,
-      cur: { obs },
-      mem: { history: new History(), blacklist: new Blacklist(), completion: { record: () => {} } },
-      loop: {},
-    }) as unknown as Session;
+  /** A run's real state, and the reducer the resume tells its events to. */
+  const session = () => {
+    const r = {
+      st: newState({
+        runId: 'r',
+        goal: 'g',
+        dryRun: false,
+        maxSteps: 10,
+        plan: [{ text: 'open the network page', done: false }],
+        usage: emptyUsage(),
+        at: 0,
+      }),
+      tell: async (ev: RunEvent) => {
+        r.st = reduce(r.st, ev);
+      },
+    };
+    return r;
+  };
+  const banned = (st: RunState, page: string, sig: string) => bannedOn(st, page).signatures.includes(sig);
 
   it('an unknown tap is banned on its page and the model told; an unknown type may be redone', async () => {
     const { pre } = await settings();
     const net = byLabel(pre, /^Network & internet/);
     const tap = tapOn(net.id, { kind: 'element_gone', target_id: net.id });
-    const s = session(pre);
-    const note = reconcileAction(s, entry(pre, tap), { verdict: 'unknown', reason: 'r' });
+    const s = session();
+    const note = await reconcileAction(s.st, s.tell, entry(pre, tap), { verdict: 'unknown', reason: 'r' }, pre);
     expect(note).toMatch(/banned on its page, not repeated blindly/);
-    expect(s.mem.blacklist.isBanned(pre.pageHash, actionSignature(tap.action))).toBe(true);
-    expect(s.loop.hint).toMatch(/do not repeat it unless the screen shows it was not done/);
-    expect(s.plan[0]?.done).toBe(false);
+    expect(banned(s.st, pre.pageHash, actionSignature(tap.action))).toBe(true);
+    expect(s.st.loop.hint).toMatch(/do not repeat it unless the screen shows it was not done/);
+    expect(s.st.plan[0]?.done).toBe(false);
 
     const typed: Decision = { thought: 't', action: { tool: 'type', text: 'x' }, expect: { kind: 'no_change' } };
-    const t = session(pre);
-    reconcileAction(t, entry(pre, typed), { verdict: 'unknown', reason: 'r' });
-    expect(t.mem.blacklist.isBanned(pre.pageHash, actionSignature(typed.action))).toBe(false);
-    expect(t.mem.history.all()[0]?.note).toMatch(/doing it again is harmless/);
+    const t = session();
+    await reconcileAction(t.st, t.tell, entry(pre, typed), { verdict: 'unknown', reason: 'r' }, pre);
+    expect(banned(t.st, pre.pageHash, actionSignature(typed.action))).toBe(false);
+    expect(t.st.history[0]?.note).toMatch(/doing it again is harmless/);
   });
 
   it('a done action completes its subgoal and is recorded as done', async () => {
     const { pre } = await settings();
     const net = byLabel(pre, /^Network & internet/);
-    const s = session(pre);
-    reconcileAction(s, entry(pre, tapOn(net.id, { kind: 'page_changes' })), { verdict: 'done' });
-    expect(s.plan[0]?.done).toBe(true);
-    expect(s.current).toBe(1);
-    expect(s.mem.history.all()[0]).toMatchObject({ step: 4, ok: true });
+    const s = session();
+    await reconcileAction(s.st, s.tell, entry(pre, tapOn(net.id, { kind: 'page_changes' })), { verdict: 'done' }, pre);
+    expect(s.st.plan[0]?.done).toBe(true);
+    expect(s.st.current).toBe(1);
+    expect(s.st.history[0]).toMatchObject({ step: 4, ok: true });
   });
 
   it('idempotent: set a state (type, launch, scroll, a slider) — not add to one (tap, back, a click)', () => {

@@ -132,6 +132,8 @@ describe('phone-agent resume across processes', () => {
     expect(m, err).not.toBeNull();
     const cp = JSON.parse(await readFile(path.join(m![1]!, 'checkpoint.json'), 'utf8'));
     expect(cp.step).toBeGreaterThanOrEqual(1);
-    expect(cp.status).toBe('running');
+    // The run was cancelled, not killed: its checkpoint says so and why (a resume goes on from it).
+    expect(cp.status).toBe('interrupted');
+    expect(cp.reason).toMatch(/SIGINT/);
   }, 120_000);
 });

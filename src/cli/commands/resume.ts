@@ -81,13 +81,23 @@ export async function resumeCommand(run: string, flags: ResumeFlags): Promise<nu
     // Killed before its first checkpoint: no step ran, so the run starts again in its own folder.
     const goal = startGoal(start, flags.task);
     const opts = { goal, maxSteps: start.maxSteps + more, runsDir: path.dirname(runDir), runId: path.basename(runDir) };
-    return drive(merged, runDir, (deps) => runAgent(deps, { ...opts, dryRun: start.dryRun, launch: start.launch }), {
-      firstStep: 0,
-    });
+    return drive(
+      merged,
+      runDir,
+      (deps, _f, signal) => runAgent(deps, { ...opts, dryRun: start.dryRun, launch: start.launch, signal }),
+      {
+        firstStep: 0,
+      },
+    );
   }
-  return drive(merged, runDir, (deps) => resumeAgent(deps, { runDir, goal: flags.task, extraSteps: more }), {
-    firstStep: (cp?.step ?? 0) + 1,
-  });
+  return drive(
+    merged,
+    runDir,
+    (deps, _f, signal) => resumeAgent(deps, { runDir, goal: flags.task, extraSteps: more, signal }),
+    {
+      firstStep: (cp?.step ?? 0) + 1,
+    },
+  );
 }
 
 export function register(program: Command): void {

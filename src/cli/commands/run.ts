@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { type AgentDeps, runAgent } from '../../agent/loop.js';
 import { maskSecrets } from '../../agent/secrets.js';
 import type { RunResult } from '../../agent/types.js';
-import { ActionableError } from '../../core/errors.js';
+import { ActionableError, CancelledError } from '../../core/errors.js';
 import type { StfLease } from '../../device/stf/lease.js';
 import { deviceLockKey, lockDevice } from '../../store/device-lock.js';
 import { newRunId } from '../../store/run-archive.js';
@@ -28,6 +28,7 @@ export { EXIT } from '../compose.js';
 interface RunFlags extends AgentFlags {
   maxSteps: string;
   dryRun?: boolean;
+  deadline?: string;
 }
 
 /** A whole number ≥ `min` from a flag, or an error naming the flag, the value and an example. */
@@ -50,6 +51,8 @@ export async function runCommand(task: string, flags: RunFlags): Promise<number>
       `e.g. ${cliCommand()} run "Turn Wi-Fi off" --model reference`,
     );
   const maxSteps = wholeNumber('--max-steps', flags.maxSteps, 1, 30);
+  const deadlineMs =
+    flags.deadline === undefined ? undefined : wholeNumber('--deadline', flags.deadline, 1, 300) * 1000;
   if (flags.model === 'reference') {
     const unknown = await unknownToReference(task, cliCommand());
     if (unknown) {
@@ -73,11 +76,23 @@ export async function runCommand(task: string, flags: RunFlags): Promise<number>
   return drive(
     flags,
     runDir,
-    (deps, f) =>
-      runAgent(deps, { goal: task, maxSteps, runsDir, runId, dryRun: flags.dryRun, launch: launchRecord(f) }),
+    (deps, f, signal) =>
+      runAgent(deps, {
+        goal: task,
+        maxSteps,
+        runsDir,
+        runId,
+        dryRun: flags.dryRun,
+        launch: launchRecord(f),
+        signal,
+        deadlineMs,
+      }),
     { firstStep: 0, fresh: true, prepare: (f) => writeRunStart(runDir, start(f)) },
   );
 }
+
+/** What a command runs on the composed agent; `signal` is Ctrl-C (the run ends resumable). */
+export type RunBody = (deps: AgentDeps, flags: AgentFlags, signal: AbortSignal) => Promise<RunResult>;
 
 export interface DriveOptions {
   /** The first step this process runs (0 for a new run): the calls log numbers steps from it. */
@@ -93,12 +108,7 @@ export interface DriveOptions {
  * `stf:any`) is reserved first and given back on every way out this process sees; its lease gives it
  * back when the process is SIGKILLed.
  */
-export async function drive(
-  flags: AgentFlags,
-  runDir: string,
-  body: (deps: AgentDeps, flags: AgentFlags) => Promise<RunResult>,
-  opts: DriveOptions,
-): Promise<number> {
+export async function drive(flags: AgentFlags, runDir: string, body: RunBody, opts: DriveOptions): Promise<number> {
   if (!isFarmDevice(flags.device)) return driveOn(flags, runDir, body, opts, async () => {});
   // A signal while the device is being reserved gives it back as soon as it is ours.
   let lease: StfLease | undefined;
@@ -130,17 +140,19 @@ export async function drive(
   }
 }
 
+const HARD_STOP_MS = 3_000;
 const exitOnSignal = (signal: NodeJS.Signals) => (signal === 'SIGTERM' ? 143 : 130);
 
 /**
  * Compose the agent, run `body`, save what it learned and print the result. Ctrl-C (or SIGTERM)
- * leaves a resumable checkpoint (it is saved after every step), so it says how to pick the run up,
- * after freeing the locks and `release` (a farm's device).
+ * cancels the run: it stops whatever it waits on (the model, the phone) and saves its checkpoint as
+ * `interrupted`; this says how to pick the run up, after freeing the locks and `release` (a farm's
+ * device).
  */
 async function driveOn(
   flags: AgentFlags,
   runDir: string,
-  body: (deps: AgentDeps, flags: AgentFlags) => Promise<RunResult>,
+  body: RunBody,
   opts: DriveOptions,
   release: () => Promise<void>,
 ): Promise<number> {
@@ -167,23 +179,31 @@ async function driveOn(
     if (opts.fresh) await discardIfNoSteps(runDir);
     throw e;
   });
+  const cancel = new AbortController();
+  let stopped: NodeJS.Signals | undefined;
   const interrupted = (signal: NodeJS.Signals) => {
+    stopped = signal;
     process.stderr.write(`\ninterrupted — continue with: ${cliCommand()} resume ${runDir}\n`);
-    void unlock()
-      .then(release)
-      .finally(() => process.exit(exitOnSignal(signal)));
+    cancel.abort(new CancelledError(`stopped by ${signal}`));
+    // The run ends within a second with its checkpoint saved; should something below not let go,
+    // leave anyway (the checkpoint of the last step is there to resume from).
+    setTimeout(() => {
+      void unlock()
+        .then(release)
+        .finally(() => process.exit(exitOnSignal(signal)));
+    }, HARD_STOP_MS).unref();
   };
   process.once('SIGINT', interrupted);
   process.once('SIGTERM', interrupted);
   let failed = false;
   try {
-    const result = await body(agent.deps, flags);
+    const result = await body(agent.deps, flags, cancel.signal);
     await agent.saveMemory();
     printResult(result, !!flags.json);
     return EXIT[result.status];
   } catch (e) {
     failed = true;
-    throw e;
+    if (!stopped) throw e;
   } finally {
     process.off('SIGINT', interrupted);
     process.off('SIGTERM', interrupted);
@@ -193,6 +213,8 @@ async function driveOn(
     // nothing on the phone: its folder would only be a husk to trip over.
     if (failed && opts.fresh) await discardIfNoSteps(runDir);
   }
+  await release();
+  process.exit(exitOnSignal(stopped ?? 'SIGINT'));
 }
 
 async function discardIfNoSteps(runDir: string): Promise<void> {
@@ -277,7 +299,8 @@ export function register(program: Command): void {
       .description('Run a natural-language task on a phone (default: the built-in virtual phone)')
       .argument('<task>', 'what to do, e.g. "Turn Wi-Fi off" or "把屏幕亮度调到最低"')
       .option('--max-steps <n>', 'step budget', '30')
-      .option('--dry-run', 'plan and decide, but dispatch nothing that changes the phone'),
+      .option('--dry-run', 'plan and decide, but dispatch nothing that changes the phone')
+      .option('--deadline <seconds>', 'stop the run (resumable) once it has taken this long'),
     true,
   ).action((task: string, flags: RunFlags) => exitWith('run', flags, () => runCommand(task, flags)));
 }

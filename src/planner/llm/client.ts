@@ -60,6 +60,8 @@ export interface InferRequest<T> {
   fn: FunctionSpec;
   parse: (args: unknown) => ParseResult<T>;
   timeoutMs?: number;
+  /** Cancels the call (the run was cancelled or ran past its deadline): it rejects at once. */
+  signal?: AbortSignal;
 }
 
 export type InferResult<T> = { ok: true; value: T; usage: LlmUsage } | { ok: false; error: string; usage: LlmUsage };
@@ -82,7 +84,13 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
   const sdk = new OpenAI({ baseURL: config.baseURL, apiKey: config.apiKey, maxRetries: 0, timeout: config.timeoutMs });
   const backoff = deps.backoffMs ?? 500;
 
-  async function complete(messages: ChatMessage[], fn: FunctionSpec, usage: LlmUsage, timeoutMs: number) {
+  async function complete(
+    messages: ChatMessage[],
+    fn: FunctionSpec,
+    usage: LlmUsage,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ) {
     let waited = 0;
     for (let attempt = 0; ; attempt++) {
       const t0 = clock.now();
@@ -117,7 +125,12 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
               ],
               response_format: { type: 'json_object' as const },
             };
-        const res: ChatCompletion = await callEndpoint(sdk, body, { config, timeoutMs, now: () => clock.now() });
+        const res: ChatCompletion = await callEndpoint(sdk, body, {
+          config,
+          timeoutMs,
+          now: () => clock.now(),
+          signal,
+        });
         usage.ms += clock.now() - t0;
         usage.promptTokens += res.usage?.prompt_tokens ?? 0;
         if (res.usage) usage.promptTokensPerCall = [...(usage.promptTokensPerCall ?? []), res.usage.prompt_tokens];
@@ -125,6 +138,7 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
         return res;
       } catch (e) {
         usage.ms += clock.now() - t0;
+        if (signal?.aborted) throw signal.reason;
         if (!(e instanceof LlmEndpointError) || !e.failure.retryable || attempt >= config.maxRetries) throw e;
         const asked = e.failure.retryAfterMs;
         const wait = Math.max(backoff * 2 ** attempt, asked ?? 0);
@@ -132,7 +146,7 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
         usage.retries++;
         waited += wait;
         logger.warn('LLM call failed; retrying', { attempt: attempt + 1, waitMs: wait, error: errorMessage(e) });
-        await clock.sleep(wait);
+        await clock.sleep(wait, signal);
       }
     }
   }
@@ -156,7 +170,7 @@ export function createLlmClient(deps: LlmClientDeps): LlmClient {
       let lastError = '';
       for (let ask = 0; ask <= config.maxReasks; ask++) {
         if (ask > 0) usage.reasks++;
-        const res = await complete(messages, req.fn, usage, req.timeoutMs ?? config.timeoutMs);
+        const res = await complete(messages, req.fn, usage, req.timeoutMs ?? config.timeoutMs, req.signal);
         const msg = res.choices[0]?.message;
         const call = msg?.tool_calls?.find((c) => c.type === 'function');
         let rawText: string;

@@ -114,19 +114,21 @@ export function checkCompletion(text: string, config: LlmConfig): ChatCompletion
 export async function callEndpoint(
   sdk: OpenAI,
   body: ChatCompletionCreateParamsNonStreaming,
-  opts: { config: LlmConfig; timeoutMs: number; now: () => number },
+  opts: { config: LlmConfig; timeoutMs: number; now: () => number; signal?: AbortSignal },
 ): Promise<ChatCompletion> {
   const { config, timeoutMs } = opts;
+  opts.signal?.throwIfAborted();
   const deadline = new AbortController();
   // A real timer on purpose: this bounds real network I/O, whatever clock the agent logic runs on.
   const timer = setTimeout(() => deadline.abort(), timeoutMs);
+  // The caller's cancel (the run's signal) ends the request too, with the caller's reason.
+  const signal = opts.signal ? AbortSignal.any([deadline.signal, opts.signal]) : deadline.signal;
   try {
     // The SDK's header timeout is set past ours so that the one deadline decides (and says so).
-    const res = await sdk.chat.completions
-      .create(body, { signal: deadline.signal, timeout: timeoutMs + 1000 })
-      .asResponse();
+    const res = await sdk.chat.completions.create(body, { signal, timeout: timeoutMs + 1000 }).asResponse();
     return checkCompletion(await res.text(), config);
   } catch (e) {
+    if (opts.signal?.aborted) throw opts.signal.reason;
     if (e instanceof LlmEndpointError) throw e;
     if (deadline.signal.aborted)
       throw new LlmEndpointError(

@@ -55,9 +55,20 @@ export class Blacklist {
     return Object.fromEntries(this.shown);
   }
 
-  static fromJSON(data: Record<string, string[]>, threshold = 2, shown: Record<string, string> = {}): Blacklist {
+  /** Failures below the ban threshold (page → signature → count): a run's state keeps them too. */
+  failuresJSON(): Record<string, Record<string, number>> {
+    return Object.fromEntries([...this.fails].map(([k, v]) => [k, Object.fromEntries(v)]));
+  }
+
+  static fromJSON(
+    data: Record<string, readonly string[]>,
+    threshold = 2,
+    shown: Record<string, string> = {},
+    failures: Record<string, Record<string, number>> = {},
+  ): Blacklist {
     const b = new Blacklist(threshold);
     for (const [page, sigs] of Object.entries(data)) for (const s of sigs) b.ban(page, s, shown[s]);
+    for (const [page, m] of Object.entries(failures)) b.fails.set(page, new Map(Object.entries(m)));
     return b;
   }
 }

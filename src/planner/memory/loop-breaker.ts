@@ -53,6 +53,26 @@ export class LoopBreaker {
   progressed(pageHash: string, signature: string): void {
     this.counts.delete(`${pageHash}|${signature}`);
   }
+
+  /** Its counts as data (a run's state is plain data, checkpointed). */
+  toJSON(): LoopBreakerState {
+    return { counts: Object.fromEntries(this.counts), interventions: this.interventions, last: this.last };
+  }
+
+  static fromJSON(v: LoopBreakerState | undefined): LoopBreaker {
+    const b = new LoopBreaker();
+    if (!v) return b;
+    for (const [k, n] of Object.entries(v.counts)) b.counts.set(k, n);
+    b.interventions = v.interventions;
+    b.last = v.last && { ...v.last };
+    return b;
+  }
+}
+
+export interface LoopBreakerState {
+  counts: Record<string, number>;
+  interventions: number;
+  last?: { key: string; page: string };
 }
 
 function pageOf(key: string): string {

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { answerGrounded, CompletionTracker } from '../../src/agent/completion.js';
 import { createDevicePorts } from '../../src/agent/device-ports.js';
 import type { AgentPorts } from '../../src/agent/ports.js';
 import { Logger } from '../../src/core/logger.js';
 import type { Decision, Observation } from '../../src/core/types.js';
-import { answerGrounded, CompletionTracker } from '../../src/executor/completion.js';
 import { PolicyConfirmation } from '../../src/executor/guardrails/confirm.js';
 import { mistakes, type StateChange } from '../../src/executor/side-effects.js';
-import { bridgeRig, decision, el } from './helpers.js';
+import { bridgeRig, decision, el } from '../executor/helpers.js';
 
 /**
  * The completion check over the agent's device ports on the virtual phone: a mis-tap's change

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { asksQuestion } from '../core/goal.js';
 import { type Action, type Expect, ExpectSchema, type Observation } from '../core/types.js';
-import { keyTokens } from './landing.js';
-import { counterAfter, describeChange, mistakes, type StateChange } from './side-effects.js';
-import { holdsOn } from './validator.js';
+import { keyTokens } from '../executor/landing.js';
+import { counterAfter, describeChange, mistakes, type StateChange } from '../executor/side-effects.js';
+import { holdsOn } from '../executor/validator.js';
 
 /**
  * The completion check: a model's "done" (or its hand-over at the end) is a claim, checked against
@@ -175,26 +175,36 @@ export class CompletionTracker {
     this.pending = this.pending.filter((p) => p.change.kind !== 'pressed');
   }
 
-  /** What a checkpoint keeps: a resumed run still knows the mistake it never undid. */
-  toJSON(): CompletionState {
+  /**
+   * Its evidence as data: the run's state keeps every text (`all`); a checkpoint the newest
+   * SAVED_TEXTS — a resumed run still knows the mistake it never undid.
+   */
+  toJSON(all = false): CompletionState {
     return {
-      pending: this.pending,
+      pending: [...this.pending],
       lastFailure: this.lastFailure,
       failedExpect: this.failedExpect,
       rejections: this.rejections,
-      seen: this.seen.slice(-SAVED_TEXTS),
+      seen: all ? [...this.seen] : this.seen.slice(-SAVED_TEXTS),
     };
   }
 
+  /** From a checkpoint's copy (validated: a bad one is no evidence, not a broken resume). */
   static fromJSON(v: unknown, opts?: ConstructorParameters<typeof CompletionTracker>[0]): CompletionTracker {
-    const t = new CompletionTracker(opts);
     const parsed = CompletionStateSchema.safeParse(v);
-    if (!parsed.success) return t;
-    t.pending = parsed.data.pending as unknown as PendingChange[];
-    t.lastFailure = parsed.data.lastFailure;
-    t.failedExpect = parsed.data.failedExpect;
-    t.rejections = parsed.data.rejections;
-    for (const x of parsed.data.seen) {
+    return parsed.success
+      ? CompletionTracker.fromState(parsed.data as unknown as CompletionState, opts)
+      : new CompletionTracker(opts);
+  }
+
+  /** From the run's own state (already typed). */
+  static fromState(v: CompletionState, opts?: ConstructorParameters<typeof CompletionTracker>[0]): CompletionTracker {
+    const t = new CompletionTracker(opts);
+    t.pending = [...v.pending];
+    t.lastFailure = v.lastFailure;
+    t.failedExpect = v.failedExpect;
+    t.rejections = v.rejections;
+    for (const x of v.seen) {
       if (t.seenSet.has(x)) continue;
       t.seenSet.add(x);
       t.seen.push(x);
