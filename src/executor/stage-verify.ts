@@ -1,4 +1,4 @@
-import type { Receipt } from '../core/types.js';
+import type { Observation, Receipt } from '../core/types.js';
 import { applyAudit, auditAction } from './action-audit.js';
 import type { Dispatched } from './dispatch.js';
 import type { StepResult } from './executor.js';
@@ -57,8 +57,18 @@ export async function verify(env: StageEnv, job: Acted): Promise<StepResult> {
     approved: carried.consent?.kind === 'approved',
   });
   const outcome = applyAudit(v.outcome, audit);
-  const error = outcome.ok ? undefined : (outcome.reason ?? 'not validated');
+  const error = outcome.ok ? undefined : deviceSaid(outcome.reason ?? 'not validated', receipt, v.post);
   return { ...base, ok: outcome.ok, receipt, outcome, changes: audit.changes, error };
+}
+
+/**
+ * A delivered input after which the page stayed the same, where the device said why (a replay
+ * phone: `off-graph: no recorded tap at … ; nothing changed`): its word goes first, ahead of the
+ * validator's guess (dropped input, overlay, wrong element), so the model does not just try again.
+ */
+function deviceSaid(reason: string, receipt: Receipt, post: Observation): string {
+  const said = receipt.detail?.trim();
+  return said && receipt.pre?.pageHash === post.pageHash ? `the device said: ${said}; ${reason}` : reason;
 }
 
 /** The reads after the dispatch: the text ladder's read-back when it settles and satisfies `expect`, else polling. */

@@ -11,8 +11,10 @@ import type {
   ToolCatalog,
   ToolParse,
 } from '../planner/tool-spec.js';
+import { controlAction } from './control-action.js';
 import type { Tool } from './tool.js';
 import { says } from './tool.js';
+import { waitUntil } from './wait-until.js';
 
 /**
  * Several native steps in one go on the phone (set a slider, then wait for the screen to settle):
@@ -23,8 +25,8 @@ import { says } from './tool.js';
 
 /** One sequence, as a model writes it (it is offered by sliders and drawn views): set, then let the screen settle. */
 export const SEQUENCE_EXAMPLE = JSON.stringify([
-  { tool: 'control_action', target_id: '…', op: 'set_progress', value: 40 },
-  { tool: 'wait_until', op: 'stable' },
+  { tool: controlAction.name, target_id: '…', op: 'set_progress', value: 40 },
+  { tool: waitUntil.name, op: 'stable' },
 ]);
 
 /** A step as parsed first: its tool and target; its own fields are its member spec's (checked in parse). */

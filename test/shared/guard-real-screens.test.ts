@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { heldTaps } from '../../src/agent/held-taps.js';
+import { checkGuard } from '../../src/executor/guardrails/guard.js';
 import { perceive } from '../../src/perception/perceive.js';
 import { loadStateFile } from '../../src/testbed/replay/state-file.js';
 
@@ -15,11 +16,15 @@ const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 const droidtask = (app: string, hash: string) => path.join(fixtures, 'droidtask', app, 'states', `${hash}.json`);
 
 /** Every held control of a recorded state, as `Role "label" categories`. */
-async function marks(file: string): Promise<string[]> {
+async function observe(file: string) {
   const { read } = await loadStateFile(file, { imageBytes: false });
   const r = await perceive({ wire: read.snapshot });
   if (!r.ok) throw new Error(`${file}: ${r.message}`);
-  const o = r.observation;
+  return r.observation;
+}
+
+async function marks(file: string): Promise<string[]> {
+  const o = await observe(file);
   return Object.entries(heldTaps(o)).map(([id, cats]) => {
     const e = o.elements.find((x) => x.id === id);
     return `${e?.role} "${e?.label}" ${cats.join('/')}`;
@@ -56,5 +61,16 @@ describe('held marks on recorded real screens', () => {
       path.join(fixtures, 'droidbot-utg', '04-a2dp-volume-en', 'states', 'state_2018-06-05_105950.json'),
     );
     expect(m).toEqual(['Button "DELETE" delete']);
+  });
+
+  it('scrolling a list that holds a held row needs no consent, aimed at the list or at nothing', async () => {
+    const o = await observe(droidtask('calendar', '72b9118f038d2fed5d6bd657cb33cdc94704c73779faf260ddeecd2250c285ba'));
+    const held = Object.values(heldTaps(o)).flat();
+    expect(held).toContain('delete');
+    const list = o.elements.find((e) => e.actionable && e.flags.scrollable);
+    expect(list).toBeDefined();
+    const scroll = { tool: 'scroll_to' as const, text: 'Font size' };
+    expect(checkGuard({ ...scroll, target_id: list?.id }, o, list).needsConfirmation).toBe(false);
+    expect(checkGuard(scroll, o, undefined).needsConfirmation).toBe(false);
   });
 });

@@ -406,7 +406,7 @@ export class ReplayPhone extends ReplaySystem implements PhoneSurface {
     this.note(input, 'off-graph', why);
     return {
       ok: true,
-      detail: `off-graph: ${why} in state ${this.current.slice(0, 8)} of ${this.graph.name}; nothing changed`,
+      detail: `off-graph: ${why} in state ${this.current.slice(0, 8)} of ${this.graph.name}; the recording has no outcome for it, so nothing changed and repeating it changes nothing`,
     };
   }
 

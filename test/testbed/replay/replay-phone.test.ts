@@ -142,6 +142,10 @@ describe('the replay phone', () => {
       expect(out.receipt.status).toBe('completed');
       // The step's receipt (its step file, the report) says so.
       expect(out.receipt.detail).toMatch(/^off-graph: no recorded tap at \d+,\d+/);
+      // The model is told what the device said, ahead of the validator's guess, so it does not retry.
+      expect(out.error).toMatch(
+        /^the device said: off-graph: no recorded tap at \d+,\d+ .*repeating it changes nothing; nothing on the page changed/,
+      );
       // The device's own receipt says so (the run's call log and report show it).
       const call = await r.opened.device.tap(
         { x: 540, y: 993 },
@@ -155,6 +159,7 @@ describe('the replay phone', () => {
       const back = await act(r, settings, { tool: 'back' });
       expect(back.ok).toBe(false);
       expect(r.phone.offGraph().at(-1)?.detail).toMatch(/no recorded BACK key/);
+      expect(back.error).toMatch(/^the device said: off-graph: no recorded BACK key/);
     } finally {
       await r.opened.close();
     }
