@@ -44,6 +44,13 @@ export interface DevicePortsDeps {
 /** Errors that say the device, not the action, is in trouble: the next read tells whether it is gone. */
 const DEVICE_TROUBLE: ReadonlySet<string> = new Set(['UNAVAILABLE', 'READ_FAILED', 'TIMEOUT']);
 
+/**
+ * The Apps line's first entry when some names are package words (adb reads no labels, and no
+ * launcher screen showed those apps' icons): a model must not take "Deskclock" for the icon's name.
+ */
+export const PACKAGE_WORDS_NOTE =
+  "(names not seen on the launcher are package words, not the icons' labels; launch_app takes a label the launcher shows too)";
+
 const SETTLE_MS = 150;
 const APPS_TIMEOUT_MS = 5_000;
 const MAX_SETTLE = 6;
@@ -64,6 +71,7 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
     // Every call brings the run's own channel; this one only stands in for a caller that forgot.
     confirm: new PauseForConfirmation(),
     perceive: perceiver.perceive,
+    fields: perceiver.fields,
   });
 
   const readOnce = async (previous: Observation | undefined, screenshot: boolean) => {
@@ -97,7 +105,10 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
   const apps = async (): Promise<readonly string[] | undefined> => {
     try {
       const r = await device.listApps(Deadline.after(clock, Math.min(timeout, APPS_TIMEOUT_MS)));
-      if (r.ok) return r.apps.filter((a) => a.package !== HELPER_PACKAGE).map((a) => a.label);
+      if (r.ok) {
+        const names = r.apps.filter((a) => a.package !== HELPER_PACKAGE).map((a) => a.label);
+        return r.labels === 'package' ? [PACKAGE_WORDS_NOTE, ...names] : names;
+      }
       logger.info('no app list from the device: prompts go without an Apps line', { code: r.code, why: r.message });
     } catch (e) {
       logger.warn('listing the apps failed: prompts go without an Apps line', { why: errorMessage(e) });

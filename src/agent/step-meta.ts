@@ -1,5 +1,5 @@
 import type { Observation } from '../core/types.js';
-import { readText } from '../perception/read-text.js';
+import { MAX_READ_CHARS, readText } from '../perception/read-text.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import type { LookImage } from '../planner/planner.js';
 import type { HistoryEntry } from '../planner/prompt/types.js';
@@ -71,13 +71,22 @@ export function metaEffect(planned: PlannedStep, obs: Observation, step: number)
         action,
         expect: '-',
         ok: r.ok,
-        note: r.ok ? `full text: "${r.text}"` : notApplied(planned, r.error),
+        note: r.ok ? readNote(r) : notApplied(planned, r.error),
       },
       error: r.ok ? undefined : r.error,
       closes: r.ok && planned.subgoalDone,
     };
   }
   return undefined;
+}
+
+/** What a read answered: "full text" only when it is the whole text, else what cut it and where the rest is. */
+function readNote(r: { text: string; cut?: 'app' | 'length' }): string {
+  if (r.cut === 'app')
+    return `text as the app shows it, cut by the app ("…"; open the item to read the rest): "${r.text}"`;
+  if (r.cut === 'length')
+    return `the first ${MAX_READ_CHARS} characters (the text is longer; open the item or scroll it for the rest): "${r.text}"`;
+  return `full text: "${r.text}"`;
 }
 
 /** A note, a read or a look: handled here and recorded; returns false for a decision that goes to the phone. */

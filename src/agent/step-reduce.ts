@@ -118,8 +118,6 @@ function successNote(action: Action, exec: Executed): string | undefined {
   if (exec.consent?.kind === 'approved')
     return consentNote('approved', askedAbout(exec.consent.request), exec.consent.request.categories);
   if (exec.signals?.includes('already_in_state')) return 'it was already so: nothing changed';
-  if (exec.signals?.includes('only_in_typed_field'))
-    return 'the text is only in the field just typed into: nothing else on the page shows it (no result matched?)';
   return undefined;
 }
 

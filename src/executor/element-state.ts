@@ -75,6 +75,9 @@ export function stateMismatch(e: Element, state: string): string {
   const fill = fillState(state.trim().toLowerCase());
   const name = elementName(e);
   if (fill && !e.flags.editable) return `${name} is not a text field: it is never ${fill}`;
+  if (fill === 'empty' && !e.flags.password && !e.hint)
+    // No hint on the screen (a plain-ADB dump): the text may be the field's hint, shown as text.
+    return `${name} shows ${quoted(e.text)}: typed text, or its hint shown as text (this screen names no hint); not known to be empty`;
   if (fill) {
     const now = fieldFilled(e) ? (e.flags.password ? `filled (${e.filled} chars)` : 'filled') : 'empty';
     return `${name} is ${now}, not ${fill}`;

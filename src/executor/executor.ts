@@ -7,6 +7,7 @@ import { seededRandom } from '../core/random.js';
 import type { Decision, Element, Observation, Receipt } from '../core/types.js';
 import type { Device } from '../device/device.js';
 import type { Consent, ConsentScope } from './consent.js';
+import type { FieldHints } from './field-hints.js';
 import type { ConfirmationChannel, ConfirmationRequest } from './guardrails/confirm.js';
 import type { GuardConfig, GuardVerdict } from './guardrails/guard.js';
 import { PostMemory, type StageEnv } from './job.js';
@@ -59,6 +60,8 @@ export interface ExecutorDeps {
   /** Seed of the pacing jitter (tests replay exactly). */
   seed?: number;
   perceive?: Perceiver;
+  /** Where typing records what a field showed before (the injected perceiver's; field-hints.ts). */
+  fields?: FieldHints;
   /** Light mode: how old (ms) the executor's own post-action read may be to stand in for the re-check. */
   freshForMs?: number;
   /** How long a confirmation may take (ms, default 10 min); not part of the action's deadline. */
@@ -151,6 +154,7 @@ export class Executor {
       perceive: deps.perceive ?? (this.perceiver as SnapshotPerceiver).perceive,
       memory: new PostMemory(deps.clock),
       mode: this.mode,
+      fields: deps.fields ?? this.perceiver?.fields,
     };
   }
 

@@ -4,6 +4,7 @@ import type { Decision, ErrorCode, Observation, Receipt } from '../core/types.js
 import type { ActionRequest } from '../device/protocol/index.js';
 import type { Dispatched } from './dispatch.js';
 import type { ExecutorDeps, RunHooks, RunMode, StepResult } from './executor.js';
+import type { FieldHints } from './field-hints.js';
 import type { Perceiver } from './observe.js';
 import type { ActionGap, Pacer } from './pacing.js';
 import type { SkillStepResult } from './skill-step.js';
@@ -28,6 +29,8 @@ export interface StageEnv {
   memory: PostMemory;
   /** The executor's default verification. */
   mode: VerificationMode;
+  /** Where typing records what a field showed before (./field-hints.ts). */
+  fields?: FieldHints;
 }
 
 /** A stage's answer: the job for the next stage, or the action's result. */

@@ -6,6 +6,7 @@ import type { WireSnapshot } from '../device/protocol/index.js';
 import { type CompactOptions, compactView } from '../perception/compact.js';
 import { perceive } from '../perception/perceive.js';
 import type { VisualFirstRegistry } from '../perception/quality.js';
+import { FieldHints } from './field-hints.js';
 
 /**
  * Snapshot → Observation for the executor's own reads (re-check, post-action evidence). The
@@ -33,9 +34,12 @@ export const AGENT_COMPACT: CompactOptions = { hideNavigationBar: true, fullIds:
  */
 export class SnapshotPerceiver {
   private readonly compacts = new WeakMap<Observation, string>();
+  /** What fields showed before the agent typed into them, as their hints (field-hints.ts). */
+  readonly fields = new FieldHints();
   constructor(private readonly opts: { registry?: VisualFirstRegistry; compact?: CompactOptions } = {}) {}
 
-  readonly perceive: Perceiver = async (snap, shot, previous) => {
+  readonly perceive: Perceiver = async (raw, shot, previous) => {
+    const snap = this.fields.apply(raw);
     const wire: WireSnapshot = shot
       ? {
           ...snap,

@@ -133,6 +133,12 @@ function fieldTypedInto(
 
 const labelled = elementName;
 
+/** A text_appears whose text is only the typed field's own: not met, and how to check the field itself. */
+function onlyInTypedField(t: string, field: Element | undefined): string {
+  const check = field ? `; to check the field itself expect element_state ${field.id} text=${t}` : '';
+  return `"${t}" is only in the field just typed into: nothing else on the page shows it (no result matched?)${check}`;
+}
+
 const words = (t: string) => new Set(t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
 
 /**
@@ -371,10 +377,10 @@ export function validate(
     case 'text_appears': {
       const t = expect.text ?? '';
       if (!textPresent(post, t)) return fail(`"${t}" is not on the page${lookalikes(post, t)}`);
-      // Typing's own check ("the field now holds it") holds, but nothing else shows the text: the
-      // loop tells the model so, as a search that matched nothing looks just like this.
+      // The field just typed into holds the agent's own input: that is no evidence the app answered
+      // (a search that matched nothing looks just like this). The field itself is element_state's.
       const own = typedField(action, target);
-      if (own && !textPresent(post, t, own)) signals.push('only_in_typed_field');
+      if (own && !textPresent(post, t, own)) return fail(onlyInTypedField(t, target));
       signals.push('text_present');
       return { ok: true, signals, unchanged };
     }

@@ -6,22 +6,32 @@ import type { Observation } from '../core/types.js';
  * "…" and quotes are ignored); answered from the observation, line breaks kept.
  */
 
-export type ReadText = { ok: true; text: string } | { ok: false; error: string };
+/**
+ * `cut`: the text is not all there is — the app itself ends it in "…" (a list row's preview; the rest
+ * is on the item's own page), or it is longer than a read returns.
+ */
+export type ReadText = { ok: true; text: string; cut?: 'app' | 'length' } | { ok: false; error: string };
 
-const MAX_READ_CHARS = 2000;
+export const MAX_READ_CHARS = 2000;
+/** An app's own ellipsis at the end of a text: it shows only the start of something longer. */
+const APP_CUT = /(…|\.\.\.)$/;
+
+function answer(t: string): ReadText {
+  if (t.length > MAX_READ_CHARS) return { ok: true, text: `${t.slice(0, MAX_READ_CHARS)}…`, cut: 'length' };
+  return APP_CUT.test(t.trim()) ? { ok: true, text: t, cut: 'app' } : { ok: true, text: t };
+}
 
 function squash(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 
 export function readText(obs: Observation, req: { target_id?: string; text?: string }): ReadText {
-  const full = (s: string) => (s.length > MAX_READ_CHARS ? `${s.slice(0, MAX_READ_CHARS)}…` : s);
   if (req.target_id) {
     const e = obs.elements.find((x) => x.id === req.target_id);
     if (!e) return { ok: false, error: `"${req.target_id}" is not on the current screen` };
     if (e.flags.password) return { ok: false, error: 'a password field never shows its text' };
     const t = e.text || e.desc || e.label || '';
-    return t ? { ok: true, text: full(t) } : { ok: false, error: `"${req.target_id}" has no text` };
+    return t ? answer(t) : { ok: false, error: `"${req.target_id}" has no text` };
   }
   const shown = squash((req.text ?? '').replace(/^["'“”]+|["'“”]+$/g, '').replace(/…$/, ''));
   if (!shown) return { ok: false, error: 'read needs target_id or the text as shown' };
@@ -31,5 +41,5 @@ export function readText(obs: Observation, req: { target_id?: string; text?: str
   });
   const texts = [...new Set(hits.map((e) => e.text || e.desc || e.label || ''))].filter(Boolean);
   if (texts.length === 0) return { ok: false, error: `no text on the screen starts with "${shown}"` };
-  return { ok: true, text: full(texts.join('\n---\n')) };
+  return answer(texts.join('\n---\n'));
 }

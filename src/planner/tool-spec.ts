@@ -78,8 +78,11 @@ export interface ParseCtx {
 
 export interface PlannerToolSpec {
   name: string;
-  /** Its line in the prompt's Tools list; starts with the name (PROMPT_FORMAT). */
-  help: (kinds: ScreenKinds) => string;
+  /**
+   * Its line in the prompt's Tools list; starts with the name (PROMPT_FORMAT). `offered`: the tools
+   * this request offers — a line names another tool only when it is one of them.
+   */
+  help: (kinds: ScreenKinds, offered: ReadonlySet<string>) => string;
   /** The act fields only this tool (or a few) reads, by name; merged over the registry. */
   fields?: Readonly<Record<string, ActField>>;
   /** Offered only on screens where this holds (default: everywhere the device can do it). */

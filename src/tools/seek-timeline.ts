@@ -2,7 +2,6 @@ import { reported, skillStep } from '../executor/skill-step.js';
 import { findTimeline } from '../perception/timeline.js';
 import { seekTimeline as seek, seekSummary } from './seek-timeline/seek.js';
 import type { Tool } from './tool.js';
-import { says } from './tool.js';
 
 /**
  * The skill that seeks a self-drawn recording timeline to a second (./seek-timeline/seek.ts): it
@@ -15,9 +14,9 @@ const TIMEOUT_MS = 30_000;
 
 export const seekTimeline: Tool = {
   name: 'seek_timeline',
-  help: says(
-    'seek_timeline(target_id=timeline, text=HH:MM:SS) pauses, seeks, reports the residual or uncertain; a drag by hand is a touch_gesture of 2 frames (finger down, finger up)',
-  ),
+  // A drag by hand is named only where touch_gesture is offered (not over plain ADB).
+  help: (_k, offered) =>
+    `seek_timeline(target_id=timeline, text=HH:MM:SS) pauses, seeks, reports the residual or uncertain${offered.has('touch_gesture') ? '; a drag by hand is a touch_gesture of 2 frames (finger down, finger up)' : ''}`,
   // Drags and reads; it zooms too when the device can pinch.
   needs: [['snapshot', 'swipe', 'tap']],
   offeredOn: (t) => t.timeline,

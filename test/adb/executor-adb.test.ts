@@ -63,7 +63,7 @@ describe('adb backend', () => {
     const ascii = await ex.run(
       decision(
         { tool: 'type', target_id: email.id, text: "it's a b@c.d" },
-        { kind: 'text_appears', text: "it's a b@c.d" },
+        { kind: 'element_state', target_id: email.id, state: "text=it's a b@c.d" },
       ),
       o,
     );
@@ -78,7 +78,7 @@ describe('adb backend', () => {
     const zh = await ex.run(
       decision(
         { tool: 'type', target_id: field?.id ?? '', text: '张伟 😀' },
-        { kind: 'text_appears', text: '张伟 😀' },
+        { kind: 'element_state', target_id: field?.id ?? '', state: 'text=张伟 😀' },
       ),
       o,
     );
@@ -100,7 +100,10 @@ describe('adb backend', () => {
     const o2 = await observe(ex2);
     const f2 = o2.elements.find((e) => e.flags.editable && !e.flags.password);
     const refused = await ex2.run(
-      decision({ tool: 'type', target_id: f2?.id ?? '', text: '王芳' }, { kind: 'text_appears', text: '王芳' }),
+      decision(
+        { tool: 'type', target_id: f2?.id ?? '', text: '王芳' },
+        { kind: 'element_state', target_id: f2?.id ?? '', state: 'text=王芳' },
+      ),
       o2,
     );
     expect(refused.ok).toBe(false);

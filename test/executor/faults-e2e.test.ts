@@ -224,7 +224,7 @@ describe('text ladder', () => {
     const r1 = await ex.run(
       decision(
         { tool: 'type', target_id: el(o, 'Email').id, text: 'old@x.io' },
-        { kind: 'text_appears', text: 'old@x.io' },
+        { kind: 'element_state', target_id: el(o, 'Email').id, state: 'text=old@x.io' },
       ),
       o,
     );
@@ -233,7 +233,7 @@ describe('text ladder', () => {
     const r2 = await ex.run(
       decision(
         { tool: 'type', target_id: field?.id ?? '', text: '张伟@例子.中国' },
-        { kind: 'text_appears', text: '张伟@例子.中国' },
+        { kind: 'element_state', target_id: field?.id ?? '', state: 'text=张伟@例子.中国' },
       ),
       o,
     );
@@ -249,7 +249,10 @@ describe('text ladder', () => {
     const search = o.elements.find((e) => e.flags.editable);
     expect(search).toBeDefined();
     const typed = await ex.run(
-      decision({ tool: 'type', target_id: search?.id ?? '', text: 'Zed' }, { kind: 'text_appears', text: 'Zed' }),
+      decision(
+        { tool: 'type', target_id: search?.id ?? '', text: 'Zed' },
+        { kind: 'element_state', target_id: search?.id ?? '', state: 'text=Zed' },
+      ),
       o,
     );
     expect(typed.ok).toBe(true);
@@ -274,7 +277,7 @@ describe('text ladder', () => {
     const first = await ex.run(
       decision(
         { tool: 'type', target_id: el(o, 'Text message').id, text: 'draft' },
-        { kind: 'text_appears', text: 'draft' },
+        { kind: 'element_state', target_id: el(o, 'Text message').id, state: 'text=draft' },
       ),
       o,
     );
@@ -284,7 +287,7 @@ describe('text ladder', () => {
     const r = await ex.run(
       decision(
         { tool: 'type', target_id: f?.id ?? '', text: '好的 👍 马上到' },
-        { kind: 'text_appears', text: '好的 👍 马上到' },
+        { kind: 'element_state', target_id: f?.id ?? '', state: 'text=好的 👍 马上到' },
       ),
       o,
     );

@@ -70,18 +70,20 @@ describe('text_appears after typing', () => {
   const expectation = { kind: 'text_appears' as const, text: 'Zed Quinlan' };
   const pre = page([search('')]);
 
-  it('the typed text only in its own field: typing is checked, and the signal says nothing else shows it', () => {
+  it('the typed text only in its own field: not met, and the reason says so and how to check the field', () => {
     const post = { ...page([search('Zed Quinlan')]), texts: ['No contacts found'] };
     const v = validate(expectation, pre, post, action, pre.elements[0]);
-    expect(v.ok).toBe(true);
-    expect(v.signals).toContain('only_in_typed_field');
+    expect(v.ok).toBe(false);
+    expect(v.reason).toBe(
+      '"Zed Quinlan" is only in the field just typed into: nothing else on the page shows it (no result matched?); to check the field itself expect element_state eeee0005 text=Zed Quinlan',
+    );
   });
 
   it('a result row that shows the text: no such signal', () => {
     const post = page([search('Zed Quinlan'), row('Zed Quinlan')]);
     const v = validate(expectation, pre, post, action, pre.elements[0]);
     expect(v.ok).toBe(true);
-    expect(v.signals).not.toContain('only_in_typed_field');
+    expect(v.signals).toContain('text_present');
   });
 
   it('a tap (not typing) that fills a field: no such signal', () => {
@@ -89,7 +91,7 @@ describe('text_appears after typing', () => {
     const tap = { tool: 'tap' as const, target_id: 'ffff0006' };
     const v = validate(expectation, page([search(''), row('x')]), post, tap, row('x'));
     expect(v.ok).toBe(true);
-    expect(v.signals).not.toContain('only_in_typed_field');
+    expect(v.signals).toContain('text_present');
   });
 });
 

@@ -115,7 +115,7 @@ export const GUARD_SCENARIOS: [string, (rig: GuardRig) => Promise<void>][] = [
       const typed = await ex.run(
         decision(
           { tool: 'type', target_id: field.id, text: '晚上回来吃饭 😀' },
-          { kind: 'text_appears', text: '晚上回来吃饭 😀' },
+          { kind: 'element_state', target_id: field.id, state: 'text=晚上回来吃饭 😀' },
         ),
         o,
       );
@@ -175,7 +175,7 @@ export const GUARD_SCENARIOS: [string, (rig: GuardRig) => Promise<void>][] = [
       const email = await ex.run(
         decision(
           { tool: 'type', target_id: el(o, 'Email').id, text: acct.email },
-          { kind: 'text_appears', text: acct.email },
+          { kind: 'element_state', target_id: el(o, 'Email').id, state: `text=${acct.email}` },
         ),
         o,
       );

@@ -41,7 +41,7 @@ describe('selections (UTF-16, surrogate pairs)', () => {
     const t = await ex.run(
       decision(
         { tool: 'type', target_id: el(o, 'Email').id, text: 'A😀B中文' },
-        { kind: 'text_appears', text: 'A😀B中文' },
+        { kind: 'element_state', target_id: el(o, 'Email').id, state: 'text=A😀B中文' },
       ),
       o,
     );
@@ -69,7 +69,7 @@ describe('selections (UTF-16, surrogate pairs)', () => {
       native(
         'control_action',
         { selector: sel, action: 'replace_selection', text: '🙂' },
-        { kind: 'text_appears', text: 'A🙂B中文' },
+        { kind: 'element_state', state: 'text=A🙂B中文' },
       ),
       o,
     );
@@ -138,7 +138,10 @@ describe('ranges and tokens', () => {
     expect(field.resourceId).not.toBe('');
     const t1 = (await read(ex, o, sel)).token;
     const typed = await ex.run(
-      decision({ tool: 'type', target_id: field.id, text: 'abc' }, { kind: 'text_appears', text: 'abc' }),
+      decision(
+        { tool: 'type', target_id: field.id, text: 'abc' },
+        { kind: 'element_state', target_id: field.id, state: 'text=abc' },
+      ),
       o,
     );
     o = typed.post ?? o;

@@ -83,9 +83,13 @@ describe('seek_timeline on the Recordings app', () => {
     expect(r.error).toMatch(/uncertain/);
     expect(report.ignored.join(' ')).toMatch(/watermark.*event card|event card.*watermark/);
     expect(state.playing).toBe(false);
-    // Where the cursor is, as far as anything on screen can say: nowhere.
-    expect(report.cursor).toBe('cursor unknown: no readout bound to it');
-    expect(r.error).toMatch(/^seek uncertain: target 12:10:30 · cursor unknown: no readout bound to it · /);
+    // Where the cursor is: where it was (nothing but the pause was sent); its second: unknown.
+    expect(report.moves).toBe(0);
+    expect(report.cursor).toBe('cursor not moved (no drag was made); its second unknown: no readout bound to it');
+    expect(r.error).toMatch(
+      /^seek uncertain: target 12:10:30 · cursor not moved \(no drag was made\); its second unknown/,
+    );
+    expect(r.error).toMatch(/the cursor did not move, only playback was paused/);
   });
 
   it('a drag by hand: a two-frame touch_gesture on the timeline moves the cursor, roughly by its length', async () => {

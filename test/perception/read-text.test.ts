@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { metaEffect } from '../../src/agent/step-meta.js';
 import type { Observation } from '../../src/core/types.js';
 import { compactView } from '../../src/perception/compact.js';
 import { observeTree } from '../../src/perception/observe-tree.js';
 import { parseUiautomatorXml } from '../../src/perception/parse-xml.js';
-import { readText } from '../../src/perception/read-text.js';
+import { MAX_READ_CHARS, readText } from '../../src/perception/read-text.js';
 import { parseAct } from '../../src/planner/act-tool.js';
 import { REGISTRY } from '../../src/tools/index.js';
 import { appWindow, dumpXml, type N } from './xml-builder.js';
@@ -59,5 +60,31 @@ describe('cut text', () => {
       { catalog: REGISTRY.catalog, tools: ['read'], ids: new Set() },
     );
     expect(bad.ok ? '' : bad.error).toMatch(/read needs target_id, or text/);
+  });
+});
+
+describe('a read of text that is not whole', () => {
+  const PREVIEW = 'Weekend plan — Saturday: farmers market at 9, lunch with Sam, …';
+  const o = observe([
+    { cls: 'android.widget.TextView', text: PREVIEW, b: [40, 400, 1040, 460] },
+    { cls: 'android.widget.TextView', text: 'x'.repeat(MAX_READ_CHARS + 50), b: [40, 500, 1040, 900] },
+  ]);
+  const note = (target_id: string) =>
+    metaEffect({ read: { target_id }, subgoalDone: false } as never, o, 3)?.entry.note ?? '';
+
+  it('an app\'s own "…" (a list row\'s preview) is said to be cut by the app, never "full text"', () => {
+    const row = o.elements.find((e) => e.text === PREVIEW);
+    expect(readText(o, { target_id: row?.id })).toEqual({ ok: true, text: PREVIEW, cut: 'app' });
+    const n = note(row?.id ?? '');
+    expect(n).not.toMatch(/full text/);
+    expect(n).toBe(`text as the app shows it, cut by the app ("…"; open the item to read the rest): "${PREVIEW}"`);
+  });
+
+  it('a text longer than a read returns says so and how to get the rest', () => {
+    const long = o.elements.find((e) => e.text.startsWith('xxx'));
+    expect(readText(o, { target_id: long?.id })).toMatchObject({ ok: true, cut: 'length' });
+    expect(note(long?.id ?? '')).toMatch(
+      /^the first 2000 characters \(the text is longer; open the item or scroll it for the rest\)/,
+    );
   });
 });

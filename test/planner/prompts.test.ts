@@ -221,6 +221,46 @@ describe('prompt builders', () => {
     expect(plan).toMatch(/no "finish" subgoal \(done ends the task\)/);
   });
 
+  it("a tool's help names only tools the request offers (over plain adb: no touch_gesture on a timeline screen)", () => {
+    const adbCaps = {
+      backend: 'adb',
+      ops: new Set([
+        'snapshot',
+        'screenshot',
+        'tap',
+        'long_press',
+        'swipe',
+        'key',
+        'input_text',
+        'launch_app',
+        'list_apps',
+      ] as const),
+      screen: { width: 1080, height: 2400, density: 420 },
+      unicodeText: false,
+    } as unknown as Parameters<typeof REGISTRY.offered>[0];
+    const offered = REGISTRY.plannerTools(REGISTRY.offered(adbCaps), { vision: true });
+    expect(offered).toContain('seek_timeline');
+    expect(offered).not.toContain('touch_gesture');
+    const prompt = systemPrompt(offered, REGISTRY.catalog);
+    for (const name of REGISTRY.catalog.keys())
+      if (!offered.includes(name)) expect(prompt, `${name} is not offered`).not.toMatch(new RegExp(`\\b${name}\\b`));
+    // Where it is offered, the seek's help says how to drag by hand.
+    expect(systemPrompt([...offered, 'touch_gesture'], REGISTRY.catalog)).toContain(
+      'a drag by hand is a touch_gesture',
+    );
+  });
+
+  it('a login screen (a password field listed) or a goal with secrets says: a credential the goal does not give → ask_user', () => {
+    const tools = ['tap', 'type', 'done', 'ask_user'];
+    const rule =
+      'A password, PIN or code the goal does not give: ask_user for it (never guess one, never try the login without it).';
+    const login =
+      'app com.acme.bank/.LoginActivity\n[a1] EditText "Email"\n[a2] EditText "Password" [password] empty\n[a3] "Log in"';
+    expect(systemPrompt(tools, REGISTRY.catalog, { screen: login })).toContain(rule);
+    expect(systemPrompt(tools, REGISTRY.catalog, { screen: SETTINGS_SCREEN })).not.toContain(rule);
+    expect(systemPrompt(tools, REGISTRY.catalog, { screen: SETTINGS_SCREEN, secrets: true })).toContain(rule);
+  });
+
   it('lists the expect line as required, "-" on done, and frame_changes only with the tools of drawn screens', () => {
     const base = ['tap', 'back', 'done', 'ask_user', 'infeasible'];
     const plain = systemPrompt(base, REGISTRY.catalog);

@@ -31,14 +31,8 @@ import {
   parseWmSize,
   shellCommand,
 } from './commands.js';
-import {
-  LAUNCHER_QUERY_ARGV,
-  launcherApps,
-  looksLikePackage,
-  MONKEY_ABORTED,
-  matchLabel,
-  parseComponents,
-} from './launcher.js';
+import { LAUNCHER_QUERY_ARGV, launcherApps, looksLikePackage, MONKEY_ABORTED, parseComponents } from './launcher.js';
+import { LauncherNames } from './launcher-names.js';
 import { treeToWire } from './tree.js';
 
 type AdbClass = typeof import('@devicefarmer/adbkit').Adb;
@@ -87,6 +81,8 @@ export class AdbDevice implements Device {
   private imeB64?: { id: string; current: boolean; enabled: boolean };
   private seq = 0;
   private connected = false;
+  /** The launcher's labels, learned from its screens (launcher-names.ts). */
+  private readonly names = new LauncherNames();
 
   constructor(private readonly opts: AdbDeviceOptions) {
     const client = Adb.createClient({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 5037 });
@@ -226,6 +222,7 @@ export class AdbDevice implements Device {
       foreground: focus,
       keyboardShown: ime.ok ? parseImeShown(ime.out) : undefined,
     });
+    this.names.read(snapshot);
     if (parsed.tree.emptyReason)
       this.opts.logger.warn('uiautomator returned an empty tree', { reason: parsed.tree.emptyReason });
     return {
@@ -326,6 +323,7 @@ export class AdbDevice implements Device {
     if (refused) return refused;
     const x = String(Math.round(p.x));
     const y = String(Math.round(p.y));
+    this.names.tapped(p);
     return this.input('tap', ['input', 'swipe', x, y, x, y, String(Math.round(o.durationMs))], d, p);
   }
   async longPress(p: PxPoint, o: TouchOptions, d: Deadline): Promise<DeviceCall> {
@@ -417,7 +415,7 @@ export class AdbDevice implements Device {
       // A label: the launcher's apps from the package manager, matched by their own words.
       const q = await this.sh(LAUNCHER_QUERY_ARGV, d);
       if (!q.ok) return q.timeout ? rec.timeout('launch_app') : rec.refused('UNAVAILABLE', `launch_app: ${q.message}`);
-      const m = matchLabel(named, parseComponents(q.out));
+      const m = this.names.resolve(named, parseComponents(q.out));
       if (!m.ok) return rec.refused('NOT_FOUND', m.message);
       pkg = m.component.package;
     }
@@ -443,7 +441,11 @@ export class AdbDevice implements Device {
       return rec.failed('INTERNAL', `launch_app: ${r.out.trim().split('\n')[0]}`, 'unknown');
     return rec.ok();
   }
-  /** The launcher list `launchApp` matches labels against, each named by a word it accepts (app-label.ts). */
+  /**
+   * The launcher list `launchApp` matches labels against, each named by the launcher's label when a
+   * launcher screen read here showed one that resolves to it, else by a package word it accepts
+   * (app-label.ts); `labels` is `package` while any name is package words.
+   */
   async listApps(d: Deadline): Promise<AppsResult> {
     const q = await this.sh(LAUNCHER_QUERY_ARGV, d);
     if (!q.ok)
@@ -454,7 +456,14 @@ export class AdbDevice implements Device {
         backend: 'adb',
         failover: false,
       };
-    return { ok: true, apps: launcherApps(q.out), labels: 'package', backend: 'adb', failover: false };
+    const all = parseComponents(q.out);
+    let words = false;
+    const apps = launcherApps(q.out).map((a) => {
+      const seen = this.names.labelOf(a, all);
+      if (!seen) words = true;
+      return seen ? { ...a, label: seen } : a;
+    });
+    return { ok: true, apps, labels: words ? 'package' : 'launcher', backend: 'adb', failover: false };
   }
   async native(req: ActionRequest): Promise<DeviceCall> {
     return unsupported(this.opts.clock, 'adb', req.action, 'native control actions need the helper app');

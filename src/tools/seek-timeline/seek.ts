@@ -123,6 +123,9 @@ class Seek {
         : `cursor readout ${formatClock(this.stable)} (stable, not trusted)`;
     const r = this.last ? boundReadout(this.last).reading : undefined;
     if (r) return `cursor readout ${r.text} (one read, not settled)`;
+    // Nothing but the pause was sent: wherever the cursor is, it is where the seek found it.
+    if (this.moves === 0 && this.pinches === 0)
+      return 'cursor not moved (no drag was made); its second unknown: no readout bound to it';
     return 'cursor unknown: no readout bound to it';
   }
 
@@ -236,7 +239,7 @@ export async function seekTimeline(deps: SeekDeps, req: SeekRequest, d: Deadline
     return result(none ? 'uncertain' : 'failed', {
       paused: !!pause || none,
       reason: none
-        ? 'no readout bound to the cursor: the second under it cannot be read (event cards, watermarks and drag bubbles are not the current time); tell the user the time is uncertain (ask_user)'
+        ? 'no readout bound to the cursor, so the seek did not drag (it would have nothing to steer by): the cursor did not move, only playback was paused; the second under it cannot be read (event cards, watermarks and drag bubbles are not the current time); tell the user the time is uncertain (ask_user)'
         : `${first.reason}; pause playback and try again`,
     });
   }
