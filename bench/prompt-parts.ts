@@ -1,3 +1,4 @@
+import { LINE_ID_RE } from '../src/core/element-ref.js';
 import { SCREEN_CLOSE, SECTION, SECTION_BREAK } from '../src/planner/prompt/format.js';
 import type { ChatRequest } from '../src/testbed/reference-model/server.js';
 import { countTokens } from '../src/testbed/reference-model/tokens.js';
@@ -65,7 +66,11 @@ export async function promptParts(body: ChatRequest): Promise<PromptParts> {
     history: history ? await countTokens(history) : 0,
     other: await countTokens(other),
   };
-  const ids = [...screen.matchAll(/^\[([0-9a-f~]+)\]/gm)].map((m) => m[1]).sort();
+  const ids = screen
+    .split('\n')
+    .map((l) => LINE_ID_RE.exec(l)?.[1])
+    .filter(Boolean)
+    .sort();
   const app = /^app (\S+)/m.exec(screen)?.[1] ?? '';
   return {
     ...parts,

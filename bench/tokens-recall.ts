@@ -1,3 +1,4 @@
+import { LINE_ID_RE } from '../src/core/element-ref.js';
 import { parseBounds, rectArea } from '../src/core/geometry.js';
 import type { WireSnapshot } from '../src/core/snapshot.js';
 import { AGENT_COMPACT } from '../src/executor/observe.js';
@@ -178,7 +179,7 @@ function recallOf(tree: UiTree, order: readonly RawNode[]): RecallReport {
   const byShown = new Map([...shown].map(([full, s]) => [s, full]));
   const lineOf = new Map<string, string>();
   for (const line of compact.split('\n')) {
-    const m = /^\[([0-9a-f]{3,8}(?:~\d+)?)\]/.exec(line);
+    const m = LINE_ID_RE.exec(line);
     const full = m?.[1] ? byShown.get(m[1]) : undefined;
     if (full) lineOf.set(full, line);
   }

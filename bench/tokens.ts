@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LINE_ID_RE } from '../src/core/element-ref.js';
 import { recordedRow, type SourceRow, simRow } from './tokens-other.js';
 import { actionableRecall } from './tokens-recall.js';
 
@@ -76,7 +77,7 @@ async function main(): Promise<void> {
       labelled: rec.labelled,
       recalled: rec.recalled,
       excluded: rec.excluded.length,
-      lines: rec.compact.split('\n').filter((l) => l.startsWith('[')).length,
+      lines: rec.compact.split('\n').filter((l) => LINE_ID_RE.test(l)).length,
       textTokensCl100k: cl.encode(rec.compact.split('\n').find((l) => l.startsWith('text: ')) ?? '').length,
       perActionableO200k: rec.actionable > 0 ? cmpO / rec.actionable : Number.NaN,
       misses: rec.misses.map((m) => `${m.className} ${m.bounds} [${m.evidence.join(' | ')}]: ${m.why}`),

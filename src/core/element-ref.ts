@@ -14,6 +14,17 @@ export const MIN_SHOWN_ID = 3;
 /** `[a1b]`, `a1b2c3d4`, `a1b2~1`: hex (MIN_SHOWN_ID..8 digits), optional ordinal, optional brackets. */
 export const ELEMENT_REF_RE = /^\[?([0-9a-f]{3,8})(~\d+)?\]?$/i;
 
+/**
+ * The id at the start of a listing line: bare in the agent's lean listing (`e7a "Continue"`: the
+ * brackets cost two tokens a line), bracketed in the full listing (MCP's observe, older run logs).
+ */
+export const LINE_ID_RE = /^\s*\[?([0-9a-f]{3,8}(?:~\d+)?)\]?(?=\s)/;
+
+/** How a listing line writes its id: bare in the lean listing, else bracketed. */
+export function lineId(shown: string, bare: boolean): string {
+  return bare ? shown : `[${shown}]`;
+}
+
 export type RefResult =
   | { ok: true; id: string }
   | { ok: false; code: 'NOT_FOUND' | 'AMBIGUOUS' | 'INVALID_ARGUMENT'; message: string };

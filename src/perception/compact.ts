@@ -1,17 +1,17 @@
-import { impliedVerb, shortestPrefixes } from '../core/element-ref.js';
+import { impliedVerb, lineId, shortestPrefixes } from '../core/element-ref.js';
 import { rectCenter } from '../core/geometry.js';
 import type { Element, Observation } from '../core/types.js';
 import { humanizeRid, OBFUSCATED_RE, ridMeaning } from './control-labels.js';
-import { cleanText } from './element-text.js';
 import { isKeyboardKey, keyboardLine, keyboardWindows } from './keyboard.js';
 import { verbOf } from './roles.js';
 
 /**
  * The compact observation the LLM reads (DESIGN §3): a header, one line per actionable element —
- * `[id] verb Class "label" state #resource-id-tail x,y` — and a truncated `text:` line. No XML, no
+ * `id verb Class "label" state #resource-id-tail x,y` — and a truncated `text:` line. No XML, no
  * false booleans, no layout containers, short class names, normalized centres. The verb is left out
  * where the class implies it (core's IMPLIED_VERB: the legend the prompt states once), and a plain
- * view shows neither: `[e7a] "Continue" 540,860` is a tap.
+ * view shows neither: `e7a "Continue" 540,860` is a tap. The lean listing writes ids bare; the full
+ * one brackets them (`[e7a]`).
  */
 
 export interface CompactOptions {
@@ -124,10 +124,10 @@ export function stateOf(e: Element): string[] {
   else if (e.role === 'SeekBar' && e.text) s.push(truncate(e.text, 12));
   if (e.flags.editable) {
     if (e.flags.password) s.push(e.filled ? `[password] filled (${e.filled} chars)` : '[password] empty');
+    // A dump without hints (uiautomator, DroidBot) names a field by its own text, typed or the hint an
+    // empty field reports: the label is that text, and the line claims neither (players read a
+    // "(value or hint)" on every field over adb as noise, even after typing).
     else if (e.text && e.text !== e.hint && e.text !== e.label) s.push(`=${quote(truncate(e.text, 30))}`);
-    // A dump without hints (uiautomator, DroidBot) names a field by its own text, which is either
-    // what was typed or the hint an empty field reports: the line says it cannot tell.
-    else if (e.text && !e.hint && !e.desc && e.label === cleanText(e.text)) s.push('(value or hint)');
   }
   if (!e.flags.enabled) s.push('disabled');
   if (e.flags.focused && e.flags.editable) s.push('focused');
@@ -147,7 +147,7 @@ export function shownRole(e: Pick<Element, 'role'>): string | undefined {
 export function elementLine(e: Element, opts: LineOptions, shownId: string): string {
   const verb = verbOf(e);
   const role = shownRole(e);
-  const parts = [`[${shownId}]`];
+  const parts = [lineId(shownId, opts.lean)];
   // The legend: the class implies the verb; only a verb that differs is written.
   if (verb !== impliedVerb(role)) parts.push(verb);
   if (role) parts.push(role);
@@ -310,9 +310,15 @@ export function compactView(o: Observation, options: CompactOptions = {}): strin
       }
     : opts;
   for (const e of actionable) lines.push(elementLine(e, lineOpts, shown?.get(e.id) ?? e.id));
-  const k = keyboardLine(keys, (e) => shown?.get(e.id) ?? e.id, opts.typeTool);
+  const k = keyboardLine(keys, (e) => lineId(shown?.get(e.id) ?? e.id, opts.lean), opts.typeTool);
   if (k) lines.push(k);
-  const t = textLine(o.texts, opts, textNotes(o));
+  // The header quotes the title already (the toolbar's text): the text line does not repeat it.
+  const title = o.app.title ? truncate(o.app.title, 40) : undefined;
+  const t = textLine(
+    o.texts.filter((x) => x !== title),
+    opts,
+    textNotes(o),
+  );
   if (t) lines.push(t);
   return lines.join('\n');
 }

@@ -1,3 +1,4 @@
+import { lineId } from '../core/element-ref.js';
 import type { Element, Observation } from '../core/types.js';
 import {
   COMPACT_DEFAULTS,
@@ -68,7 +69,7 @@ function absent(other: string): string {
   return words.length ? words.join(' ') : 'no state';
 }
 
-/** The states of one side the other side does not have (`(value or hint) focused` vs `(value or hint)` → `focused`). */
+/** The states of one side the other side does not have (`="Maya" focused` vs `="Maya"` → `focused`). */
 const only = (a: readonly string[], b: readonly string[]) => a.filter((w) => !b.includes(w)).join(' ');
 
 /** `~ [id] "Wi-Fi" on → off`: an unchanged label once, then the states that changed. */
@@ -168,7 +169,7 @@ export function compactDelta(
   const kb = keyboardWindows(next);
   const keys = d.added.filter((e) => isKeyboardKey(e, kb));
   for (const e of d.added) if (!isKeyboardKey(e, kb)) lines.push(`+ ${elementLine(e, opts, e.id)}`);
-  const k = keyboardLine(keys, (e) => e.id, opts.typeTool);
+  const k = keyboardLine(keys, (e) => lineId(e.id, opts.lean), opts.typeTool);
   if (k) lines.push(`+ ${k}`);
   // The keys that left with the keyboard are one line, as when they came.
   const keysGone = new Set(d.keysRemoved);

@@ -27,6 +27,7 @@ export function actionKey(keys: readonly Element[]): Element | undefined {
  */
 export function keyboardLine(
   keys: readonly Element[],
+  /** The id as the line writes it (bracketed or bare). */
   shownId: (e: Element) => string,
   typeTool = 'type',
 ): string | undefined {
@@ -38,5 +39,5 @@ export function keyboardLine(
   const label = (enter.label ?? (enter.text || enter.desc)).trim();
   const x = Math.round((enter.bounds.left + enter.bounds.right) / 2);
   const y = Math.round((enter.bounds.top + enter.bounds.bottom) / 2);
-  return `[${shownId(enter)}] Key "${label.replace(/"/g, "'")}" (enter) · ${summary} ${x},${y}`;
+  return `${shownId(enter)} Key "${label.replace(/"/g, "'")}" (enter) · ${summary} ${x},${y}`;
 }

@@ -12,7 +12,7 @@ import type { Expect } from '../core/types.js';
  * writes them so, which keeps every line short.
  */
 export const EXPECT_FORMS =
-  'page_changes | element_gone [<id>] | text_appears <text> | element_state [<id>] <on|off|filled|empty|focused|value=N|text=S> | keyboard_shown | app_foreground <app name or package> | no_change';
+  'page_changes | element_gone [<id>] | text_appears <text> | element_state [<id>] <on|off|filled|empty|focused|value=N|text=S> | keyboard_shown | app_foreground <app or package> | no_change';
 /** What a left-out `<id>` means; the expect line says it once (the listing's ids are bracketed too). */
 export const OWN_TARGET_NOTE = 'no <id>: the target';
 

@@ -1,3 +1,4 @@
+import { LINE_ID_RE } from '../core/element-ref.js';
 import type { Point } from '../core/geometry.js';
 import type { StepFile } from './schema.js';
 
@@ -27,8 +28,8 @@ export function stepScreen(record: StepFile): { w: number; h: number } | undefin
 function lineOf(observation: string, id: string): string | undefined {
   const [hex = '', ord] = id.split('~');
   return observation.split('\n').find((line) => {
-    const m = /^\[([0-9a-f]+)(?:~(\d+))?\] /.exec(line);
-    return m?.[1] !== undefined && hex.startsWith(m[1]) && m[2] === ord;
+    const [shown = '', o] = LINE_ID_RE.exec(line)?.[1]?.split('~') ?? [];
+    return shown !== '' && hex.startsWith(shown) && o === ord;
   });
 }
 

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LINE_ID_RE } from '../../src/core/element-ref.js';
 import { runScripted, userPrompt } from './support/scripted-run.js';
 
 /**
@@ -19,8 +20,8 @@ afterAll(async () => {
 });
 
 function idOf(user: string, label: string): string {
-  const line = user.split('\n').find((l) => l.includes(`"${label}`) && /^\[[0-9a-f~]+\]/.test(l));
-  const id = line ? /^\[([0-9a-f~]+)\]/.exec(line)?.[1] : undefined;
+  const line = user.split('\n').find((l) => l.includes(`"${label}`) && LINE_ID_RE.test(l));
+  const id = line ? LINE_ID_RE.exec(line)?.[1] : undefined;
   if (!id) throw new Error(`no screen line labelled "${label}" in:\n${user}`);
   return id;
 }

@@ -35,7 +35,8 @@ async function model() {
       const text = JSON.stringify(JSON.parse(body).messages);
       prompts.push(text);
       n++;
-      const pw = /\[([0-9a-f]{3,8})\] EditText \\"Password\\"/.exec(text)?.[1];
+      // The listing's lines start after a newline (`\n` in the JSON); the agent's ids are bare.
+      const pw = /\\n([0-9a-f]{3,8}) EditText \\"Password\\"/.exec(text)?.[1];
       const reply =
         n <= 3
           ? { thought: 'no plan', tool: 'done' }

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LINE_ID_RE } from '../../src/core/element-ref.js';
 import type { ScriptedReply } from '../planner/fixtures.js';
 import { runScripted, type SeenRequest, userPrompt } from './support/scripted-run.js';
 
@@ -30,8 +31,8 @@ const images = (seen: Seen[], n: number) =>
 
 /** The id of the screen line whose label starts with `label`. */
 function idOf(user: string, label: string): string {
-  const line = user.split('\n').find((l) => l.includes(`"${label}`) && /^\[[0-9a-f~]+\]/.test(l));
-  const id = line ? /^\[([0-9a-f~]+)\]/.exec(line)?.[1] : undefined;
+  const line = user.split('\n').find((l) => l.includes(`"${label}`) && LINE_ID_RE.test(l));
+  const id = line ? LINE_ID_RE.exec(line)?.[1] : undefined;
   if (!id) throw new Error(`no screen line labelled "${label}" in:\n${user}`);
   return id;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveRef } from '../../src/core/element-ref.js';
+import { LINE_ID_RE, resolveRef } from '../../src/core/element-ref.js';
 import { AGENT_COMPACT } from '../../src/executor/observe.js';
 import { listedForm } from '../../src/executor/validator.js';
 import { compactView } from '../../src/perception/compact.js';
@@ -15,7 +15,9 @@ describe('the lean listing the agent sends', () => {
     await open(phone, 'com.android.settings');
     const { observation } = await look(phone, { screenshot: false });
     const lean = compactView(observation, AGENT_COMPACT);
-    const lines = lean.split('\n').filter((l) => l.startsWith('['));
+    const lines = lean.split('\n').filter((l) => LINE_ID_RE.test(l));
+    // Ids are bare (brackets cost two tokens a line); the full listing brackets them.
+    expect(lines.every((l) => !l.startsWith('['))).toBe(true);
     // The navigation bar's keys are left out: back and home are tools.
     const bars = new Set(observation.windows.filter((w) => w.type === 'navigation_bar').map((w) => w.id));
     const actionable = observation.elements.filter((e) => e.actionable && !bars.has(e.window));
@@ -28,7 +30,7 @@ describe('the lean listing the agent sends', () => {
       // The shown id names exactly this control among every element of the screen.
       expect(resolveRef(ids, p.id)).toEqual({ ok: true, id: actionable[i]?.id });
       // No line spells out the verb its class implies.
-      expect(line).not.toMatch(/\] (toggle Switch|fill EditText|scroll List|tap Button)/);
+      expect(line).not.toMatch(/^\S+ (toggle Switch|fill EditText|scroll List|tap Button)/);
     }
     // The header leaves the size (the prompt states the aspect) and a hidden keyboard out.
     expect(lean.split('\n')[0]).not.toMatch(/1080x2400|keyboard hidden/);

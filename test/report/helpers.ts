@@ -1,6 +1,7 @@
 import { cp, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runCommand } from '../../src/cli/commands/run.js';
+import { LINE_ID_RE } from '../../src/core/element-ref.js';
 import type { StepFile } from '../../src/report/index.js';
 
 /** Runs `phone-agent run … --json` through its command function on the virtual phone; returns the result. */
@@ -73,8 +74,8 @@ export function articleOf(html: string, n: number): string {
 export function lineIn(observation: string, id: string): string | undefined {
   const [hex = '', ord] = id.split('~');
   return observation.split('\n').find((l) => {
-    const m = /^\[([0-9a-f]+)(?:~(\d+))?\] /.exec(l);
-    return m?.[1] !== undefined && hex.startsWith(m[1]) && m[2] === ord;
+    const [shown = '', o] = LINE_ID_RE.exec(l)?.[1]?.split('~') ?? [];
+    return shown !== '' && hex.startsWith(shown) && o === ord;
   });
 }
 

@@ -24,8 +24,8 @@ import type { HistoryEntry, Subgoal } from './types.js';
  *   Apps                  one line, the launcher's app names joined by APPS_SEPARATOR (formatApps): what
  *                         launch_app takes; in the plan prompt, and in a step's prompt on the home screen
  *   Screen                perception's compact view (DESIGN §3): a header line `app pkg/activity "title" · …`,
- *                         element lines `[id] verb Class "label" state #resource x,y` (SCREEN_LINE; the id
- *                         is its shortest unique prefix, the verb only where the class does not imply it,
+ *                         element lines `id verb Class "label" state #resource x,y` (SCREEN_LINE; the id
+ *                         is its shortest unique prefix, bare (bracketed in the full listing), the verb only where the class does not imply it,
  *                         the class omitted for plain views), a held control's line ending in HELD_MARK + its
  *                         categories (`· asks user: payment`), then `text: "…" · "…"`.
  * System message: one line `Tools: ` + tool help entries joined by LIST_SEPARATOR + ".", each entry
@@ -175,12 +175,12 @@ export function formatHistory(h: HistoryEntry[]): string {
 }
 
 /**
- * `[id] verb? Class? rest`: id is 3–8 hex digits (the shortest prefix unique on the screen) with an
+ * `id verb? Class? rest` (the id bracketed in the full listing): id is 3–8 hex digits (the shortest prefix unique on the screen) with an
  * optional `~N` for repeated ids; the verb is written only where the class does not imply it
  * (core's IMPLIED_VERB), and a plain view has neither.
  */
 export const SCREEN_LINE =
-  /^\s*\[([0-9a-f]{3,8}(?:~\d+)?)\]\s+(?:(tap|fill|toggle|slide|scroll|long)\s+)?(?:([A-Z][\w.]*)\s+)?(.*)$/;
+  /^\s*\[?([0-9a-f]{3,8}(?:~\d+)?)\]?\s+(?:(tap|fill|toggle|slide|scroll|long)\s+)?(?:([A-Z][\w.]*)\s+)?(.*)$/;
 
 /**
  * The mark on a screen line whose tap the guard holds for the user (`… 540,860 · asks user: payment`),

@@ -35,9 +35,9 @@ const ALL_DONE = /^all subgoals done\b/;
 const PLAN_LINE = /^(\d+)\. \[([x> ])\] (.*)$/;
 /** `N. action[ expect E] → result[ (note)]`: the first ` expect ` ends the action. */
 const HISTORY_LINE = /^(\d+)\. (.*?)(?: expect (.*?))? → (met|ok, not checked|ok|recorded|FAILED)(?: \((.*)\))?$/;
-/** `[id] verb? Class? rest` of the compact view. */
+/** `id verb? Class? rest` of the compact view (the agent's lean listing writes ids bare; the full one brackets them). */
 const SCREEN_LINE =
-  /^\s*\[([0-9a-f]{3,8}(?:~\d+)?)\]\s+(?:(tap|fill|toggle|slide|scroll|long)\s+)?(?:([A-Z][\w.]*)\s+)?(.*)$/;
+  /^\s*\[?([0-9a-f]{3,8}(?:~\d+)?)\]?\s+(?:(tap|fill|toggle|slide|scroll|long)\s+)?(?:([A-Z][\w.]*)\s+)?(.*)$/;
 const SCREEN_APP = /^app (\S+)/m;
 /** A held control's line ends in ` · asks user: payment` (after the quoted label: screen text cannot forge it). */
 const HELD = / · asks user: ([a-z_/]+)$/;
