@@ -68,6 +68,50 @@ function answerNumbers(a: string): string[] {
   return (a.match(NUMBER) ?? []).map((n) => normNumber(/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(n) ? n.replace(/,/g, '') : n));
 }
 
+const TIME = /(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])/g;
+const AMOUNT = /(?<![\d.,:])\d+(?:\.\d+)?(?![\d:])/g;
+/** Only a screen's first numbers are paired: a dial pad or a long list would make most numbers derivable. */
+const MAX_PAIRED_TIMES = 20;
+const MAX_PAIRED_AMOUNTS = 12;
+
+/**
+ * Numbers a person computes from what one screen shows, not reads off it: the time between two
+ * shown times (as minutes, `H:MM`, and its hours and minutes), the sum and difference of two shown
+ * amounts. An answer built from them ("the meeting lasts 1 h 45 min") is grounded; a number no pair
+ * of one screen's numbers gives is still invented.
+ */
+export function derivedNumbers(texts: readonly string[]): string[] {
+  const corpus = texts.join('\n');
+  const out = new Set<string>();
+  const times = [...new Set([...corpus.matchAll(TIME)].map((m) => Number(m[1]) * 60 + Number(m[2])))].slice(
+    0,
+    MAX_PAIRED_TIMES,
+  );
+  for (let i = 0; i < times.length; i++)
+    for (let j = i + 1; j < times.length; j++) {
+      const d = Math.abs((times[i] ?? 0) - (times[j] ?? 0));
+      for (const m of [d, 24 * 60 - d]) {
+        const h = Math.floor(m / 60);
+        const min = m % 60;
+        for (const v of [String(m), `${h}:${String(min).padStart(2, '0')}`, String(h), String(min)])
+          out.add(normNumber(v));
+      }
+    }
+  const amounts = [...new Set((corpus.replace(TIME, ' ').match(AMOUNT) ?? []).map(Number))].slice(
+    0,
+    MAX_PAIRED_AMOUNTS,
+  );
+  const fmt = (v: number) => normNumber(String(Math.round(v * 100) / 100));
+  for (let i = 0; i < amounts.length; i++)
+    for (let j = i + 1; j < amounts.length; j++) {
+      const a = amounts[i] ?? 0;
+      const b = amounts[j] ?? 0;
+      out.add(fmt(a + b));
+      out.add(fmt(Math.abs(a - b)));
+    }
+  return [...out];
+}
+
 export interface AnswerContext {
   /**
    * Whether the goal asks a question. A question's answer is judged by value (numbers, and the
@@ -77,6 +121,8 @@ export interface AnswerContext {
   question?: boolean;
   /** The goal's own text: a summary may repeat its numbers ("Alarm set for 05:45") unseen on a screen. */
   goal?: string;
+  /** Numbers computed from one screen's numbers (derivedNumbers): an answer may give them. */
+  derived?: ReadonlySet<string>;
 }
 
 /**
@@ -88,7 +134,7 @@ export interface AnswerContext {
  */
 export function answerGrounded(answer: string, seen: readonly string[], ctx: AnswerContext = {}): boolean {
   // An element id quoted from the listing ("[e5e22768]") is not a number the answer claims.
-  const a = norm(answer.replace(/\[[0-9a-f]{4,8}(?:~\d+)?\]/gi, ' '))
+  const a = norm(answer.replace(/\[[0-9a-f]{3,8}(?:~\d+)?\]/gi, ' '))
     .trim()
     .replace(/^["'“”「]+|["'“”」.。!！]+$/g, '');
   if (!a || GENERIC.test(a)) return true;
@@ -98,7 +144,7 @@ export function answerGrounded(answer: string, seen: readonly string[], ctx: Ans
   const numbers = answerNumbers(a);
   const digitsOnly = a.replace(/\D/g, '');
   const asPhone = /^[+\d\s\-().]+$/.test(a) && digitsOnly.length >= 6 && shown.has(digitsOnly);
-  if (!asPhone && !numbers.every((n) => shown.has(n))) return false;
+  if (!asPhone && !numbers.every((n) => shown.has(n) || !!ctx.derived?.has(n))) return false;
   if (ctx.question === false) return true;
   if (numbers.length > 0 || a.split(/\s+/).length > 3) return true;
   const words = [...keyTokens(a)];
@@ -116,6 +162,7 @@ const CompletionStateSchema = z.object({
   failedExpect: ExpectSchema.optional(),
   rejections: z.number(),
   seen: z.array(z.string()),
+  derived: z.array(z.string()).optional(),
 });
 export type CompletionState = Omit<z.infer<typeof CompletionStateSchema>, 'pending'> & { pending: PendingChange[] };
 
@@ -126,6 +173,8 @@ export class CompletionTracker {
   private failedExpect?: Expect;
   private readonly seen: string[] = [];
   private readonly seenSet = new Set<string>();
+  /** Numbers computed from one screen's numbers (derivedNumbers), newest last. */
+  private readonly derived = new Set<string>();
   private rejections = 0;
 
   constructor(
@@ -138,7 +187,9 @@ export class CompletionTracker {
 
   /** Every observation the run makes: texts for grounding; pending changes seen put back resolve. */
   observe(o: Observation): void {
-    for (const t of screenText(o)) {
+    const texts = screenText(o);
+    for (const n of derivedNumbers(texts)) this.derived.add(n);
+    for (const t of texts) {
       if (this.seenSet.has(t)) continue;
       this.seenSet.add(t);
       this.seen.push(t);
@@ -186,6 +237,7 @@ export class CompletionTracker {
       failedExpect: this.failedExpect,
       rejections: this.rejections,
       seen: all ? [...this.seen] : this.seen.slice(-SAVED_TEXTS),
+      derived: all ? [...this.derived] : [...this.derived].slice(-SAVED_TEXTS),
     };
   }
 
@@ -204,6 +256,7 @@ export class CompletionTracker {
     t.lastFailure = v.lastFailure;
     t.failedExpect = v.failedExpect;
     t.rejections = v.rejections;
+    for (const n of v.derived ?? []) t.derived.add(n);
     for (const x of v.seen) {
       if (t.seenSet.has(x)) continue;
       t.seenSet.add(x);
@@ -226,7 +279,10 @@ export class CompletionTracker {
     if (this.failedExpect && holdsOn(this.failedExpect, obs)) this.confirmedOnScreen();
     const v = this.verdict(
       action,
-      ctx.goal === undefined ? {} : { question: asksQuestion(ctx.goal), goal: ctx.goal },
+      {
+        ...(ctx.goal === undefined ? {} : { question: asksQuestion(ctx.goal), goal: ctx.goal }),
+        derived: this.derived,
+      },
       obs.visualFirst,
     );
     if (v.ok) return v;

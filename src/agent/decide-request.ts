@@ -1,4 +1,5 @@
 import type { Approval } from '../core/approval.js';
+import { asListedIds } from '../core/element-ref.js';
 import { isLauncherPackage } from '../device/app-label.js';
 import { hasTimeline } from '../perception/timeline.js';
 import type { DecideRequest, LookImage } from '../planner/planner.js';
@@ -38,6 +39,9 @@ export interface DecideContext {
 
 export function decideRequest(ports: AgentPorts, c: DecideContext): DecideRequest {
   const obs = c.seen.obs;
+  // The agent's lines name elements by full id; the model reads and sends the listing's ids.
+  const ids = obs.elements.map((e) => e.id);
+  const listed = (t: string) => asListedIds(t, ids);
   return {
     goal: c.goal,
     plan: c.plan,
@@ -47,9 +51,14 @@ export function decideRequest(ports: AgentPorts, c: DecideContext): DecideReques
     // Marked on their lines: the model knows which taps will ask the user before it taps.
     held: uncoveredHeld(ports.held(obs), c.approval, obs),
     aspect: obs.screen.aspect,
-    history: c.history,
+    history: c.history.map((h) => ({
+      ...h,
+      action: listed(h.action),
+      expect: listed(h.expect),
+      ...(h.note !== undefined ? { note: listed(h.note) } : {}),
+    })),
     // Each ban as the action was sent; the parse matches the signatures they are keyed by.
-    banned: c.bannedShown ?? c.banned,
+    banned: (c.bannedShown ?? c.banned).map(listed),
     bannedSignatures: c.banned,
     // note and read act on the agent; look only where the model can see images; of those, the
     // tools that apply on this screen (planner/screen-tools.ts; a skill for one kind of screen,
@@ -60,7 +69,9 @@ export function decideRequest(ports: AgentPorts, c: DecideContext): DecideReques
     notes: c.notes,
     // Where an app is chosen: on the home screen (and its drawer) only, so other steps pay nothing.
     apps: isLauncherPackage(obs.app.package) ? c.apps : undefined,
-    hint: c.hint,
+    hint: c.hint === undefined ? undefined : listed(c.hint),
+    // A dialog still open (an approved action's confirmation) is no moment to be told "call done".
+    dialog: obs.windows.find((w) => w.type === 'dialog')?.title,
     image: ports.image ? (req) => ports.image!(c.seen, req) : undefined,
     look: c.look,
     ids: new Set(obs.elements.map((e) => e.id)),

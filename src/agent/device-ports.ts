@@ -135,7 +135,8 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
       });
       const executed: Executed = {
         ok: r.ok,
-        checked: r.outcome !== undefined,
+        // An expectation whose element went with its page was not checkable: delivered is all ok says.
+        checked: r.outcome !== undefined && !r.outcome.notCheckable,
         receipt: r.receipt,
         error: r.error,
         signals: r.outcome?.signals ?? [],

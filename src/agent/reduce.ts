@@ -377,25 +377,17 @@ function closeSubgoal(s: RunState, index = s.current): RunState {
 }
 
 /**
- * Apply a plan the model sent with an action that worked: `plan=[…]` lists the subgoals still open
- * after it. An open subgoal it leaves out was finished by that action: it is ticked [x], never
- * dropped (so one action may close several, and `[]` ticks them all). Done subgoals stay done and
- * keep their place; the listed ones follow, open, in the order given.
+ * Apply a plan the model sent with an action that worked: `plan=[…]` replaces the open subgoals —
+ * the listed ones become the open ones, in the order given; an open one it leaves out is removed,
+ * never ticked [x] (a subgoal replaced is not a subgoal done: three relay players read the ticks as
+ * claims). Done subgoals stay done, in their place; `[]` leaves nothing open. `subgoal_done=true`
+ * is how an action closes the [>] one (applied first).
  */
 function revisePlan(s: RunState, revised: readonly string[]): RunState {
   const done = s.plan.filter((p) => p.done);
   // A model resending the whole plan (or its last done steps) repeats them first: not new work.
   const listed = revised.slice(resentDone(done, revised));
-  // Each listed text keeps one open subgoal of that text open (a second "Add to cart" is another one).
-  const left = new Map<string, number>();
-  for (const t of listed) left.set(t, (left.get(t) ?? 0) + 1);
-  const kept: { text: string; done: boolean }[] = [];
-  for (const p of s.plan as Plan) {
-    const n = left.get(p.text) ?? 0;
-    if (!p.done && n > 0) left.set(p.text, n - 1);
-    else kept.push({ text: p.text, done: true });
-  }
-  return { ...s, plan: [...kept, ...listed.map((text) => ({ text, done: false }))], current: kept.length };
+  return { ...s, plan: [...done, ...listed.map((text) => ({ text, done: false }))], current: done.length };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Action } from '../core/types.js';
+import { NOT_CHECKABLE_PAGE_CHANGED } from '../executor/validator.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import { addUsage } from '../planner/llm/client.js';
 import { consentNote, coveredNote } from '../planner/prompt/format.js';
@@ -76,7 +77,7 @@ export async function reduce(
       ...(ok && !exec.checked ? { unchecked: true } : {}),
       note: ok
         ? (ruleNote ?? scroll.note ?? coveredOf(ctx) ?? successNote(action, exec))
-        : notApplied(planned, reason ?? ''),
+        : withApproval(exec, notApplied(planned, reason ?? '')),
       ...byOf(source),
     },
     wait: action.tool === 'wait',
@@ -110,6 +111,14 @@ function coveredOf(ctx: StepCtx): string | undefined {
   return a ? coveredNote(askedAbout({ summary: a.summary, package: a.package }), a.step) : undefined;
 }
 
+/** A failed step the user approved still says so: the model must know it was asked and answered. */
+function withApproval(exec: Executed, note: string): string {
+  const c = exec.consent;
+  return c?.kind === 'approved'
+    ? `${consentNote('approved', askedAbout(c.request), c.request.categories)}; ${note}`
+    : note;
+}
+
 /** What the history says after an action that worked: what it read, or what the model should know. */
 function successNote(action: Action, exec: Executed): string | undefined {
   const told = REGISTRY.get(action.tool)?.summary;
@@ -118,6 +127,9 @@ function successNote(action: Action, exec: Executed): string | undefined {
   if (exec.consent?.kind === 'approved')
     return consentNote('approved', askedAbout(exec.consent.request), exec.consent.request.categories);
   if (exec.signals?.includes('already_in_state')) return 'it was already so: nothing changed';
+  if (exec.signals?.includes('not_checkable')) return NOT_CHECKABLE_PAGE_CHANGED;
+  if (exec.signals?.includes('only_in_typed_field'))
+    return 'the text is only in the field just typed into: nothing else on the page shows it (no result matched?)';
   return undefined;
 }
 

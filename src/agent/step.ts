@@ -1,7 +1,8 @@
-import type { Decision } from '../core/types.js';
+import type { Decision, Observation } from '../core/types.js';
 import { formatExpect } from '../planner/expect-dsl.js';
 import { emptyUsage } from '../planner/llm/client.js';
-import { describeAction, isTerminal } from '../tools/index.js';
+import { describeAction as describeWith } from '../planner/memory/signature.js';
+import { isTerminal, REGISTRY } from '../tools/index.js';
 import type { Perceived } from './ports.js';
 import { apply, checkCancelled, resultOf, type Session } from './session.js';
 import { choose } from './step-choose.js';
@@ -74,7 +75,12 @@ export async function runStep(s: Session, step: number, seen: Perceived, start: 
   Object.assign(ctx.record, {
     source,
     decision: planned.decision,
-    action: describeAction(action, choice.ruleLabel ?? labelOf(seen.obs, action.target_id)),
+    action: describeWith(
+      action,
+      REGISTRY.catalog,
+      choice.ruleLabel ?? labelOf(seen.obs, action.target_id),
+      typedShown(seen.obs, action.target_id),
+    ),
     expect: shownExpect(planned.decision),
     note: choice.ruleNote,
   });
@@ -158,6 +164,16 @@ export async function finish(
  * The expect as the history shows it: "-" for a terminal tool (as the model is told to send), and
  * an expectation the agent set itself (seek_timeline checks its own readout) marked as the agent's.
  */
+/**
+ * Whether the text typed into this target may be shown in the history: a known field that is no
+ * password field. The run's credentials reach the model only as placeholders (agent/secrets.ts),
+ * which typedText shows as they are; a password field's text is only ever counted.
+ */
+function typedShown(obs: Observation, id: string | undefined): boolean {
+  const e = id ? obs.elements.find((x) => x.id === id) : undefined;
+  return !!e && !e.flags.password;
+}
+
 function shownExpect(decision: Decision): string {
   if (isTerminal(decision.action)) return '-';
   // The action's own target is left out of its expectation: the line names it already.

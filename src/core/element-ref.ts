@@ -115,3 +115,19 @@ export const IMPLIED_VERB: Readonly<Record<string, Verb>> = {
 export function impliedVerb(role: string | undefined): Verb {
   return (role && IMPLIED_VERB[role]) || 'tap';
 }
+
+/** A full id in the agent's own lines: bracketed (`tap [de60be04]`), or after an expectation's kind. */
+const FULL_ID_IN_TEXT = /(\[|\b(?:element_state|element_gone|element) )([0-9a-f]{8}(?:~\d+)?)(?=\]|[\s,;:)]|$)/g;
+
+/**
+ * The agent's own lines (history, bans, notes) name elements by full id; the listing by the
+ * shortest prefix unique on the screen. Each full id in `text` is written as the listing of a
+ * screen with `ids` shows it (an id not on that screen: the prefix no listed id shares), so the
+ * model reads one id per element and may send either form back.
+ */
+export function asListedIds(text: string, ids: readonly string[]): string {
+  return text.replace(FULL_ID_IN_TEXT, (all, lead: string, id: string) => {
+    const shown = shortestPrefixes([id], [...ids, id]).get(id);
+    return shown ? `${lead}${shown}` : all;
+  });
+}

@@ -73,14 +73,20 @@ export function findFieldIn<T>(field: Element, items: readonly T[], view: (t: T)
   );
 }
 
-/** The field in a fresh snapshot (findFieldIn). */
+/**
+ * The field in a fresh snapshot (findFieldIn); else the one focused editable field, where the app
+ * re-created the field it was typing into (a new node elsewhere, which holds what was typed).
+ */
 export function findField(field: Element, snap: WireSnapshot): WireNode | undefined {
-  return findFieldIn(field, snap.nodes, (n) => ({
+  const same = findFieldIn(field, snap.nodes, (n) => ({
     editable: n.flags.editable,
     className: n.className,
     resourceId: n.resourceId,
     bounds: n.bounds,
   }));
+  if (same) return same;
+  const focused = snap.nodes.filter((n) => n.flags.editable && n.flags.focused && n.flags.visible);
+  return focused.length === 1 ? focused[0] : undefined;
 }
 
 export function fieldSelector(field: Element): Selector {
@@ -97,6 +103,8 @@ export function holdsText(n: WireNode, text: string): boolean {
   if (n.flags.password) return n.text.length === text.length && /^[•*·●]+$/.test(n.text);
   return false;
 }
+
+const NOT_FOUND = 'field not found to read back';
 
 export async function enterText(deps: TextDeps, field: Element, text: string, d: Deadline): Promise<TextResult> {
   const caps = deps.device.capabilities();
@@ -130,9 +138,7 @@ export async function enterText(deps: TextDeps, field: Element, text: string, d:
     }
     tried.push({
       rung,
-      result: n
-        ? `field holds ${password ? 'other text' : JSON.stringify(redactTyped(n.text, false))}`
-        : 'field not found to read back',
+      result: n ? `field holds ${password ? 'other text' : JSON.stringify(redactTyped(n.text, false))}` : NOT_FOUND,
     });
     return undefined;
   };
@@ -180,7 +186,12 @@ export async function enterText(deps: TextDeps, field: Element, text: string, d:
   }
 
   tried.push({ rung: 'ask_user', result: 'no method could enter the text' });
-  const message = `could not enter ${password ? 'the password' : `"${shown}"`} into the field (${tried.map((t) => `${t.rung}: ${t.result}`).join('; ')}); ask the user to type it`;
+  // A field that could not be read back may well hold the text: the screen says, not the user.
+  const unread = tried.some((t) => t.result === NOT_FOUND);
+  const next = unread
+    ? 'the field was not found to read it back: look at the screen before typing again'
+    : 'ask the user to type it';
+  const message = `could not enter ${password ? 'the password' : `"${shown}"`} into the field (${tried.map((t) => `${t.rung}: ${t.result}`).join('; ')}); ${next}`;
   deps.logger.warn('text ladder exhausted', { tried: tried.map((t) => t.rung).join(',') });
   const base = last?.receipt;
   const receipt: Receipt = base

@@ -22,7 +22,15 @@ export interface Outcome {
   reason?: string;
   /** The post-action page looked exactly like the pre-action page. */
   unchanged: boolean;
+  /**
+   * Set when the expectation could not be checked (`not checkable (page changed)`: its element went
+   * with the page); ok then means only that the action was delivered, shown as `ok, not checked`.
+   */
+  notCheckable?: string;
 }
+
+/** Why an expectation on an element that left with its page was not checked (not a failure). */
+export const NOT_CHECKABLE_PAGE_CHANGED = 'not checkable (page changed)';
 
 /** Everything visible about an element's state (fingerprints ignore checked/focus/value). */
 function stateKey(e: Element): string {
@@ -110,6 +118,20 @@ function typedField(action: Action, target: Element | undefined): ((e: Element) 
   return (e) =>
     e.id === target.id ||
     (e.flags.editable && (e.flags.focused || (!!target.resourceId && e.resourceId === target.resourceId)));
+}
+
+const SEARCH_FIELD = /search|find|filter|搜索|查找|搜尋/i;
+
+/**
+ * A search typed into its field whose text nothing else on the page shows (no row, no result):
+ * whatever the expectation, the model is told each time (`only_in_typed_field`), not only when it
+ * happened to expect text_appears — a relay player got the hint on its first empty search only.
+ */
+function emptySearch(action: Action, target: Element | undefined, post: Observation): boolean {
+  const own = typedField(action, target);
+  if (!own || !target || !action.text) return false;
+  const named = [target.label, target.hint, target.desc, target.resourceId].some((v) => !!v && SEARCH_FIELD.test(v));
+  return named && !textPresent(post, action.text, own);
 }
 
 /**
@@ -259,6 +281,31 @@ function findState(o: Observation, id: string | undefined): Element | undefined 
 }
 
 /**
+ * The control `was` after a change of its own label (`"STOP SERVICE"` → `"START SERVICE"`): an id
+ * follows the label, so the new one is another id. The same control is the one of the same role
+ * and resource id at the same place (its positional fingerprint, or its bounds) on the same
+ * activity, new on the page: after a navigation, another page's row at that place is not it.
+ */
+function sameControl(was: Element, pre: Observation, post: Observation): Element | undefined {
+  if (pre.app.package !== post.app.package || pre.app.activity !== post.app.activity) return undefined;
+  const place = was.place ?? was.id;
+  const b = was.boundsPx;
+  const candidates = post.elements.filter(
+    (e) =>
+      e.actionable === was.actionable &&
+      e.role === was.role &&
+      !pre.elements.some((p) => p.id === e.id) &&
+      e.resourceId === was.resourceId &&
+      ((e.place ?? e.id) === place ||
+        (e.boundsPx.left === b.left &&
+          e.boundsPx.top === b.top &&
+          e.boundsPx.right === b.right &&
+          e.boundsPx.bottom === b.bottom)),
+  );
+  return candidates.length === 1 ? candidates[0] : undefined;
+}
+
+/**
  * A message on the same page — a failed login's "Wrong email or password" — is what the page says,
  * not a new page: `page_changes` fails and says what did appear (perception/page-identity.ts).
  */
@@ -318,6 +365,7 @@ export function validate(
   if (hasLoadingIndicator(post)) signals.push('loading');
   if (target && !post.elements.some((e) => e.id === target.id)) signals.push('target_gone');
   const fail = (reason: string): Outcome => ({ ok: false, signals, reason, unchanged });
+  if (emptySearch(action, target, post)) signals.push('only_in_typed_field');
 
   if (expect.kind === 'no_change')
     return unchanged ? { ok: true, signals, unchanged } : fail('the page changed although no change was expected');
@@ -385,8 +433,29 @@ export function validate(
       return { ok: true, signals, unchanged };
     }
     case 'element_state': {
-      const e = findState(post, expect.target_id ?? target?.id) ?? fieldTypedInto(action, target, expect, post);
-      if (!e) return fail(`element ${expect.target_id ?? target?.id ?? '?'} is not on the page to check its state`);
+      const id = expect.target_id ?? target?.id;
+      const was = pre.elements.find((x) => x.id === id) ?? (target?.id === id ? target : undefined);
+      const e =
+        findState(post, id) ?? fieldTypedInto(action, target, expect, post) ?? (was && sameControl(was, pre, post));
+      if (!e) {
+        // The acted-on element went with its page (a tap that navigated): the expectation asked
+        // about a page that is gone (another app or activity, or its window closed), so it is not
+        // checkable — not a failure of the action. Another element named (the audit's mis-hit), or
+        // one missing from the same page, still fails.
+        const own = !expect.target_id || expect.target_id === target?.id;
+        const left =
+          pre.app.package !== post.app.package ||
+          pre.app.activity !== post.app.activity ||
+          (!!was && pre.windows.some((w) => w.id === was.window) && !post.windows.some((w) => w.id === was.window));
+        if (own && left)
+          return {
+            ok: true,
+            signals: [...signals, 'not_checkable'],
+            unchanged,
+            notCheckable: NOT_CHECKABLE_PAGE_CHANGED,
+          };
+        return fail(`${was ? elementName(was) : `element ${id ?? '?'}`} is not on the page to check its state`);
+      }
       if (!expect.state) return fail(`element_state needs a state for ${e.id}`);
       if (!stateMatches(e, expect.state)) return fail(stateMismatch(e, expect.state));
       signals.push('state_matches');

@@ -60,7 +60,7 @@ const TAIL: Record<string, ActField> = {
   // phone and ignores it on the terminal tools (the prompt says to write "-" there).
   expect: { zod: z.string().optional(), json: STR },
   subgoal_done: { zod: z.boolean().optional(), json: { type: 'boolean' } },
-  /** Plan revision: the subgoals still open after this action (those left out are ticked). */
+  /** Plan revision: the subgoals still open after this action; they replace the open ones (those left out are removed). */
   // The bound is the prompt's (≤ MAX_SUBGOALS) and the parser's; strict-mode providers also get it here.
   plan: {
     zod: z.array(z.string().min(1)).max(MAX_SUBGOALS).optional(),

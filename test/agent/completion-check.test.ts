@@ -324,3 +324,18 @@ describe('CompletionTracker', () => {
     expect(v).toMatchObject({ ok: false, reason: expect.stringMatching(/not on any screen/) });
   });
 });
+
+describe('answers computed from shown numbers (issue 21 round 3)', () => {
+  const screen = (texts: string[]) =>
+    ({ app: { package: 'p', activity: '.A', title: '' }, elements: [], texts }) as unknown as Observation;
+  it('accepts the time between two shown times and a total of two shown prices; not an invented number', () => {
+    const goal = 'How long is the team offsite?';
+    const t = new CompletionTracker({ maxRejections: 5 });
+    const o = screen(['Team offsite', '09:30', '11:15', 'Coffee ¥18', 'Bagel ¥12']);
+    expect(t.check({ tool: 'done', answer: 'It lasts 1 hour 45 minutes' }, o, { goal }).ok).toBe(true);
+    expect(t.check({ tool: 'done', answer: '105 minutes' }, o, { goal }).ok).toBe(true);
+    expect(t.check({ tool: 'done', answer: 'Both cost ¥30 together' }, o, { goal }).ok).toBe(true);
+    expect(t.check({ tool: 'done', answer: 'It lasts 2 hours 10 minutes' }, o, { goal }).ok).toBe(false);
+    expect(t.check({ tool: 'done', answer: '95 minutes' }, o, { goal }).ok).toBe(false);
+  });
+});

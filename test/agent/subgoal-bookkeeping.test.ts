@@ -48,7 +48,7 @@ describe('subgoal_done on a read', () => {
 });
 
 describe('plan=[]', () => {
-  it('closes every open subgoal once the action worked; a bare done then ends the run unquestioned', async () => {
+  it('leaves no subgoal open once the action worked; a bare done then ends the run unquestioned', async () => {
     const { run, seen } = await drive(
       [
         { __fn: 'plan', subgoals: ['open Settings', 'look at Settings'] },
@@ -63,8 +63,8 @@ describe('plan=[]', () => {
       ],
       'Open Settings.',
     );
-    expect(prompt(seen, 2)).toContain('[x] open Settings');
-    expect(prompt(seen, 2)).toContain('[x] look at Settings');
+    // Nothing is left open; the subgoal it replaced is removed, not claimed done.
+    expect(prompt(seen, 2)).not.toContain('look at Settings');
     expect(prompt(seen, 2)).not.toContain('[>]');
     expect(run.status).toBe('done');
     expect(seen).toHaveLength(3);
@@ -117,15 +117,15 @@ describe('one action that completes two subgoals', () => {
     expect(prompt(seen, 2)).toMatch(/subgoal_done and plan not applied/);
     expect(prompt(seen, 3)).toContain('[x] open Settings');
     expect(prompt(seen, 3)).toContain('[>] turn Wi-Fi off');
-    // The open subgoal the plan leaves out was completed by that action too: ticked, not dropped.
-    expect(prompt(seen, 3)).toContain('[x] open the Settings main page');
+    // The open subgoal the plan leaves out is replaced: removed, never ticked as if done.
+    expect(prompt(seen, 3)).not.toContain('open the Settings main page');
     expect(run.status).toBe('done');
     expect(seen).toHaveLength(4);
   });
 });
 
 describe('plan=[…] without subgoal_done', () => {
-  it('ticks the open subgoals it leaves out once the action worked, and nothing after a failure', async () => {
+  it('replaces the open subgoals once the action worked (left-out ones removed, not ticked), and nothing after a failure', async () => {
     const { run, seen } = await drive(
       [
         { __fn: 'plan', subgoals: ['open Settings', 'find the Network row', 'open Network'] },
@@ -146,7 +146,8 @@ describe('plan=[…] without subgoal_done', () => {
     expect(prompt(seen, 2)).toContain('[>] open Settings');
     expect(prompt(seen, 2)).toContain('[ ] find the Network row');
     expect(prompt(seen, 2)).toMatch(/→ FAILED \(plan not applied, the \[>\] subgoal stays open: /);
-    expect(prompt(seen, 3)).toContain('1. [x] open Settings\n2. [x] find the Network row\n3. [>] open Network');
+    expect(prompt(seen, 3)).toContain('Plan:\n1. [>] open Network\n');
+    expect(prompt(seen, 3)).not.toContain('[x]');
     expect(run.status).toBe('done');
   });
 });

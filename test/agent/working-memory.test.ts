@@ -9,7 +9,7 @@ import { startRig } from './support/agent-rig.js';
 /**
  * Decisions that act on the agent, not the phone: a `note` is shown in every later prompt and kept
  * in the checkpoint; a `read` answers in the history; a revised plan lists the subgoals still open
- * (those it leaves out are ticked).
+ * (it replaces the open ones; those it leaves out are removed).
  * Nothing of these reaches the phone.
  */
 
@@ -50,14 +50,10 @@ describe('working memory in the loop', () => {
       expect(prompts[4]).toContain('check the code');
       const cp = JSON.parse(await readFile(path.join(run.runDir, 'checkpoint.json'), 'utf8'));
       expect(cp.notes).toEqual(['the code is 4711']);
-      // The plan sent lists what is still open after the note: the subgoal it leaves out is ticked.
-      expect(cp.subgoals.map((p: { text: string }) => p.text)).toEqual([
-        'Remember the code 4711.',
-        'check the code',
-        'finish',
-      ]);
-      expect(prompts[4]).toContain('[x] Remember the code 4711.');
-      expect(prompts[4]).toContain('[>] check the code');
+      // The plan sent replaces the open subgoals: the one it leaves out is removed, never ticked.
+      expect(cp.subgoals.map((p: { text: string }) => p.text)).toEqual(['check the code', 'finish']);
+      expect(prompts[4]).not.toContain('[x] Remember the code 4711.');
+      expect(prompts[4]).toContain('1. [>] check the code');
     } finally {
       await rig.close();
       await model.close();
@@ -84,10 +80,10 @@ describe('a revised plan sent with subgoal_done', () => {
       const run = await runAgent(a.deps, { goal: 'Remember the code 4711.', maxSteps: 4, runsDir });
       await a.close();
       const prompt = JSON.stringify(model.seen[2]?.messages);
-      // The shown subgoal is ticked, and so is the open one the plan leaves out (never dropped);
-      // the revised one is the current one, not ticked in its place.
+      // The shown subgoal is ticked; the open one the plan leaves out is replaced (removed, not
+      // ticked); the revised one is the current one.
       expect(prompt).toMatch(/\[x\] read the code/);
-      expect(prompt).toMatch(/\[x\] write it down/);
+      expect(prompt).not.toMatch(/write it down/);
       expect(prompt).toMatch(/\[>\] say the code/);
       expect(run.status).toBe('done');
     } finally {

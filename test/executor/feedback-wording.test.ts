@@ -79,6 +79,27 @@ describe('text_appears after typing', () => {
     );
   });
 
+  it('an empty search says so whatever its expectation, on every search (issue 21 round 3)', () => {
+    for (const q of ['Zed Quinlan', 'Zed']) {
+      const post = { ...page([search(q)]), texts: ['No contacts found'] };
+      const typed = { ...action, text: q };
+      const v = validate({ kind: 'element_state', state: `text=${q}` }, page([search('')]), post, typed, search(''));
+      expect(v.ok).toBe(true);
+      expect(v.signals).toContain('only_in_typed_field');
+    }
+    // A form field (no search) holding its text is no empty search.
+    const email = { ...search(''), label: 'Email', hint: 'Email', resourceId: 'p:id/email' };
+    const filled = page([{ ...email, text: 'a@b.c' }]);
+    const v = validate(
+      { kind: 'element_state', state: 'text=a@b.c' },
+      page([email]),
+      filled,
+      { ...action, text: 'a@b.c' },
+      email,
+    );
+    expect(v.signals).not.toContain('only_in_typed_field');
+  });
+
   it('a result row that shows the text: no such signal', () => {
     const post = page([search('Zed Quinlan'), row('Zed Quinlan')]);
     const v = validate(expectation, pre, post, action, pre.elements[0]);

@@ -34,9 +34,9 @@ export function actFields(a: Action, catalog: ToolCatalog): FieldSet {
   return f;
 }
 
-function value(v: FieldValue, typed: boolean, catalog: ToolCatalog): string {
+function value(v: FieldValue, typed: boolean, catalog: ToolCatalog, shown: boolean): string {
   if (typeof v === 'number') return String(v);
-  if (typeof v === 'string') return typed ? typedText(v) : /^[\w.]+$/.test(v) ? v : JSON.stringify(v);
+  if (typeof v === 'string') return typed ? typedText(v, shown) : /^[\w.]+$/.test(v) ? v : JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.map((m) => fieldsLine(m, catalog)).join('; ')}]`;
   if ('frames' in v) return `(${v.frames} frames)`;
   return `${v.x},${v.y}`;
@@ -46,7 +46,7 @@ function value(v: FieldValue, typed: boolean, catalog: ToolCatalog): string {
 const FIELD_ORDER = ['point', 'op', 'direction', 'package', 'value', 'scale', 'text', 'frames', 'steps'] as const;
 
 /** `tool [id] "label" field=value …` in the act call's field names, each field once. */
-function fieldsLine(f: FieldSet, catalog: ToolCatalog, label?: string): string {
+function fieldsLine(f: FieldSet, catalog: ToolCatalog, label?: string, shown = false): string {
   const typed = !!catalog.get(f.tool ?? '')?.typed?.(f);
   const parts = [f.tool ?? '?'];
   if (f.target_id) parts.push(`[${f.target_id}]`);
@@ -57,7 +57,7 @@ function fieldsLine(f: FieldSet, catalog: ToolCatalog, label?: string): string {
   );
   for (const k of [...FIELD_ORDER, ...rest]) {
     const v = f[k];
-    if (v !== undefined) parts.push(`${k}=${value(v, typed && k === 'text', catalog)}`);
+    if (v !== undefined) parts.push(`${k}=${value(v, typed && k === 'text', catalog, shown)}`);
   }
   return parts.join(' ');
 }
@@ -65,9 +65,10 @@ function fieldsLine(f: FieldSet, catalog: ToolCatalog, label?: string): string {
 /**
  * For prompts and logs: the action as the model would send it (`control_action [id] "Brightness"
  * op=set_progress value=40`, `action_sequence steps=[…]`), so the history teaches the schema's own
- * shape. Typed text shows only its length or the secret placeholder; the signature's text hash is
- * left out (in a history line "~6100" reads as a token count).
+ * shape. Typed text shows only its length or the secret placeholder, unless `typedShown` (the caller
+ * knows the field is no password field: typedText); the signature's text hash is left out (in a
+ * history line "~6100" reads as a token count).
  */
-export function describeAction(a: Action, catalog: ToolCatalog, label?: string): string {
-  return fieldsLine(actFields(a, catalog), catalog, label);
+export function describeAction(a: Action, catalog: ToolCatalog, label?: string, typedShown = false): string {
+  return fieldsLine(actFields(a, catalog), catalog, label, typedShown);
 }

@@ -4,6 +4,7 @@ import { EXPECT_FORMS, FRAME_FORM, OWN_TARGET_NOTE } from '../expect-dsl.js';
 import type { PlannerToolSpec, ScreenKinds, ToolCatalog } from '../tool-spec.js';
 import {
   ALL_DONE,
+  allDoneDialog,
   blockSection,
   fenceScreen,
   formatApps,
@@ -186,9 +187,9 @@ export function systemPrompt(names: readonly string[], catalog: ToolCatalog, opt
     `${screenHelp(opts.screen)} Act on ids.`,
     `${lineSection(SECTION.tools, toolLines)}.`,
     expectLine(tools, catalog, opts.screen),
-    // One action that completes several subgoals: plan=[the rest] (or []) ticks the others.
+    // Three relay players were unsure what plan=[…] and plan=[] do: said exactly, once.
     // The bound (MAX_SUBGOALS) is the plan prompt's; a longer plan here is refused saying so.
-    'subgoal_done=true: this action completes the [>] subgoal; plan=[…]: the subgoals still open after it (others get ticked).',
+    'subgoal_done=true: this action completes the [>] subgoal; plan=[…]: the subgoals still open after it, replacing the open ones (left-out ones removed, not ticked; [] = none left).',
     // Said where a line carries the mark, so a screen without one pays nothing.
     ...(opts.held
       ? [`Tapping a line marked "${HELD_WORDS}<kind>" asks the user first; tap it when the goal needs that step.`]
@@ -203,7 +204,8 @@ export function buildDecideMessages(input: DecideInput, catalog: ToolCatalog): {
   const parts: string[] = [lineSection(SECTION.goal, input.goal)];
   if (input.plan.length) parts.push(blockSection(SECTION.plan, formatPlan(input.plan, input.current)));
   // The plan's [>] line names the current subgoal; the line is written only when none is left.
-  if (!input.plan[input.current]) parts.push(lineSection(SECTION.current, ALL_DONE));
+  if (!input.plan[input.current])
+    parts.push(lineSection(SECTION.current, input.dialog === undefined ? ALL_DONE : allDoneDialog(input.dialog)));
   if (input.notes?.length) parts.push(blockSection(SECTION.notes, formatNotes(input.notes)));
   if (input.history.length) parts.push(blockSection(SECTION.history, formatHistory(input.history)));
   if (input.banned.length) parts.push(lineSection(SECTION.banned, input.banned.join(LIST_SEPARATOR)));

@@ -57,6 +57,13 @@ export const SECTION_BREAK = '\n\n';
 export const LIST_SEPARATOR = '; ';
 /** The Current subgoal value once every subgoal is done (while one is open, the plan's [>] line names it and the section is left out). */
 export const ALL_DONE = 'all subgoals done — check the screen and call done';
+/**
+ * The Current subgoal value once every subgoal is done while a dialog is open (the confirmation an
+ * approved Delete opened): "call done" is not said over a question still on the screen.
+ */
+export function allDoneDialog(title: string): string {
+  return `all subgoals done, but a dialog is open${title ? ` (${JSON.stringify(title)})` : ''}: answer it first, then check the screen and call done`;
+}
 
 const APPS_SEPARATOR = ', ';
 /** At most this many names on the Apps line; a phone with more says how many are left out. */
@@ -136,12 +143,13 @@ function historyLine(e: HistoryEntry): string {
 }
 
 /**
- * A typed text is shown by its length only (typedText); when the expectation names it
+ * A typed text shown in the action (typedText); when the expectation names it
  * (`element_state text=Cortado`), the length says nothing more and is left out of the action.
  */
 function withoutTypedLength(action: string, expect: string): string {
   const typed = /^element_state (?:\S+ )?text=(.*)$/.exec(expect)?.[1];
-  return typed === undefined ? action : action.replace(` text=${typedText(typed)}`, '');
+  if (typed === undefined) return action;
+  return action.replace(` text=${typedText(typed, true)}`, '').replace(` text=${typedText(typed)}`, '');
 }
 
 /** The result of a step as its history line writes it. */
@@ -161,9 +169,14 @@ function resultWord(e: HistoryEntry): string {
 }
 
 const PLACEHOLDER = /^(⟨secret\d+⟩)+$/;
-/** Typed text as a history line or a ban shows it: only its length (it may be a password), or the model's own placeholder. */
-export function typedText(t: string): string {
-  return PLACEHOLDER.test(t) ? t : `(${[...t].length} chars)`;
+/**
+ * Typed text as a history line or a ban shows it: the model's own placeholder (`⟨secret1⟩`) as is;
+ * a secret (a password field's text, or where the field is not known) only by its length; any
+ * other text quoted, as typed — a player cannot check `(10 chars)` against what it meant.
+ */
+export function typedText(t: string, shown = false): string {
+  if (PLACEHOLDER.test(t)) return t;
+  return shown ? JSON.stringify(t) : `(${[...t].length} chars)`;
 }
 
 export function formatNotes(notes: readonly string[]): string {

@@ -49,6 +49,8 @@ export interface DecideInput {
   imageNote?: string;
   /** The launcher's app names (`launch_app` takes them); the agent gives them only on the home screen. */
   apps?: readonly string[];
+  /** The title of a dialog open on the screen ('' when it has none): the all-done line says so. */
+  dialog?: string;
 }
 
 export interface PlanInput {

@@ -63,7 +63,7 @@ export interface NoiseInput {
 export function applyNoise(input: NoiseInput, rate: number, random: () => number): NoisyReply {
   const { args, screen, history } = input;
   if (rate <= 0 || random() >= rate) return { text: JSON.stringify(args) };
-  const failing = [...history].reverse().find((h) => !h.ok && /\[[0-9a-f]{8}/.test(h.action));
+  const failing = [...history].reverse().find((h) => !h.ok && /\[[0-9a-f]{3,8}/.test(h.action));
   const others = screen.elements.filter((e) => e.id !== args.target_id && e.verb !== 'scroll');
   // The policy's "already in that state" step: a wait that changes nothing and closes the subgoal.
   const alreadyReached = args.tool === 'wait' && args.subgoal_done === true;
@@ -118,7 +118,7 @@ export function applyNoise(input: NoiseInput, rate: number, random: () => number
       return { text: s.slice(0, Math.max(1, Math.floor(s.length * 0.6))), noise: kind };
     }
     case 'repeat_failure': {
-      const m = /^(\w+) \[([0-9a-f]{8}(?:~\d+)?)\]/.exec(failing?.action ?? '');
+      const m = /^(\w+) \[([0-9a-f]{3,8}(?:~\d+)?)\]/.exec(failing?.action ?? '');
       out.tool = m?.[1] ?? 'tap';
       out.target_id = m?.[2];
       out.thought = 'try that again';

@@ -106,7 +106,9 @@ function earlierStep(ctx: PlanContext): ActArgsOut | undefined {
 function isBanned(a: ActArgsOut, ban: string): boolean {
   const head = [a.tool, typeof a.target_id === 'string' ? `[${a.target_id}]` : ''].filter(Boolean).join(' ');
   if (ban !== head && !ban.startsWith(`${head} `)) return false;
-  return a.tool !== 'type' || typeof a.text !== 'string' || ban.endsWith(`text=${shownTyped(a.text)}`);
+  if (a.tool !== 'type' || typeof a.text !== 'string') return true;
+  // A ban shows the text typed into a plain field (quoted), and only its length for a password field.
+  return ban.endsWith(`text=${JSON.stringify(a.text)}`) || ban.endsWith(`text=${shownTyped(a.text)}`);
 }
 
 /** A banned signature with its full ids written as the listing shows them (`tap [99857add]` → `tap [998]`). */
@@ -142,7 +144,7 @@ function avoidBanned(a: ActArgsOut, ctx: PlanContext): ActArgsOut {
 
 /** `tap [id] expect …`, `control_action [id] set_progress N expect …`, `type [id] "text" expect …`. */
 const UNDO_STEP =
-  /^(tap|control_action|type) \[([0-9a-f]{4,8}(?:~\d+)?)\](?: set_progress (\d+))?(?: "([^"]*)")? expect (.+)$/;
+  /^(tap|control_action|type) \[([0-9a-f]{3,8}(?:~\d+)?)\](?: set_progress (\d+))?(?: "([^"]*)")? expect (.+)$/;
 
 /**
  * The last step failed and its note says what it changed by mistake and how to undo it
