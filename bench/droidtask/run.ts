@@ -231,7 +231,7 @@ export async function runApp(app: DroidtaskApp, o: AppRunOptions): Promise<StepR
               decision: res.step.decision,
               obs: seen.obs,
               confirm: composed.deps.confirm,
-              journal: async () => {},
+              events: async () => {},
               dryRun: false,
               fresh: true,
             });

@@ -127,7 +127,8 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
       const t = clock.now();
       const r = await executor.run(req.decision, req.obs, {
         confirm: req.confirm,
-        journal: req.journal,
+        consent: req.consent,
+        events: req.events,
         dryRun: req.dryRun,
         fresh: req.fresh,
         progress: req.progress,

@@ -1,6 +1,7 @@
 import type { Progress } from '../core/progress.js';
 import type { Decision, Element, Observation, Receipt } from '../core/types.js';
-import type { Consent } from '../executor/consent.js';
+import type { Consent, ConsentScope } from '../executor/consent.js';
+import type { ExecutorEvent } from '../executor/executor.js';
 import type { ConfirmationChannel, ConfirmationRequest } from '../executor/guardrails/confirm.js';
 import type { StateChange } from '../executor/side-effects.js';
 
@@ -27,10 +28,12 @@ export type GuardCheck = ConfirmationRequest;
 export interface ExecuteRequest {
   decision: Decision;
   obs: Observation;
-  /** The run's confirmation port for this action. */
+  /** The run's confirmation port. */
   confirm: ConfirmationChannel;
-  /** Journal the action before it is sent (DESIGN §6); `guarded`: its consent was given (an irreversible intent). */
-  journal: (req: ConfirmationRequest, guarded: boolean) => Promise<void>;
+  /** The run's approvals and done acts, which the executor's guard stage judges by. */
+  consent?: ConsentScope;
+  /** The executor's events: the `intent` is journaled before the action is sent (DESIGN §6). */
+  events: (e: ExecutorEvent) => Promise<void>;
   dryRun: boolean;
   /** Nobody deliberated on `obs` (a rule, a replay, the wait gate): no re-check read is needed. */
   fresh: boolean;

@@ -1,8 +1,7 @@
-import type { Deadline } from '../core/clock.js';
 import { Progress } from '../core/progress.js';
-import type { Decision, Element } from '../core/types.js';
-import { approvalOf, covers } from '../executor/consent-scope.js';
-import type { ConfirmationAnswer, ConfirmationChannel, ConfirmationRequest } from '../executor/guardrails/confirm.js';
+import type { Decision } from '../core/types.js';
+import { ALREADY_DONE } from '../executor/consent.js';
+import { approvalOf } from '../executor/consent-scope.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import { consentNote } from '../planner/prompt/format.js';
 import { appendJournal } from '../store/action-journal.js';
@@ -27,27 +26,6 @@ export type Outcome =
   | { kind: 'end'; status: RunStatus; reason: string }
   | { kind: 'refused'; note: string; historyNote?: string };
 
-const ALREADY_DONE = 'already took effect before the run was interrupted';
-
-/**
- * The run's consent port for one step: a tap on the confirmation dialog an approved action opened is
- * covered by that approval (one act, one consent); an act that already took effect is refused.
- */
-function runChannel(s: Session, ctx: StepCtx, target: Element | undefined): ConfirmationChannel {
-  return {
-    name: s.deps.confirm.name,
-    async confirm(req: ConfirmationRequest, d: Deadline): Promise<ConfirmationAnswer> {
-      const approval = standingApproval(s.state);
-      if (approval && covers(approval, req, ctx.seen.obs, target)) {
-        ctx.covered = approval;
-        return { verdict: 'approved', by: `the approval of step ${approval.step}` };
-      }
-      if (s.state.alreadyDone.includes(req.summary)) return { verdict: 'denied', by: 'resume', reason: ALREADY_DONE };
-      return s.deps.confirm.confirm(req, d);
-    },
-  };
-}
-
 /**
  * After the run's own action: a new approval is remembered, anything else ends the last one's
  * reach (a rule's or the gate's action leaves it). A covered confirmation dialog asked nobody: it
@@ -59,10 +37,10 @@ async function carryApproval(s: Session, ctx: StepCtx, exec: Executed): Promise<
   const own = ctx.record.source !== 'rule' && ctx.record.source !== 'gate';
   const approval = !own
     ? standingApproval(s.state)
-    : c?.kind === 'approved' && !ctx.covered && delivered
+    : c?.kind === 'approved' && !c.covered && delivered
       ? approvalOf(ctx.step, c.request, ctx.seen.obs)
       : undefined;
-  const confirmed = c?.kind === 'approved' && !ctx.covered && !exec.dryRun;
+  const confirmed = c?.kind === 'approved' && !c.covered && !exec.dryRun;
   await apply(s, { kind: 'approval', approval, confirmed });
 }
 
@@ -72,7 +50,6 @@ export async function executePlanned(s: Session, ctx: StepCtx, planned: PlannedS
   const sig = actionSignature(decision.action);
   checkCancelled(s);
   const te = s.perf();
-  const target = obs.elements.find((e) => e.id === decision.action.target_id);
   // A cancel stops the wait at once; the journal (written before dispatch) says what was in flight.
   const exec = await cancellable(
     s.deps.ports.execute({
@@ -81,8 +58,12 @@ export async function executePlanned(s: Session, ctx: StepCtx, planned: PlannedS
       dryRun: s.state.dryRun,
       progress: s.run.signal && Progress.start(s.deps.clock, { signal: s.run.signal }),
       fresh,
-      confirm: runChannel(s, ctx, target),
-      journal: async (req, guarded) => {
+      confirm: s.deps.confirm,
+      // A tap on the confirmation dialog an approved action opened is covered by that approval (one
+      // act, one consent); an act that already took effect before an interruption is refused.
+      consent: { approval: standingApproval(s.state), alreadyDone: s.state.alreadyDone },
+      events: async ({ request: req, guarded, covered }) => {
+        if (covered) ctx.covered = covered;
         // Cancelled while the executor was on its way here: nothing more reaches the phone.
         checkCancelled(s);
         await appendJournal(
@@ -119,6 +100,7 @@ export async function executePlanned(s: Session, ctx: StepCtx, planned: PlannedS
     s.run.signal,
   );
   ctx.deviceMs += s.perf() - te;
+  if (exec.consent?.kind === 'approved' && exec.consent.covered) ctx.covered = exec.consent.covered;
   await carryApproval(s, ctx, exec);
   ctx.record.receipt = exec.receipt;
   // The element acted on, with its box: the report draws it on the screen before the step.

@@ -1,6 +1,9 @@
-import { type Clock, Deadline } from '../core/clock.js';
+import type { Approval } from '../core/approval.js';
+import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
+import { Progress } from '../core/progress.js';
 import type { Action, Element, Observation } from '../core/types.js';
+import { covers } from './consent-scope.js';
 import type { ConfirmationAnswer, ConfirmationChannel, ConfirmationRequest } from './guardrails/confirm.js';
 import { checkGuard, type GuardConfig, type GuardVerdict } from './guardrails/guard.js';
 import { redactTyped } from './guardrails/pii.js';
@@ -14,7 +17,8 @@ import { sequenceMembers } from './native-args.js';
 
 export type Consent =
   | { kind: 'free'; guard: GuardVerdict; request: ConfirmationRequest }
-  | { kind: 'approved'; guard: GuardVerdict; request: ConfirmationRequest; by: string }
+  /** `covered`: nobody was asked, the earlier approval of the act that opened this dialog covers it. */
+  | { kind: 'approved'; guard: GuardVerdict; request: ConfirmationRequest; by: string; covered?: Approval }
   | { kind: 'denied'; guard: GuardVerdict; request: ConfirmationRequest; by: string; reason?: string }
   | { kind: 'deferred'; guard: GuardVerdict; request: ConfirmationRequest; by: string };
 
@@ -52,11 +56,26 @@ export function guardOf(
   };
 }
 
+/**
+ * What the run already knows about consent, as data (the executor judges by it; no caller code runs):
+ * the approval that may cover the confirmation dialog its act opened (./consent-scope.ts), and the
+ * guarded acts a resume found already done (they are refused, never repeated).
+ */
+export interface ConsentScope {
+  approval?: Approval;
+  alreadyDone?: readonly string[];
+}
+
+/** The denial's reason for an act a resume found already done. */
+export const ALREADY_DONE = 'already took effect before the run was interrupted';
+
 export async function askConsent(
-  deps: { clock: Clock; logger: Logger; channel: ConfirmationChannel; timeoutMs?: number },
+  deps: { clock: Clock; logger: Logger; channel: ConfirmationChannel; timeoutMs?: number; progress: Progress },
   a: Action,
+  obs: Observation,
   target: Element | undefined,
   g: { guard: GuardVerdict; request: ConfirmationRequest },
+  scope: ConsentScope = {},
 ): Promise<Consent> {
   const { guard, request } = g;
   if (guard.pii.length)
@@ -65,11 +84,15 @@ export async function askConsent(
       text: redactTyped(a.text ?? '', !!target?.flags.password),
     });
   if (!guard.needsConfirmation) return { kind: 'free', guard, request };
-  // A person may take a while: the confirmation has its own deadline, the action a fresh one after it.
-  const answer: ConfirmationAnswer = await deps.channel.confirm(
-    request,
-    Deadline.after(deps.clock, deps.timeoutMs ?? 600_000),
-  );
+  const { approval } = scope;
+  if (approval && covers(approval, request, obs, target))
+    return { kind: 'approved', guard, request, by: `the approval of step ${approval.step}`, covered: approval };
+  if (scope.alreadyDone?.includes(request.summary))
+    return { kind: 'denied', guard, request, by: 'resume', reason: ALREADY_DONE };
+  // A person may take a while: the confirmation has its own deadline (the action a fresh one after
+  // it), and the run's cancel ends the wait.
+  const wait = Progress.start(deps.clock, { timeoutMs: deps.timeoutMs ?? 600_000, signal: deps.progress.signal });
+  const answer: ConfirmationAnswer = await wait.race('the confirmation', deps.channel.confirm(request, wait));
   deps.logger.child('guardrail').warn(`guarded ${request.categories.join('/')} action: ${answer.verdict}`, {
     by: answer.by,
     summary: request.summary,

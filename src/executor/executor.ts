@@ -1,33 +1,26 @@
+import type { Approval } from '../core/approval.js';
 import type { Clock } from '../core/clock.js';
+import { CancelledError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { Progress } from '../core/progress.js';
 import { seededRandom } from '../core/random.js';
-import {
-  type Decision,
-  DecisionSchema,
-  type Element,
-  type ErrorCode,
-  type Observation,
-  type Receipt,
-} from '../core/types.js';
+import type { Decision, Element, Observation, Receipt } from '../core/types.js';
 import type { Device } from '../device/device.js';
-import type { ActionRequest } from '../device/protocol/index.js';
-import { applyAudit, auditAction } from './action-audit.js';
-import { askConsent, type Consent, guardOf } from './consent.js';
-import { prepareRequest, refuse } from './dispatch.js';
+import type { Consent, ConsentScope } from './consent.js';
 import type { FieldHints } from './field-hints.js';
-import { needsFrames } from './frames.js';
 import type { ConfirmationChannel, ConfirmationRequest } from './guardrails/confirm.js';
 import type { GuardConfig, GuardVerdict } from './guardrails/guard.js';
-import { injectChecked } from './inject.js';
-import { withFullSelectors } from './native-args.js';
-import { observeDevice, type Perceiver, perceiveSettled, SnapshotPerceiver } from './observe.js';
+import { PostMemory, type StageEnv } from './job.js';
+import { observeDevice, type Perceiver, SnapshotPerceiver } from './observe.js';
 import { ActionGap, Pacer } from './pacing.js';
 import type { StateChange } from './side-effects.js';
-import { aimAt } from './targets.js';
-import { canRun, type ToolTable } from './tool-spec.js';
+import { act } from './stage-act.js';
+import { guard } from './stage-guard.js';
+import { prepare } from './stage-prepare.js';
+import { verify } from './stage-verify.js';
+import type { ToolTable } from './tool-spec.js';
 import type { Outcome } from './validator.js';
-import { reuseRead, type VerificationMode, type Verified, verifyAction } from './verify.js';
+import type { VerificationMode } from './verify.js';
 
 export type { VerificationMode } from './verify.js';
 
@@ -38,13 +31,15 @@ export type { VerificationMode } from './verify.js';
 export type RunMode = VerificationMode | 'none';
 
 /**
- * The one action pipeline (DESIGN §1, §5): decision + the observation it was made on → ground →
- * guard → consent through the caller's confirmation port (dry run stops here) → journal the intent
- * → pace → re-check the target → dispatch under one deadline → verify `expect` → audit what else
- * changed. It returns the receipt, the verdict and the post-action observation, which is the next
- * step's perception. Verification (interaction-latency RFC §6.1, ./verify.ts) is the executor's
- * default mode — light in the product — and full for guarded actions, whose outcome must be beyond
- * doubt. The deadline's progress log ends up in the receipt's error when time runs out.
+ * The one action pipeline (DESIGN §1, §5), as stages over one Progress (./job.ts):
+ * prepare (./stage-prepare.ts: parse, ground, validate) → guard (./stage-guard.ts: guard, consent
+ * through the caller's port, dry run stops here, the `intent` event) → act (./stage-act.ts: pace,
+ * re-check, dispatch with its retry ladder; a skill is the dispatch of its tool) → verify
+ * (./stage-verify.ts: `expect`, then the audit of what else changed). It returns the receipt, the
+ * verdict and the post-action observation, which is the next step's perception. Verification
+ * (interaction-latency RFC §6.1, ./verify.ts) is the executor's default mode — light in the
+ * product — and full for guarded actions, whose outcome must be beyond doubt. The Progress's log
+ * ends up in the error when time runs out or the run is cancelled.
  */
 
 export interface ExecutorDeps {
@@ -77,14 +72,13 @@ export interface ExecutorDeps {
   poll?: { timeoutMs?: number; intervalMs?: number };
 }
 
-/** Per call: the caller's consent port and journal, and whether this run is a dry run. */
+/** Per call: the caller's consent port, what the run knows about consent, its events, and whether this run is a dry run. */
 export interface RunHooks {
   confirm?: ConfirmationChannel;
-  /**
-   * Called right before a mutating action is sent, once consent is given (the action journal);
-   * `guarded` when a person or policy approved it (an irreversible intent).
-   */
-  journal?: (req: ConfirmationRequest, guarded: boolean) => Promise<void>;
+  /** The run's approvals and done acts, as data the guard stage judges by (./consent.ts). */
+  consent?: ConsentScope;
+  /** The executor's events (the journal listens for `intent`); each is awaited before the next stage. */
+  events?: (e: ExecutorEvent) => Promise<void>;
   dryRun?: boolean;
   /**
    * The caller acts on `obs` without deciding in between (a scripted journey, a rule): in light
@@ -136,299 +130,71 @@ export interface StepResult {
 }
 
 /**
- * A delivered input after which the page stayed the same, where the device said why (a replay
- * phone: `off-graph: no recorded tap at … ; nothing changed`): its word goes first, ahead of the
- * validator's guess (dropped input, overlay, wrong element), so the model does not just try again.
+ * What the executor tells its caller as an action moves through the stages; it awaits each, so a
+ * listener (the run's journal) has written it before the next stage starts.
+ * - `intent`: a mutating action is about to be sent, consent given; `guarded` when a person or
+ *   policy approved it (an irreversible intent), `covered` when an earlier approval did.
  */
-function deviceSaid(reason: string, receipt: Receipt, post: Observation): string {
-  const said = receipt.detail?.trim();
-  return said && receipt.pre?.pageHash === post.pageHash ? `the device said: ${said}; ${reason}` : reason;
-}
-
-function errorOf(receipt: Receipt, outcome: Outcome | undefined): string | undefined {
-  return receipt.error ? `${receipt.error.code}: ${receipt.error.message}` : outcome?.reason;
-}
+export type ExecutorEvent = { kind: 'intent'; request: ConfirmationRequest; guarded: boolean; covered?: Approval };
 
 export class Executor {
-  private readonly pacer: Pacer;
   readonly perceiver: SnapshotPerceiver | undefined;
-  private readonly perceive: Perceiver;
-  private lastPost?: Observation;
-  /** When `lastPost` was read (this executor's clock). */
-  private lastPostAt = 0;
-  /** The 150–400 ms gap between dispatches (DESIGN §5). */
-  private readonly gap: ActionGap;
   readonly mode: VerificationMode;
-  private readonly fields: FieldHints | undefined;
+  private readonly env: StageEnv;
 
-  constructor(private readonly deps: ExecutorDeps) {
-    this.pacer = new Pacer(seededRandom(deps.seed ?? 1));
-    this.gap = new ActionGap(this.pacer, deps.clock);
+  constructor(deps: ExecutorDeps) {
+    const pacer = new Pacer(seededRandom(deps.seed ?? 1));
     this.perceiver = deps.perceive ? undefined : new SnapshotPerceiver();
-    this.perceive = deps.perceive ?? (this.perceiver as SnapshotPerceiver).perceive;
     this.mode = deps.verification ?? 'full';
-    this.fields = deps.fields ?? this.perceiver?.fields;
+    this.env = {
+      deps,
+      pacer,
+      // The 150–400 ms gap between dispatches (DESIGN §5).
+      gap: new ActionGap(pacer, deps.clock),
+      perceive: deps.perceive ?? (this.perceiver as SnapshotPerceiver).perceive,
+      memory: new PostMemory(deps.clock),
+      mode: this.mode,
+      fields: deps.fields ?? this.perceiver?.fields,
+    };
   }
 
   /** A fresh observation (the loop's perception step when no post-action read is at hand). */
   async observe(previous?: Observation, opts: { screenshot?: boolean; timeoutMs?: number; progress?: Progress } = {}) {
     const ms = opts.timeoutMs ?? 10_000;
-    const d = opts.progress ? opts.progress.child(ms) : Progress.start(this.deps.clock, { timeoutMs: ms });
-    const r = await observeDevice(this.deps.device, this.perceive, previous, d, opts);
-    if (r.ok) this.remember(r.obs);
+    const { clock, device } = this.env.deps;
+    const d = opts.progress ? opts.progress.child(ms) : Progress.start(clock, { timeoutMs: ms });
+    const r = await observeDevice(device, this.env.perceive, previous, d, opts);
+    if (r.ok) this.env.memory.remember(r.obs);
     return r;
   }
 
-  private remember(obs: Observation): void {
-    this.lastPost = obs;
-    this.lastPostAt = this.deps.clock.now();
-  }
-
-  private none(status: Receipt['status'], code: ErrorCode | undefined, message: string | undefined): Receipt {
-    const now = this.deps.clock.now();
-    return {
-      status,
-      delivery: 'not_delivered',
-      method: 'none',
-      timings: { startedAt: now, endedAt: now },
-      ...(code && message ? { error: { code, message } } : {}),
-    };
-  }
-
-  private refused(receipt: Receipt, extra: Partial<StepResult> = {}): StepResult {
-    return { ok: false, reads: 0, changes: [], receipt, error: errorOf(receipt, undefined), ...extra };
-  }
-
+  /**
+   * The stages, in order, over the action's one Progress. A cancel of the run's Progress ends the
+   * action at the stage it is in (a CancelledError carrying the log); a timeout is a value in the
+   * result, as every expected failure.
+   */
   async run(decision: Decision, obs: Observation, hooks: RunHooks = {}): Promise<StepResult> {
-    const { clock, device } = this.deps;
-    const parsed = DecisionSchema.safeParse(decision);
-    if (!parsed.success)
-      return this.refused(
-        this.none(
-          'not_started',
-          'INVALID_ARGUMENT',
-          `invalid decision: ${parsed.error.issues[0]?.message}; an action needs a tool and an expect`,
-        ),
-      );
-    const spec = this.deps.tools.get(parsed.data.action.tool);
-    if (!spec)
-      return this.refused(
-        this.none(
-          'not_started',
-          'INVALID_ARGUMENT',
-          `unknown tool ${parsed.data.action.tool}; use one of: ${[...this.deps.tools.keys()].join(', ')}`,
-        ),
-      );
-    const full = withFullSelectors(parsed.data.action, obs);
-    const a = spec.bind?.(full, obs, this.deps.tools) ?? full;
-    if (spec.terminal)
-      return { ok: true, reads: 0, changes: [], receipt: this.none('completed', undefined, undefined) };
-    if (!canRun(spec, device.capabilities()))
-      return this.refused(
-        this.none(
-          'not_started',
-          'UNSUPPORTED',
-          `${a.tool} is not supported by the connected device (${device.capabilities().detail ?? device.name}); pick an offered tool`,
-        ),
-      );
-
-    // Waits and scrolls carry their own budget (≤ 30 s); the action's deadline must cover it.
-    const own = typeof a.args?.timeout_ms === 'number' ? a.args.timeout_ms + 5_000 : 0;
-    const dispatchBudget =
-      hooks.dispatchTimeoutMs !== undefined ? Math.max(hooks.dispatchTimeoutMs, Math.min(own, 35_000)) : undefined;
-    const budget =
-      dispatchBudget !== undefined
-        ? dispatchBudget + (hooks.verifyTimeoutMs ?? 0)
-        : Math.max(this.deps.actionTimeoutMs ?? 15_000, Math.min(own, 35_000));
-    const start = () => (hooks.progress ? hooks.progress.child(budget) : Progress.start(clock, { timeoutMs: budget }));
-    let d = start();
-
-    // 1. Aim and validate everything before anything is sent.
-    const aim = aimAt(spec, a, obs);
-    if (!aim.ok) return this.refused(refuse(d, aim.code, aim.message).receipt);
-    const target = aim.element;
-    const n = prepareRequest(spec, a, obs);
-    if (n.ok) this.fields?.learn(a, obs, target);
-    if (!n.ok) return this.refused(n.call(d).receipt, { target });
-    const native: ActionRequest | undefined = n.req;
-
-    // 2. Guard, then consent through the caller's port; a dry run asks nobody and sends nothing that mutates.
-    const g = guardOf(a, obs, target, this.deps.guard, aim.needsConfirmation);
-    if ((hooks.dryRun ?? this.deps.dryRun) && g.guard.mutating)
-      return {
-        ok: true,
-        reads: 0,
-        changes: [],
-        target,
-        guard: g.guard,
-        consent: { kind: 'free', ...g },
-        dryRun: true,
-        receipt: this.none('not_started', undefined, undefined),
-      };
-    const consent = await askConsent(
-      {
-        clock,
-        logger: this.deps.logger,
-        channel: hooks.confirm ?? this.deps.confirm,
-        timeoutMs: this.deps.confirmTimeoutMs,
-      },
-      a,
-      target,
-      g,
-    );
-    let guarded: Pick<StepResult, 'guard' | 'consent' | 'target' | 'pacedMs' | 'gestureMs'> = {
-      guard: g.guard,
-      consent,
-      target,
+    const env = this.env;
+    const run = hooks.progress;
+    let stage = 'prepare';
+    // Between stages: a cancelled run stops (what was sent is in the journal and the log).
+    const next = <T>(s: T, name: string): T => {
+      stage = name;
+      if (run?.aborted) throw run.cancelled(stage);
+      return s;
     };
-    if (consent.kind === 'denied')
-      return this.refused(
-        this.none('cancelled', 'CANCELLED', `not confirmed (${consent.reason ?? consent.by}): ${g.request.summary}`),
-        guarded,
-      );
-    if (consent.kind === 'deferred')
-      return this.refused(
-        this.none(
-          'not_started',
-          'CANCELLED',
-          `waiting for confirmation: ${g.request.summary}; checkpoint and resume after a person confirms`,
-        ),
-        { ...guarded, pendingConfirmation: g.request },
-      );
-    // Every action that can change the phone is journaled before it is sent (a resume judges the
-    // one in flight on screen); the wait for a person's consent is not part of the action's time.
-    if (g.guard.mutating) await hooks.journal?.(g.request, consent.kind === 'approved');
-    if (consent.kind === 'approved') d = start();
-    // Guarded actions are verified beyond doubt: two identical reads after the expectation holds.
-    const mode: RunMode = consent.kind === 'approved' ? 'full' : (hooks.verification ?? this.mode);
-    d.note(`${g.request.summary}: aimed${target ? ` at [${target.id}]` : ''}; ${mode} verification`);
-    // A skill verifies itself: its closed loop reads the readout it acts on (executor/seek-timeline.ts).
-    if (spec.skill && target) {
-      const r = await spec.skill({ device, perceive: this.perceive, clock, gap: this.gap }, a, obs, target, d);
-      if (r.post) this.remember(r.post);
-      return { ...guarded, ...r };
-    }
-
-    // 3. Pace, then one fresh read right before injecting (pre evidence + re-check), then dispatch.
-    // Light mode skips the re-check only for this executor's own settled read, made moments ago (no
-    // decision time in between); an older observation — a model thought about it — is re-checked.
-    const ownFresh =
-      !!hooks.fresh &&
-      this.lastPost === obs &&
-      !obs.unstable &&
-      clock.now() - this.lastPostAt <= (this.deps.freshForMs ?? 1_000);
-    // With a dispatch budget, pacing, the re-check and the dispatch share it inside the call's deadline.
-    const dd = dispatchBudget !== undefined ? d.child(dispatchBudget) : d;
-    const pacedMs = await this.gap.wait(dd);
-    guarded = { ...guarded, pacedMs };
-    const ctx = {
-      device,
-      tools: this.deps.tools,
-      logger: this.deps.logger,
-      pacer: this.pacer,
-      perceive: this.perceive,
-      spec,
-    };
-    const frames = needsFrames(parsed.data.expect.kind, spec.gesture, obs);
-    let inj: Awaited<ReturnType<typeof injectChecked>>;
     try {
-      inj = await injectChecked(ctx, a, obs, aim, native, dd, {
-        preRead: mode === 'full' || (mode === 'light' && frames),
-        recheck: mode === 'full' || !ownFresh,
-        frames,
-        evidence: mode !== 'none',
-      });
-    } finally {
-      this.gap.dispatched();
+      const prepared = prepare(env, decision, obs, hooks);
+      if ('end' in prepared) return prepared.end;
+      const consented = await guard(env, next(prepared.next, 'guard'));
+      if ('end' in consented) return consented.end;
+      const acted = await act(env, next(consented.next, 'act'));
+      if ('end' in acted) return next(acted.end, 'act');
+      return next(await verify(env, next(acted.next, 'verify')), 'verify');
+    } catch (e) {
+      // A wait the cancel cut short rejects with the signal's reason: the run's CancelledError says where.
+      if (run?.aborted && !(e instanceof CancelledError)) throw run.cancelled(stage);
+      throw e;
     }
-    let reads = inj.reads;
-    if (!inj.ok) return this.refused(inj.call.receipt, { ...guarded, reads, post: inj.seen });
-    const { out, pre } = inj;
-    if (out.gestureMs !== undefined) guarded = { ...guarded, gestureMs: out.gestureMs };
-    d.note(`dispatched via ${out.call.receipt.backend ?? device.name}: ${out.call.receipt.status}`);
-    if (!out.call.ok) {
-      if (out.call.receipt.delivery === 'unknown') this.afterUnknown(obs);
-      return this.refused(out.call.receipt, { ...guarded, reads, value: out.value });
-    }
-
-    // `none`: delivered is all it claims. The text ladder's read-back is a fresh post-dispatch tree:
-    // it is handed on (parsed, no new read) for the caller's own observation.
-    if (mode === 'none') {
-      this.lastPost = undefined;
-      const post = out.text?.snap ? await perceiveSettled(this.perceive, out.text.snap, pre) : undefined;
-      if (post) this.remember(post);
-      return { ok: true, ...guarded, reads, changes: [], receipt: out.call.receipt, value: out.value, post };
-    }
-
-    // 4. Verify, then audit. The text ladder's read-back serves when no frame is wanted.
-    const reuse =
-      mode === 'light' && out.text?.snap && !this.deps.screenshots
-        ? await reuseRead(this.perceive, out.text.snap, parsed.data, pre, target)
-        : undefined;
-    const v: Verified =
-      reuse ??
-      (await verifyAction(
-        {
-          device,
-          perceive: this.perceive,
-          mode,
-          screenshots: !!this.deps.screenshots,
-          gesture: spec.gesture,
-          poll:
-            hooks.verifyTimeoutMs !== undefined
-              ? { ...this.deps.poll, timeoutMs: hooks.verifyTimeoutMs }
-              : this.deps.poll,
-        },
-        parsed.data,
-        pre,
-        target,
-        d,
-      ));
-    reads += v.reads;
-    const receipt: Receipt = {
-      ...out.call.receipt,
-      pre: { pageHash: pre.pageHash, seq: pre.seq, frameHash: pre.frameHash },
-      post: v.post ? { pageHash: v.post.pageHash, seq: v.post.seq, frameHash: v.post.frameHash } : undefined,
-    };
-    const base = { ...guarded, reads, value: out.value, post: v.post, postPng: v.png };
-    if (!v.outcome || !v.post) {
-      const error = {
-        code: 'READ_FAILED' as const,
-        message: `the action was delivered but the screen could not be read to verify it (${v.lastError ?? 'no read in time'}); observe before retrying. Progress: ${d.log.join('; ')}`,
-      };
-      return {
-        ...base,
-        ok: false,
-        changes: [],
-        receipt: { ...receipt, error },
-        error: `${error.code}: ${error.message}`,
-      };
-    }
-    this.remember(v.post);
-    // The expectation can hold by accident (the wrong page also removes the intended element) and a
-    // failed action can still have changed things: the audit decides both.
-    const audit = auditAction({
-      expect: parsed.data.expect,
-      pre,
-      post: v.post,
-      action: a,
-      acted: target,
-      expectationHeld: v.outcome.ok,
-      approved: guarded.consent?.kind === 'approved',
-    });
-    const outcome = applyAudit(v.outcome, audit);
-    return {
-      ...base,
-      ok: outcome.ok,
-      receipt,
-      outcome,
-      changes: audit.changes,
-      error: outcome.ok ? undefined : deviceSaid(outcome.reason ?? 'not validated', receipt, v.post),
-    };
-  }
-
-  private afterUnknown(obs: Observation): void {
-    this.deps.logger.warn('delivery unknown: the next step must observe before any retry', { page: obs.pageHash });
-    this.lastPost = undefined;
   }
 }

@@ -50,6 +50,8 @@ export function followTarget(
   return { x: Math.round(px.x + now.left - was.boundsPx.left), y: Math.round(px.y + now.top - was.boundsPx.top) };
 }
 
+type InjectOpts = { preRead: boolean; recheck: boolean; frames?: boolean; evidence: boolean };
+
 export async function injectChecked(
   ctx: InjectCtx,
   a: Action,
@@ -62,63 +64,12 @@ export async function injectChecked(
    * verification compares against the screen as it was right before the touch (light, full), so a
    * re-check is a read even where the phone also checks the guard.
    */
-  opts: { preRead: boolean; recheck: boolean; frames?: boolean; evidence: boolean },
+  opts: InjectOpts,
 ): Promise<Injected> {
-  let reads = 0;
-  let pre = obs;
-  let px = aim.px;
-  // Only touches aimed at an element's position can land on the wrong spot; reads, text and native
-  // control actions (re-resolved by selector on the phone) have nothing to re-check here.
-  const touch = !!aim.element && !!ctx.spec.touch;
-  // A helper with `guarded_touch` checks the target itself at the instant it touches (PROTOCOL §7):
-  // every such touch carries the guard, and the re-check read is made only for pre evidence.
-  const onPhone = touch && ctx.device.capabilities().ops.has('guarded_touch');
-  let guard: TouchGuard | undefined = onPhone && aim.element ? guardFor(aim.element) : undefined;
-  const recheck = opts.recheck && touch;
-  if (opts.preRead || (recheck && (!onPhone || opts.evidence))) {
-    reads++;
-    const p = await observeDevice(ctx.device, ctx.perceive, obs, d, { screenshot: opts.frames });
-    if (!p.ok)
-      return {
-        ok: false,
-        reads,
-        call: refuse(
-          d,
-          'READ_FAILED',
-          `could not re-read the screen right before injecting (${p.message}); observe again`,
-        ),
-      };
-    pre = p.obs;
-    if (recheck && aim.element) {
-      const rc = recheckTarget(aim.element, p.snap);
-      if (!rc.ok) {
-        ctx.logger.warn('pre-injection re-check failed', { code: rc.code, moved: rc.movedPx });
-        return { ok: false, reads, seen: p.obs, call: refuse(d, rc.code, rc.message) };
-      }
-      const occ = px ? occludingWindow(px, rc.node, p.snap) : undefined;
-      if (occ)
-        return {
-          ok: false,
-          reads,
-          seen: p.obs,
-          call: refuse(d, 'OCCLUDED', `the touch point is covered by a ${occ}; close it or re-observe`),
-        };
-      if (px && aim.how !== 'raw') px = followTarget(px, aim.element, rc.node.bounds, aim.how === 'inside');
-      // The phone then checks that nothing moved since this read.
-      if (guard) guard = guardForNode(rc.node);
-    }
-    // The read may have failed over to adb, which cannot check a guard: this read's re-check stands.
-    if (guard && !ctx.device.capabilities().ops.has('guarded_touch')) guard = undefined;
-  } else if (aim.element && px && !guard) {
-    // The observation is a fresh read of this executor's own: its windows still show what covers the target.
-    const occ = occludingWindow(px, aim.element, obs);
-    if (occ)
-      return {
-        ok: false,
-        reads,
-        call: refuse(d, 'OCCLUDED', `the touch point is covered by a ${occ}; close it or re-observe`),
-      };
-  }
+  const checked = await checkBefore(ctx, obs, aim, d, opts);
+  if (!checked.ok) return checked;
+  let { reads } = checked;
+  const { pre, px, guard } = checked;
   const read = async (dl: Deadline): Promise<WireSnapshot | undefined> => {
     reads++;
     const r = await ctx.device.snapshot({}, dl);
@@ -136,4 +87,64 @@ export async function injectChecked(
   if (guard && (code === 'STALE' || code === 'OCCLUDED'))
     ctx.logger.warn('the phone refused a guarded touch', { code, tool: a.tool });
   return { ok: true, out, pre, reads };
+}
+
+type Checked =
+  | Extract<Injected, { ok: false }>
+  | { ok: true; pre: Observation; px?: { x: number; y: number }; guard?: TouchGuard; reads: number };
+
+/**
+ * The re-check before the input: the fresh read (when wanted) on which the target must be where it
+ * was and uncovered, the touch point following it; or, on this executor's own fresh read, only the
+ * windows that may cover it. The guard the phone checks is built from the node just read.
+ */
+async function checkBefore(
+  ctx: InjectCtx,
+  obs: Observation,
+  aim: Extract<Aim, { ok: true }>,
+  d: Deadline,
+  opts: InjectOpts,
+): Promise<Checked> {
+  let px = aim.px;
+  // Only touches aimed at an element's position can land on the wrong spot; reads, text and native
+  // control actions (re-resolved by selector on the phone) have nothing to re-check here.
+  const touch = !!aim.element && !!ctx.spec.touch;
+  // A helper with `guarded_touch` checks the target itself at the instant it touches (PROTOCOL §7):
+  // every such touch carries the guard, and the re-check read is made only for pre evidence.
+  const onPhone = touch && ctx.device.capabilities().ops.has('guarded_touch');
+  let guard: TouchGuard | undefined = onPhone && aim.element ? guardFor(aim.element) : undefined;
+  const recheck = opts.recheck && touch;
+  const covered = (
+    p: { x: number; y: number },
+    node: Parameters<typeof occludingWindow>[1],
+    on: Parameters<typeof occludingWindow>[2],
+  ) => {
+    const occ = occludingWindow(p, node, on);
+    return occ ? refuse(d, 'OCCLUDED', `the touch point is covered by a ${occ}; close it or re-observe`) : undefined;
+  };
+  if (!(opts.preRead || (recheck && (!onPhone || opts.evidence)))) {
+    // The observation is a fresh read of this executor's own: its windows still show what covers the target.
+    const occ = aim.element && px && !guard ? covered(px, aim.element, obs) : undefined;
+    return occ ? { ok: false, reads: 0, call: occ } : { ok: true, pre: obs, px, guard, reads: 0 };
+  }
+  const p = await observeDevice(ctx.device, ctx.perceive, obs, d, { screenshot: opts.frames });
+  if (!p.ok) {
+    const why = `could not re-read the screen right before injecting (${p.message}); observe again`;
+    return { ok: false, reads: 1, call: refuse(d, 'READ_FAILED', why) };
+  }
+  if (recheck && aim.element) {
+    const rc = recheckTarget(aim.element, p.snap);
+    if (!rc.ok) {
+      ctx.logger.warn('pre-injection re-check failed', { code: rc.code, moved: rc.movedPx });
+      return { ok: false, reads: 1, seen: p.obs, call: refuse(d, rc.code, rc.message) };
+    }
+    const occ = px ? covered(px, rc.node, p.snap) : undefined;
+    if (occ) return { ok: false, reads: 1, seen: p.obs, call: occ };
+    if (px && aim.how !== 'raw') px = followTarget(px, aim.element, rc.node.bounds, aim.how === 'inside');
+    // The phone then checks that nothing moved since this read.
+    if (guard) guard = guardForNode(rc.node);
+  }
+  // The read may have failed over to adb, which cannot check a guard: this read's re-check stands.
+  if (guard && !ctx.device.capabilities().ops.has('guarded_touch')) guard = undefined;
+  return { ok: true, pre: p.obs, px, guard, reads: 1 };
 }

@@ -49,6 +49,21 @@ const signature = (s: WireSnapshot) =>
     .map((n) => `${n.text}|${n.desc}|${n.bounds.left},${n.bounds.top}`)
     .join(';');
 
+/** The swipe to the drawer's next page: a vertical drawer scrolls; a paged one (AOSP, the virtual phone) turns left. */
+function drawerStroke(snap: WireSnapshot) {
+  const { width, height } = snap.screen;
+  const list = snap.nodes.find((n) => n.flags.visible && n.flags.scrollable);
+  return list
+    ? [
+        { x: width / 2, y: height * 0.75 },
+        { x: width / 2, y: height * 0.3 },
+      ]
+    : [
+        { x: width * 0.85, y: height / 2 },
+        { x: width * 0.15, y: height / 2 },
+      ];
+}
+
 export async function launchOnReads(device: Device, pacer: Pacer, name: string, d: Deadline): Promise<DeviceCall> {
   const backend = device.capabilities().backend === 'bridge' ? 'bridge' : 'adb';
   const rec = new CallRecorder(d.clock, backend);
@@ -81,17 +96,7 @@ export async function launchOnReads(device: Device, pacer: Pacer, name: string, 
       for (const l of shownLabels(snap)) seen.add(l);
       icon = findIcon(snap, name);
       if (icon || page === MAX_PAGES || d.remaining() <= 0) break;
-      // A vertical drawer scrolls; a paged one (AOSP, the virtual phone) turns left.
-      const list = snap.nodes.find((n) => n.flags.visible && n.flags.scrollable);
-      const [from, to] = list
-        ? [
-            { x: width / 2, y: height * 0.75 },
-            { x: width / 2, y: height * 0.3 },
-          ]
-        : [
-            { x: width * 0.85, y: height / 2 },
-            { x: width * 0.15, y: height / 2 },
-          ];
+      const [from, to] = drawerStroke(snap);
       const before = signature(snap);
       const moved = await swipe(from, to);
       if (!moved.ok) break;

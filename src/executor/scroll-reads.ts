@@ -44,6 +44,16 @@ function locate(snap: WireSnapshot, req: ScrollToRequest): Found {
   return { ok: true, container, target };
 }
 
+/** One scroll's finger path inside the container: from 80 % to 25 % of its height (forward), or back. */
+function scrollStroke(container: WireNode, direction: ScrollToRequest['direction']) {
+  const b = container.bounds;
+  const x = Math.round((b.left + b.right) / 2);
+  const h = b.bottom - b.top;
+  const lo = { x, y: Math.round(b.top + h * 0.8) };
+  const hi = { x, y: Math.round(b.top + h * 0.25) };
+  return direction === 'forward' ? [lo, hi] : [hi, lo];
+}
+
 export async function scrollOnReads(
   device: Device,
   pacer: Pacer,
@@ -89,21 +99,7 @@ export async function scrollOnReads(
     if (swipes >= req.max_scrolls)
       return end('NOT_FOUND', `the target did not appear within ${req.max_scrolls} scrolls`);
     if (w.remaining() <= 0) return end('TIMEOUT', `the target did not appear within ${req.timeout_ms} ms`);
-    const b = f.container.bounds;
-    const x = Math.round((b.left + b.right) / 2);
-    const h = b.bottom - b.top;
-    const lo = Math.round(b.top + h * 0.8);
-    const hi = Math.round(b.top + h * 0.25);
-    const [from, to] =
-      req.direction === 'forward'
-        ? [
-            { x, y: lo },
-            { x, y: hi },
-          ]
-        : [
-            { x, y: hi },
-            { x, y: lo },
-          ];
+    const [from, to] = scrollStroke(f.container, req.direction);
     const s = await device.swipe(pacer.curvedPath(from, to), { durationMs: pacer.swipeMs(from, to) }, w);
     if (!s.ok) return swipes === 0 ? s : end('UNAVAILABLE', `a scroll failed: ${s.message}`);
     swipes++;

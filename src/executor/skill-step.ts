@@ -1,18 +1,20 @@
-import type { Clock, Deadline } from '../core/clock.js';
-import type { Action, Element, ErrorCode, Observation, Receipt } from '../core/types.js';
+import type { Clock } from '../core/clock.js';
+import type { ErrorCode, Observation, Receipt } from '../core/types.js';
 import type { Device } from '../device/device.js';
 import type { StepResult } from './executor.js';
 import type { Perceiver } from './observe.js';
-import type { ActionGap } from './pacing.js';
 import type { Outcome } from './validator.js';
 
 /**
  * A skill (a closed loop of gestures and reads, src/tools/) as one pipeline step: its report becomes the receipt
  * (delivered when any gesture was sent), the outcome (ok only when the skill read its own result
  * back) and the step's value (the report). A result it could not read is an error the model must
- * pass on, never a success. The pacing gap is waited out first and counts again from the skill's
- * end, as for any dispatch.
+ * pass on, never a success. The act stage paces and re-checks it as any dispatch (./stage-act.ts),
+ * and the verify stage audits what else it changed.
  */
+
+/** A skill's step, before the stages add its guard, consent and target. */
+export type SkillStepResult = Omit<StepResult, 'guard' | 'consent' | 'target'>;
 
 /** What a skill hands back: its report, the last screen, its reads. */
 export interface SkillResult<R> {
@@ -27,7 +29,6 @@ export interface SkillDeps {
   device: Device;
   perceive: Perceiver;
   clock: Clock;
-  gap: ActionGap;
 }
 
 export interface SkillRun {
@@ -44,14 +45,11 @@ export interface SkillRun {
 export async function skillStep(
   deps: SkillDeps,
   obs: Observation,
-  d: Deadline,
   run: () => Promise<SkillRun>,
-): Promise<Omit<StepResult, 'guard' | 'consent' | 'target'>> {
+): Promise<SkillStepResult> {
   const { clock, device } = deps;
-  await deps.gap.wait(d);
   const startedAt = clock.now();
   const r = await run();
-  deps.gap.dispatched();
   const receipt: Receipt = {
     status: !r.dispatched ? 'observed' : r.ok ? 'completed' : 'partial',
     delivery: r.dispatched ? 'delivered' : 'not_delivered',

@@ -3,8 +3,7 @@ import type { Action, Element, ErrorCode, Observation } from '../core/types.js';
 import type { DeviceCall, DeviceCapabilities, DeviceOp } from '../device/device.js';
 import type { ActionRequest } from '../device/protocol/index.js';
 import type { DispatchCtx, Dispatched, DispatchTarget } from './dispatch.js';
-import type { StepResult } from './executor.js';
-import type { SkillDeps } from './skill-step.js';
+import type { SkillDeps, SkillStepResult } from './skill-step.js';
 import type { Aim } from './targets.js';
 
 /**
@@ -26,7 +25,7 @@ export type Skill = (
   obs: Observation,
   target: Element,
   d: Deadline,
-) => Promise<Omit<StepResult, 'guard' | 'consent' | 'target'>>;
+) => Promise<SkillStepResult>;
 
 export interface ExecutorToolSpec {
   name: string;

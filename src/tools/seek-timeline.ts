@@ -45,7 +45,7 @@ export const seekTimeline: Tool = {
   // The readout reached the target and agreed with the scale.
   summary: seekSummary,
   skill: (deps, a, obs, timeline, d) =>
-    skillStep(deps, obs, d, async () => {
+    skillStep(deps, obs, async () => {
       const r = await seek(
         { device: deps.device, perceive: deps.perceive },
         { timeline, target: String(a.args?.time ?? a.text ?? ''), obs },

@@ -37,7 +37,7 @@ export const setSlider: Tool = {
   // The value read back (tree or frame) is within the tolerance of the one asked.
   summary: sliderSummary,
   skill: (deps, a, obs, slider, d) =>
-    skillStep(deps, obs, d, async () => {
+    skillStep(deps, obs, async () => {
       const r = await drag(
         { device: deps.device, perceive: deps.perceive },
         { slider, percent: Number(a.args?.value), obs },

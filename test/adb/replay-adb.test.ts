@@ -68,7 +68,7 @@ describe('the replay phone over adb', () => {
       },
       obs: home.obs,
       confirm,
-      journal: async () => {},
+      events: async () => {},
       dryRun: false,
       fresh: true,
     });
@@ -80,7 +80,7 @@ describe('the replay phone over adb', () => {
       decision: { thought: 'open it', action: { tool: 'tap', target_id: row?.id }, expect: { kind: 'page_changes' } },
       obs: settings.obs,
       confirm,
-      journal: async () => {},
+      events: async () => {},
       dryRun: false,
       fresh: true,
     });

@@ -221,9 +221,9 @@ describe('a cancelled run', () => {
         let plus = false;
         const out = await p.execute({
           ...req,
-          journal: async (r, guarded) => {
-            await req.journal(r, guarded);
-            plus = /tap "\+"/.test(r.summary);
+          events: async (e) => {
+            await req.events(e);
+            plus = /tap "\+"/.test(e.request.summary);
           },
         });
         if (!plus) return out;

@@ -49,7 +49,7 @@ async function step(dr: Driven, obs: Observation, d: Decision) {
     dryRun: false,
     fresh: false,
     confirm: new PolicyConfirmation({ send: 'allow', payment: 'allow', delete: 'allow', account: 'allow' }),
-    journal: async () => {},
+    events: async () => {},
   });
   const post = exec.post?.obs ?? obs;
   const out = { ok: exec.ok, reason: exec.error };

@@ -64,9 +64,9 @@ function dyingOn(what: RegExp, when: 'before' | 'after') {
       let hit = false;
       const out = await ports.execute({
         ...req,
-        journal: async (r, guarded) => {
-          await req.journal(r, guarded);
-          hit = what.test(r.summary);
+        events: async (e) => {
+          await req.events(e);
+          hit = what.test(e.request.summary);
           if (hit && when === 'before') throw new Error('process killed before dispatch');
         },
       });

@@ -42,8 +42,8 @@ function dyingAt(when: 'before' | 'after', confirmed: { value: boolean }) {
       if (when === 'before')
         return ports.execute({
           ...req,
-          journal: async (r, guarded) => {
-            await req.journal(r, guarded);
+          events: async (e) => {
+            await req.events(e);
             if (confirmed.value) throw new Error('process killed before dispatch');
           },
         });

@@ -65,7 +65,7 @@ async function act(r: Rig, seen: Perceived, action: Action, expect: Expect = { k
     decision: { thought: 'test', action, expect },
     obs: seen.obs,
     confirm,
-    journal: async () => {},
+    events: async () => {},
     dryRun: false,
     fresh: true,
   });
