@@ -1,5 +1,6 @@
 import type { Action, Element, Observation } from '../core/types.js';
 import type { WireSnapshot } from '../device/protocol/index.js';
+import { entersText } from './validator.js';
 
 /**
  * What an edit field showed before the agent first typed into it, standing in for its hint where the
@@ -16,7 +17,7 @@ export class FieldHints {
 
   /** Before a typing action is sent: remember what its field showed, once per field. */
   learn(action: Action, obs: Observation, target: Element | undefined): void {
-    if (!target || !typing(action) || !target.flags.editable || target.flags.password) return;
+    if (!target || !entersText(action) || !target.flags.editable || target.flags.password) return;
     if (target.hint || !target.text.trim()) return;
     const rid = target.identity?.resourceId ?? target.resourceId;
     if (!rid) return;
@@ -47,10 +48,6 @@ export class FieldHints {
     });
     return changed ? { ...snap, nodes } : snap;
   }
-}
-
-function typing(a: Action): boolean {
-  return a.tool === 'type' || (a.tool === 'control_action' && a.args?.action === 'set_text');
 }
 
 const key = (pkg: string, rid: string, cls: string) => `${pkg}|${rid}|${cls}`;

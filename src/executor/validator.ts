@@ -105,16 +105,21 @@ function textPresent(o: Observation, s: string, skip?: (e: Element) => boolean):
   return o.elements.some((e) => !skip?.(e) && (has(e.text) || has(e.desc) || has(e.label))) || o.texts.some(has);
 }
 
+/** Whether this action enters text into a field (typing, or setting or replacing its text). */
+export function entersText(action: Action): boolean {
+  return (
+    action.tool === 'type' ||
+    (action.tool === 'control_action' && ['set_text', 'replace_selection'].includes(String(action.args?.action)))
+  );
+}
+
 /**
  * The field this action typed into, as it is on the page after: its text is the agent's own
  * input, so it is no evidence that the app answered (a search typed "Zed" shows "Zed" in the box
  * whether or not any contact matched).
  */
 function typedField(action: Action, target: Element | undefined): ((e: Element) => boolean) | undefined {
-  const typing =
-    action.tool === 'type' ||
-    (action.tool === 'control_action' && ['set_text', 'replace_selection'].includes(String(action.args?.action)));
-  if (!typing || !target) return undefined;
+  if (!entersText(action) || !target) return undefined;
   return (e) =>
     e.id === target.id ||
     (e.flags.editable && (e.flags.focused || (!!target.resourceId && e.resourceId === target.resourceId)));
