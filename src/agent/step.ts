@@ -161,10 +161,6 @@ export async function finish(
 }
 
 /**
- * The expect as the history shows it: "-" for a terminal tool (as the model is told to send), and
- * an expectation the agent set itself (seek_timeline checks its own readout) marked as the agent's.
- */
-/**
  * Whether the text typed into this target may be shown in the history: a known field that is no
  * password field. The run's credentials reach the model only as placeholders (agent/secrets.ts),
  * which typedText shows as they are; a password field's text is only ever counted.
@@ -174,9 +170,19 @@ function typedShown(obs: Observation, id: string | undefined): boolean {
   return !!e && !e.flags.password;
 }
 
-function shownExpect(decision: Decision): string {
+/**
+ * The expect as the history shows it: "-" for a terminal tool (as the model is told to send). A tool
+ * that checks itself (set_slider reads where the thumb rests, seek_timeline its readout) does not
+ * read the model's expect: its line says so, and never shows a kind the model cannot write
+ * (`screen_changes`) as if the model had sent it — three relay players read that as their expect
+ * rewritten.
+ */
+export function shownExpect(decision: Decision): string {
   if (isTerminal(decision.action)) return '-';
   // The action's own target is left out of its expectation: the line names it already.
   const shown = formatExpect(decision.expect, decision.action.target_id);
-  return decision.expect.note ? `${shown} (the agent's check: ${decision.expect.note})` : shown;
+  const own = decision.expect.note;
+  if (!own) return shown;
+  const whose = `the tool's own check, your expect is not used: ${own}`;
+  return decision.expect.kind === 'screen_changes' ? `(${whose})` : `${shown} (${whose})`;
 }
