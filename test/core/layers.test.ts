@@ -28,7 +28,7 @@ const ALLOWED: Record<string, string[]> = {
   // The replay phone serves recorded real-app graphs through the sim's servers; it reads DroidBot's
   // states with perception's pure reader, so there is one reader in the project.
   'testbed/replay': ['core', 'device/protocol/', 'testbed/sim', 'perception/droidbot/'],
-  'testbed/reference-model': ['core', 'planner/prompt/'],
+  'testbed/reference-model': ['core'],
   // The stand-in STF farm hands out virtual phones' ADB transports; it speaks STF's API schemas.
   'testbed/stf': ['core', 'device/protocol/', 'testbed/sim'],
   compose: [
