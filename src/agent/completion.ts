@@ -187,7 +187,12 @@ export class CompletionTracker {
 
   /** Every observation the run makes: texts for grounding; pending changes seen put back resolve. */
   observe(o: Observation): void {
-    const texts = screenText(o);
+    this.observeTexts(screenText(o));
+    this.pending = this.pending.filter((p) => !putBack(p, o));
+  }
+
+  /** Texts the run was shown as read off the screen (a screen's, or a tool's reading of it). */
+  observeTexts(texts: readonly string[]): void {
     for (const n of derivedNumbers(texts)) this.derived.add(n);
     for (const t of texts) {
       if (this.seenSet.has(t)) continue;
@@ -196,7 +201,6 @@ export class CompletionTracker {
     }
     const max = this.opts.maxTexts ?? 4000;
     while (this.seen.length > max) this.seenSet.delete(this.seen.shift() ?? '');
-    this.pending = this.pending.filter((p) => !putBack(p, o));
   }
 
   /** The outcome of one executed action (after the audit), with the changes it made unasked. */

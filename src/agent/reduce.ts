@@ -93,6 +93,8 @@ export interface Executed {
   failure?: { page: string; signature: string; shown: string };
   /** A swipe through a list: its tracker, as fed by `scrollVerdict`. */
   scroll?: { key: string; tracker: ScrollEndState };
+  /** What the tool read off the screen (its registry `readings`): seen, for the done gate. */
+  readings?: string[];
 }
 
 export const REPLAN_AFTER_FAILURES = 4;
@@ -297,7 +299,10 @@ function executed(s: RunState, e: Executed): RunState {
   let t: RunState = {
     ...s,
     taskApps: [...new Set([...s.taskApps, ...e.apps.filter((p) => !isLauncherPackage(p))])],
-    completion: withCompletion(s, (c) => c.record({ ok: e.ok, reason: e.reason, expect: e.expect }, e.post, e.changes)),
+    completion: withCompletion(s, (c) => {
+      c.record({ ok: e.ok, reason: e.reason, expect: e.expect }, e.post, e.changes);
+      if (e.readings?.length) c.observeTexts(e.readings);
+    }),
   };
   t = withHistory(t, e.entry);
   const w = s.loop.waiting;

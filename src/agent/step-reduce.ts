@@ -85,6 +85,7 @@ export async function reduce(
     progressed: ok && source === 'llm' && invisible ? { key: breakerKey(ctx), signature: sig } : undefined,
     learned: remembers ? page : undefined,
     closes: ok && planned.subgoalDone,
+    readings: REGISTRY.get(action.tool)?.readings?.(exec.value),
     // A touch the phone refused because its screen was not this one (STALE, OCCLUDED) was never
     // tried on this page: it says nothing against the action here.
     failure:

@@ -1,6 +1,6 @@
 import { reported, skillStep } from '../executor/skill-step.js';
 import { findTimeline } from '../perception/timeline.js';
-import { seekTimeline as seek, seekSummary } from './seek-timeline/seek.js';
+import { seekTimeline as seek, seekReadings, seekSummary } from './seek-timeline/seek.js';
 import type { Tool } from './tool.js';
 
 /**
@@ -44,6 +44,7 @@ export const seekTimeline: Tool = {
   },
   // The readout reached the target and agreed with the scale.
   summary: seekSummary,
+  readings: seekReadings,
   skill: (deps, a, obs, timeline, d) =>
     skillStep(deps, obs, async () => {
       const r = await seek(

@@ -1,6 +1,6 @@
 import { reported, skillStep } from '../executor/skill-step.js';
 import { FIELD } from '../planner/act-schema.js';
-import { setSlider as drag, sliderSummary } from './set-slider/drag.js';
+import { setSlider as drag, sliderReadings, sliderSummary } from './set-slider/drag.js';
 import type { Tool } from './tool.js';
 import { says } from './tool.js';
 
@@ -36,6 +36,7 @@ export const setSlider: Tool = {
   },
   // The value read back (tree or frame) is within the tolerance of the one asked.
   summary: sliderSummary,
+  readings: sliderReadings,
   skill: (deps, a, obs, slider, d) =>
     skillStep(deps, obs, async () => {
       const r = await drag(

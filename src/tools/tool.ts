@@ -14,6 +14,11 @@ export interface Tool extends PlannerToolSpec, ExecutorToolSpec {
   terminal?: boolean;
   /** What its result says in the history, when it worked (what a read read, where a skill ended). */
   summary?: (value: unknown) => string | undefined;
+  /**
+   * What its result read off the screen (a slider's read-back percent, a timeline's readout): the
+   * done gate counts these as seen, since the model was shown them as the tool's reading.
+   */
+  readings?: (value: unknown) => string[];
   /** Its MCP tool, where MCP clients call it with the helper protocol's own fields (mcp/native-tools.ts). */
   mcp?: McpExposure;
 }

@@ -343,6 +343,12 @@ export async function seekTimeline(deps: SeekDeps, req: SeekRequest, d: Deadline
 }
 
 /** One line for the model's history. */
+/** The readout it settled on, when that counts as evidence (a cursor left unsure reads nothing). */
+export function seekReadings(value: unknown): string[] {
+  const r = value as Partial<SeekReport> | undefined;
+  return r && typeof r.reached === 'string' ? [r.reached] : [];
+}
+
 export function seekSummary(value: unknown): string | undefined {
   const r = value as Partial<SeekReport> | undefined;
   if (!r || typeof r !== 'object' || !r.status || !r.target) return undefined;

@@ -154,6 +154,12 @@ export async function setSlider(
   }
 }
 
+/** The percent it read back, as the history shows it (never the percent asked for). */
+export function sliderReadings(value: unknown): string[] {
+  const r = value as SliderReport | undefined;
+  return r && typeof r.reached === 'number' ? [`${r.reached}%`] : [];
+}
+
 /** The history's line: what was asked, what was read and from where, or why nothing could be. */
 export function sliderSummary(value: unknown): string | undefined {
   const r = value as SliderReport | undefined;
