@@ -16,7 +16,7 @@ import type { Decision, Observation } from '../src/core/types.js';
 import { AdbDevice } from '../src/device/adb/device.js';
 import { BridgeDevice } from '../src/device/bridge/device.js';
 import type { Device } from '../src/device/device.js';
-import { Executor, type VerificationMode } from '../src/executor/executor.js';
+import { Executor, type PollMode as VerificationMode } from '../src/executor/executor.js';
 import { PolicyConfirmation } from '../src/executor/guardrails/confirm.js';
 import { startAdbDevice } from '../src/testbed/sim/adbd/index.js';
 import { startBridgeServer } from '../src/testbed/sim/bridge/index.js';

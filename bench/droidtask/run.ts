@@ -105,7 +105,7 @@ export function goldElement(seen: Perceived, shown: ShownState, gold: Gold): Ele
 }
 
 /**
- * The gold action as a history line, marked `recorded`: DroidTask recorded it, nothing ran or checked
+ * The gold action as a history line, marked as taken before the model, from a recording: DroidTask recorded it, nothing ran or checked
  * it here (its next recorded screen does not always show its text), so it must not read `met`.
  */
 function goldEntry(step: number, gold: Gold, e: Element | undefined): HistoryEntry {

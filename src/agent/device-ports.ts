@@ -6,7 +6,7 @@ import type { Logger } from '../core/logger.js';
 import type { Observation } from '../core/types.js';
 import type { Device } from '../device/device.js';
 import { HELPER_PACKAGE } from '../device/protocol/transport.js';
-import { Executor, type VerificationMode } from '../executor/executor.js';
+import { Executor, type PollMode } from '../executor/executor.js';
 import { PauseForConfirmation } from '../executor/guardrails/confirm.js';
 import type { GuardConfig } from '../executor/guardrails/guard.js';
 import { AGENT_COMPACT, observeDevice, SnapshotPerceiver } from '../executor/observe.js';
@@ -31,7 +31,7 @@ export interface DevicePortsDeps {
   /** Capture screenshots every observation (archive, frame hash, vision); off makes benchmarks cheaper. */
   screenshots?: boolean;
   /** Verification of unguarded actions; guarded ones are always verified in full. Default light. */
-  verification?: VerificationMode;
+  verification?: PollMode;
   seed?: number;
   /** Per-call device deadline (ms). */
   callTimeoutMs?: number;

@@ -5,7 +5,7 @@ import type { AgentEvent } from '../agent/types.js';
 import { type Clock, RealClock } from '../core/clock.js';
 import { Logger } from '../core/logger.js';
 import type { Device } from '../device/device.js';
-import type { VerificationMode } from '../executor/executor.js';
+import type { PollMode } from '../executor/executor.js';
 import type { ConfirmationAnswer, ConfirmationChannel, ConfirmationRequest } from '../executor/guardrails/confirm.js';
 import type { GuardConfig } from '../executor/guardrails/guard.js';
 import type { LlmClient } from '../planner/llm/client.js';
@@ -33,7 +33,7 @@ export interface ComposeSpec {
   logger?: Logger;
   /** Screenshots with every observation (archive, vision, frame hash); default on. */
   screenshots?: boolean;
-  verification?: VerificationMode;
+  verification?: PollMode;
   guard?: GuardConfig;
   seed?: number;
   perf?: () => number;

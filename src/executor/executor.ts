@@ -20,15 +20,9 @@ import { prepare } from './stage-prepare.js';
 import { verify } from './stage-verify.js';
 import type { ToolTable } from './tool-spec.js';
 import type { Outcome } from './validator.js';
-import type { VerificationMode } from './verify.js';
+import type { PollMode, VerificationMode } from './verify.js';
 
-export type { VerificationMode } from './verify.js';
-
-/**
- * Per call, beside the executor's default: `none` sends and reads nothing after (`ok` = the device
- * accepted it; the MCP server's `none`, and its `light` = `none` + one fresh tree of its own).
- */
-export type RunMode = VerificationMode | 'none';
+export type { PollMode, VerificationMode } from './verify.js';
 
 /**
  * The one action pipeline (DESIGN §1, §5), as stages over one Progress (./job.ts):
@@ -54,7 +48,7 @@ export interface ExecutorDeps {
   /** Dispatch nothing that mutates; report what would have been done. */
   dryRun?: boolean;
   /** Default verification; guarded actions are always verified in full. */
-  verification?: VerificationMode;
+  verification?: PollMode;
   /** Capture a screenshot with every post-action read (run archive, vision models, frame hash). */
   screenshots?: boolean;
   /** Seed of the pacing jitter (tests replay exactly). */
@@ -87,7 +81,7 @@ export interface RunHooks {
    */
   fresh?: boolean;
   /** This call's verification (guarded actions are still verified in full). */
-  verification?: RunMode;
+  verification?: VerificationMode;
   /** Budget of pacing, re-check and dispatch (ms): with it, the call's one deadline is this plus `verifyTimeoutMs`. */
   dispatchTimeoutMs?: number;
   /** Budget of the post-action verification (ms). */
@@ -139,7 +133,7 @@ export type ExecutorEvent = { kind: 'intent'; request: ConfirmationRequest; guar
 
 export class Executor {
   readonly perceiver: SnapshotPerceiver | undefined;
-  readonly mode: VerificationMode;
+  readonly mode: PollMode;
   private readonly env: StageEnv;
 
   constructor(deps: ExecutorDeps) {

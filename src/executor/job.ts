@@ -3,14 +3,14 @@ import type { Progress } from '../core/progress.js';
 import type { Decision, ErrorCode, Observation, Receipt } from '../core/types.js';
 import type { ActionRequest } from '../device/protocol/index.js';
 import type { Dispatched } from './dispatch.js';
-import type { ExecutorDeps, RunHooks, RunMode, StepResult } from './executor.js';
+import type { ExecutorDeps, RunHooks, StepResult } from './executor.js';
 import type { FieldHints } from './field-hints.js';
 import type { Perceiver } from './observe.js';
 import type { ActionGap, Pacer } from './pacing.js';
 import type { SkillStepResult } from './skill-step.js';
 import type { Aim } from './targets.js';
 import type { ExecutorToolSpec } from './tool-spec.js';
-import type { VerificationMode } from './verify.js';
+import type { PollMode, VerificationMode } from './verify.js';
 
 /**
  * One action on its way through the executor's stages (DESIGN §5): prepare → guard → act → verify.
@@ -28,7 +28,7 @@ export interface StageEnv {
   perceive: Perceiver;
   memory: PostMemory;
   /** The executor's default verification. */
-  mode: VerificationMode;
+  mode: PollMode;
   /** Where typing records what a field showed before (./field-hints.ts). */
   fields?: FieldHints;
 }
@@ -57,7 +57,7 @@ export interface Job {
 
 /** After guard: consent given (or none needed), the intent announced; the verification chosen. */
 export interface Consented extends Job {
-  mode: RunMode;
+  mode: VerificationMode;
 }
 
 /** After act: the dispatch's answer (or the skill's result) and the screen right before it. */

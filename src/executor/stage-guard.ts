@@ -1,7 +1,7 @@
 import { askConsent, guardOf } from './consent.js';
-import type { RunMode } from './executor.js';
 import { type Consented, type Job, noneReceipt, refused, type Staged, type StageEnv } from './job.js';
 import { actionProgress } from './stage-prepare.js';
+import type { VerificationMode } from './verify.js';
 
 /**
  * Stage 2, guard: classify the action (DESIGN §5), then consent through the caller's confirmation
@@ -52,7 +52,7 @@ export async function guard(env: StageEnv, job: Job): Promise<Staged<Consented>>
     });
   const progress = approved ? actionProgress(env, hooks, job.budget.total) : job.progress;
   // Guarded actions are verified beyond doubt: two identical reads after the expectation holds.
-  const mode: RunMode = approved ? 'full' : (hooks.verification ?? env.mode);
+  const mode: VerificationMode = approved ? 'full' : (hooks.verification ?? env.mode);
   progress.note(`${g.request.summary}: aimed${target ? ` at [${target.id}]` : ''}; ${mode} verification`);
   return { next: { ...job, progress, carried, mode } };
 }

@@ -15,7 +15,13 @@ import { type Outcome, pageSignature, snapshotLoading, validate } from './valida
  * carries the frame, so the archive and a vision model see the screen the tree describes.
  */
 
-export type VerificationMode = 'full' | 'light';
+/**
+ * The one verification vocabulary (agent, MCP controls, executor calls): `none` claims only
+ * delivery, `light` and `full` poll as above. Guarded actions are verified in full whatever is asked.
+ */
+export type VerificationMode = 'none' | 'light' | 'full';
+/** The modes that read after the action (an executor's default, the poll's rule). */
+export type PollMode = Exclude<VerificationMode, 'none'>;
 
 export interface Verified {
   outcome?: Outcome;
@@ -29,7 +35,7 @@ export interface Verified {
 export interface VerifyCtx {
   device: Device;
   perceive: Perceiver;
-  mode: VerificationMode;
+  mode: PollMode;
   screenshots: boolean;
   /** The action moves fingers on the glass (a frame is evidence where a slider has no value). */
   gesture?: boolean;

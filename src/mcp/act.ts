@@ -191,10 +191,21 @@ export async function act(s: DeviceSession, req: ActRequest): Promise<ActionResu
     lifecycle_state: r.ok ? 'verified' : status === 'unavailable' ? 'pending_verification' : 'failed',
     ...(r.ok ? {} : { failure_code: status === 'unavailable' ? 'READ_FAILED' : 'VERIFICATION_FAILED' }),
     ...(r.ok ? {} : { message: r.outcome?.reason ?? error?.message }),
-    verification: { mode: 'full', status, ...(r.outcome?.reason ? { reason: r.outcome.reason } : {}) },
+    verification: {
+      mode: 'full',
+      status,
+      ...(r.outcome?.reason ? { reason: r.outcome.reason } : {}),
+      ...(eff.verification !== 'full' ? { applied: fullBecause(eff.verification, r.guard?.categories) } : {}),
+    },
     ...(revision !== undefined ? { snapshot_revision: revision } : {}),
     ...(delta?.delta_available ? { state_delta: delta } : {}),
     timing: timing(),
     debug: debug({ signals: r.outcome?.signals }),
   };
+}
+
+/** Why a call that asked for less was verified in full: said, never silently upgraded. */
+function fullBecause(asked: string, categories: readonly string[] | undefined): string {
+  const kind = categories?.length ? `a ${categories.join('/')} action` : 'a guarded action';
+  return `verificationMode ${asked} was asked; full was applied because this is ${kind} you confirmed, whose outcome must be checked`;
 }

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import type { Receipt } from '../core/types.js';
+import type { VerificationMode } from '../executor/verify.js';
+
+export type { VerificationMode } from '../executor/verify.js';
 
 /**
  * The interaction controls every MCP action carries (interaction-latency RFC §6): verification and
@@ -12,7 +15,7 @@ export const ControlsShape = {
     .enum(['none', 'light', 'full'])
     .optional()
     .describe(
-      'none: dispatch only; light: dispatch + one fresh observation (state_delta); full (default): re-check, dispatch, validate until settled',
+      'none: dispatch only, nothing read after; light: dispatch + one fresh observation (state_delta), evidence not a check; full (default): re-check, dispatch, validate until settled. A guarded action you confirmed is always verified in full: the result then says verification.mode full and verification.applied says why',
     ),
   responseMode: z
     .enum(['compact', 'debug'])
@@ -30,7 +33,6 @@ export const ControlsShape = {
     .describe('verification budget, clamped to 100–60000 ms (default light 3000, full 6000)'),
 };
 
-export type VerificationMode = 'none' | 'light' | 'full';
 export type ResponseMode = 'compact' | 'debug';
 
 export interface Controls {
@@ -73,7 +75,8 @@ export interface ActionResult {
   retryable: boolean;
   delivery_status: 'delivered' | 'not_delivered' | 'unknown';
   dispatch_started: boolean;
-  verification: { mode: VerificationMode; status: VerificationStatus; reason?: string };
+  /** `applied`: why the mode differs from the one asked (a confirmed guarded action is verified in full). */
+  verification: { mode: VerificationMode; status: VerificationStatus; reason?: string; applied?: string };
   snapshot_revision?: number;
   state_delta?: unknown;
   state_delta_available?: boolean;

@@ -354,6 +354,8 @@ describe('phone-agent mcp: direct tools', () => {
       lifecycle_state: 'verified',
       verification: { mode: 'full', status: 'verified' },
     });
+    // …and says so: the mode asked, the one applied, and why — never a silent upgrade.
+    expect((ok.verification as { applied?: string }).applied).toMatch(/light was asked; full was applied .*send/);
     expect(phone.phone.world.sent).toEqual([expect.objectContaining({ body: 'On my way' })]);
   });
 });

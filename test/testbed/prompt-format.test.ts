@@ -101,7 +101,7 @@ describe('PROMPT_FORMAT: the reference model parses every field the builders wri
       input('').history.map(({ step, action, expect, ok, unchecked, recorded, note }) => ({
         step,
         action,
-        expect: expect === '-' ? '' : expect,
+        expect: expect === '-' || recorded ? '' : expect,
         ok,
         met: ok && expect !== '-' && !unchecked && !recorded,
         ...(recorded ? { recorded } : {}),
@@ -110,7 +110,7 @@ describe('PROMPT_FORMAT: the reference model parses every field the builders wri
     );
     expect(user).toContain('1. launch_app Messages expect app_foreground com.android.messaging → met\n');
     expect(user).toContain('5. wait value=500 expect no_change → ok, not checked');
-    expect(user).toContain('6. tap [3c4d] "Send" expect page_changes → recorded');
+    expect(user).toContain('6. tap [3c4d] "Send" → taken before you, from a recording\n');
     expect(p.banned).toEqual(['tap [2b3c]', 'swipe up [5566]']);
     expect(p.hint).toBe(input('').hint);
     expect(p.tools).toEqual(['tap', 'type', 'pinch', 'look', 'read_control', 'done', 'ask_user', 'infeasible']);

@@ -17,8 +17,8 @@ import type { HistoryEntry, Subgoal } from './types.js';
  *   Plan, Previous plan   planLine:     `N. [m] text`  m = "x" done · ">" current · " " open
  *   Notes                 one `- text` line per note (the model's working memory), oldest first
  *   Recent steps          historyLine:  `N. action[ expect E] → R[ (note)]`, R = met (E checked and held) ·
- *                         FAILED · ok (no E: done, read, note, look) · ok, not checked · recorded (a step
- *                         given from a recording, e.g. a benchmark's gold history: not run, not checked); the action in the
+ *                         FAILED · ok (no E: done, read, note, look) · ok, not checked · `taken before you, from a recording` (a step
+ *                         given from a recording, e.g. a benchmark's gold history: not run, not checked, no E shown); the action in the
  *                         act call's fields (`tool [id] "label" op=… value=…`)
  *   Banned on this page   a LIST_SEPARATOR-joined list on one line, each action as it was sent (`tap point=503,897`, `type [id] "Email" text=(5 chars)`)
  *   Apps                  one line, the launcher's app names joined by APPS_SEPARATOR (formatApps): what
@@ -133,12 +133,14 @@ const BY_WHOM: Record<NonNullable<HistoryEntry['by']>, string> = {
  * Every step with an expectation shows it and what became of it: `met` (checked and held), `FAILED`
  * (with what was seen), or `ok, not checked` (done, but nothing verified it); a step without one
  * (done, read, note, look: expect "-") says `ok` or `FAILED`. A step given from a recording (a
- * benchmark's gold history) says `recorded`: it was neither run here nor checked.
+ * benchmark's gold history) says it was taken before the model, from a recording, with no expectation:
+ * it was neither run here nor checked (players read a bare `recorded` as their own step replaced).
  */
 function historyLine(e: HistoryEntry): string {
   const who = e.by ? `${BY_WHOM[e.by]}${e.note ? '; ' : ''}` : '';
   const note = who || e.note ? ` (${who}${e.note ?? ''})` : '';
-  const expect = e.expect === '-' ? '' : ` expect ${e.expect}`;
+  // A recorded step's expectation is not the model's and was never checked: not shown as if sent.
+  const expect = e.expect === '-' || e.recorded ? '' : ` expect ${e.expect}`;
   return `${e.step}. ${withoutTypedLength(e.action, e.expect)}${expect} → ${resultWord(e)}${note}`;
 }
 
@@ -157,7 +159,7 @@ const RESULT = {
   met: 'met',
   ok: 'ok',
   unchecked: 'ok, not checked',
-  recorded: 'recorded',
+  recorded: 'taken before you, from a recording',
   failed: 'FAILED',
 } as const;
 
