@@ -19,7 +19,8 @@ import { type Outcome, pageSignature, snapshotLoading, validate } from './valida
  * The one verification vocabulary (agent, MCP controls, executor calls): `none` claims only
  * delivery, `light` and `full` poll as above. Guarded actions are verified in full whatever is asked.
  */
-export type VerificationMode = 'none' | 'light' | 'full';
+export const VERIFICATION_MODES = ['none', 'light', 'full'] as const;
+export type VerificationMode = (typeof VERIFICATION_MODES)[number];
 /** The modes that read after the action (an executor's default, the poll's rule). */
 export type PollMode = Exclude<VerificationMode, 'none'>;
 

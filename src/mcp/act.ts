@@ -8,6 +8,7 @@ import {
   effectiveControls,
   failureCode,
   newActionId,
+  type VerificationMode,
   type VerificationStatus,
 } from './controls.js';
 import type { DeviceSession, Observed } from './session.js';
@@ -205,7 +206,7 @@ export async function act(s: DeviceSession, req: ActRequest): Promise<ActionResu
 }
 
 /** Why a call that asked for less was verified in full: said, never silently upgraded. */
-function fullBecause(asked: string, categories: readonly string[] | undefined): string {
+function fullBecause(asked: VerificationMode, categories: readonly string[] | undefined): string {
   const kind = categories?.length ? `a ${categories.join('/')} action` : 'a guarded action';
   return `verificationMode ${asked} was asked; full was applied because this is ${kind} you confirmed, whose outcome must be checked`;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Receipt } from '../core/types.js';
-import type { VerificationMode } from '../executor/verify.js';
+import { VERIFICATION_MODES, type VerificationMode } from '../executor/verify.js';
 
 export type { VerificationMode } from '../executor/verify.js';
 
@@ -12,7 +12,7 @@ export type { VerificationMode } from '../executor/verify.js';
 
 export const ControlsShape = {
   verificationMode: z
-    .enum(['none', 'light', 'full'])
+    .enum(VERIFICATION_MODES)
     .optional()
     .describe(
       'none: dispatch only, nothing read after; light: dispatch + one fresh observation (state_delta), evidence not a check; full (default): re-check, dispatch, validate until settled. A guarded action you confirmed is always verified in full: the result then says verification.mode full and verification.applied says why',

@@ -3,6 +3,7 @@ import { createDevicePorts } from '../../src/agent/device-ports.js';
 import { claimVerdict, type Executed, reduce } from '../../src/agent/reduce.js';
 import { newState, type RunState } from '../../src/agent/run-state.js';
 import { Logger } from '../../src/core/logger.js';
+import { emptyUsage } from '../../src/planner/llm/client.js';
 import { REGISTRY } from '../../src/tools/index.js';
 import { bridgeRig } from '../executor/helpers.js';
 
@@ -31,7 +32,7 @@ async function observedRun(): Promise<{ s: RunState; seen: Executed['seen'] }> {
     dryRun: false,
     maxSteps: 10,
     plan: [{ text: goal, done: false }],
-    usage: { promptTokens: 0, completionTokens: 0, calls: 0 } as never,
+    usage: emptyUsage(),
     at: 0,
   });
   return { s: reduce(s0, { kind: 'observed', obs: seen.obs }), seen: { obs: seen.obs, compact: seen.compact } };

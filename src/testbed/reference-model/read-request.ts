@@ -34,6 +34,8 @@ const ALL_DONE = /^all subgoals done\b/;
 /** `N. [m] text` */
 const PLAN_LINE = /^(\d+)\. \[([x> ])\] (.*)$/;
 /** `N. action[ expect E] → result[ (note)]`: the first ` expect ` ends the action. */
+/** A step given from a recording (a benchmark's gold history), as the history writes its result. */
+const RECORDED = 'taken before you, from a recording';
 const HISTORY_LINE =
   /^(\d+)\. (.*?)(?: expect (.*?))? → (met|ok, not checked|ok|taken before you, from a recording|FAILED)(?: \((.*)\))?$/;
 /** `id verb? Class? rest` of the compact view (the agent's lean listing writes ids bare; the full one brackets them). */
@@ -206,7 +208,7 @@ function historyLines(lines: string[]): PromptStep[] {
       expect: m[3] ?? '',
       ok: m[4] !== 'FAILED',
       met: m[4] === 'met',
-      ...(m[4]?.startsWith('taken before you') ? { recorded: true } : {}),
+      ...(m[4] === RECORDED ? { recorded: true } : {}),
       ...(m[5] ? { note: m[5] } : {}),
     }));
 }
