@@ -1,46 +1,28 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { referenceCatalog } from '../../regression-tasks/index.js';
 import { runAgent } from '../../src/agent/loop.js';
 import { resumeAgent } from '../../src/agent/resume.js';
 import { ActionableError } from '../../src/core/errors.js';
 import { CheckpointStore } from '../../src/store/checkpoint.js';
-import { type ReferenceModel, startReferenceModel } from '../../src/testbed/reference-model/server.js';
-import { type Rig, startRig } from './support/agent-rig.js';
+import { rigPerTest } from './support/agent-rig.js';
 
 /** The run's mode is part of its state: written in the checkpoint, read back by resume (issue 25). */
 
 const SEND = 'Text 15551234567: "On my way".';
 
-let model: ReferenceModel;
-let runsDir: string;
-let rig: Rig;
-beforeAll(async () => {
-  model = await startReferenceModel({ catalog: referenceCatalog(), noise: 0, seed: 1, tokenizer: 'estimate' });
-  runsDir = await mkdtemp(path.join(tmpdir(), 'pa-mode-'));
-});
-afterAll(async () => {
-  await model.close();
-  await rm(runsDir, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  rig = await startRig({ modelUrl: model.url });
-});
-afterEach(async () => {
-  await rig.close();
-});
+const ctx = rigPerTest(referenceCatalog(), 'pa-mode-');
 
 const checkpointOf = async (dir: string) => JSON.parse(await readFile(path.join(dir, 'checkpoint.json'), 'utf8'));
 
 /** A run paused at the Send confirmation, in `mode`. */
 async function pausedRun(runId: string, mode?: 'flash' | 'pro') {
-  const first = await rig.agent({ confirm: () => 'deferred' });
+  const first = await ctx.rig().agent({ confirm: () => 'deferred' });
   const paused = await runAgent(first.deps, {
     goal: SEND,
     maxSteps: 17,
-    runsDir,
+    runsDir: ctx.runsDir(),
     runId,
     mode,
     settings: { maxBurstActions: 3 },
@@ -54,7 +36,7 @@ describe('run mode in the checkpoint', () => {
   it('a paused Flash run records its mode and settings, and its resume goes on in them', async () => {
     const runDir = await pausedRun('flash-paused', 'flash');
     expect(await checkpointOf(runDir)).toMatchObject({ mode: 'flash', settings: { maxBurstActions: 3 } });
-    const second = await rig.agent({ confirm: () => 'approved' });
+    const second = await ctx.rig().agent({ confirm: () => 'approved' });
     const resumed = await resumeAgent(second.deps, { runDir });
     await second.close();
     expect(resumed.status).toBe('done');
@@ -67,7 +49,7 @@ describe('run mode in the checkpoint', () => {
     const { mode: _m, settings: _s, ...old } = await checkpointOf(runDir);
     await writeFile(path.join(runDir, 'checkpoint.json'), JSON.stringify(old));
     expect((await CheckpointStore.load(runDir)).data.mode).toBeUndefined();
-    const second = await rig.agent({ confirm: () => 'approved' });
+    const second = await ctx.rig().agent({ confirm: () => 'approved' });
     const resumed = await resumeAgent(second.deps, { runDir });
     await second.close();
     expect(resumed.status).toBe('done');
@@ -84,12 +66,18 @@ describe('run mode in the checkpoint', () => {
   });
 
   it('explore runs no task: runAgent says which command does, before touching the phone', async () => {
-    const agent = await rig.agent({ confirm: () => 'denied' });
-    const before = rig.phone.world.events.length;
-    const run = runAgent(agent.deps, { goal: SEND, maxSteps: 5, runsDir, runId: 'explore', mode: 'explore' });
+    const agent = await ctx.rig().agent({ confirm: () => 'denied' });
+    const before = ctx.rig().phone.world.events.length;
+    const run = runAgent(agent.deps, {
+      goal: SEND,
+      maxSteps: 5,
+      runsDir: ctx.runsDir(),
+      runId: 'explore',
+      mode: 'explore',
+    });
     await expect(run).rejects.toThrow(ActionableError);
     await expect(run).rejects.toThrow(/phone-agent explore/);
     await agent.close();
-    expect(rig.phone.world.events.length).toBe(before);
+    expect(ctx.rig().phone.world.events.length).toBe(before);
   });
 });
