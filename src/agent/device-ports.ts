@@ -131,6 +131,7 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
         events: req.events,
         dryRun: req.dryRun,
         fresh: req.fresh,
+        policy: req.policy,
         progress: req.progress,
       });
       const executed: Executed = {

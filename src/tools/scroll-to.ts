@@ -11,6 +11,7 @@ import { says } from './tool.js';
  */
 export const scrollTo: Tool = {
   name: 'scroll_to',
+  explore: 'free',
   help: says(
     'scroll_to(text, target_id?, direction?) scrolls the list until a row with this title is visible (a row as listed works: its title is searched); direction up searches back',
   ),
