@@ -20,7 +20,6 @@ const MAX_LINES = 60;
 const NOT_YET: Record<string, number> = {
   'action-audit.ts auditAction': 72,
   'guardrails/guard.ts checkGuard': 94,
-  'text-input.ts enterText': 103,
   'validator.ts validate': 139,
 };
 
