@@ -217,7 +217,7 @@ export async function runApp(app: DroidtaskApp, o: AppRunOptions): Promise<StepR
             look = l.look;
             continue;
           }
-          const m = metaEffect(res.step, seen.obs, k + 1);
+          const m = metaEffect(res.step, { obs: seen.obs, step: k + 1, subgoalOpen: true });
           if (m && meta < MAX_META) {
             meta++;
             if (m.note !== undefined) notes = keepNote(notes, m.note);

@@ -30,14 +30,22 @@ export function waitsForResult(planned: PlannedStep): boolean {
   return planned.subgoalDone || planned.revisedPlan !== undefined;
 }
 
+/** Whether the run's plan has a [>] subgoal (none once every one is done, or the plan is empty). */
+export function subgoalOpen(s: Session): boolean {
+  return s.state.current < s.state.plan.length;
+}
+
 /**
  * For the history line of a step that did not work: its bookkeeping was not applied, said first,
- * since a reason may end in an undo to copy ("undo: tap [id] expect text_appears 1").
+ * since a reason may end in an undo to copy ("undo: tap [id] expect text_appears 1"). `open`:
+ * whether the plan has a [>] subgoal (none once every one is done).
  */
-export function notApplied(planned: PlannedStep, reason: string): string {
+export function notApplied(planned: PlannedStep, reason: string, open: boolean): string {
   if (!waitsForResult(planned) || isTerminal(planned.decision.action)) return reason;
   const what = [planned.subgoalDone ? 'subgoal_done' : '', planned.revisedPlan ? 'plan' : ''].filter(Boolean);
-  return `${what.join(' and ')} not applied, the [>] subgoal stays open: ${reason}`;
+  // With every subgoal done there is no [>] one to stay open (a relay player looked for it).
+  const plan = open ? 'the [>] subgoal stays open' : 'the plan stays as it was';
+  return `${what.join(' and ')} not applied, ${plan}: ${reason}`;
 }
 
 /** What a note or a read does to the run, decided on the screen it was asked on (nothing is dispatched). */
@@ -52,8 +60,16 @@ export interface MetaEffect {
   closes: boolean;
 }
 
-/** A note or a read on `obs`; undefined for a decision that goes to the phone. */
-export function metaEffect(planned: PlannedStep, obs: Observation, step: number): MetaEffect | undefined {
+/** Where a note or a read is decided: its screen, its step, and whether the plan has a [>] subgoal. */
+export interface MetaAt {
+  obs: Observation;
+  step: number;
+  subgoalOpen: boolean;
+}
+
+/** A note or a read on `at.obs`; undefined for a decision that goes to the phone. */
+export function metaEffect(planned: PlannedStep, at: MetaAt): MetaEffect | undefined {
+  const { obs, step } = at;
   if (planned.note !== undefined) {
     const action = `note text=${JSON.stringify(planned.note)}`;
     return {
@@ -71,7 +87,7 @@ export function metaEffect(planned: PlannedStep, obs: Observation, step: number)
         action,
         expect: '-',
         ok: r.ok,
-        note: r.ok ? readNote(r) : notApplied(planned, r.error),
+        note: r.ok ? readNote(r) : notApplied(planned, r.error, at.subgoalOpen),
       },
       error: r.ok ? undefined : r.error,
       closes: r.ok && planned.subgoalDone,
@@ -98,7 +114,7 @@ export async function handleMeta(s: Session, ctx: StepCtx, planned: PlannedStep)
     await apply(s, { kind: 'looked', entry: l.entry, look: l.look && { ...l.look, screen: screenKey(ctx.seen) } });
     return true;
   }
-  const m = metaEffect(planned, ctx.seen.obs, ctx.step);
+  const m = metaEffect(planned, { obs: ctx.seen.obs, step: ctx.step, subgoalOpen: subgoalOpen(s) });
   if (!m) return false;
   ctx.record.action = m.entry.action;
   ctx.record.ok = m.entry.ok;

@@ -10,7 +10,7 @@ import { type Executed as ExecutedEvent, REPLAN_AFTER_FAILURES, replanDue, scrol
 import { apply, type Session } from './session.js';
 import type { StepCtx } from './step-context.js';
 import { askedAbout, replan } from './step-helpers.js';
-import { notApplied } from './step-meta.js';
+import { notApplied, subgoalOpen } from './step-meta.js';
 import { breakerKey } from './step-preflight.js';
 import type { DecisionSource } from './types.js';
 
@@ -77,7 +77,7 @@ export async function reduce(
       ...(ok && !exec.checked ? { unchecked: true } : {}),
       note: ok
         ? (ruleNote ?? scroll.note ?? coveredOf(ctx) ?? successNote(action, exec))
-        : withApproval(exec, notApplied(planned, reason ?? '')),
+        : withApproval(exec, notApplied(planned, reason ?? '', subgoalOpen(s))),
       ...byOf(source),
     },
     wait: action.tool === 'wait',

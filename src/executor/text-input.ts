@@ -106,106 +106,125 @@ export function holdsText(n: WireNode, text: string): boolean {
 
 const NOT_FOUND = 'field not found to read back';
 
+/** One climb of the ladder: what each rung did, and the last device call (a failed climb's receipt). */
+interface Climb {
+  deps: TextDeps;
+  field: Element;
+  text: string;
+  d: Deadline;
+  tried: TextResult['tried'];
+  last?: DeviceCall;
+}
+
 export async function enterText(deps: TextDeps, field: Element, text: string, d: Deadline): Promise<TextResult> {
-  const caps = deps.device.capabilities();
-  const password = field.flags.password;
-  const shown = redactTyped(text, password);
-  const tried: TextResult['tried'] = [];
-  let last: DeviceCall | undefined;
+  const climb: Climb = { deps, field, text, d, tried: [] };
+  const ops = deps.device.capabilities().ops;
+  if (ops.has('set_text')) {
+    const r = await verifyRung(climb, 'set_text', await setTextCall(climb));
+    if (r) return r;
+  }
+  for (const rung of keyRungs(ops, text)) {
+    const r = await typeByKeys(climb, rung);
+    if (r === 'stop') break;
+    if (r !== 'next') return r;
+  }
+  return exhausted(climb);
+}
 
-  const verify = async (rung: TextRung, call: DeviceCall): Promise<TextResult | undefined> => {
-    last = call;
-    if (!call.ok) {
-      tried.push({ rung, result: `${call.code}: ${call.message}` });
-      // Input that may have landed must be looked at, not typed again on top.
-      if (call.receipt.delivery === 'unknown')
-        return {
-          ok: false,
-          rung,
-          receipt: call.receipt,
-          verified: false,
-          tried,
-          message: `${rung} may have typed part of the text; observe the field before retrying`,
-        };
-      return undefined;
-    }
-    const snap = await deps.read(d);
-    const n = snap ? findField(field, snap) : undefined;
-    if (n && holdsText(n, text)) {
-      tried.push({ rung, result: 'verified' });
-      deps.logger.info('text entered', { rung, text: shown });
-      return { ok: true, rung, receipt: call.receipt, verified: true, tried, snap };
-    }
-    tried.push({
-      rung,
-      result: n ? `field holds ${password ? 'other text' : JSON.stringify(redactTyped(n.text, false))}` : NOT_FOUND,
-    });
-    return undefined;
+/**
+ * A field with a resource id is named by it even when focused: the helper then resolves it with
+ * Android's view-id query instead of walking the tree (PROTOCOL §7). A focused field without one
+ * is "the focused field"; so is a focused one whose id turns out not to be unique on the screen.
+ */
+async function setTextCall({ deps, field, text, d }: Climb): Promise<DeviceCall> {
+  const sel = field.resourceId || !field.flags.focused ? fieldSelector(field) : undefined;
+  const call = await deps.device.setText(text, { selector: sel }, d);
+  if (sel && field.flags.focused && !call.ok && call.code === 'AMBIGUOUS')
+    return deps.device.setText(text, { selector: undefined }, d);
+  return call;
+}
+
+/**
+ * Plain ASCII goes by `input text` first: over adb the IME commit may have to select the base64
+ * keyboard for the moment of typing, which the user sees flicker. Other text needs the IME.
+ */
+function keyRungs(ops: ReadonlySet<string>, text: string): ('ime_commit' | 'input_text')[] {
+  const rungs: ('ime_commit' | 'input_text')[] = [];
+  if (ops.has('input_text') && isInputTextSafe(text) && text !== '') rungs.push('input_text');
+  if (ops.has('ime_commit')) rungs.push('ime_commit');
+  return rungs;
+}
+
+/**
+ * Focus with the cursor at the end, delete what is there (an IME commit inserts), type, verify.
+ * `next`: this rung did not work, try the next; `stop`: a focus tap that may have landed ends the climb.
+ */
+async function typeByKeys(climb: Climb, rung: 'ime_commit' | 'input_text'): Promise<TextResult | 'next' | 'stop'> {
+  const { deps, field, text, d } = climb;
+  const p = {
+    x: Math.round(field.boundsPx.right - 8),
+    y: Math.round((field.boundsPx.top + field.boundsPx.bottom) / 2),
   };
-
-  if (caps.ops.has('set_text')) {
-    // A field with a resource id is named by it even when focused: the helper then resolves it with
-    // Android's view-id query instead of walking the tree (PROTOCOL §7). A focused field without one
-    // is "the focused field"; so is a focused one whose id turns out not to be unique on the screen.
-    const sel = field.resourceId || !field.flags.focused ? fieldSelector(field) : undefined;
-    let call = await deps.device.setText(text, { selector: sel }, d);
-    if (sel && field.flags.focused && !call.ok && call.code === 'AMBIGUOUS')
-      call = await deps.device.setText(text, { selector: undefined }, d);
-    const r = await verify('set_text', call);
-    if (r) return r;
+  const focus = await deps.device.tap(p, { durationMs: deps.pacer.tapMs() }, d);
+  if (!focus.ok) {
+    climb.tried.push({ rung, result: `focus failed: ${focus.message}` });
+    return focus.receipt.delivery === 'unknown' ? 'stop' : 'next';
   }
-
-  // Plain ASCII goes by `input text` first: over adb the IME commit may have to select the base64
-  // keyboard for the moment of typing, which the user sees flicker. Other text needs the IME.
-  const viaKeys: ('ime_commit' | 'input_text')[] = [];
-  const ascii = caps.ops.has('input_text') && isInputTextSafe(text) && text !== '';
-  if (ascii) viaKeys.push('input_text');
-  if (caps.ops.has('ime_commit')) viaKeys.push('ime_commit');
-  for (const rung of viaKeys) {
-    // Focus with the cursor at the end, then delete what is there (an IME commit inserts).
-    const p = {
-      x: Math.round(field.boundsPx.right - 8),
-      y: Math.round((field.boundsPx.top + field.boundsPx.bottom) / 2),
-    };
-    const focus = await deps.device.tap(p, { durationMs: deps.pacer.tapMs() }, d);
-    if (!focus.ok) {
-      tried.push({ rung, result: `focus failed: ${focus.message}` });
-      if (focus.receipt.delivery === 'unknown') break;
-      continue;
-    }
-    const snap = await deps.read(d);
-    const n = snap ? findField(field, snap) : undefined;
-    const existing = n && !n.flags.password && n.text !== (n.hint ?? '') ? n.text.length : password ? 64 : 0;
-    for (let i = 0; i < existing; i++) {
-      const k = await deps.device.key('delete', d);
-      if (!k.ok) break;
-    }
-    const call = rung === 'ime_commit' ? await deps.device.imeCommit(text, d) : await deps.device.inputText(text, d);
-    const r = await verify(rung, call);
-    if (r) return r;
+  const snap = await deps.read(d);
+  const n = snap ? findField(field, snap) : undefined;
+  const existing = n && !n.flags.password && n.text !== (n.hint ?? '') ? n.text.length : field.flags.password ? 64 : 0;
+  for (let i = 0; i < existing; i++) {
+    const k = await deps.device.key('delete', d);
+    if (!k.ok) break;
   }
+  const call = rung === 'ime_commit' ? await deps.device.imeCommit(text, d) : await deps.device.inputText(text, d);
+  return (await verifyRung(climb, rung, call)) ?? 'next';
+}
 
+/** A rung's call, checked by reading the field back: the result when it ends the climb, else undefined. */
+async function verifyRung(climb: Climb, rung: TextRung, call: DeviceCall): Promise<TextResult | undefined> {
+  const { deps, field, text, d, tried } = climb;
+  climb.last = call;
+  if (!call.ok) {
+    tried.push({ rung, result: `${call.code}: ${call.message}` });
+    // Input that may have landed must be looked at, not typed again on top.
+    if (call.receipt.delivery !== 'unknown') return undefined;
+    const message = `${rung} may have typed part of the text; observe the field before retrying`;
+    return { ok: false, rung, receipt: call.receipt, verified: false, tried, message };
+  }
+  const snap = await deps.read(d);
+  const n = snap ? findField(field, snap) : undefined;
+  if (n && holdsText(n, text)) {
+    tried.push({ rung, result: 'verified' });
+    deps.logger.info('text entered', { rung, text: redactTyped(text, field.flags.password) });
+    return { ok: true, rung, receipt: call.receipt, verified: true, tried, snap };
+  }
+  const held = field.flags.password ? 'other text' : JSON.stringify(redactTyped(n?.text ?? '', false));
+  tried.push({ rung, result: n ? `field holds ${held}` : NOT_FOUND });
+  return undefined;
+}
+
+/** No rung worked: what each did, and what to do next (the receipt of the last call, or none sent). */
+function exhausted({ deps, field, text, d, tried, last }: Climb): TextResult {
   tried.push({ rung: 'ask_user', result: 'no method could enter the text' });
   // A field that could not be read back may well hold the text: the screen says, not the user.
   const unread = tried.some((t) => t.result === NOT_FOUND);
   const next = unread
     ? 'the field was not found to read it back: look at the screen before typing again'
     : 'ask the user to type it';
-  const message = `could not enter ${password ? 'the password' : `"${shown}"`} into the field (${tried.map((t) => `${t.rung}: ${t.result}`).join('; ')}); ${next}`;
+  const what = field.flags.password ? 'the password' : `"${redactTyped(text, false)}"`;
+  const message = `could not enter ${what} into the field (${tried.map((t) => `${t.rung}: ${t.result}`).join('; ')}); ${next}`;
   deps.logger.warn('text ladder exhausted', { tried: tried.map((t) => t.rung).join(',') });
   const base = last?.receipt;
+  const error = { code: 'UNSUPPORTED', message } as const;
   const receipt: Receipt = base
-    ? {
-        ...base,
-        status: base.delivery === 'delivered' ? 'partial' : base.status,
-        error: { code: 'UNSUPPORTED', message },
-      }
+    ? { ...base, status: base.delivery === 'delivered' ? 'partial' : base.status, error }
     : {
         status: 'not_started',
         delivery: 'not_delivered',
         method: 'none',
         timings: { startedAt: d.clock.now(), endedAt: d.clock.now() },
-        error: { code: 'UNSUPPORTED', message },
+        error,
       };
   return { ok: false, rung: 'ask_user', receipt, verified: false, tried, message };
 }

@@ -1,3 +1,4 @@
+import { typedTextOf } from '../tools/index.js';
 import { type Gesture, gestureOf, stepScreen, targetIsPassword, toPercent } from './gesture.js';
 import { renderCalls } from './render-calls.js';
 import type { ReportStep, Shot, StepFile } from './schema.js';
@@ -138,10 +139,11 @@ function renderBody(n: number, r: StepFile, text: Text): string {
 /** Typed text is shown for ordinary fields; a password field's never is. */
 function typedText(r: StepFile, text: Text): string | undefined {
   const a = r.decision?.action;
-  if (a?.tool !== 'type' || a.text === undefined) return undefined;
+  const typed = a && typedTextOf(a);
+  if (typed === undefined) return undefined;
   if (targetIsPassword(r)) return '<em>into a password field (not shown)</em>';
-  if (/⟨secret\d+⟩/.test(a.text)) return '<em>a credential (not shown)</em>';
-  return `“${text.t(a.text)}”`;
+  if (/⟨secret\d+⟩/.test(typed)) return '<em>a credential (not shown)</em>';
+  return `“${text.t(typed)}”`;
 }
 
 function outcomeOf(r: StepFile, text: Text): string {

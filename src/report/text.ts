@@ -1,3 +1,4 @@
+import { typedTextOf } from '../tools/index.js';
 import { targetIsPassword } from './gesture.js';
 import type { RunModel } from './schema.js';
 
@@ -29,7 +30,8 @@ export class Text {
     for (const s of model.steps) {
       if (s.kind !== 'ok') continue;
       const a = s.record.decision?.action;
-      if (a?.tool === 'type' && a.text && targetIsPassword(s.record)) typed.push(a.text);
+      const text = a && typedTextOf(a);
+      if (text && targetIsPassword(s.record)) typed.push(text);
     }
     return new Text(typed);
   }

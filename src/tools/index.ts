@@ -1,7 +1,11 @@
 import type { Action } from '../core/types.js';
 import type { DeviceCapabilities } from '../device/device.js';
 import { offeredTools as offeredOf, type ToolTable } from '../executor/tool-spec.js';
-import { describeAction as describeOf, actionSignature as signatureOf } from '../planner/memory/signature.js';
+import {
+  actFields,
+  describeAction as describeOf,
+  actionSignature as signatureOf,
+} from '../planner/memory/signature.js';
 import { META_TOOLS } from '../planner/meta-tools.js';
 import type { PlannerToolSpec, ToolCatalog } from '../planner/tool-spec.js';
 import { actionSequence } from './action-sequence.js';
@@ -108,4 +112,13 @@ export function describeAction(a: Action, label?: string): string {
 /** Whether this action ends the run instead of acting on the phone. */
 export function isTerminal(a: Pick<Action, 'tool'>): boolean {
   return !!REGISTRY.get(a.tool)?.terminal;
+}
+
+/**
+ * The text an action types into a field (type; control_action's set_text), by the tool's own
+ * `typed` rule — how the report and the audit tell typing from other text (an answer, a question).
+ */
+export function typedTextOf(a: Action): string | undefined {
+  const f = actFields(a, REGISTRY.catalog);
+  return typeof f.text === 'string' && REGISTRY.get(a.tool)?.typed?.(f) ? f.text : undefined;
 }

@@ -70,6 +70,27 @@ describe('plan=[]', () => {
     expect(seen).toHaveLength(3);
   });
 
+  it('a failed step with a plan, when nothing is open, says the plan stays (there is no [>] subgoal)', async () => {
+    const { seen } = await drive(
+      [
+        { __fn: 'plan', subgoals: ['open Settings'] },
+        {
+          thought: 'opening it is all there is',
+          tool: 'launch_app',
+          package: 'com.android.settings',
+          expect: 'app_foreground com.android.settings',
+          plan: [],
+        },
+        { thought: 'wait', tool: 'wait', value: 0, expect: 'text_appears Zebra crossing', plan: ['check it'] },
+        { thought: 'finished', tool: 'done', text: 'Settings is open', expect: '-' },
+      ],
+      'Open Settings.',
+    );
+    expect(prompt(seen, 3)).not.toContain('[>]');
+    expect(prompt(seen, 3)).toMatch(/→ FAILED \(plan not applied, the plan stays as it was: /);
+    expect(prompt(seen, 3)).not.toContain('subgoal stays open');
+  });
+
   it('on done itself is no way around the question: open subgoals still ask for what shows the goal', async () => {
     const { run, seen } = await drive(
       [

@@ -70,7 +70,8 @@ describe('a read of text that is not whole', () => {
     { cls: 'android.widget.TextView', text: 'x'.repeat(MAX_READ_CHARS + 50), b: [40, 500, 1040, 900] },
   ]);
   const note = (target_id: string) =>
-    metaEffect({ read: { target_id }, subgoalDone: false } as never, o, 3)?.entry.note ?? '';
+    metaEffect({ read: { target_id }, subgoalDone: false } as never, { obs: o, step: 3, subgoalOpen: true })?.entry
+      .note ?? '';
 
   it('an app\'s own "…" (a list row\'s preview) is said to be cut by the app, never "full text"', () => {
     const row = o.elements.find((e) => e.text === PREVIEW);

@@ -80,6 +80,31 @@ describe('report of login runs', () => {
     expect(articleOf(page, pwStep!.step)).toContain('type ••• into it');
   });
 
+  it('a password set with control_action set_text (no placeholder) is redacted too', async () => {
+    const copy = await copyRun(login.run.runDir, path.join(dir, 'leaky-set-text'));
+    const steps = await readSteps(copy);
+    const pwStep = steps.find(
+      (s) =>
+        s.decision?.action.tool === 'type' &&
+        /\[password\]/.test(lineIn(s.observation, s.decision!.action.target_id ?? '') ?? ''),
+    );
+    expect(pwStep).toBeDefined();
+    // The same field, written through the native control tool: its text is typed as well.
+    const { target_id } = pwStep!.decision!.action;
+    const leaked = {
+      ...pwStep!,
+      decision: {
+        ...pwStep!.decision!,
+        action: { tool: 'control_action', target_id, args: { action: 'set_text', text: 'Hunter-9753' } },
+      },
+    };
+    const file = path.join(copy, 'steps', `${String(pwStep!.step).padStart(3, '0')}.json`);
+    await import('node:fs/promises').then((fs) => fs.writeFile(file, JSON.stringify(leaked)));
+    const page = renderReport(await loadRun(copy));
+    expect(page).not.toContain('Hunter-9753');
+    expect(articleOf(page, pwStep!.step)).toContain('into a password field (not shown)');
+  });
+
   it('a login with the wrong password marks its failed steps', async () => {
     const wrong: TaskDef = {
       ...LOGIN_01,

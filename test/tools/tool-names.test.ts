@@ -55,8 +55,6 @@ const BACKLOG: Record<string, readonly string[]> = {
   'src/planner/act-tool.ts': ['wait'],
   'src/planner/interrupts.ts': ['swipe', 'tap'],
   'src/report/gesture.ts': ['long_press', 'swipe', 'tap'],
-  'src/report/render-step.ts': ['type'],
-  'src/report/text.ts': ['type'],
 };
 
 function tsFiles(dir: string): string[] {
