@@ -7,6 +7,7 @@ import { modelConfigured } from '../../compose/model.js';
 import { DEVICES_HELP, parseDevices } from '../../compose/pool/devices-arg.js';
 import { type DevicePool, openPool } from '../../compose/pool/pool.js';
 import { stfConfig, stfFarm } from '../../compose/pool/stf-pool.js';
+import { composePorts } from '../../compose/ports.js';
 import { RealClock } from '../../core/clock.js';
 import { ActionableError } from '../../core/errors.js';
 import { Logger } from '../../core/logger.js';
@@ -158,12 +159,15 @@ export async function mcpCommand(flags: McpFlags): Promise<number> {
     await pool?.close();
     throw e;
   });
+  // The direct tools' executor and perception, composed as the agent's are; no screenshot with
+  // every read (observe and screenshot ask for one when a client wants it).
+  const ports = composePorts({ device: opened.device, clock, logger, screenshots: false });
   const session = new DeviceSession({
     device: opened.device,
+    executor: ports.executor,
     deviceId: own.flags.device,
     lockKey: deviceLockKey(own.flags.device),
     clock,
-    logger,
   });
   // Without a model, mobile_run_task could only fail: it is not offered (the direct tools are).
   const withModel = modelConfigured({ model: flags.model, baseUrl: flags.baseUrl, preset: flags.preset }, process.env);
