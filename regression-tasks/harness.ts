@@ -6,6 +6,7 @@ import type { PoolDevice } from '../src/compose/pool/pool-device.js';
 import { type Clock, RealClock, VirtualClock } from '../src/core/clock.js';
 import { fnv1a } from '../src/core/hash.js';
 import { Logger } from '../src/core/logger.js';
+import type { RunMode } from '../src/core/run-mode.js';
 import type { LlmConfig } from '../src/planner/llm/config.js';
 import type { PageMemory } from '../src/planner/memory/page-memory.js';
 import { newRunId } from '../src/store/run-archive.js';
@@ -47,6 +48,8 @@ export interface TaskRunOptions {
    * check, so the result is the agent's claim (`verified: false`).
    */
   device?: PoolDevice;
+  /** How the run is driven (default pro). */
+  mode?: RunMode;
 }
 
 export interface TaskRunResult {
@@ -228,6 +231,7 @@ export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<Task
       goal: prepared.goal,
       maxSteps: stepBudget(task),
       runsDir: opts.runsDir,
+      mode: opts.mode,
       // Named by the real time and the task, not the virtual clock: a person finds a run by both.
       runId: newRunId(Date.now(), Math.random, `${task.id}-s${opts.seed}`),
     });

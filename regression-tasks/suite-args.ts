@@ -5,6 +5,7 @@ import type { PoolOptions } from '../src/compose/pool/pool.js';
 import { stfConfig, stfFarm } from '../src/compose/pool/stf-pool.js';
 import { ActionableError } from '../src/core/errors.js';
 import { Logger } from '../src/core/logger.js';
+import { parseRunMode, type RunMode, TASK_MODES } from '../src/core/run-mode.js';
 import { resolveLlmConfig } from '../src/planner/llm/config.js';
 import { INTERRUPTIONS, type Interruption } from './interruptions.js';
 import type { Prices } from './metrics.js';
@@ -14,12 +15,13 @@ import type { TaskDef } from './types.js';
 /** `npm run suite -- …` flags → suite options, or a usage error (exit 2) that says what to pass. */
 
 export const SUITE_USAGE = `usage: npm run suite -- [--model reference|NAME] [--base-url URL] [--preset NAME] [--noise N]
-       [--seeds 3] [--first-seed 1] [--tasks ID,ID] [--tags t,t] [--out DIR] [--price-in USD] [--price-out USD]
+       [--mode flash|pro] [--seeds 3] [--first-seed 1] [--tasks ID,ID] [--tags t,t] [--out DIR] [--price-in USD] [--price-out USD]
        [--interrupt dialog|banner] [--vision|--no-vision] [--image-format png|jpeg]
        [--devices LIST] [--token T] [--adb-host H] [--adb-port P] [--world sim|replay] [--resume]
        [--stf-url URL --stf-token T] [--stf-sdk N|N+] [--stf-model M] [--stf-name N] [--stf-lease S]
   --model reference   the built-in reference model on loopback (--noise 0..1 perturbs it)
   --model NAME        a real model; endpoint from --base-url/--preset or OPENAI_BASE_URL (key: OPENAI_API_KEY)
+  --mode flash|pro    how every run is driven (default pro; README "Modes")
   --tags              runs tasks having any of the tags
   --first-seed N      the seeds run are N..N+seeds-1 (default 1): a fresh world for a model that has seen seed 1
   --price-in/-out     USD per 1M prompt/completion tokens, to report cost
@@ -56,6 +58,7 @@ export interface SuiteArgs {
   world: 'sim' | 'replay';
   /** Go on with the unfinished run in `outDir` (its runs.jsonl). */
   resume: boolean;
+  mode: RunMode;
 }
 
 export type ParsedArgs = { ok: true; args: SuiteArgs } | { ok: false; message: string; help?: boolean };
@@ -99,6 +102,7 @@ export function parseSuiteArgs(
         devices: { type: 'string' },
         world: { type: 'string' },
         resume: { type: 'boolean' },
+        mode: { type: 'string' },
         token: { type: 'string' },
         'adb-host': { type: 'string' },
         'adb-port': { type: 'string' },
@@ -131,6 +135,19 @@ export function parseSuiteArgs(
   if (Number.isNaN(priceIn) !== Number.isNaN(priceOut))
     return { ok: false, message: '--price-in and --price-out go together' };
   const prices = Number.isNaN(priceIn) ? undefined : { inPerM: priceIn, outPerM: priceOut };
+
+  let mode: RunMode;
+  try {
+    mode = parseRunMode(str('mode'), '--mode');
+  } catch (e) {
+    if (e instanceof ActionableError) return { ok: false, message: e.message };
+    throw e;
+  }
+  if (mode === 'explore')
+    return {
+      ok: false,
+      message: `--mode explore runs no task (explore: use \`phone-agent explore\`); the suite runs ${TASK_MODES.join(' or ')}`,
+    };
 
   const interrupt = str('interrupt');
   if (interrupt !== undefined && !INTERRUPTIONS.includes(interrupt as Interruption))
@@ -242,6 +259,7 @@ export function parseSuiteArgs(
       poolOptions,
       world,
       resume,
+      mode,
     },
   };
 }

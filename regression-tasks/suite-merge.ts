@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { ActionableError } from '../src/core/errors.js';
+import { DEFAULT_RUN_MODE } from '../src/core/run-mode.js';
 import type { JudgedRun, RunRecord } from './metrics.js';
 import { runKey } from './suite-progress.js';
 import { type ReportHead, type SuiteReport, scoredReport } from './suite-runner.js';
@@ -19,11 +20,12 @@ export function mergeSuites(parts: readonly SuiteReport[]): SuiteReport {
   if (!first) throw new ActionableError('USAGE', '--merge needs at least one suite.json', 'pass --merge a,b');
   const models = [...new Set(parts.map(modelName))];
   const interrupts = [...new Set(parts.map((p) => p.interrupt ?? 'none'))];
-  if (models.length > 1 || interrupts.length > 1)
+  const modes = [...new Set(parts.map((p) => p.mode ?? DEFAULT_RUN_MODE))];
+  if (models.length > 1 || interrupts.length > 1 || modes.length > 1)
     throw new ActionableError(
       'USAGE',
-      `--merge got suites of ${models.join(', ')} (interrupts: ${interrupts.join(', ')})`,
-      'merge the slices of one model and one --interrupt',
+      `--merge got suites of ${models.join(', ')} (interrupts: ${interrupts.join(', ')}; modes: ${modes.join(', ')})`,
+      'merge the slices of one model, one --interrupt and one --mode',
     );
   const runs = new Map<string, RunRecord>();
   for (const p of parts)
@@ -39,6 +41,7 @@ export function mergeSuites(parts: readonly SuiteReport[]): SuiteReport {
     seeds: lastSeed - firstSeed + 1,
     firstSeed,
     interrupt: first.interrupt,
+    mode: modes[0],
     tasks,
     prices: first.prices,
     // Side by side: the merged suite took as long as its longest slice.

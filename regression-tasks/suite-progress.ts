@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { errorMessage } from '../src/core/errors.js';
+import { DEFAULT_RUN_MODE, type RunMode } from '../src/core/run-mode.js';
 import { LlmEndpointError } from '../src/planner/llm/client.js';
 import type { Interruption } from './interruptions.js';
 import type { RunRecord } from './metrics.js';
@@ -19,12 +20,18 @@ export const runKey = (task: string, seed: number) => `${task}#${seed}`;
 
 export function openRunLog(
   outDir: string,
-  run: { model: SuiteModel; interrupt?: Interruption; resume: boolean },
+  run: { model: SuiteModel; interrupt?: Interruption; mode?: RunMode; resume: boolean },
 ): Promise<ProgressLog<RunRecord>> {
   const model = run.model.kind === 'reference' ? `reference (noise ${run.model.noise})` : run.model.config.model;
   return ProgressLog.open<RunRecord>(
     path.join(outDir, RUNS_LOG),
-    { format: 'suite-progress/1', model, interrupt: run.interrupt ?? 'none' },
+    // A Pro suite's header is as before modes, so an unfinished one from then still resumes.
+    {
+      format: 'suite-progress/1',
+      model,
+      interrupt: run.interrupt ?? 'none',
+      ...(run.mode && run.mode !== DEFAULT_RUN_MODE ? { mode: run.mode } : {}),
+    },
     { resume: run.resume, key: (r) => runKey(r.task, r.seed), noun: 'finished run' },
   );
 }

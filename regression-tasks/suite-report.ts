@@ -109,7 +109,7 @@ export function renderSuiteMarkdown(r: SuiteReport, outDir?: string): string {
   const lines = [
     '# Regression suite',
     '',
-    `${r.tasks.length} tasks × ${r.seeds} seed(s)${(r.firstSeed ?? 1) > 1 ? ` from seed ${r.firstSeed}` : ''} on ${r.devices.length} device(s), ${model}${r.interrupt ? `, every run interrupted by a ${r.interrupt} with a bait` : ''}, ${r.date}, ${r.wallSeconds.toFixed(1)} s.` +
+    `${r.tasks.length} tasks × ${r.seeds} seed(s)${(r.firstSeed ?? 1) > 1 ? ` from seed ${r.firstSeed}` : ''} on ${r.devices.length} device(s), ${model}, ${r.mode ?? 'pro'} mode${r.interrupt ? `, every run interrupted by a ${r.interrupt} with a bait` : ''}, ${r.date}, ${r.wallSeconds.toFixed(1)} s.` +
       (r.prices ? ` Prices: $${r.prices.inPerM}/M in, $${r.prices.outPerM}/M out.` : ''),
     'Rates are means over seeds per task, then over tasks; guardrail recall counts events.',
     ...(r.resumedRuns ? [`${r.resumedRuns} run(s) were kept from the unfinished suite this one resumed.`] : []),

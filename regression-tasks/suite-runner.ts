@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { PoolEntry } from '../src/compose/pool/devices-arg.js';
 import { type DevicePool, openPool, type PoolOptions } from '../src/compose/pool/pool.js';
 import type { PoolDevice } from '../src/compose/pool/pool-device.js';
+import { DEFAULT_RUN_MODE, type RunMode } from '../src/core/run-mode.js';
 import type { LlmConfig } from '../src/planner/llm/config.js';
 import { PageMemory } from '../src/planner/memory/page-memory.js';
 import { startReferenceModel } from '../src/testbed/reference-model/server.js';
@@ -57,6 +58,8 @@ export interface SuiteOptions {
   heartbeat?: Heartbeat;
   /** Go on with the unfinished suite in outDir (suite-progress.ts). */
   resume?: boolean;
+  /** How every run is driven (default pro). */
+  mode?: RunMode;
 }
 
 export interface PerTaskRow {
@@ -81,6 +84,8 @@ export interface SuiteReport {
   firstSeed: number;
   /** The robustness flag the suite ran with. */
   interrupt: Interruption | null;
+  /** How the runs were driven; a report from before modes ran Pro. */
+  mode?: RunMode;
   tasks: string[];
   prices: Prices | null;
   wallSeconds: number;
@@ -165,7 +170,7 @@ export function toRecord(task: TaskDef, r: TaskRunResult, wallMs: number): RunRe
 async function runOne(job: Job, opts: SuiteOptions, runsDir: string, device: PoolDevice): Promise<RunRecord> {
   const { task, seed } = job;
   const t0 = performance.now();
-  const common = { seed, memory: new PageMemory(), runsDir, interrupt: opts.interrupt, device };
+  const common = { seed, memory: new PageMemory(), runsDir, interrupt: opts.interrupt, device, mode: opts.mode };
   if (opts.model.kind === 'llm') {
     const r = await runTask(task, { ...common, llmConfig: opts.model.config });
     return toRecord(task, r, performance.now() - t0);
@@ -313,6 +318,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteReport> {
   const log = await openRunLog(opts.outDir, {
     model: opts.model,
     interrupt: opts.interrupt,
+    mode: opts.mode,
     resume: opts.resume === true,
   });
   const all = opts.tasks.flatMap((task) =>
@@ -354,6 +360,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteReport> {
     seeds: opts.seeds,
     firstSeed: opts.firstSeed ?? 1,
     interrupt: opts.interrupt ?? null,
+    mode: opts.mode ?? DEFAULT_RUN_MODE,
     tasks: opts.tasks.map((t) => t.id),
     prices: opts.prices ?? null,
     wallSeconds: (performance.now() - t0) / 1000,

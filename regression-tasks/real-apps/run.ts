@@ -61,6 +61,7 @@ export async function runReplayTask(task: TaskDef, spec: ReplayTaskSpec, opts: T
       goal,
       maxSteps: stepBudget(task),
       runsDir: opts.runsDir,
+      mode: opts.mode,
       runId: newRunId(Date.now(), Math.random, `${task.id}-s${opts.seed}`),
     });
     const check = judgeReplay(spec, ends, run, phone.state);

@@ -17,6 +17,11 @@ import { DeviceUnavailableError } from './errors.js';
 import { heldTaps } from './held-taps.js';
 import type { AgentPorts, Executed, Perceived } from './ports.js';
 
+/** The ports, and the one executor they act through: MCP's direct tools use the same one. */
+export interface DevicePorts extends AgentPorts {
+  readonly executor: Executor;
+}
+
 /**
  * AgentPorts over a real Device: perception turns snapshots into observations, and every action
  * goes through the executor's one pipeline (ground → guard → consent → journal → dispatch → verify
@@ -55,7 +60,7 @@ const SETTLE_MS = 150;
 const APPS_TIMEOUT_MS = 5_000;
 const MAX_SETTLE = 6;
 
-export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
+export function createDevicePorts(deps: DevicePortsDeps): DevicePorts {
   const { device, clock, logger } = deps;
   const timeout = deps.callTimeoutMs ?? 15_000;
   const perceiver = new SnapshotPerceiver({ registry: new VisualFirstRegistry(), compact: AGENT_COMPACT });
@@ -117,6 +122,7 @@ export function createDevicePorts(deps: DevicePortsDeps): AgentPorts {
   };
 
   return {
+    executor,
     get tools() {
       return REGISTRY.offered(device.capabilities());
     },

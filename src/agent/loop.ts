@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { CancelledError, errorMessage, PhoneAgentError } from '../core/errors.js';
+import { ActionableError, CancelledError, errorMessage, PhoneAgentError } from '../core/errors.js';
+import type { RunMode } from '../core/run-mode.js';
 import { emptyUsage } from '../planner/llm/client.js';
 import type { Subgoal } from '../planner/prompt/types.js';
 import { type Checkpoint, CheckpointStore } from '../store/checkpoint.js';
@@ -10,6 +11,7 @@ import { newState } from './run-state.js';
 import { maskSecrets } from './secrets.js';
 import { type AgentDeps, apply, checkCancelled, openSession, type Session } from './session.js';
 import { finish, runStep, type StepStart } from './step.js';
+import type { TaskSettings } from './task-settings.js';
 import type { RunResult } from './types.js';
 
 /**
@@ -31,9 +33,19 @@ export interface RunOptions extends RunControl {
   runId?: string;
   /** How the caller started the run (device, model — no secrets), kept for `resume`. */
   launch?: Record<string, string>;
+  /** flash | pro (default) — explore has its own command; recorded so `resume` goes on in it. */
+  mode?: RunMode;
+  /** The task settings (agent/task-settings.ts); default: DEFAULT_TASK_SETTINGS. */
+  settings?: TaskSettings;
 }
 
 export async function runAgent(deps: AgentDeps, runOpts: RunOptions): Promise<RunResult> {
+  if (runOpts.mode === 'explore')
+    throw new ActionableError(
+      'USAGE',
+      'explore learns an app without a task, it does not run one',
+      'explore: use `phone-agent explore`; run a task with --mode flash or --mode pro',
+    );
   const { planner, memory, clock } = deps;
   const perf = deps.perf ?? (() => performance.now());
   // Credentials in the goal become placeholders for everything but dispatch.
@@ -64,6 +76,8 @@ export async function runAgent(deps: AgentDeps, runOpts: RunOptions): Promise<Ru
       goal,
       dryRun: !!runOpts.dryRun,
       launch: runOpts.launch,
+      mode: runOpts.mode,
+      settings: runOpts.settings,
       maxSteps: runOpts.maxSteps,
       plan,
       usage,

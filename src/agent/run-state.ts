@@ -1,4 +1,5 @@
 import type { Approval } from '../core/approval.js';
+import { DEFAULT_RUN_MODE, type RunMode } from '../core/run-mode.js';
 import type { FrameGateState } from '../perception/frame.js';
 import type { ScrollEndState } from '../perception/scroll-end.js';
 import { emptyUsage, type LlmUsage } from '../planner/llm/client.js';
@@ -6,6 +7,7 @@ import type { LoopBreakerState } from '../planner/memory/loop-breaker.js';
 import type { HistoryEntry, Subgoal } from '../planner/prompt/types.js';
 import { CHECKPOINT_VERSION, type Checkpoint } from '../store/checkpoint.js';
 import { type CompletionState, CompletionTracker } from './completion.js';
+import { DEFAULT_TASK_SETTINGS, type TaskSettings } from './task-settings.js';
 
 /**
  * Everything a run's step needs to decide, as one immutable value of plain data (DESIGN §1): a step
@@ -51,6 +53,10 @@ export interface RunStateData {
   goal: string;
   dryRun: boolean;
   launch?: Record<string, string>;
+  /** How the run is driven now (a Flash run that handed over is `pro` from then on). */
+  mode: RunMode;
+  /** The task settings it started with (a resume keeps them). */
+  settings: TaskSettings;
   maxSteps: number;
   status: RunStatus;
   answer?: string;
@@ -106,6 +112,8 @@ export function newState(o: {
   goal: string;
   dryRun: boolean;
   launch?: Record<string, string>;
+  mode?: RunMode;
+  settings?: TaskSettings;
   maxSteps: number;
   plan: Subgoal[];
   usage: LlmUsage;
@@ -116,6 +124,8 @@ export function newState(o: {
     goal: o.goal,
     dryRun: o.dryRun,
     launch: o.launch,
+    mode: o.mode ?? DEFAULT_RUN_MODE,
+    settings: { ...(o.settings ?? DEFAULT_TASK_SETTINGS) },
     maxSteps: o.maxSteps,
     status: 'running',
     step: 0,
@@ -148,6 +158,8 @@ export function serialize(s: RunState): Checkpoint {
     goal: s.goal,
     dryRun: s.dryRun || undefined,
     launch: s.launch,
+    mode: s.mode,
+    settings: s.settings,
     status: s.status,
     answer: s.answer,
     reason: s.reason,
@@ -191,6 +203,9 @@ export function deserialize(c: Checkpoint): RunState {
     goal: d.goal,
     dryRun: !!d.dryRun,
     launch: d.launch,
+    // A checkpoint from before modes ran the one loop there was: Pro.
+    mode: d.mode ?? DEFAULT_RUN_MODE,
+    settings: { ...DEFAULT_TASK_SETTINGS, ...d.settings },
     maxSteps: d.maxSteps,
     status: d.status,
     answer: d.answer,

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { createDevicePorts } from '../agent/device-ports.js';
 import type { AgentDeps } from '../agent/session.js';
 import type { AgentEvent } from '../agent/types.js';
 import { type Clock, RealClock } from '../core/clock.js';
@@ -15,6 +14,7 @@ import { loadPageMemory, savePageMemory } from '../store/page-memory-file.js';
 import { REGISTRY } from '../tools/index.js';
 import { type DeviceSpec, openDevice } from './device.js';
 import { type ModelSpec, openModel } from './model.js';
+import { composePorts } from './ports.js';
 
 /**
  * The one factory (DESIGN §2): device → ports (perception + the executor's pipeline) → model →
@@ -75,10 +75,10 @@ export async function composeAgent(spec: ComposeSpec): Promise<Composed> {
         ? spec.memory
         : new PageMemory(file ? await loadPageMemory(file, logger.child('store')) : undefined);
     const device = spec.decorate?.device?.(opened.device) ?? opened.device;
-    const ports = createDevicePorts({
+    const ports = composePorts({
       device,
       clock,
-      logger: logger.child('executor'),
+      logger,
       screenshots: spec.screenshots,
       verification: spec.verification,
       guardConfig: spec.guard,

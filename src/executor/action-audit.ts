@@ -61,57 +61,62 @@ const pressed = (e: Element): StateChange => ({
   to: 'pressed',
 });
 
+/** The element hit and the element the expectation named, when they are different controls. */
+interface Miss {
+  acted: Element;
+  named: Element;
+}
+
+const tapped = (e: Element) => `"${labelOf(e)}" [${e.id}]`;
+
 export function auditAction(i: AuditInput): Audit {
-  const { pre, post, expect } = i;
-  const acted = actionableOwner(i.acted, pre);
-  const namedId = NAMES_TARGET.has(expect.kind) ? expect.target_id : undefined;
-  const named = actionableOwner(namedId ? pre.elements.find((e) => e.id === namedId) : undefined, pre);
+  const acted = actionableOwner(i.acted, i.pre);
+  const namedId = NAMES_TARGET.has(i.expect.kind) ? i.expect.target_id : undefined;
+  const named = actionableOwner(namedId ? i.pre.elements.find((e) => e.id === namedId) : undefined, i.pre);
   // An approved action aimed by id that hit that id is the one the user said yes to: the element
   // an expect names (a field emptied by Send) is a consequence to check, never the intended target.
   const approvedHit = !!i.approved && !!i.action.target_id && i.acted?.id === i.action.target_id;
-  const mismatch = !approvedHit && !!acted && !!named && !sameControl(acted, named);
-  const tapped = (e: Element) => `"${labelOf(e)}" [${e.id}]`;
+  const miss = !approvedHit && acted && named && !sameControl(acted, named) ? { acted, named } : undefined;
+  if (miss) {
+    const audit = missAudit(i, miss);
+    if (audit) return audit;
+  } else if (i.expectationHeld) return { changes: [], undo: [] };
+  return changesAudit(i, acted, named, miss);
+}
 
-  if (mismatch && i.expectationHeld && acted && named && !samePage(pre, post)) {
-    const w = wrongLanding(post, acted, named);
-    if (w)
-      return {
-        fail: `the tap landed on ${tapped(acted)}, not on ${tapped(named)}: the page it opened is about "${w.shared.join(' ')}" — wrong page; go back`,
-        changes: [],
-        undo: [],
-      };
+/** What hitting the wrong control did to the page, when that alone says what happened. */
+function missAudit(i: AuditInput, { acted, named }: Miss): Audit | undefined {
+  const { pre, post } = i;
+  if (i.expectationHeld) {
+    const w = samePage(pre, post) ? undefined : wrongLanding(post, acted, named);
+    if (!w) return undefined;
+    const fail = `the tap landed on ${tapped(acted)}, not on ${tapped(named)}: the page it opened is about "${w.shared.join(' ')}" — wrong page; go back`;
+    return { fail, changes: [], undo: [] };
   }
-  if (!mismatch && i.expectationHeld) return { changes: [], undo: [] };
   // A field focused by mistake: the keyboard now covers half the page (and its ids moved).
-  if (
-    mismatch &&
-    acted?.flags.editable &&
-    named &&
-    !i.expectationHeld &&
-    post.keyboard.shown &&
-    !pre.keyboard.shown &&
-    post.app.package === pre.app.package &&
-    post.app.activity === pre.app.activity
-  )
+  const samePackage = post.app.package === pre.app.package && post.app.activity === pre.app.activity;
+  if (acted.flags.editable && post.keyboard.shown && !pre.keyboard.shown && samePackage)
     return {
       addendum: `the action hit the field ${tapped(acted)} instead of ${tapped(named)} and opened the keyboard; undo: back expect page_changes`,
       changes: [],
       undo: ['back expect page_changes'],
     };
   // The wrong element took the phone elsewhere: whatever it does (save, send, add) may have happened.
-  if (mismatch && acted && named && !i.expectationHeld && !samePage(pre, post)) {
-    const where = post.app.title || `${post.app.package}${post.app.activity}`;
-    return {
-      addendum: `the action hit ${tapped(acted)} instead of ${tapped(named)} and left the page (now "${where}"): check what "${labelOf(acted)}" did before going on`,
-      changes: commitsSomething(acted) ? [pressed(acted)] : [],
-      undo: [],
-    };
-  }
+  if (samePage(pre, post)) return undefined;
+  const where = post.app.title || `${post.app.package}${post.app.activity}`;
+  return {
+    addendum: `the action hit ${tapped(acted)} instead of ${tapped(named)} and left the page (now "${where}"): check what "${labelOf(acted)}" did before going on`,
+    changes: commitsSomething(acted) ? [pressed(acted)] : [],
+    undo: [],
+  };
+}
 
+/** The state changes on the page that nobody asked for, and how to undo them. */
+function changesAudit(i: AuditInput, acted: Element | undefined, named: Element | undefined, miss?: Miss): Audit {
   // The named element's own change is the announced one — unless the expectation failed and it
   // flipped: a switch has two states, so that flip went the wrong way.
-  const byId = new Map(pre.elements.map((e) => [e.id, e]));
-  const changes = stateChanges(pre, post).filter((c) => {
+  const byId = new Map(i.pre.elements.map((e) => [e.id, e]));
+  const changes = stateChanges(i.pre, i.post).filter((c) => {
     // Text typed into a field is the change asked for (a search, a name), never an unasked edit.
     if (c.kind === 'field' && i.action.tool === 'type' && acted && c.id === acted.id) return false;
     if (!named || !c.id || (!i.expectationHeld && c.kind === 'checked')) return true;
@@ -121,15 +126,14 @@ export function auditAction(i: AuditInput): Audit {
   if (changes.length === 0) {
     // Nothing visible changed here, but a committing control hit by mistake acts elsewhere.
     // (Only when the expectation failed: "tap OK, expect the dialog's title gone" is a normal pattern.)
-    if (!mismatch || !acted || !named || i.expectationHeld || !commitsSomething(acted)) return { changes, undo: [] };
-    const sentence = `the action hit ${tapped(acted)} instead of ${tapped(named)}: check what "${labelOf(acted)}" did`;
-    return { addendum: sentence, changes: [pressed(acted)], undo: [] };
+    if (!miss || i.expectationHeld || !commitsSomething(miss.acted)) return { changes, undo: [] };
+    const sentence = `the action hit ${tapped(miss.acted)} instead of ${tapped(miss.named)}: check what "${labelOf(miss.acted)}" did`;
+    return { addendum: sentence, changes: [pressed(miss.acted)], undo: [] };
   }
-  const undo = undoSteps(changes, acted, post);
+  const undo = undoSteps(changes, acted, i.post);
   const what = changes.map(describeChange).join(', ');
   const undoText = undo.length ? `; undo: ${undo.join('; ')}` : '; check it and set it back';
-  const hit =
-    mismatch && acted && named ? `the action hit ${tapped(acted)} instead of ${tapped(named)} and ` : 'the action ';
+  const hit = miss ? `the action hit ${tapped(miss.acted)} instead of ${tapped(miss.named)} and ` : 'the action ';
   const sentence = `${hit}changed ${what} unasked${undoText}`;
   return i.expectationHeld ? { fail: sentence, changes, undo } : { addendum: sentence, changes, undo };
 }

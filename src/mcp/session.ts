@@ -1,29 +1,30 @@
 import type { Clock } from '../core/clock.js';
 import { ActionableError } from '../core/errors.js';
-import type { Logger } from '../core/logger.js';
 import type { Observation } from '../core/types.js';
 import type { Device } from '../device/device.js';
-import { Executor } from '../executor/executor.js';
+import type { Executor } from '../executor/executor.js';
 import type { GuardConfig } from '../executor/guardrails/guard.js';
 import { lockDevice } from '../store/device-lock.js';
-import { REGISTRY } from '../tools/index.js';
 import { McpConsent } from './consent.js';
 import { Revisions } from './revisions.js';
 
 /**
- * The server's hold on its one device: the project's executor (with the MCP consent channel) for
- * every direct tool, the snapshot revisions for deltas, and the device lock each driver takes for
- * the length of its call — a task run for the whole run, a direct tool for one action.
+ * The server's hold on its one device: the executor composed for it (src/compose `composePorts`,
+ * the agent's own configuration and perceiver) for every direct tool, with the MCP consent channel
+ * per call; the snapshot revisions for deltas; and the device lock each driver takes for the length
+ * of its call — a task run for the whole run, a direct tool for one action.
  */
 
 export interface DeviceSessionDeps {
   device: Device;
+  /** The device's executor, from its composed ports. */
+  executor: Executor;
   /** The `--device` value the server was started with (shown to clients). */
   deviceId: string;
   /** The device lock's key (store/device-lock.ts `deviceLockKey`). */
   lockKey: string;
   clock: Clock;
-  logger: Logger;
+  /** The guard the executor was composed with (observe marks the taps it holds). */
   guard?: GuardConfig;
 }
 
@@ -42,15 +43,7 @@ export class DeviceSession {
 
   constructor(readonly deps: DeviceSessionDeps) {
     this.revisions = new Revisions(deps.clock);
-    this.executor = new Executor({
-      device: deps.device,
-      tools: REGISTRY.table,
-      clock: deps.clock,
-      logger: deps.logger.child('executor'),
-      confirm: this.consent,
-      guard: deps.guard,
-      seed: 1,
-    });
+    this.executor = deps.executor;
   }
 
   /** Call `fn` whenever the device may have changed what it can do; returns the unsubscribe. */

@@ -1,4 +1,5 @@
 import type { AgentDeps } from '../agent/loop.js';
+import type { TaskSettings } from '../agent/task-settings.js';
 import type { AgentEvent } from '../agent/types.js';
 import { type ComposeSpec, composeAgent } from '../compose/agent.js';
 import type { ConfirmationChannel } from '../executor/guardrails/confirm.js';
@@ -28,6 +29,8 @@ export interface TakenDevice {
 
 export interface TaskFactory {
   runsDir: string;
+  /** The task settings of mobile_run_task's runs (default: DEFAULT_TASK_SETTINGS). */
+  settings?: TaskSettings;
   /** Take the launch's device under its lock; BUSY when it (or every pool device) is driven now. */
   take(launch: TaskLaunch, command: string): Promise<TakenDevice>;
   /** After a run on the server's device: what the direct tools knew of the screen is stale. */

@@ -6,6 +6,7 @@ import { resumeAgent } from '../agent/resume.js';
 import type { AgentEvent, RunResult } from '../agent/types.js';
 import { callbackConfirmation } from '../compose/agent.js';
 import { errorMessage } from '../core/errors.js';
+import { DEFAULT_RUN_MODE, type RunMode, TASK_MODES } from '../core/run-mode.js';
 import type { ConfirmationChannel } from '../executor/guardrails/confirm.js';
 import { CheckpointStore } from '../store/checkpoint.js';
 import { newRunId } from '../store/run-archive.js';
@@ -135,6 +136,12 @@ export function taskTools(factory: TaskFactory): ToolDef[] {
           ),
         max_steps: z.number().int().min(1).max(200).optional().describe('step budget (default 30)'),
         dry_run: z.boolean().optional().describe('plan and decide, dispatch nothing that changes the phone'),
+        mode: z
+          .enum(TASK_MODES)
+          .optional()
+          .describe(
+            'pro (default): a plan, then verified steps; flash: short familiar tasks in fewer model calls, handing over to pro when unsure',
+          ),
         locale: z
           .enum(['en', 'zh'])
           .optional()
@@ -159,6 +166,8 @@ export function taskTools(factory: TaskFactory): ToolDef[] {
             runId,
             dryRun: !!args.dry_run,
             launch: record,
+            mode: args.mode as RunMode | undefined,
+            settings: factory.settings,
             // The client's cancellation of this call cancels the run (resumable).
             signal: call.signal,
           }),
@@ -222,6 +231,7 @@ export function taskTools(factory: TaskFactory): ToolDef[] {
               run_id: runId,
               state: c.status,
               goal: c.goal,
+              mode: c.mode ?? DEFAULT_RUN_MODE,
               step: c.step,
               max_steps: c.maxSteps,
               ...(c.answer !== undefined ? { answer: c.answer } : {}),

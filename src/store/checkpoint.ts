@@ -4,6 +4,7 @@ import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import { z } from 'zod';
 import { ApprovalSchema } from '../core/approval.js';
+import { RUN_MODES } from '../core/run-mode.js';
 import { DecisionSchema } from '../core/types.js';
 
 /**
@@ -39,6 +40,10 @@ const UsageSchema = z.object({
  */
 export const CHECKPOINT_VERSION = 1;
 
+export const RunModeSchema = z.enum(RUN_MODES);
+/** The task settings a run started with (agent/task-settings.ts), as its records keep them. */
+export const SettingsRecordSchema = z.object({ maxBurstActions: z.number().int().min(1) });
+
 export const CheckpointSchema = z.object({
   version: z.number().int(),
   runId: z.string(),
@@ -47,6 +52,9 @@ export const CheckpointSchema = z.object({
   dryRun: z.boolean().optional(),
   /** How the run was started (device, model; never keys or tokens), so `resume` can reconnect. */
   launch: z.record(z.string(), z.string()).optional(),
+  /** How the run is driven now (issue 25); a checkpoint without it is a Pro run. */
+  mode: RunModeSchema.optional(),
+  settings: SettingsRecordSchema.optional(),
   status: z.enum([
     'running',
     'interrupted',

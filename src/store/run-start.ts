@@ -1,6 +1,7 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { RunModeSchema, SettingsRecordSchema } from './checkpoint.js';
 
 /**
  * `start.json`: what `phone-agent run` was asked, written the moment the run folder is locked —
@@ -19,6 +20,8 @@ export const RunStartSchema = z.object({
   maxSteps: z.number().int().positive(),
   dryRun: z.boolean().optional(),
   launch: z.record(z.string(), z.string()).optional(),
+  mode: RunModeSchema.optional(),
+  settings: SettingsRecordSchema.optional(),
 });
 export type RunStart = z.infer<typeof RunStartSchema>;
 

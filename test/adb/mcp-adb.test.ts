@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { type CallToolResult, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { composePorts } from '../../src/compose/ports.js';
 import { Logger } from '../../src/core/logger.js';
 import type { Device } from '../../src/device/device.js';
 import { createMcpServer } from '../../src/mcp/server.js';
@@ -34,12 +35,13 @@ afterAll(async () => {
 });
 
 async function connect(device: Device, key: string) {
+  const ports = composePorts({ device, clock: rig.clock, logger: Logger.silent(), screenshots: false });
   const session = new DeviceSession({
     device,
+    executor: ports.executor,
     deviceId: key,
     lockKey: key,
     clock: rig.clock,
-    logger: Logger.silent(),
   });
   const server = createMcpServer({ session, logger: Logger.silent(), version: 'test' });
   const client = new Client({ name: 'adb-test', version: '1.0.0' });

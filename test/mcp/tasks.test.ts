@@ -55,6 +55,25 @@ describe('phone-agent mcp: task tools', () => {
     expect(sc(none).failure_code).toBe('NOT_FOUND');
   }, 60_000);
 
+  it('takes a mode: a Flash run says so in its status; explore and unknown modes are refused', async () => {
+    ({ client } = await stdioClient(phone, dirs));
+    const out = sc(
+      await client.callTool({
+        name: 'mobile_run_task',
+        arguments: { goal: 'Turn Wi-Fi off', max_steps: 10, mode: 'flash' },
+      }),
+    );
+    expect(out).toMatchObject({ status: 'done' });
+    expect(phone.phone.world.settings.wifi).toBe(false);
+    const status = sc(await client.callTool({ name: 'mobile_task_status', arguments: { run_id: out.run_id } }));
+    expect(status).toMatchObject({ state: 'done', mode: 'flash' });
+    for (const mode of ['explore', 'turbo']) {
+      const bad = await client.callTool({ name: 'mobile_run_task', arguments: { goal: 'Turn Wi-Fi on', mode } });
+      expect(bad.isError, mode).toBe(true);
+    }
+    expect(phone.phone.world.settings.wifi).toBe(false);
+  }, 60_000);
+
   it('asks for consent through elicitation and sends once after the user agrees', async () => {
     let c: Awaited<ReturnType<typeof stdioClient>>;
     ({ client } = c = await stdioClient(phone, dirs, { elicit: () => true }));

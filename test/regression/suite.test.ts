@@ -224,6 +224,18 @@ describe('suite runner with a configured (OpenAI-compatible) model', () => {
     }
   });
 
+  it('--mode picks how every run is driven (default pro); explore and unknown modes are usage errors', () => {
+    const base = ['--model', 'reference', '--tasks', 'SET-01'];
+    const pro = parseSuiteArgs(base, {}, TASKS);
+    expect(pro.ok && pro.args.mode).toBe('pro');
+    const flash = parseSuiteArgs([...base, '--mode', 'flash'], {}, TASKS);
+    expect(flash.ok && flash.args.mode).toBe('flash');
+    const explore = parseSuiteArgs([...base, '--mode', 'explore'], {}, TASKS);
+    expect(!explore.ok && explore.message).toMatch(/phone-agent explore/);
+    const turbo = parseSuiteArgs([...base, '--mode', 'turbo'], {}, TASKS);
+    expect(!turbo.ok && turbo.message).toMatch(/--mode "turbo" is not a mode .*flash, pro, explore/);
+  });
+
   it('--image-format png sends PNG screenshots (for readers that open only PNG), labelled as such', {
     timeout: 90_000,
   }, async () => {

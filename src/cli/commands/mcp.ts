@@ -1,11 +1,13 @@
 import path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Command } from 'commander';
+import { DEFAULT_CONFIG_FILE, loadTaskSettings, type TaskSettings } from '../../agent/task-settings.js';
 import { openDevice } from '../../compose/device.js';
 import { modelConfigured } from '../../compose/model.js';
 import { DEVICES_HELP, parseDevices } from '../../compose/pool/devices-arg.js';
 import { type DevicePool, openPool } from '../../compose/pool/pool.js';
 import { stfConfig, stfFarm } from '../../compose/pool/stf-pool.js';
+import { composePorts } from '../../compose/ports.js';
 import { RealClock } from '../../core/clock.js';
 import { ActionableError } from '../../core/errors.js';
 import { Logger } from '../../core/logger.js';
@@ -35,6 +37,8 @@ interface McpFlags extends AgentFlags {
   callLog?: string;
   /** A device pool for mobile_run_task (`--devices`, as the suite takes it). */
   devices?: string;
+  /** Task settings for mobile_run_task (agent/task-settings.ts). */
+  config?: string;
 }
 
 const VERSION = '0.1.0';
@@ -50,6 +54,7 @@ function taskFactory(
   session: DeviceSession,
   pool: DevicePool | undefined,
   logger: Logger,
+  settings: TaskSettings,
 ): TaskFactory {
   const own = (l: TaskLaunch) =>
     (l.device === undefined || l.device === flags.device) && (l.locale === undefined || l.locale === flags.locale);
@@ -67,6 +72,7 @@ function taskFactory(
   let fresh = 0;
   return {
     runsDir: path.resolve(flags.runsDir),
+    settings,
     async take(l, command) {
       const fromPool = pool && (l.device === undefined || l.device === ANY || pool.get(l.device) !== undefined);
       if (pool && fromPool) {
@@ -130,6 +136,8 @@ export async function mcpCommand(flags: McpFlags): Promise<number> {
       `--port ${flags.port} is not a port number`,
       'e.g. --port 8765 (0 picks a free one)',
     );
+  // A bad settings file fails before a device is touched.
+  const settings = await loadTaskSettings(flags.config);
   const clock = new RealClock();
   const logger = new Logger('mcp', { level: flags.verbose ? 'info' : 'warn' });
   const entries = flags.devices ? parseDevices(flags.devices) : undefined;
@@ -151,12 +159,15 @@ export async function mcpCommand(flags: McpFlags): Promise<number> {
     await pool?.close();
     throw e;
   });
+  // The direct tools' executor and perception, composed as the agent's are; no screenshot with
+  // every read (observe and screenshot ask for one when a client wants it).
+  const ports = composePorts({ device: opened.device, clock, logger, screenshots: false });
   const session = new DeviceSession({
     device: opened.device,
+    executor: ports.executor,
     deviceId: own.flags.device,
     lockKey: deviceLockKey(own.flags.device),
     clock,
-    logger,
   });
   // Without a model, mobile_run_task could only fail: it is not offered (the direct tools are).
   const withModel = modelConfigured({ model: flags.model, baseUrl: flags.baseUrl, preset: flags.preset }, process.env);
@@ -164,7 +175,7 @@ export async function mcpCommand(flags: McpFlags): Promise<number> {
     process.stderr.write(
       'phone-agent mcp: no model configured, so mobile_run_task is not offered (pass --model/--base-url or set PHONE_AGENT_MODEL and OPENAI_BASE_URL); the direct tools are\n',
     );
-  const tasks = withModel ? taskFactory(own.flags, session, pool, logger) : undefined;
+  const tasks = withModel ? taskFactory(own.flags, session, pool, logger, settings) : undefined;
   const secrets = [flags.token, flags.httpToken, process.env.ANDROID_BRIDGE_TOKEN, process.env.PHONE_AGENT_MCP_TOKEN];
   const callLog = flags.callLog
     ? new McpCallLog(path.resolve(flags.callLog), { secrets: secrets.filter((v): v is string => !!v), logger })
@@ -246,6 +257,10 @@ export function register(program: Command): void {
     .option('--base-url <url>', 'OpenAI-compatible endpoint (env OPENAI_BASE_URL)')
     .option('--preset <name>', 'openai | deepseek | qwen | ollama | vllm')
     .option('--runs-dir <dir>', 'where run folders go', 'runs')
+    .option(
+      '--config <file>',
+      `task settings for mobile_run_task (JSON; default ./${DEFAULT_CONFIG_FILE} when present)`,
+    )
     .option('--memory <file>', 'page memory file (verified replay cache)', '.phone-agent/page-memory.json')
     .option('--seed <n>', 'virtual phone seed', '1')
     .option('--locale <en|zh>', 'virtual phone language', 'en')

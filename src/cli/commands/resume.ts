@@ -84,7 +84,15 @@ export async function resumeCommand(run: string, flags: ResumeFlags): Promise<nu
     return drive(
       merged,
       runDir,
-      (deps, _f, signal) => runAgent(deps, { ...opts, dryRun: start.dryRun, launch: start.launch, signal }),
+      (deps, _f, signal) =>
+        runAgent(deps, {
+          ...opts,
+          dryRun: start.dryRun,
+          launch: start.launch,
+          mode: start.mode,
+          settings: start.settings,
+          signal,
+        }),
       {
         firstStep: 0,
       },

@@ -3,8 +3,10 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { type AgentDeps, runAgent } from '../../agent/loop.js';
 import { maskSecrets } from '../../agent/secrets.js';
+import { DEFAULT_CONFIG_FILE, loadTaskSettings } from '../../agent/task-settings.js';
 import type { RunResult } from '../../agent/types.js';
 import { ActionableError, CancelledError } from '../../core/errors.js';
+import { parseRunMode } from '../../core/run-mode.js';
 import type { StfLease } from '../../device/stf/lease.js';
 import { deviceLockKey, lockDevice } from '../../store/device-lock.js';
 import { newRunId } from '../../store/run-archive.js';
@@ -29,6 +31,8 @@ interface RunFlags extends AgentFlags {
   maxSteps: string;
   dryRun?: boolean;
   deadline?: string;
+  mode?: string;
+  config?: string;
 }
 
 /** A whole number ≥ `min` from a flag, or an error naming the flag, the value and an example. */
@@ -53,6 +57,8 @@ export async function runCommand(task: string, flags: RunFlags): Promise<number>
   const maxSteps = wholeNumber('--max-steps', flags.maxSteps, 1, 30);
   const deadlineMs =
     flags.deadline === undefined ? undefined : wholeNumber('--deadline', flags.deadline, 1, 300) * 1000;
+  const mode = parseRunMode(flags.mode, '--mode');
+  const settings = await loadTaskSettings(flags.config);
   if (flags.model === 'reference') {
     const unknown = await unknownToReference(task, cliCommand());
     if (unknown) {
@@ -72,6 +78,8 @@ export async function runCommand(task: string, flags: RunFlags): Promise<number>
     maxSteps,
     dryRun: flags.dryRun,
     launch: launchRecord(f),
+    mode,
+    settings,
   });
   return drive(
     flags,
@@ -84,6 +92,8 @@ export async function runCommand(task: string, flags: RunFlags): Promise<number>
         runId,
         dryRun: flags.dryRun,
         launch: launchRecord(f),
+        mode,
+        settings,
         signal,
         deadlineMs,
       }),
@@ -300,6 +310,15 @@ export function register(program: Command): void {
       .argument('<task>', 'what to do, e.g. "Turn Wi-Fi off" or "把屏幕亮度调到最低"')
       .option('--max-steps <n>', 'step budget', '30')
       .option('--dry-run', 'plan and decide, but dispatch nothing that changes the phone')
+      .option(
+        '--mode <flash|pro>',
+        'flash: short familiar tasks, fewer model calls (hands over to pro when unsure); pro: plan, then verified steps',
+        'pro',
+      )
+      .option(
+        '--config <file>',
+        `task settings (JSON; default ./${DEFAULT_CONFIG_FILE} when present): pro.execution.max_burst_actions`,
+      )
       .option('--deadline <seconds>', 'stop the run (resumable) once it has taken this long'),
     true,
   ).action((task: string, flags: RunFlags) => exitWith('run', flags, () => runCommand(task, flags)));
