@@ -31,7 +31,7 @@ const ACCOUNT_TERMS = [
 ];
 
 /**
- * Controls that commit a change to the world (a record saved, a timer started, a cart filled):
+ * Controls that commit a change to the world (a record saved, a cart filled, a call placed):
  * Explore opens screens, it never presses what makes one of these.
  */
 const COMMIT_TERMS = [
@@ -39,20 +39,8 @@ const COMMIT_TERMS = [
   'apply',
   'submit',
   'confirm',
-  'done',
-  'ok',
-  'okay',
-  'yes',
   'accept',
   'allow',
-  'start',
-  'stop',
-  'play',
-  'pause',
-  'resume',
-  'reset',
-  'lap',
-  'record',
   'call',
   'dial',
   'book',
@@ -65,24 +53,46 @@ const COMMIT_TERMS = [
   'turn off',
   'enable',
   'disable',
-  'mark',
+  'mark as',
   'archive',
-  'snooze',
-  'dismiss',
-  'undo',
-  'clear',
-  'like',
-  'follow',
-  'subscribe',
-  'favorite',
   '✓',
   '✔',
   '保存',
   '确定',
   '确认',
   '完成',
-  '开始',
   '加入购物车',
+];
+
+/**
+ * Verbs that commit only as a control's whole label: a timer's "Start", a player's "Play", a
+ * dialog's "OK" — while "Start chat" or "Set up" opens a screen.
+ */
+const COMMIT_LABELS = [
+  'start',
+  'stop',
+  'play',
+  'pause',
+  'resume',
+  'reset',
+  'lap',
+  'record',
+  'ok',
+  'okay',
+  'yes',
+  'done',
+  'set',
+  'clear',
+  'dismiss',
+  'snooze',
+  'undo',
+  'like',
+  'follow',
+  'subscribe',
+  'favorite',
+  '开始',
+  '暂停',
+  '停止',
 ];
 
 function termIn(terms: readonly string[], words: string): string | undefined {
@@ -124,7 +134,8 @@ export function exploreRefusal(
   const words = commandWords(target, obs) ?? '';
   const account = termIn(ACCOUNT_TERMS, words);
   if (account) return `"${words}" signs in or changes an account ("${account}")`;
-  const commit = termIn(COMMIT_TERMS, words);
+  const whole = words.trim().toLowerCase();
+  const commit = termIn(COMMIT_TERMS, words) ?? COMMIT_LABELS.find((t) => whole === t);
   if (commit) return `"${words}" commits a change ("${commit}")`;
   return undefined;
 }
