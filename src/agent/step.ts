@@ -1,14 +1,13 @@
-import type { Decision, Observation } from '../core/types.js';
+import type { Decision } from '../core/types.js';
 import { formatExpect } from '../planner/expect-dsl.js';
 import { emptyUsage } from '../planner/llm/client.js';
-import { describeAction as describeWith } from '../planner/memory/signature.js';
-import { isTerminal, REGISTRY } from '../tools/index.js';
+import { isTerminal } from '../tools/index.js';
 import type { Perceived } from './ports.js';
 import { apply, checkCancelled, resultOf, type Session } from './session.js';
 import { choose } from './step-choose.js';
 import type { StepCtx } from './step-context.js';
 import { executePlanned } from './step-execute.js';
-import { labelOf } from './step-helpers.js';
+import { describeOn, labelOf } from './step-helpers.js';
 import { handleMeta } from './step-meta.js';
 import { preflight } from './step-preflight.js';
 import { reduce } from './step-reduce.js';
@@ -75,12 +74,7 @@ export async function runStep(s: Session, step: number, seen: Perceived, start: 
   Object.assign(ctx.record, {
     source,
     decision: planned.decision,
-    action: describeWith(
-      action,
-      REGISTRY.catalog,
-      choice.ruleLabel ?? labelOf(seen.obs, action.target_id),
-      typedShown(seen.obs, action.target_id),
-    ),
+    action: describeOn(action, seen.obs, choice.ruleLabel ?? labelOf(seen.obs, action.target_id)),
     expect: shownExpect(planned.decision),
     note: choice.ruleNote,
   });
@@ -158,16 +152,6 @@ export async function finish(
   const result = resultOf(s);
   for (const l of s.listeners) await l({ kind: 'finish', result, png: latest.png });
   return result;
-}
-
-/**
- * Whether the text typed into this target may be shown in the history: a known field that is no
- * password field. The run's credentials reach the model only as placeholders (agent/secrets.ts),
- * which typedText shows as they are; a password field's text is only ever counted.
- */
-function typedShown(obs: Observation, id: string | undefined): boolean {
-  const e = id ? obs.elements.find((x) => x.id === id) : undefined;
-  return !!e && !e.flags.password;
 }
 
 /**

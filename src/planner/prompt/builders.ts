@@ -1,4 +1,5 @@
 import { IMPLIED_VERB, impliedVerb } from '../../core/element-ref.js';
+import { readGridLine } from '../../core/grid-line.js';
 import { MAX_SUBGOALS, specsOf } from '../act-schema.js';
 import { EXPECT_FORMS, FRAME_FORM, OWN_TARGET_NOTE } from '../expect-dsl.js';
 import type { PlannerToolSpec, ScreenKinds, ToolCatalog } from '../tool-spec.js';
@@ -68,7 +69,9 @@ export function screenHelp(screen?: string): string {
   const rid = !seen || seen.rid ? ' #resource' : '';
   const xy = !seen || seen.xy;
   const place = xy ? ' (x,y 0..1000 of the whole screen, where order and label cannot place it)' : '';
-  return `Screen lines: id Class "label" state${rid}${xy ? ' x,y' : ''}${place}. ${verbs}${written}.${joins}`;
+  // Said only where a grid line is listed: other screens pay nothing for it.
+  const grid = seen?.grid ? ' A grid line lists look-alike cells by id, row by row (act on a cell by its id).' : '';
+  return `Screen lines: id Class "label" state${rid}${xy ? ' x,y' : ''}${place}. ${verbs}${written}.${joins}${grid}`;
 }
 
 /** A quoted text that joins a row's texts or breaks a line. */
@@ -89,12 +92,22 @@ interface ScreenMarks {
   rid: boolean;
   /** Some line shows a centre. */
   xy: boolean;
+  /** Some line is a grid of look-alike cells (core/grid-line.ts). */
+  grid: boolean;
 }
 
 /** What the listing's lines show, so the help explains only that. */
 function screenMarks(screen: string): ScreenMarks {
-  const marks: ScreenMarks = { roles: new Set(), verbs: false, joins: JOINED.test(screen), rid: false, xy: false };
+  const marks: ScreenMarks = {
+    roles: new Set(),
+    verbs: false,
+    joins: JOINED.test(screen),
+    rid: false,
+    xy: false,
+    grid: false,
+  };
   for (const line of screen.split('\n')) {
+    if (readGridLine(line)) marks.grid = true;
     const m = SCREEN_LINE.exec(line);
     if (!m) continue;
     if (m[3]) marks.roles.add(m[3]);

@@ -1,4 +1,5 @@
 import { impliedVerb } from '../../core/element-ref.js';
+import { type GridLine, gridCellCentre, readGridLine } from '../../core/grid-line.js';
 import type { ChatRequest } from './request.js';
 
 /**
@@ -312,11 +313,24 @@ export function extractScreen(prompt: string): ParsedScreen {
   const raw = start >= 0 && end > start ? prompt.slice(start + SCREEN_OPEN.length, end) : '';
   const elements: ScreenLine[] = [];
   for (const line of raw.split('\n')) {
-    const el = parseScreenLine(line);
+    const grid = readGridLine(line);
+    if (grid) elements.push(...gridCells(grid));
+    const el = grid ? undefined : parseScreenLine(line);
     if (el) elements.push(el);
   }
   const texts = [...raw.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1] ?? '').filter(Boolean);
   return { elements, texts, raw };
+}
+
+/** A grid line's cells, each as its own line would read (its look, and its centre from the grid's spacing). */
+function gridCells(g: GridLine): ScreenLine[] {
+  return g.ids.flatMap((row, r) =>
+    row.flatMap((id, c) => {
+      const { x, y } = gridCellCentre(g, r, c);
+      const cell = parseScreenLine(`${id} ${g.look} ${x},${y}`.replace(/ {2,}/g, ' '));
+      return cell ? [cell] : [];
+    }),
+  );
 }
 
 /** Typed text as the history shows it: its length (`(5 chars)`), or the model's own placeholder. */
