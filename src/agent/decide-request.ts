@@ -33,6 +33,8 @@ export interface DecideContext {
   /** The launcher's app names, when known; shown only on the home screen. */
   apps?: readonly string[];
   hint?: string;
+  /** The app map's lines for this page (agent/knowledge.ts). */
+  knowledge?: readonly string[];
   /** The run's last approval: the controls it covers are not marked as asking again. */
   approval?: Approval;
 }
@@ -67,6 +69,7 @@ export function decideRequest(ports: AgentPorts, c: DecideContext): DecideReques
       timeline: hasTimeline(obs),
     }),
     notes: c.notes,
+    ...(c.knowledge?.length ? { knowledge: c.knowledge } : {}),
     // Where an app is chosen: on the home screen (and its drawer) only, so other steps pay nothing.
     apps: isLauncherPackage(obs.app.package) ? c.apps : undefined,
     hint: c.hint === undefined ? undefined : listed(c.hint),

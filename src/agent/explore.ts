@@ -174,19 +174,35 @@ export async function explore(deps: AgentDeps, opts: ExploreOptions): Promise<Ex
     return state;
   };
 
-  /** Back to `target`: back out of the app, launch it, follow the path. False when the path no longer leads there. */
-  const reach = async (target: PageState): Promise<boolean> => {
-    if (cur.obs.pageHash === target.page.id) return true;
-    for (let i = 0; i < MAX_BACKS_OUT && inApp(); i++) await pressBack();
-    await launch();
-    for (const step of target.path) {
+  /** Where on `target`'s path the screen is now: -1 on the first page, else the step reached; undefined when off it. */
+  const onPath = (target: PageState): number | undefined => {
+    const at = cur.obs.pageHash;
+    for (let i = target.path.length - 1; i >= 0; i--) if (target.path[i]?.to === at) return i;
+    return at === result.map.first ? -1 : undefined;
+  };
+  /** Follow `target`'s path from where the screen is on it; false when a step no longer leads on. */
+  const follow = async (target: PageState, from: number): Promise<boolean> => {
+    for (const step of target.path.slice(from + 1)) {
       const e = cur.obs.elements.find((x) => x.id === step.element);
       if (!e) return false;
-      const from = await tapOn(e);
-      record(from, cur.obs.pageHash, { kind: 'touch', element: e.id });
+      const was = await tapOn(e);
+      record(was, cur.obs.pageHash, { kind: 'touch', element: e.id });
       if (cur.obs.pageHash !== step.to) return false;
     }
     return cur.obs.pageHash === target.page.id;
+  };
+  /**
+   * Back to `target`: on its path already, follow it on; else back out of the app, launch it and
+   * follow the path from wherever the launch shows (a first-launch dialog may not come again).
+   */
+  const reach = async (target: PageState): Promise<boolean> => {
+    if (cur.obs.pageHash === target.page.id) return true;
+    const here = onPath(target);
+    if (here !== undefined && (await follow(target, here))) return true;
+    for (let i = 0; i < MAX_BACKS_OUT && inApp(); i++) await pressBack();
+    await launch();
+    const there = onPath(target);
+    return there !== undefined && follow(target, there);
   };
 
   const walkPage = async (state: PageState) => {

@@ -5,6 +5,7 @@ import type { ConfirmationChannel } from '../executor/guardrails/confirm.js';
 import { emptyUsage, type LlmUsage } from '../planner/llm/client.js';
 import type { PageMemory } from '../planner/memory/page-memory.js';
 import type { Planner } from '../planner/planner.js';
+import type { Knowledge } from '../store/app-map.js';
 import type { CheckpointStore } from '../store/checkpoint.js';
 import type { RunArchive } from '../store/run-archive.js';
 import { cancelledBy } from './cancel.js';
@@ -30,6 +31,8 @@ export interface AgentDeps {
   logger: Logger;
   /** Who answers guarded actions: a person, a written policy, or pause-and-checkpoint. */
   confirm: ConfirmationChannel;
+  /** App maps Explore wrote (`--knowledge FILE`): each step's prompt gains the current page's lines. */
+  knowledge?: readonly Knowledge[];
   /** Real-time ms for the overhead measurement (performance.now by default). */
   perf?: () => number;
   onEvent?: (e: AgentEvent) => void;

@@ -220,6 +220,8 @@ export function buildDecideMessages(input: DecideInput, catalog: ToolCatalog): {
   if (!input.plan[input.current])
     parts.push(lineSection(SECTION.current, input.dialog === undefined ? ALL_DONE : allDoneDialog(input.dialog)));
   if (input.notes?.length) parts.push(blockSection(SECTION.notes, formatNotes(input.notes)));
+  if (input.knowledge?.length)
+    parts.push(blockSection(SECTION.knowledge, formatNotes(input.knowledge), 'what exploring this app learned'));
   if (input.history.length) parts.push(blockSection(SECTION.history, formatHistory(input.history)));
   if (input.banned.length) parts.push(lineSection(SECTION.banned, input.banned.join(LIST_SEPARATOR)));
   if (input.hint) parts.push(lineSection(SECTION.hint, input.hint));

@@ -45,6 +45,7 @@ export const SECTION = {
   plan: 'Plan',
   current: 'Current subgoal',
   notes: 'Notes',
+  knowledge: 'App map',
   history: 'Recent steps',
   banned: 'Banned on this page',
   hint: 'Note',

@@ -39,6 +39,8 @@ export interface DecideInput {
   history: HistoryEntry[];
   /** Working memory: the model's `note`s, oldest first, shown in every prompt. */
   notes?: string[];
+  /** What exploring the app taught about this page and its controls (agent/knowledge.ts), its lines only. */
+  knowledge?: readonly string[];
   /** Actions that failed on this page and must not be repeated. */
   banned: string[];
   /** Tools the connected device supports (plus `look`). */
