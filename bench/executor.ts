@@ -10,18 +10,17 @@
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { composePorts } from '../src/compose/ports.js';
 import { Deadline, VirtualClock } from '../src/core/clock.js';
 import { Logger } from '../src/core/logger.js';
 import type { Decision, Observation } from '../src/core/types.js';
 import { AdbDevice } from '../src/device/adb/device.js';
 import { BridgeDevice } from '../src/device/bridge/device.js';
 import type { Device } from '../src/device/device.js';
-import { Executor, type PollMode as VerificationMode } from '../src/executor/executor.js';
-import { PolicyConfirmation } from '../src/executor/guardrails/confirm.js';
+import type { PollMode as VerificationMode } from '../src/executor/executor.js';
 import { startAdbDevice } from '../src/testbed/sim/adbd/index.js';
 import { startBridgeServer } from '../src/testbed/sim/bridge/index.js';
 import { VirtualPhone } from '../src/testbed/sim/index.js';
-import { REGISTRY } from '../src/tools/index.js';
 import { PrivateAdbServer } from '../test/adb/support/adb-server.js';
 
 const LATENCY = { treeRead: 150, uiautomatorDump: 1500, helperInput: 50, shellInput: 200, screenshot: 0 };
@@ -100,15 +99,15 @@ async function runJourney(
   seed: number,
   phone: VirtualPhone,
 ): Promise<RunResult> {
-  const ex = new Executor({
-    tools: REGISTRY.table,
+  // The executor as the factory composes it for the agent (no screenshots: device time only).
+  const ex = composePorts({
     device,
     clock,
     logger: Logger.silent(),
-    confirm: new PolicyConfirmation({}),
     verification: mode,
     seed,
-  });
+    screenshots: false,
+  }).executor;
   const t0 = clock.now();
   const first = await ex.observe();
   if (!first.ok) throw new Error(first.message);

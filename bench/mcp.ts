@@ -20,15 +20,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { getEncoding } from 'js-tiktoken';
+import { composePorts } from '../src/compose/ports.js';
 import { Deadline, RealClock } from '../src/core/clock.js';
 import { Logger } from '../src/core/logger.js';
 import type { Decision, Observation } from '../src/core/types.js';
 import { BridgeDevice } from '../src/device/bridge/device.js';
-import { Executor } from '../src/executor/executor.js';
-import { PolicyConfirmation } from '../src/executor/guardrails/confirm.js';
 import { startBridgeServer } from '../src/testbed/sim/bridge/index.js';
 import { VirtualPhone } from '../src/testbed/sim/phone.js';
-import { REGISTRY } from '../src/tools/index.js';
 
 /**
  * Device latencies the virtual phone sleeps (ms). treeRead: a whole snapshot by the helper (walk
@@ -280,14 +278,14 @@ async function measure(a: ActionDef, mode: string, gapMs: number): Promise<Stats
 const device = new BridgeDevice({ url: bridge.url, token: bridge.token, clock, logger: Logger.silent() });
 const conn = await device.connect(Deadline.after(clock, 10_000));
 if (!conn.ok) throw new Error(conn.message);
-const executor = new Executor({
-  tools: REGISTRY.table,
+// The executor as the factory composes it for the agent, in full mode (no screenshots: device time only).
+const { executor } = composePorts({
   device,
   clock,
   logger: Logger.silent(),
-  confirm: new PolicyConfirmation({}),
   verification: 'full',
   seed: 7,
+  screenshots: false,
 });
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 for (const a of ACTIONS) {
@@ -447,7 +445,7 @@ const lines = [
     '.',
   '',
   "- **none**: guard, aim, dispatch; no read after. A touch by element_id carries its target (`guarded_touch`, helper/PROTOCOL.md §7): the phone checks it at the instant it touches and answers STALE/OCCLUDED instead — no re-check read on the host. A selector is resolved on this call's own fresh read.",
-  '- **light**: the same, then exactly one fresh tree (the state delta), no settling wait.',
+  "- **light**: the executor's light check, the agent's own: the same, then reads until the first settled screen on which the expectation holds (the state delta). An expectation judged on the screen after alone (the switch's state) needs no read before a guarded touch; one that compares screens gets a fresh read before.",
   "- **full**: the executor's full path: a fresh read before (pre evidence, re-checked on the host), the touch guarded on the phone too, reads until the expectation holds on two identical consecutive reads.",
   '- **CLI executor**: `Executor.run` in process, full verification, as the agent loop uses it (the observation before it not timed).',
   '- **thinks 1.5 s**: a client that takes 1.5 s to decide, as a model does: the 150–400 ms pacing gap between dispatches has passed in every mode.',

@@ -35,6 +35,12 @@ export interface CompactOptions {
   hideNavigationBar?: boolean;
   /** The tool the keyboard line points to for text (the agent's `type`; MCP's `type_text`). */
   typeTool?: string;
+  /**
+   * Show every resource id that names something, also where the label restates it: a client that
+   * selects by resource id (MCP) must see the same ids whatever the phone's language — "WLAN" does
+   * not restate `#wifi_switch` as "Wi-Fi" does.
+   */
+  everyResourceId?: boolean;
 }
 
 type LineOptions = Required<Omit<CompactOptions, 'hideNavigationBar' | 'screenSize' | 'typeTool'>> & {
@@ -55,6 +61,7 @@ export const COMPACT_DEFAULTS: Required<CompactOptions> = {
   screenSize: true,
   lean: false,
   typeTool: 'type',
+  everyResourceId: false,
 };
 
 // East Asian wide characters (CJK, kana, Hangul, full-width forms) carry about a word each and
@@ -101,12 +108,13 @@ function squash(s: string): string {
  * (`#switch_widget`, `#button1`, `#list`: the class says it) or restates the label (`#wifi_switch`
  * on "Wi-Fi"). Obfuscated ids (a, b0, x1y) say nothing to a reader.
  */
-function ridWorthShowing(tail: string, label: string): boolean {
+function ridWorthShowing(tail: string, label: string, evenRestated = false): boolean {
   if (!tail || tail.length <= 2 || OBFUSCATED_RE.test(tail)) return false;
   const l = squash(label);
   // An unlabelled control keeps whatever its id says: it is all the line has.
   if (!l) return true;
   const words = ridMeaning(tail);
+  if (evenRestated) return words.length > 0;
   return words.length > 0 && !l.includes(squash(tail)) && !words.every((w) => l.includes(squash(w)));
 }
 
@@ -159,7 +167,8 @@ export function elementLine(e: Element, opts: LineOptions, shownId: string): str
   parts.push(...stateOf(e));
   // Lean: a label in words names the control; the id is for numbers, times and glyphs ("3:17" #clock).
   const named = label !== undefined && !fromRid && WORDS_RE.test(label);
-  if (fromRid || (ridWorthShowing(tail, label ?? '') && !(opts.lean && named))) parts.push(`#${tail}`);
+  const worth = ridWorthShowing(tail, label ?? '', opts.everyResourceId);
+  if (fromRid || (worth && !(opts.lean && named))) parts.push(`#${tail}`);
   if (!opts.lean || placeNeeded(e, label, fromRid, opts)) {
     const c = rectCenter(e.bounds);
     parts.push(`${Math.round(c.x)},${Math.round(c.y)}`);
