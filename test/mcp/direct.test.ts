@@ -361,7 +361,7 @@ describe('phone-agent mcp: direct tools', () => {
     expect(phone.phone.world.sent).toHaveLength(0);
     // observe said so before the tap: the Send line is marked, the field's line is not.
     const view = text(await call('observe'));
-    expect(view).toMatch(/ "Send" \d+,\d+ · asks user: send$/m);
+    expect(view).toMatch(/ "Send" #send \d+,\d+ · asks user: send$/m);
     expect(view).not.toMatch(/"Text message" [^\n]*asks user/);
 
     const wrong = sc(await call('tap', { selector: { resource_id: `${MSG}send` }, confirmation_id: 'c-000000000000' }));
