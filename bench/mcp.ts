@@ -102,9 +102,17 @@ const SCREENS: [string, string][] = [
   ['Files', 'com.android.documentsui'],
   ['Acme', 'com.acme.bank'],
 ];
+/**
+ * Setup, not measured: the home key with nothing verified (on the launcher already it changes
+ * nothing, which light and full rightly fail), then a moment for the launcher to settle.
+ */
+async function goHome(): Promise<void> {
+  await call('press_key', { key: 'home', verificationMode: 'none' });
+  await new Promise((ok) => setTimeout(ok, 300));
+}
 const tokenRows: { screen: string; compact: number }[] = [];
 for (const [name, pkg] of SCREENS) {
-  await call('press_key', { key: 'home', verificationMode: 'light' });
+  await goHome();
   if (pkg) await call('launch_app', { package: pkg, verificationMode: 'light' });
   const o = await call('observe');
   tokenRows.push({ screen: name, compact: tokens(textOf(o)) });
@@ -112,7 +120,7 @@ for (const [name, pkg] of SCREENS) {
 
 /** A one-element change on a screen, and the delta's tokens against the full view's. */
 async function deltaAfter(label: string, open: () => Promise<void>, act: (view: string) => Promise<unknown>) {
-  await call('press_key', { key: 'home', verificationMode: 'light' });
+  await goHome();
   await open();
   const o = await call('observe');
   const full = tokens(textOf(o));
@@ -163,7 +171,7 @@ const el = (o: Observation, label: string) => {
   return e;
 };
 const openSettings = (activity: string) => async () => {
-  await call('press_key', { key: 'home', verificationMode: 'light' });
+  await goHome();
   await settingsPage(activity);
   return textOf(await call('observe'));
 };
@@ -187,7 +195,7 @@ const ACTIONS: ActionDef[] = [
     name: 'type into a field',
     basis: 'raw',
     setup: async () => {
-      await call('press_key', { key: 'home', verificationMode: 'light' });
+      await goHome();
       await call('launch_app', { package: 'com.acme.bank', verificationMode: 'light' });
       return textOf(await call('observe'));
     },
