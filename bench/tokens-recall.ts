@@ -1,5 +1,6 @@
 import { LINE_ID_RE } from '../src/core/element-ref.js';
 import { parseBounds, rectArea } from '../src/core/geometry.js';
+import { readGridLine } from '../src/core/grid-line.js';
 import type { WireSnapshot } from '../src/core/snapshot.js';
 import { AGENT_COMPACT } from '../src/executor/observe.js';
 import { compactView, displayWidth, shownIds, truncate } from '../src/perception/compact.js';
@@ -179,9 +180,12 @@ function recallOf(tree: UiTree, order: readonly RawNode[]): RecallReport {
   const byShown = new Map([...shown].map(([full, s]) => [s, full]));
   const lineOf = new Map<string, string>();
   for (const line of compact.split('\n')) {
-    const m = LINE_ID_RE.exec(line);
-    const full = m?.[1] ? byShown.get(m[1]) : undefined;
-    if (full) lineOf.set(full, line);
+    // A grid line lists its cells' ids; each cell is recalled by it (its look names the cells).
+    const ids = readGridLine(line)?.ids.flat() ?? [LINE_ID_RE.exec(line)?.[1]];
+    for (const shownId of ids) {
+      const full = shownId ? byShown.get(shownId) : undefined;
+      if (full) lineOf.set(full, line);
+    }
   }
   const absorbed = new Set([...extract.mergedNodes].map((n) => extract.nodeToId.get(n)));
   const report: RecallReport = { actionable: 0, labelled: 0, recalled: 0, excluded: [], misses: [], compact };

@@ -1,8 +1,10 @@
 import { impliedVerb, lineId, shortestPrefixes } from '../core/element-ref.js';
 import { rectCenter } from '../core/geometry.js';
+import { writeGridLine } from '../core/grid-line.js';
 import type { Element, Observation } from '../core/types.js';
 import { humanizeRid, OBFUSCATED_RE, ridMeaning } from './control-labels.js';
 import { isKeyboardKey, keyboardLine, keyboardWindows } from './keyboard.js';
+import { type LookAlikeGrid, lookAlikeGrids } from './look-alike-grid.js';
 import { verbOf } from './roles.js';
 
 /**
@@ -152,10 +154,11 @@ export function shownRole(e: Pick<Element, 'role'>): string | undefined {
   return e.role === 'View' || e.role === 'Text' ? undefined : e.role;
 }
 
-export function elementLine(e: Element, opts: LineOptions, shownId: string): string {
+/** A line without its id and centre, and whether the centre is shown. */
+function lineBody(e: Element, opts: LineOptions): { parts: string[]; place: boolean } {
   const verb = verbOf(e);
   const role = shownRole(e);
-  const parts = [lineId(shownId, opts.lean)];
+  const parts: string[] = [];
   // The legend: the class implies the verb; only a verb that differs is written.
   if (verb !== impliedVerb(role)) parts.push(verb);
   if (role) parts.push(role);
@@ -169,11 +172,23 @@ export function elementLine(e: Element, opts: LineOptions, shownId: string): str
   const named = label !== undefined && !fromRid && WORDS_RE.test(label);
   const worth = ridWorthShowing(tail, label ?? '', opts.everyResourceId);
   if (fromRid || (worth && !(opts.lean && named))) parts.push(`#${tail}`);
-  if (!opts.lean || placeNeeded(e, label, fromRid, opts)) {
+  return { parts, place: !opts.lean || placeNeeded(e, label, fromRid, opts) };
+}
+
+export function elementLine(e: Element, opts: LineOptions, shownId: string): string {
+  const { parts, place } = lineBody(e, opts);
+  if (place) {
     const c = rectCenter(e.bounds);
     parts.push(`${Math.round(c.x)},${Math.round(c.y)}`);
   }
-  return parts.join(' ');
+  return [lineId(shownId, opts.lean), ...parts].join(' ');
+}
+
+/** What an unnamed control's line says besides its id and centre (a grid cell's look); none for a named one. */
+function unnamedLook(e: Element, opts: LineOptions): string | undefined {
+  const label = e.label ?? (e.text || e.desc);
+  if (label && !labelFromRid(e, label)) return undefined;
+  return lineBody(e, opts).parts.join(' ');
 }
 
 const WORDS_RE = /\p{L}{2}/u;
@@ -318,8 +333,20 @@ export function compactView(o: Observation, options: CompactOptions = {}): strin
         lists: actionable.filter(pureList).length,
       }
     : opts;
-  for (const e of actionable) lines.push(elementLine(e, lineOpts, shown?.get(e.id) ?? e.id));
-  const k = keyboardLine(keys, (e) => lineId(shown?.get(e.id) ?? e.id, opts.lean), opts.typeTool);
+  const idOf = (e: Element) => lineId(shown?.get(e.id) ?? e.id, opts.lean);
+  // A grid of look-alike cells is one line, where its first cell would be; every cell keeps its id.
+  const grids = lookAlikeGrids(actionable, (e) => unnamedLook(e, lineOpts));
+  const gridOf = new Map(grids.flatMap((g) => g.rows.flat().map((e) => [e, g] as const)));
+  const written = new Set<LookAlikeGrid>();
+  for (const e of actionable) {
+    const g = gridOf.get(e);
+    if (!g) lines.push(elementLine(e, lineOpts, shown?.get(e.id) ?? e.id));
+    else if (!written.has(g)) {
+      written.add(g);
+      lines.push(writeGridLine({ ...g, rows: g.rows.length, ids: g.rows.map((r) => r.map(idOf)) }));
+    }
+  }
+  const k = keyboardLine(keys, idOf, opts.typeTool);
   if (k) lines.push(k);
   // The header quotes the title already (the toolbar's text): the text line does not repeat it.
   const title = o.app.title ? truncate(o.app.title, 40) : undefined;

@@ -233,6 +233,13 @@ describe('prompt builders', () => {
     expect(systemPrompt(tools, REGISTRY.catalog, { screen: 'app a\ne8a "Seat #3 at 5,6"' })).not.toMatch(
       /#resource|x,y/,
     );
+    // A grid line (look-alike cells by id) is explained only where one is listed.
+    expect(lean).not.toMatch(/grid line/);
+    expect(
+      systemPrompt(tools, REGISTRY.catalog, {
+        screen: 'app a\ngrid 2×3 #cell x 100…900 y 300…500, ids by row: a1b a2c a3d / b1e b2f b3a',
+      }),
+    ).toContain('A grid line lists look-alike cells by id, row by row');
     // A row's texts joined by · are explained where a line has them.
     expect(systemPrompt(tools, REGISTRY.catalog, { screen: 'app a\ne8a "Latte · ¥18"' })).toContain('· join a row');
     const full = systemPrompt(tools, REGISTRY.catalog, { screen: rich });

@@ -69,4 +69,14 @@ describe('real screens in the listing (DroidTask states)', () => {
     expect(listing).toMatch(/^text: .*"Timer" selected/m);
     expect(listing).toMatch(/^[0-9a-f]+ "Stopwatch"$/m);
   });
+
+  it("a calendar's month view, 42 look-alike cells whose day numbers are drawn, is one grid line", async () => {
+    const { obs, listing } = await observe(
+      state('calendar', '466a2fa64b6408c33077de33c9df6e8d1848fce42a9a42b53d5109eae9fa7153'),
+    );
+    expect(listing).toMatch(/^grid 6×7 #month_view_background x 72…929 y 309…885, ids by row: /m);
+    expect(listing).not.toMatch(/^\S+ #month_view_background/m);
+    const cells = obs.elements.filter((e) => e.resourceId.endsWith('month_view_background'));
+    expect(cells).toHaveLength(42);
+  });
 });

@@ -155,6 +155,84 @@ function ownHits(words: string, e: Element, obs: Observation, terms: AppRiskConf
   return opensComposer(words, e, obs) ? hits.filter((h) => h.category !== 'send') : hits;
 }
 
+/** What a check found so far: the lexicon hits, what a press does beyond its words, and why. */
+interface Findings {
+  obs: Observation;
+  terms: AppRiskConfig['terms'];
+  hits: LexiconHit[];
+  /** Held for what the press does rather than for a lexicon word: an emergency call. */
+  does: ConfirmCategory[];
+  reasons: string[];
+}
+
+function found(f: Findings, hits: readonly LexiconHit[], why: (h: LexiconHit) => string): void {
+  f.hits.push(...hits);
+  for (const h of hits) f.reasons.push(why(h));
+}
+
+/** The page's own words (outside `except`): what an untargeted touch or a generic OK is judged by. */
+const pageHits = (f: Findings, except?: Element) => classifyText(contextText(f.obs, except), f.terms);
+
+/** A press on `e` labelled `words`: its own lexicon hits, and an emergency call it places. */
+function pressing(f: Findings, e: Element, words: string): LexiconHit[] {
+  const call = emergencyCall(words, e, f.obs);
+  if (call) {
+    f.does.push('emergency_call');
+    f.reasons.push(`"${words}" places an emergency call (${call})`);
+  }
+  return ownHits(words, e, f.obs, f.terms);
+}
+
+/**
+ * A sequence is judged by what each member does to what: typing into two fields is not a send; a
+ * click on "Send" among them is, and so is an IME enter on a chat page.
+ */
+function judgeSequence(f: Findings, action: Action): void {
+  for (const m of sequenceMembers(action, f.obs)) {
+    const enter = m.op === 'ime_enter';
+    const acts = m.op === 'click' || m.op === 'long_click' || m.tool === 'touch_gesture';
+    if (m.element && acts) {
+      const words = exemptTarget(m.element, f.obs) ? undefined : commandWords(m.element, f.obs);
+      const own = words ? pressing(f, m.element, words) : [];
+      found(f, own, (h) => `member ${m.op} "${words}" matches ${h.category} term "${h.term}"`);
+    } else if (!m.element && (acts || enter))
+      found(f, pageHits(f), (h) => `untargeted member ${m.op} on a page showing ${h.category} term "${h.term}"`);
+    if (enter) judgeSubmit(f);
+  }
+}
+
+/** One action by what it presses: its target's words, a generic OK by its dialog, a raw point by its page. */
+function judgeTouch(f: Findings, action: Action, target: Element | undefined): void {
+  if (target && (exemptTarget(target, f.obs) || !presses(action))) {
+    // an option or an editing key, or a swipe / typing / zoom aimed at it: its words hold nothing
+    // (an app configured high-risk still does; typing that submits is judged by judgeSubmit)
+  } else if (target) {
+    const words = commandWords(target, f.obs);
+    const own = words ? pressing(f, target, words) : [];
+    found(f, own, (h) => `target "${words}" matches ${h.category} term "${h.term}"`);
+    if (own.length === 0 && words && isGenericConfirm(words))
+      found(f, pageHits(f, target), (h) => `"${label(target)}" confirms a ${h.category} dialog/page ("${h.term}")`);
+  } else if (!UNTARGETED_FREE.has(action.tool)) {
+    // No element under the touch (visual-first page, raw point): judge by the page instead.
+    found(f, pageHits(f), (h) => `untargeted ${action.tool} on a page showing ${h.category} term "${h.term}"`);
+  }
+}
+
+/** Enter in a chat or comment box sends. */
+function judgeSubmit(f: Findings): void {
+  const sends = pageHits(f).filter((h) => h.category === 'send');
+  found(f, sends, (h) => `IME enter on a page with "${h.term}" may send`);
+}
+
+/** Typing that ends in a newline, or an IME enter: it submits what the field holds. */
+function submits(action: Action): boolean {
+  const text = action.text ?? (typeof action.args?.text === 'string' ? action.args.text : undefined);
+  return (
+    (action.tool === 'type' && /\n$/.test(text ?? '')) ||
+    (action.tool === 'control_action' && action.args?.action === 'ime_enter')
+  );
+}
+
 export function checkGuard(
   action: Action,
   obs: Observation,
@@ -164,88 +242,21 @@ export function checkGuard(
 ): GuardVerdict {
   const mutating = isMutating(action);
   const app = cfg.apps?.[obs.app.package];
-  const hits: LexiconHit[] = [];
-  /** Held for what the press does rather than for a lexicon word: an emergency call. */
-  const does: ConfirmCategory[] = [];
-  const reasons: string[] = [];
-  const pressing = (e: Element, words: string) => {
-    const own = ownHits(words, e, obs, app?.terms);
-    const call = emergencyCall(words, e, obs);
-    if (call) {
-      does.push('emergency_call');
-      reasons.push(`"${words}" places an emergency call (${call})`);
-    }
-    return own;
-  };
-  if (extraReason) reasons.push(extraReason);
-  if (mutating && action.tool === 'action_sequence') {
-    // A sequence is judged by what each member does to what: typing into two fields is not a
-    // send; a click on "Send" among them is, and so is an IME enter on a chat page.
-    for (const m of sequenceMembers(action, obs)) {
-      const submits = m.op === 'ime_enter';
-      const acts = m.op === 'click' || m.op === 'long_click' || m.tool === 'touch_gesture';
-      if (m.element && acts) {
-        const words = exemptTarget(m.element, obs) ? undefined : commandWords(m.element, obs);
-        const own = words ? pressing(m.element, words) : [];
-        hits.push(...own);
-        for (const h of own) reasons.push(`member ${m.op} "${words}" matches ${h.category} term "${h.term}"`);
-      } else if (!m.element && (acts || submits)) {
-        const ctx = classifyText(contextText(obs), app?.terms);
-        hits.push(...ctx);
-        for (const h of ctx) reasons.push(`untargeted member ${m.op} on a page showing ${h.category} term "${h.term}"`);
-      }
-      if (submits) {
-        const ctx = classifyText(contextText(obs), app?.terms).filter((h) => h.category === 'send');
-        hits.push(...ctx);
-        for (const h of ctx) reasons.push(`IME enter on a page with "${h.term}" may send`);
-      }
-    }
-  } else if (mutating) {
-    if (target && (exemptTarget(target, obs) || !presses(action))) {
-      // an option or an editing key, or a swipe / typing / zoom aimed at it: its words hold nothing
-      // (an app configured high-risk still does, below; typing that submits is judged below)
-    } else if (target) {
-      const words = commandWords(target, obs);
-      const own = words ? pressing(target, words) : [];
-      hits.push(...own);
-      for (const h of own) reasons.push(`target "${words}" matches ${h.category} term "${h.term}"`);
-      if (own.length === 0 && words && isGenericConfirm(words)) {
-        const ctx = classifyText(contextText(obs, target), app?.terms);
-        hits.push(...ctx);
-        for (const h of ctx) reasons.push(`"${label(target)}" confirms a ${h.category} dialog/page ("${h.term}")`);
-      }
-    } else if (!UNTARGETED_FREE.has(action.tool)) {
-      // No element under the touch (visual-first page, raw point): judge by the page instead.
-      const ctx = classifyText(contextText(obs), app?.terms);
-      hits.push(...ctx);
-      for (const h of ctx) reasons.push(`untargeted ${action.tool} on a page showing ${h.category} term "${h.term}"`);
-    }
-    const text = action.text ?? (typeof action.args?.text === 'string' ? action.args.text : undefined);
-    const submits =
-      (action.tool === 'type' && /\n$/.test(text ?? '')) ||
-      (action.tool === 'control_action' && action.args?.action === 'ime_enter');
-    if (submits) {
-      // Enter in a chat or comment box sends.
-      const ctx = classifyText(contextText(obs), app?.terms).filter((h) => h.category === 'send');
-      hits.push(...ctx);
-      for (const h of ctx) reasons.push(`IME enter on a page with "${h.term}" may send`);
-    }
+  const f: Findings = { obs, terms: app?.terms, hits: [], does: [], reasons: extraReason ? [extraReason] : [] };
+  if (mutating && action.tool === 'action_sequence') judgeSequence(f, action);
+  else if (mutating) {
+    judgeTouch(f, action, target);
+    if (submits(action)) judgeSubmit(f);
   }
   if (mutating && app?.all) {
-    hits.push({ category: app.all, term: obs.app.package });
-    reasons.push(`${obs.app.package} is configured as high-risk (${app.all})`);
+    f.hits.push({ category: app.all, term: obs.app.package });
+    f.reasons.push(`${obs.app.package} is configured as high-risk (${app.all})`);
   }
   const typed = action.text ?? (typeof action.args?.text === 'string' ? action.args.text : '');
-  const pii = [...new Set(findPii(typed).map((f) => f.kind))];
-  if (pii.length && cfg.confirmPii) reasons.push(`typed text contains ${pii.join(', ')}`);
-  const categories: ConfirmCategory[] = [...new Set([...hits.map((h) => h.category), ...does])];
+  const pii = [...new Set(findPii(typed).map((p) => p.kind))];
+  if (pii.length && cfg.confirmPii) f.reasons.push(`typed text contains ${pii.join(', ')}`);
+  const categories: ConfirmCategory[] = [...new Set([...f.hits.map((h) => h.category), ...f.does])];
   if (extraReason) categories.push('ambiguous_target');
   if (pii.length && cfg.confirmPii) categories.push('personal_data');
-  return {
-    needsConfirmation: categories.length > 0,
-    categories,
-    reasons,
-    pii,
-    mutating,
-  };
+  return { needsConfirmation: categories.length > 0, categories, reasons: f.reasons, pii, mutating };
 }

@@ -1,4 +1,5 @@
 import { IMPLIED_VERB, impliedVerb } from '../../core/element-ref.js';
+import { readGridLine } from '../../core/grid-line.js';
 import { MAX_SUBGOALS, specsOf } from '../act-schema.js';
 import { EXPECT_FORMS, FRAME_FORM, OWN_TARGET_NOTE } from '../expect-dsl.js';
 import type { PlannerToolSpec, ScreenKinds, ToolCatalog } from '../tool-spec.js';
@@ -6,6 +7,7 @@ import {
   ALL_DONE,
   allDoneDialog,
   blockSection,
+  burstLine,
   fenceScreen,
   formatApps,
   formatHistory,
@@ -15,6 +17,7 @@ import {
   LIST_SEPARATOR,
   lineSection,
   markHeld,
+  PLAN_PENDING,
   reviseQualifier,
   SCREEN_LINE,
   SCREEN_OPEN,
@@ -68,7 +71,9 @@ export function screenHelp(screen?: string): string {
   const rid = !seen || seen.rid ? ' #resource' : '';
   const xy = !seen || seen.xy;
   const place = xy ? ' (x,y 0..1000 of the whole screen, where order and label cannot place it)' : '';
-  return `Screen lines: id Class "label" state${rid}${xy ? ' x,y' : ''}${place}. ${verbs}${written}.${joins}`;
+  // Said only where a grid line is listed: other screens pay nothing for it.
+  const grid = seen?.grid ? ' A grid line lists look-alike cells by id, row by row (act on a cell by its id).' : '';
+  return `Screen lines: id Class "label" state${rid}${xy ? ' x,y' : ''}${place}. ${verbs}${written}.${joins}${grid}`;
 }
 
 /** A quoted text that joins a row's texts or breaks a line. */
@@ -89,12 +94,22 @@ interface ScreenMarks {
   rid: boolean;
   /** Some line shows a centre. */
   xy: boolean;
+  /** Some line is a grid of look-alike cells (core/grid-line.ts). */
+  grid: boolean;
 }
 
 /** What the listing's lines show, so the help explains only that. */
 function screenMarks(screen: string): ScreenMarks {
-  const marks: ScreenMarks = { roles: new Set(), verbs: false, joins: JOINED.test(screen), rid: false, xy: false };
+  const marks: ScreenMarks = {
+    roles: new Set(),
+    verbs: false,
+    joins: JOINED.test(screen),
+    rid: false,
+    xy: false,
+    grid: false,
+  };
   for (const line of screen.split('\n')) {
+    if (readGridLine(line)) marks.grid = true;
     const m = SCREEN_LINE.exec(line);
     if (!m) continue;
     if (m[3]) marks.roles.add(m[3]);
@@ -202,14 +217,18 @@ export function systemPrompt(names: readonly string[], catalog: ToolCatalog, opt
 
 export function buildDecideMessages(input: DecideInput, catalog: ToolCatalog): { system: string; user: string } {
   const parts: string[] = [lineSection(SECTION.goal, input.goal)];
-  if (input.plan.length) parts.push(blockSection(SECTION.plan, formatPlan(input.plan, input.current)));
+  if (input.planPending) parts.push(lineSection(SECTION.plan, PLAN_PENDING));
+  else if (input.plan.length) parts.push(blockSection(SECTION.plan, formatPlan(input.plan, input.current)));
   // The plan's [>] line names the current subgoal; the line is written only when none is left.
-  if (!input.plan[input.current])
+  if (!input.planPending && !input.plan[input.current])
     parts.push(lineSection(SECTION.current, input.dialog === undefined ? ALL_DONE : allDoneDialog(input.dialog)));
   if (input.notes?.length) parts.push(blockSection(SECTION.notes, formatNotes(input.notes)));
+  if (input.knowledge?.length)
+    parts.push(blockSection(SECTION.knowledge, formatNotes(input.knowledge), 'what exploring this app learned'));
   if (input.history.length) parts.push(blockSection(SECTION.history, formatHistory(input.history)));
   if (input.banned.length) parts.push(lineSection(SECTION.banned, input.banned.join(LIST_SEPARATOR)));
   if (input.hint) parts.push(lineSection(SECTION.hint, input.hint));
+  if (input.burstLimit) parts.push(lineSection(SECTION.burst, burstLine(input.burstLimit)));
   if (input.apps?.length) parts.push(lineSection(SECTION.apps, formatApps(input.apps)));
   parts.push(
     blockSection(

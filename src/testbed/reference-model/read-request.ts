@@ -1,4 +1,5 @@
 import { impliedVerb } from '../../core/element-ref.js';
+import { type GridLine, gridCellCentre, readGridLine } from '../../core/grid-line.js';
 import type { ChatRequest } from './request.js';
 
 /**
@@ -20,6 +21,7 @@ const SECTION = {
   previousPlan: 'Previous plan',
   plan: 'Plan',
   current: 'Current subgoal',
+  burst: 'Burst',
   history: 'Recent steps',
   banned: 'Banned on this page',
   hint: 'Note',
@@ -29,6 +31,10 @@ const SECTION_BREAK = '\n\n';
 const LIST_SEPARATOR = '; ';
 /** `Label[ (qualifier)]:[ value]` */
 const SECTION_HEADER = /^([A-Z][A-Za-z ]*?)(?: \((.*)\))?:(?: (.*))?$/;
+/** The Plan line while there is none yet: this decision sends it (Flash). */
+const PLAN_PENDING = /^none yet\b/;
+/** The Burst line: how many steps one action_sequence may have. */
+const BURST_MAX = /\bup to (\d+)\b/;
 /** The Current subgoal line once every subgoal is done. */
 const ALL_DONE = /^all subgoals done\b/;
 /** `N. [m] text` */
@@ -119,6 +125,10 @@ export interface ParsedPrompt {
   apps: string[];
   /** The plan prompt's previous plan and why it is revised. */
   previousPlan?: { plan: PromptSubgoal[]; reason: string };
+  /** No plan yet: this decision is to send one (`plan=[…]`, Flash). */
+  planPending: boolean;
+  /** Bursts are asked for, of at most this many steps (the Burst line); absent otherwise. */
+  burstMax?: number;
 }
 
 export interface ReadRequest {
@@ -238,6 +248,7 @@ export function parsePrompt(user: string, tools: readonly string[] = []): Parsed
   const banned = s.get(SECTION.banned)?.value;
   const shape = SCREEN_QUALIFIER.exec(s.get(SECTION.screen)?.qualifier ?? '');
   const history = historyLines(s.get(SECTION.history)?.lines ?? []);
+  const burstMax = Number(BURST_MAX.exec(s.get(SECTION.burst)?.value ?? '')?.[1]) || undefined;
   return {
     goal: s.get(SECTION.goal)?.value.trim() ?? '',
     plan,
@@ -257,6 +268,8 @@ export function parsePrompt(user: string, tools: readonly string[] = []): Parsed
     previousPlan: prev
       ? { plan: planLines(prev.lines), reason: (prev.qualifier ?? '').replace(REVISE, '') }
       : undefined,
+    planPending: PLAN_PENDING.test(s.get(SECTION.plan)?.value.trim() ?? ''),
+    ...(burstMax ? { burstMax } : {}),
   };
 }
 
@@ -312,11 +325,24 @@ export function extractScreen(prompt: string): ParsedScreen {
   const raw = start >= 0 && end > start ? prompt.slice(start + SCREEN_OPEN.length, end) : '';
   const elements: ScreenLine[] = [];
   for (const line of raw.split('\n')) {
-    const el = parseScreenLine(line);
+    const grid = readGridLine(line);
+    if (grid) elements.push(...gridCells(grid));
+    const el = grid ? undefined : parseScreenLine(line);
     if (el) elements.push(el);
   }
   const texts = [...raw.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1] ?? '').filter(Boolean);
   return { elements, texts, raw };
+}
+
+/** A grid line's cells, each as its own line would read (its look, and its centre from the grid's spacing). */
+function gridCells(g: GridLine): ScreenLine[] {
+  return g.ids.flatMap((row, r) =>
+    row.flatMap((id, c) => {
+      const { x, y } = gridCellCentre(g, r, c);
+      const cell = parseScreenLine(`${id} ${g.look} ${x},${y}`.replace(/ {2,}/g, ' '));
+      return cell ? [cell] : [];
+    }),
+  );
 }
 
 /** Typed text as the history shows it: its length (`(5 chars)`), or the model's own placeholder. */
