@@ -1,6 +1,7 @@
 import { impliedVerb, lineId, shortestPrefixes } from '../core/element-ref.js';
 import { rectCenter } from '../core/geometry.js';
 import { writeGridLine } from '../core/grid-line.js';
+import { writeSectionLine } from '../core/section-line.js';
 import type { Element, Observation } from '../core/types.js';
 import { humanizeRid, OBFUSCATED_RE, ridMeaning } from './control-labels.js';
 import { isKeyboardKey, keyboardLine, keyboardWindows } from './keyboard.js';
@@ -340,7 +341,8 @@ export function compactView(o: Observation, options: CompactOptions = {}): strin
   for (const e of actionable) {
     const g = gridOf.get(e);
     const head = heads.get(e);
-    if (head !== undefined && !(g && written.has(g))) lines.push(`section ${quote(truncate(head, opts.maxLabel))}`);
+    if (head !== undefined && !(g && written.has(g)))
+      lines.push(writeSectionLine(quote(truncate(head, opts.maxLabel))));
     if (!g) lines.push(elementLine(e, lineOpts, shown?.get(e.id) ?? e.id));
     else if (!written.has(g)) {
       written.add(g);
