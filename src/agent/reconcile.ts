@@ -3,10 +3,10 @@ import { isFocusLike, validate } from '../executor/validator.js';
 import { formatExpect } from '../planner/expect-dsl.js';
 import { emptyUsage } from '../planner/llm/client.js';
 import type { JournalEntry } from '../store/action-journal.js';
-import { actionSignature, describeAction } from '../tools/index.js';
+import { actionSignature } from '../tools/index.js';
 import type { RunEvent } from './reduce.js';
 import type { RunState } from './run-state.js';
-import { labelOf } from './step-helpers.js';
+import { describeOn } from './step-helpers.js';
 import type { StepRecord } from './types.js';
 
 /**
@@ -99,7 +99,7 @@ export async function reconcileAction(
   now: Observation,
 ): Promise<string> {
   const { action } = e.decision;
-  const what = describeAction(action, labelOf(e.pre, action.target_id));
+  const what = describeOn(action, e.pre);
   const expect = formatExpect(e.decision.expect);
   const line = (ok: boolean, note: string) =>
     tell({ kind: 'history', entry: { step: e.step, action: what, expect, ok, note } });
@@ -129,7 +129,7 @@ export async function reconcileAction(
   const note = `was in flight when the run was interrupted and may have taken effect (${j.reason}): look at the screen; do not repeat it unless the screen shows it was not done`;
   await tell({
     kind: 'refused',
-    ban: { page: e.pre.pageHash, signature: actionSignature(action), shown: describeAction(action) },
+    ban: { page: e.pre.pageHash, signature: actionSignature(action), shown: what },
     entry: { step: e.step, action: what, expect, ok: false, note },
     hint: `"${what}" ${note}.`,
   });
@@ -143,7 +143,7 @@ export function reconciledRecord(st: RunState, e: JournalEntry, j: Judged): Step
     step: e.step,
     subgoal: st.plan[e.subgoal]?.text ?? '',
     source: 'llm',
-    action: describeAction(action, labelOf(e.pre, action.target_id)),
+    action: describeOn(action, e.pre),
     ok: j.verdict === 'done',
     note: `journaled before the interruption; judged on resume: ${j.verdict.replace('_', ' ')}${j.reason ? ` (${j.reason})` : ''}`,
     llm: emptyUsage(),

@@ -3,7 +3,7 @@ import { ActionableError } from '../core/errors.js';
 import { lastJournalEntry } from '../store/action-journal.js';
 import { type Checkpoint, CheckpointStore } from '../store/checkpoint.js';
 import { RunArchive } from '../store/run-archive.js';
-import { actionSignature, describeAction } from '../tools/index.js';
+import { actionSignature } from '../tools/index.js';
 import { cancellable, controlled, type RunControl } from './cancel.js';
 import { drive } from './loop.js';
 import type { Perceived } from './ports.js';
@@ -12,7 +12,7 @@ import type { RunEvent } from './reduce.js';
 import { deserialize, type RunState } from './run-state.js';
 import { maskSecrets } from './secrets.js';
 import { type AgentDeps, apply, openSession } from './session.js';
-import { replan, screenState } from './step-helpers.js';
+import { describeOn, replan, screenState } from './step-helpers.js';
 import type { RunResult } from './types.js';
 
 /**
@@ -178,7 +178,8 @@ async function reconcileIntent(
   }
   await tell({
     kind: 'refused',
-    ban: { page: intent.pageHash, signature: actionSignature(action), shown: describeAction(action) },
+    // Typed text shows as typed only where its field is on the screen now and no password field.
+    ban: { page: intent.pageHash, signature: actionSignature(action), shown: describeOn(action, obs) },
   });
   await tell({ kind: 'already_done', what });
   if (intent.subgoalDone && intent.subgoal !== undefined && st.plan[intent.subgoal])

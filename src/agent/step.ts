@@ -1,14 +1,14 @@
-import type { Decision, Observation } from '../core/types.js';
+import type { Decision } from '../core/types.js';
 import { formatExpect } from '../planner/expect-dsl.js';
 import { emptyUsage } from '../planner/llm/client.js';
-import { describeAction as describeWith } from '../planner/memory/signature.js';
-import { isTerminal, REGISTRY } from '../tools/index.js';
+import { isTerminal } from '../tools/index.js';
+import { stopAtHeld, stoppedHint } from './burst-stop.js';
 import type { Perceived } from './ports.js';
 import { apply, checkCancelled, resultOf, type Session } from './session.js';
 import { choose } from './step-choose.js';
 import type { StepCtx } from './step-context.js';
 import { executePlanned } from './step-execute.js';
-import { labelOf } from './step-helpers.js';
+import { describeOn, labelOf } from './step-helpers.js';
 import { handleMeta } from './step-meta.js';
 import { preflight } from './step-preflight.js';
 import { reduce } from './step-reduce.js';
@@ -70,17 +70,17 @@ export async function runStep(s: Session, step: number, seen: Perceived, start: 
     ctx.record.note = `model output rejected: ${choice.reason}`;
     return next();
   }
-  const { planned, source } = choice;
+  const { source } = choice;
+  // A burst runs up to its first guarded member; that one is a step of its own (./burst-stop.ts).
+  const stop = stopAtHeld(s, ctx, choice.planned);
+  const planned = stop.kind === 'cut' ? stop.planned : choice.planned;
+  if (stop.kind !== 'whole')
+    await apply(s, { kind: 'hint', hint: stoppedHint(stop.what, stop.kind === 'cut' ? stop.index : 0) });
   const action = planned.decision.action;
   Object.assign(ctx.record, {
     source,
     decision: planned.decision,
-    action: describeWith(
-      action,
-      REGISTRY.catalog,
-      choice.ruleLabel ?? labelOf(seen.obs, action.target_id),
-      typedShown(seen.obs, action.target_id),
-    ),
+    action: describeOn(action, seen.obs, choice.ruleLabel ?? labelOf(seen.obs, action.target_id)),
     expect: shownExpect(planned.decision),
     note: choice.ruleNote,
   });
@@ -96,6 +96,7 @@ export async function runStep(s: Session, step: number, seen: Perceived, start: 
     });
     return next();
   };
+  if (stop.kind === 'none') return refused(`stopped before ${stop.what}: nothing ran`);
 
   checkCancelled(s);
   const pre = await preflight(s, ctx, planned, source);
@@ -149,7 +150,8 @@ export async function finish(
   latest: Perceived,
 ): Promise<RunResult> {
   const { plan, current, goal } = s.state;
-  if ((status === 'done' || status === 'ask_user') && current >= plan.length - 1)
+  // A Flash plan starts after its first action: only a Pro plan is whole enough to plan with again.
+  if ((status === 'done' || status === 'ask_user') && current >= plan.length - 1 && s.state.mode === 'pro')
     s.deps.memory.rememberPlan(
       goal,
       plan.map((p) => p.text),
@@ -158,16 +160,6 @@ export async function finish(
   const result = resultOf(s);
   for (const l of s.listeners) await l({ kind: 'finish', result, png: latest.png });
   return result;
-}
-
-/**
- * Whether the text typed into this target may be shown in the history: a known field that is no
- * password field. The run's credentials reach the model only as placeholders (agent/secrets.ts),
- * which typedText shows as they are; a password field's text is only ever counted.
- */
-function typedShown(obs: Observation, id: string | undefined): boolean {
-  const e = id ? obs.elements.find((x) => x.id === id) : undefined;
-  return !!e && !e.flags.password;
 }
 
 /**

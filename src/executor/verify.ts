@@ -5,7 +5,8 @@ import type { WireSnapshot } from '../device/protocol/index.js';
 import { needsFrames } from './frames.js';
 import { observeDevice, type Perceiver } from './observe.js';
 import { pollUntil } from './pacing.js';
-import { type Outcome, pageSignature, snapshotLoading, validate } from './validator.js';
+import { pageSignature, snapshotLoading } from './page-compare.js';
+import { type Outcome, validate } from './validator.js';
 
 /**
  * Post-action verification (interaction-latency RFC §6.1):

@@ -3,6 +3,7 @@ import { asksQuestion } from '../core/goal.js';
 import type { Logger } from '../core/logger.js';
 import { actJsonSchema } from './act-schema.js';
 import { MAX_SUBGOALS, type PlannedStep, parseAct } from './act-tool.js';
+import { type DescribeInput, describePage } from './describe.js';
 import type { ChatMessage, LlmClient, LlmUsage } from './llm/client.js';
 import { buildDecideMessages, buildPlanMessages } from './prompt/builders.js';
 import type { DecideInput, PlanInput, Subgoal } from './prompt/types.js';
@@ -39,6 +40,8 @@ export interface DecideRequest extends DecideInput {
   image?: (req: ImageRequest) => Promise<string | undefined>;
   /** The screenshot the model's last step (a `look`) asked for, of this same screen. */
   look?: LookImage;
+  /** The most members one action_sequence may have (the run's task setting). */
+  maxBurst?: number;
 }
 
 /** A look's screenshot (a data: URL) and what it shows, for the prompt's image note. */
@@ -87,6 +90,11 @@ export class Planner {
     return { plan: res.value.map((text) => ({ text, done: false })), usage: res.usage };
   }
 
+  /** Explore's description of a page and its controls (./describe.ts): one call per new page. */
+  describePage(input: DescribeInput, signal?: AbortSignal) {
+    return describePage(this.deps.llm, input, signal);
+  }
+
   /** `signal`: the run's cancel, which ends the model call at once. */
   async decide(req: DecideRequest, signal?: AbortSignal): Promise<DecideResult> {
     const { catalog } = this.deps;
@@ -111,7 +119,7 @@ export class Planner {
     const banned = new Map((req.bannedSignatures ?? []).map((sig, i) => [sig, req.banned[i] ?? sig]));
     let questioned = false;
     const parse = (raw: unknown) => {
-      const r = parseAct(raw, { tools, catalog, ids: req.ids, subgoal, banned });
+      const r = parseAct(raw, { tools, catalog, ids: req.ids, subgoal, banned, maxBurst: req.maxBurst });
       if (!r.ok || !catalog.get(r.value.decision.action.tool)?.completes) return r;
       const answer = r.value.decision.action.answer?.trim();
       if (question && !answer)

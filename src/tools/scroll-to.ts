@@ -1,16 +1,21 @@
 import { z } from 'zod';
+import { LIMITS } from '../device/protocol/index.js';
 import { nativeRequest, refuse, sendNative } from '../executor/dispatch.js';
 import { byId, containerSelector, rowTitle, scrollContainer } from '../executor/native-args.js';
 import { scrollOnReads } from '../executor/scroll-reads.js';
 import type { Tool } from './tool.js';
 import { says } from './tool.js';
 
+/** The budget as the tool's text states it: the request's defaults, and the most it may ask. */
+const BUDGET = `${LIMITS.defaultScrolls} scrolls / ${LIMITS.defaultScrollMs / 1000} s unless max_scrolls / timeout_ms say more, at most ${LIMITS.maxScrolls} / ${LIMITS.maxScrollMs / 1000} s`;
+
 /**
- * Scroll a list until a row with this title is visible (≤ 20 scrolls / 30 s, stops on no
- * progress): the helper's native scroll, or swipes and reads where the device has none.
+ * Scroll a list until a row with this title is visible (BUDGET, stops on no progress): the
+ * helper's native scroll, or swipes and reads where the device has none.
  */
 export const scrollTo: Tool = {
   name: 'scroll_to',
+  explore: 'free',
   help: says(
     'scroll_to(text, target_id?, direction?) scrolls the list until a row with this title is visible (a row as listed works: its title is searched); direction up searches back',
   ),
@@ -61,8 +66,7 @@ export const scrollTo: Tool = {
   },
   mcp: {
     title: 'Scroll to',
-    description:
-      'Scroll a list until the target is visible (≤ 20 scrolls / 30 s; stops on no progress). The list: container, or the one element_id names (a list or a row in it), else the largest list on the screen.',
+    description: `Scroll a list until the target is visible (${BUDGET}; stops on no progress). The list: container, or the one element_id names (a list or a row in it), else the largest list on the screen.`,
     fields: {
       container: z
         .record(z.string(), z.unknown())
@@ -73,8 +77,20 @@ export const scrollTo: Tool = {
         .record(z.string(), z.unknown())
         .describe('exact selector of what to reveal, e.g. {"text": "Sourdough"} (a row\'s title as listed)'),
       direction: z.enum(['forward', 'backward']).optional(),
-      max_scrolls: z.number().int().optional(),
-      timeout_ms: z.number().int().optional(),
+      max_scrolls: z
+        .number()
+        .int()
+        .min(1)
+        .max(LIMITS.maxScrolls)
+        .optional()
+        .describe(`scrolls before giving up (default ${LIMITS.defaultScrolls})`),
+      timeout_ms: z
+        .number()
+        .int()
+        .min(1)
+        .max(LIMITS.maxScrollMs)
+        .optional()
+        .describe(`ms before giving up (default ${LIMITS.defaultScrollMs})`),
     },
     readOnly: false,
   },

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isIdempotent, judgeInFlight, reconcileAction } from '../../src/agent/reconcile.js';
+import { isIdempotent, judgeInFlight, reconcileAction, reconciledRecord } from '../../src/agent/reconcile.js';
 import { type RunEvent, reduce } from '../../src/agent/reduce.js';
 import { bannedOn, newState, type RunState } from '../../src/agent/run-state.js';
 import type { Decision, Observation } from '../../src/core/types.js';
 import { emptyUsage } from '../../src/planner/llm/client.js';
 import type { JournalEntry } from '../../src/store/action-journal.js';
+import { ACME_PACKAGE } from '../../src/testbed/sim/apps/acme.js';
 import { actionSignature } from '../../src/tools/index.js';
 import { byLabel, look, newPhone, open, tapElement } from '../perception/phone.js';
 
@@ -105,6 +106,40 @@ describe('reconcileAction', () => {
     expect(s.st.plan[0]?.done).toBe(true);
     expect(s.st.current).toBe(1);
     expect(s.st.history[0]).toMatchObject({ step: 4, ok: true });
+  });
+
+  it('typed text reads as typed in a plain field, and only as its length in a password field', async () => {
+    const phone = newPhone();
+    await open(phone, ACME_PACKAGE);
+    const pre = (await look(phone, { screenshot: false })).observation;
+    const field = (name: string) => {
+      const e = pre.elements.find((x) => x.resourceId?.endsWith(`/${name}`));
+      if (!e) throw new Error(`no ${name} field on ${pre.app.package}`);
+      return e;
+    };
+    const typeInto = (id: string, text: string): Decision => ({
+      thought: 't',
+      action: { tool: 'type', target_id: id, text },
+      expect: { kind: 'no_change' },
+    });
+    const shown = async (d: Decision) => {
+      const s = session();
+      const note = await reconcileAction(s.st, s.tell, entry(pre, d), { verdict: 'unknown', reason: 'r' }, pre);
+      return {
+        line: s.st.history[0]?.action ?? '',
+        note,
+        record: reconciledRecord(s.st, entry(pre, d), { verdict: 'unknown' }).action,
+      };
+    };
+    const email = await shown(typeInto(field('email').id, 'bo@acme.test'));
+    for (const t of [email.line, email.note, email.record]) expect(t).toContain('text="bo@acme.test"');
+    const pw = await shown(typeInto(field('password').id, 'Hunter2-x'));
+    for (const t of [pw.line, pw.note, pw.record]) {
+      expect(t).toContain('text=(9 chars)');
+      expect(t).not.toContain('Hunter2');
+    }
+    // A field that is not on the screen it was decided on is not known to be plain: counted.
+    expect((await shown(typeInto('0000dead', 'bo@acme.test'))).line).toContain('text=(12 chars)');
   });
 
   it('idempotent: set a state (type, launch, scroll, a slider) — not add to one (tap, back, a click)', () => {

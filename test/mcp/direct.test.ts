@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { LIMITS, ScrollToRequestSchema } from '../../src/device/protocol/index.js';
 import { JOURNEY_EXAMPLE } from '../../src/mcp/journey.js';
 import { type Dirs, idOf, type Phone, sc, startPhone, stdioClient, tempDirs, text } from './harness.js';
 
@@ -93,6 +94,17 @@ describe('phone-agent mcp: direct tools', () => {
 
     const gone = sc(await call('observe', { since_revision: 99_999 }));
     expect(gone).toMatchObject({ delta_available: false, reason: 'BASE_REVISION_UNAVAILABLE' });
+  });
+
+  it("scroll_to's text states the budget a request without one gets, and its schema the most it may ask", async () => {
+    const { tools } = await client.listTools();
+    const t = tools.find((x) => x.name === 'scroll_to');
+    const got = ScrollToRequestSchema.parse({ action: 'scroll_to', container: { text: 'a' }, target: { text: 'b' } });
+    expect(t?.description).toContain(`${got.max_scrolls} scrolls / ${got.timeout_ms / 1000} s unless`);
+    const props = t?.inputSchema.properties as Record<string, { maximum?: number; description?: string }>;
+    expect(props.max_scrolls).toMatchObject({ maximum: LIMITS.maxScrolls });
+    expect(props.max_scrolls?.description).toContain(`default ${got.max_scrolls}`);
+    expect(props.timeout_ms).toMatchObject({ maximum: LIMITS.maxScrollMs });
   });
 
   it("a journey's schema spells out a member and carries one example, which validates as it is", async () => {

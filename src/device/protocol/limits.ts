@@ -29,6 +29,9 @@ export const LIMITS = {
   maxWaitMs: 30_000,
   maxScrolls: 20,
   maxScrollMs: 30_000,
+  /** scroll_to's budget when the request names none (what the planner's scroll_to always gets). */
+  defaultScrolls: 10,
+  defaultScrollMs: 10_000,
   /** Members of one action_sequence (the task's max burst). */
   maxBurstActions: 8,
   /** A wait inside an action_sequence. */

@@ -108,8 +108,8 @@ export const ScrollToRequestSchema = z
     container: SelectorSchema,
     target: SelectorSchema,
     direction: z.enum(['forward', 'backward']).default('forward'),
-    max_scrolls: z.number().int().min(1).max(LIMITS.maxScrolls).default(10),
-    timeout_ms: z.number().int().min(1).max(LIMITS.maxScrollMs).default(10_000),
+    max_scrolls: z.number().int().min(1).max(LIMITS.maxScrolls).default(LIMITS.defaultScrolls),
+    timeout_ms: z.number().int().min(1).max(LIMITS.maxScrollMs).default(LIMITS.defaultScrollMs),
     /** Content and target must hold still this long before the next decision. */
     settle_ms: z.number().int().min(0).max(5_000).default(300),
   })

@@ -22,6 +22,9 @@ public final class Limits {
   public static final int MAX_WAIT_MS = 30_000;
   public static final int MAX_SCROLLS = 20;
   public static final int MAX_SCROLL_MS = 30_000;
+  /** scroll_to's budget when the request names none. */
+  public static final int DEFAULT_SCROLLS = 10;
+  public static final int DEFAULT_SCROLL_MS = 10_000;
   public static final int MAX_BURST_ACTIONS = 8;
   public static final int MAX_GROUP_WAIT_MS = 3_000;
   public static final int MAX_SEQUENCE_TEXT_CHARS = 1_024;

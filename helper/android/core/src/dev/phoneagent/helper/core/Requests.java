@@ -124,8 +124,8 @@ public final class Requests {
         "scroll_to",
         base("scroll_to").f("container", selector()).f("target", selector())
             .f("direction", new Schema.Enum("forward", "backward").def("forward"))
-            .f("max_scrolls", Schema.integer(1, Limits.MAX_SCROLLS).def(10.0))
-            .f("timeout_ms", Schema.integer(1, Limits.MAX_SCROLL_MS).def(10_000.0))
+            .f("max_scrolls", Schema.integer(1, Limits.MAX_SCROLLS).def((double) Limits.DEFAULT_SCROLLS))
+            .f("timeout_ms", Schema.integer(1, Limits.MAX_SCROLL_MS).def((double) Limits.DEFAULT_SCROLL_MS))
             .f("settle_ms", Schema.integer(0, 5000).def(300.0)));
     SCHEMAS.put(
         "action_sequence",
