@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
+import { DEFAULT_RUN_MODE } from '../core/run-mode.js';
 import type { Decision } from '../core/types.js';
 import type { ConfirmationChannel } from '../executor/guardrails/confirm.js';
 import { emptyUsage, type LlmUsage } from '../planner/llm/client.js';
@@ -75,6 +76,7 @@ const DURABLE: ReadonlySet<RunEvent['kind']> = new Set([
   'deferred',
   'step_recorded',
   'resumed',
+  'handed_over',
   'finished',
   'interrupted',
 ]);
@@ -118,6 +120,7 @@ export function emptyResult(runId: string, runDir: string, goal: string): RunRes
     goal,
     status: 'failed',
     steps: 0,
+    mode: DEFAULT_RUN_MODE,
     llm: emptyUsage(),
     cacheHits: 0,
     ruleActions: 0,
@@ -137,6 +140,8 @@ export function resultOf(s: Session): RunResult {
     answer: st.answer,
     reason: st.reason,
     steps: s.stepLog.at(-1)?.step ?? st.step,
+    mode: st.mode,
+    ...(st.handover ? { handover: { ...st.handover } } : {}),
     llm: structuredClone(st.usage) as LlmUsage,
     ...st.counters,
     stepLog: s.stepLog,

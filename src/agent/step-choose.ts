@@ -118,6 +118,10 @@ async function askModel(s: Session, ctx: StepCtx): Promise<Choice> {
       apps: s.run.apps,
       hint: st.loop.hint,
       approval: standingApproval(st),
+      // Flash: its first decision carries the plan, and certain steps may go as one burst.
+      planPending: st.mode === 'flash' && st.plan.length === 0,
+      bursts: st.mode === 'flash',
+      maxBurst: st.settings.maxBurstActions,
     }),
     s.run.signal,
   );

@@ -53,6 +53,10 @@ export interface DecideInput {
   apps?: readonly string[];
   /** The title of a dialog open on the screen ('' when it has none): the all-done line says so. */
   dialog?: string;
+  /** No plan yet (Flash): this decision carries it (`plan=[…]`), and the Plan line says so. */
+  planPending?: boolean;
+  /** Bursts of certain steps are asked for (Flash; given only where the sequence tool is offered), of at most this many members (the Burst line). */
+  burstLimit?: number;
 }
 
 export interface PlanInput {

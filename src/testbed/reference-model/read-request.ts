@@ -21,6 +21,7 @@ const SECTION = {
   previousPlan: 'Previous plan',
   plan: 'Plan',
   current: 'Current subgoal',
+  burst: 'Burst',
   history: 'Recent steps',
   banned: 'Banned on this page',
   hint: 'Note',
@@ -30,6 +31,10 @@ const SECTION_BREAK = '\n\n';
 const LIST_SEPARATOR = '; ';
 /** `Label[ (qualifier)]:[ value]` */
 const SECTION_HEADER = /^([A-Z][A-Za-z ]*?)(?: \((.*)\))?:(?: (.*))?$/;
+/** The Plan line while there is none yet: this decision sends it (Flash). */
+const PLAN_PENDING = /^none yet\b/;
+/** The Burst line: how many steps one action_sequence may have. */
+const BURST_MAX = /\bup to (\d+)\b/;
 /** The Current subgoal line once every subgoal is done. */
 const ALL_DONE = /^all subgoals done\b/;
 /** `N. [m] text` */
@@ -120,6 +125,10 @@ export interface ParsedPrompt {
   apps: string[];
   /** The plan prompt's previous plan and why it is revised. */
   previousPlan?: { plan: PromptSubgoal[]; reason: string };
+  /** No plan yet: this decision is to send one (`plan=[…]`, Flash). */
+  planPending: boolean;
+  /** Bursts are asked for, of at most this many steps (the Burst line); absent otherwise. */
+  burstMax?: number;
 }
 
 export interface ReadRequest {
@@ -239,6 +248,7 @@ export function parsePrompt(user: string, tools: readonly string[] = []): Parsed
   const banned = s.get(SECTION.banned)?.value;
   const shape = SCREEN_QUALIFIER.exec(s.get(SECTION.screen)?.qualifier ?? '');
   const history = historyLines(s.get(SECTION.history)?.lines ?? []);
+  const burstMax = Number(BURST_MAX.exec(s.get(SECTION.burst)?.value ?? '')?.[1]) || undefined;
   return {
     goal: s.get(SECTION.goal)?.value.trim() ?? '',
     plan,
@@ -258,6 +268,8 @@ export function parsePrompt(user: string, tools: readonly string[] = []): Parsed
     previousPlan: prev
       ? { plan: planLines(prev.lines), reason: (prev.qualifier ?? '').replace(REVISE, '') }
       : undefined,
+    planPending: PLAN_PENDING.test(s.get(SECTION.plan)?.value.trim() ?? ''),
+    ...(burstMax ? { burstMax } : {}),
   };
 }
 
