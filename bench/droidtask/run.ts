@@ -78,6 +78,14 @@ export interface AppRunOptions {
 
 const MAX_META = 2;
 
+/**
+ * The step-wise protocol as the model reads it (one Notes line a request): whatever it chooses,
+ * only this one action is scored, and the next request shows the recording's next screen after
+ * the recorded step, not after its own action.
+ */
+export const STEPWISE_NOTE =
+  "benchmark, step-wise: only your action for this screen is scored; whatever you choose, the next request shows the recording's next screen, after the recording's own step (listed in Recent steps as taken before you)";
+
 function isScroll(a: Action): boolean {
   if (a.tool === 'swipe' || a.tool === 'scroll_to') return true;
   const op = a.tool === 'control_action' ? a.args?.action : undefined;
@@ -113,7 +121,8 @@ function goldEntry(step: number, gold: Gold, e: Element | undefined): HistoryEnt
     const action: Action = { tool: 'type', target_id: e?.id, text: gold.text ?? '' };
     return {
       step,
-      action: describeAction(action, e?.label),
+      // The recording's text, shown as typed (a count says nothing to check), except into a password field.
+      action: describeAction(action, e?.label, e !== undefined && !e.flags.password),
       expect: `text_appears ${gold.text ?? ''}`,
       ok: true,
       recorded: true,
@@ -201,7 +210,8 @@ export async function runApp(app: DroidtaskApp, o: AppRunOptions): Promise<StepR
             seen,
             history: local.slice(-5),
             banned: [],
-            notes,
+            // The protocol, said once a request: players read the recording's next screen as their own step's outcome.
+            notes: [STEPWISE_NOTE, ...notes],
             apps,
             look,
           });

@@ -1,5 +1,6 @@
 import { impliedVerb } from '../../core/element-ref.js';
 import { type GridLine, gridCellCentre, readGridLine } from '../../core/grid-line.js';
+import { readSectionLine } from '../../core/section-line.js';
 import type { ChatRequest } from './request.js';
 
 /**
@@ -97,6 +98,8 @@ export interface ParsedScreen {
   elements: ScreenLine[];
   /** Every quoted string on the screen, for answers and "is it visible" checks. */
   texts: string[];
+  /** The section headers (`section "…"` lines): headings of the rows below, never a row's value. */
+  sections?: string[];
   raw: string;
 }
 
@@ -324,14 +327,17 @@ export function extractScreen(prompt: string): ParsedScreen {
   const end = prompt.lastIndexOf(SCREEN_CLOSE);
   const raw = start >= 0 && end > start ? prompt.slice(start + SCREEN_OPEN.length, end) : '';
   const elements: ScreenLine[] = [];
+  const sections: string[] = [];
   for (const line of raw.split('\n')) {
+    const section = readSectionLine(line);
+    if (section !== undefined) sections.push(section);
     const grid = readGridLine(line);
     if (grid) elements.push(...gridCells(grid));
     const el = grid ? undefined : parseScreenLine(line);
     if (el) elements.push(el);
   }
   const texts = [...raw.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1] ?? '').filter(Boolean);
-  return { elements, texts, raw };
+  return { elements, texts, raw, sections };
 }
 
 /** A grid line's cells, each as its own line would read (its look, and its centre from the grid's spacing). */
