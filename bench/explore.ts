@@ -5,6 +5,7 @@ import { type ExploreResult, explore } from '../src/agent/explore.js';
 import { callbackConfirmation, composeAgent } from '../src/compose/agent.js';
 import { VirtualClock } from '../src/core/clock.js';
 import { Logger } from '../src/core/logger.js';
+import { foodShopData } from '../src/testbed/sim/apps/foodshop-menu.js';
 import { appFactories } from '../src/testbed/sim/apps/registry.js';
 import { VirtualPhone } from '../src/testbed/sim/phone.js';
 
@@ -26,6 +27,7 @@ const TARGET = 0.9;
 
 interface AppRow {
   app: string;
+  world: WorldKind;
   package: string;
   routes: string[];
   found: string[];
@@ -50,12 +52,29 @@ interface Routes {
   activities: readonly string[];
 }
 
-async function benchApp(app: Routes): Promise<AppRow> {
+/**
+ * The two phones Explore meets: `fresh` is the virtual phone as seeded; `in use` is one a person
+ * already uses — Contacts may read contacts, the cart holds a coffee, today has an event — which
+ * opens the pages that only data opens (Explore itself never grants, adds or saves anything).
+ */
+type WorldKind = 'fresh' | 'in use';
+const WORLDS: readonly WorldKind[] = ['fresh', 'in use'];
+
+function putInUse(phone: VirtualPhone, clock: VirtualClock): void {
+  const w = phone.world;
+  w.permissions.contacts = 'granted';
+  const item = foodShopData(w).menu[0];
+  if (item) w.cart.push({ itemId: item.id, name: item.en, options: [], qty: 1, unitPrice: item.price });
+  const day = new Date(clock.now());
+  day.setHours(15, 0, 0, 0);
+  w.calendar.push({ id: 1, title: 'Dentist', start: day.getTime(), durationMin: 30 });
+}
+
+async function benchApp(app: Routes, world: WorldKind): Promise<AppRow> {
   const label = app.label;
   const clock = new VirtualClock();
   const phone = new VirtualPhone({ seed: 1, clock });
-  // A person who explores Contacts has let it read contacts: Explore itself never grants a permission.
-  if (app.package === CONTACTS) phone.world.permissions.contacts = 'granted';
+  if (world === 'in use') putInUse(phone, clock);
   await phone.launch(app.package);
   await phone.key('home');
   const before = digestWorld(phone.world);
@@ -74,6 +93,7 @@ async function benchApp(app: Routes): Promise<AppRow> {
     const own = new Set(r.map.pages.filter((p) => p.package === app.package).map((p) => p.activity));
     return {
       app: label,
+      world,
       package: app.package,
       routes: [...app.activities],
       found: app.activities.filter((a) => own.has(a)),
@@ -95,8 +115,6 @@ async function benchApp(app: Routes): Promise<AppRow> {
   }
 }
 
-const CONTACTS = 'com.android.contacts';
-
 /** A changed world key with the fields of it that changed (`foodshop.productId`), for the report. */
 function changedIn(before: object, after: object, key: string): string {
   const a = (before as Record<string, unknown>)[key];
@@ -110,16 +128,13 @@ function changedIn(before: object, after: object, key: string): string {
 
 const pct = (a: number, b: number) => (b === 0 ? '—' : `${((100 * a) / b).toFixed(1)}%`);
 
-function markdown(rows: AppRow[], commit: string): string {
+function summary(rows: AppRow[], world: WorldKind): string[] {
   const found = rows.reduce((n, r) => n + r.found.length, 0);
   const routes = rows.reduce((n, r) => n + r.routes.length, 0);
   const guarded = rows.reduce((n, r) => n + r.guardedTaken, 0);
   const changed = rows.filter((r) => r.worldChanged.length > 0);
-  const lines = [
-    '# bench:explore — Explore on the virtual apps (issue 25)',
-    '',
-    `Main at ${commit}; reference model over HTTP, virtual phone seed 1, budget ${ACTIONS} actions per app, screenshots ${SHOTS ? 'on' : 'off'}.`,
-    `"Pages the app has" is its route list (the activities the virtual phone declares); a page found is an activity the walk reached in the app's own package. Target ≥ ${TARGET * 100}% of pages, 0 guarded actions, the world unchanged.`,
+  return [
+    `## ${world === 'fresh' ? 'A fresh phone (the seeded world)' : 'A phone in use (Contacts may read contacts, a coffee in the cart, an event today)'}`,
     '',
     `**Pages found: ${found}/${routes} (${pct(found, routes)})** · guarded actions taken: ${guarded} · apps whose world changed: ${changed.length}/${rows.length}${changed.length ? ` (${changed.map((r) => `${r.app}: ${r.worldChanged.join(', ')}`).join('; ')})` : ''}`,
     '',
@@ -130,11 +145,29 @@ function markdown(rows: AppRow[], commit: string): string {
         `| ${r.app} | ${r.found.length}/${r.routes.length} (${pct(r.found.length, r.routes.length)}) | ${r.pages} | ${r.transitions} | ${r.actions} | ${r.stopped} | ${r.guardedTaken} | ${r.refused.length} | ${r.worldChanged.join(', ') || 'no'} | ${r.modelCalls} | ${(r.wallMs / 1000).toFixed(1)} | ${r.missing.join(', ') || '—'} |`,
     ),
     '',
-    '## What the walk left alone (per app, deduplicated)',
+  ];
+}
+
+function markdown(all: AppRow[], commit: string): string {
+  const lines = [
+    '# bench:explore — Explore on the virtual apps (issue 25)',
     '',
-    ...rows.flatMap((r) => [
-      `- **${r.app}**: ${r.skipped.slice(0, 10).join(' · ') || 'nothing'}${r.skipped.length > 10 ? ` · (+${r.skipped.length - 10} more)` : ''}`,
-    ]),
+    `Main at ${commit}; reference model over HTTP, virtual phone seed 1, budget ${ACTIONS} actions per app, screenshots ${SHOTS ? 'on' : 'off'}.`,
+    `"Pages the app has" is its route list (the activities the virtual phone declares); a page found is an activity the walk reached in the app's own package. Target ≥ ${TARGET * 100}% of pages, 0 guarded actions, the world unchanged.`,
+    '',
+    ...WORLDS.flatMap((w) =>
+      summary(
+        all.filter((r) => r.world === w),
+        w,
+      ),
+    ),
+    '## What the walk left alone (a phone in use; per app, deduplicated)',
+    '',
+    ...all
+      .filter((r) => r.world === 'in use')
+      .flatMap((r) => [
+        `- **${r.app}**: ${r.skipped.slice(0, 10).join(' · ') || 'nothing'}${r.skipped.length > 10 ? ` · (+${r.skipped.length - 10} more)` : ''}`,
+      ]),
     '',
   ];
   return lines.join('\n');
@@ -143,14 +176,15 @@ function markdown(rows: AppRow[], commit: string): string {
 async function main(): Promise<void> {
   const apps: Routes[] = appFactories.map((f) => f()).filter((a) => !ONLY || ONLY.includes(a.label));
   const rows: AppRow[] = [];
-  for (const app of apps) {
-    const label = app.label;
-    const row = await benchApp(app);
-    rows.push(row);
-    process.stderr.write(
-      `${label}: ${row.found.length}/${row.routes.length} pages, ${row.actions} actions, guarded ${row.guardedTaken}, world changed: ${row.worldChanged.join(', ') || 'no'} (${(row.wallMs / 1000).toFixed(1)} s)\n`,
-    );
-  }
+  for (const world of WORLDS)
+    for (const app of apps) {
+      const label = app.label;
+      const row = await benchApp(app, world);
+      rows.push(row);
+      process.stderr.write(
+        `${world} · ${label}: ${row.found.length}/${row.routes.length} pages, ${row.actions} actions, guarded ${row.guardedTaken}, world changed: ${row.worldChanged.join(', ') || 'no'} (${(row.wallMs / 1000).toFixed(1)} s)\n`,
+      );
+    }
   const { execSync } = await import('node:child_process');
   const commit = execSync('git rev-parse --short HEAD', { encoding: 'utf8' }).trim();
   const dir = path.join(import.meta.dirname, 'results');
