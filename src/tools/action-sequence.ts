@@ -152,20 +152,22 @@ export const actionSequence: Tool = {
     if (req.action !== 'action_sequence') return sendNative(ctx.device, req, d);
     // Validate every member against its live control before the first one runs.
     const ms = [...req.actions];
-    // A control an earlier member acts on changes before a later member reaches it (set_text,
-    // then ime_enter): only the first member on a control is bound to the token read now.
-    const touched = new Set<string>();
+    // A member after one that acts changes what later members reach: the same control (set_text,
+    // then ime_enter), or another one's label (a quantity typed, then "Add to cart ¥75" where it
+    // read ¥15 — a Flash burst refused as STALE). Only the members before the first that acts are
+    // bound to the token read now; later ones are found by their selector when they run.
+    let acted = false;
     for (const [i, m] of ms.entries()) {
       const check = ctx.tools.get(m.action)?.checkLive;
-      if (!check) continue;
-      const c = await check(ctx, m, d);
-      if (!c.ok) {
-        const msg = `action_sequence member ${i}: ${c.call.ok ? '' : c.call.message}`;
-        return { call: refuse(d, c.call.ok ? 'INTERNAL' : c.call.code, msg) };
+      if (check) {
+        const c = await check(ctx, m, d);
+        if (!c.ok) {
+          const msg = `action_sequence member ${i}: ${c.call.ok ? '' : c.call.message}`;
+          return { call: refuse(d, c.call.ok ? 'INTERNAL' : c.call.code, msg) };
+        }
+        if (!acted) ms[i] = c.req as typeof m;
       }
-      const key = JSON.stringify('request' in m ? (m.request.selector ?? null) : null);
-      ms[i] = (touched.has(key) ? m : c.req) as typeof m;
-      touched.add(key);
+      if (m.action !== 'wait_until') acted = true;
     }
     return sendNative(ctx.device, { ...req, actions: ms }, d);
   },
