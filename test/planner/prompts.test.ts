@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_SUBGOALS } from '../../src/planner/act-tool.js';
-import { buildDecideMessages, buildPlanMessages, systemPrompt } from '../../src/planner/prompt/builders.js';
+import { buildDecideMessages, buildPlanMessages, screenHelp, systemPrompt } from '../../src/planner/prompt/builders.js';
 import { fenceScreen, formatHistory } from '../../src/planner/prompt/format.js';
 import { REGISTRY } from '../../src/tools/index.js';
 import { SETTINGS_SCREEN } from './fixtures.js';
@@ -36,7 +36,7 @@ describe('prompt builders', () => {
     );
     expect(m.system).toMatchInlineSnapshot(`
       "Operate the user's Android phone: one \`act\` call per turn (other tools appear on screens that need them).
-      Screen lines: id Class "label" state #resource x,y (x,y 0..1000 of the whole screen, where order and label cannot place it). The class implies the verb: EditText fill (type), Switch toggle (tap), SeekBar slide (slider tool), List scroll (swipe/scroll_to), else tap; a written verb overrides (long: long-press only). — and · join a row's texts, ¶ breaks a line. Act on ids.
+      Screen lines: id Class "label" state #resource x,y (x,y 0..1000 of the whole screen, where order and label cannot place it). The class implies the verb: EditText fill (type), Switch toggle (tap), SeekBar slide (swipe), List scroll (swipe/scroll_to), else tap; a written verb overrides (long: long-press only). — and · join a row's texts, ¶ breaks a line. Act on ids.
       Tools: tap(target_id|point); type(target_id, text) replaces the field's text; back; done(text=the answer asked for, else what on screen shows the goal reached); ask_user(text=question or report) stops the run for the user; infeasible(text=reason).
       expect (required; "-" for done/ask_user/infeasible; no <id>: the target): page_changes | element_gone [<id>] | text_appears <text> | element_state [<id>] <on|off|filled|empty|focused|value=N|text=S> | keyboard_shown | app_foreground <app or package> | no_change
       subgoal_done=true: this action completes the [>] subgoal; plan=[…]: the subgoals still open after it, replacing the open ones (left-out ones removed, not ticked; [] = none left).
@@ -246,10 +246,14 @@ describe('prompt builders', () => {
     expect(full).toContain('EditText fill (type), Switch toggle (tap), else tap; a written verb overrides');
     expect(full).toMatch(/state #resource x,y \(x,y 0\.\.1000/);
     expect(full).not.toMatch(/SeekBar|CheckBox/);
-    // Without a screen (the plan prompt), the whole legend.
-    expect(systemPrompt(tools, REGISTRY.catalog)).toMatch(
-      /SeekBar slide \(slider tool\), List scroll \(swipe\/scroll_to\)/,
+    // Without a screen, the whole legend; a slider's verb names the tool offered that sets it
+    // ("slider tool" named none: a relay player looked for it).
+    expect(systemPrompt(tools, REGISTRY.catalog)).toMatch(/SeekBar slide \(swipe\), List scroll \(swipe\/scroll_to\)/);
+    expect(systemPrompt([...tools, 'control_action'], REGISTRY.catalog)).toContain(
+      'SeekBar slide (control_action set_progress)',
     );
+    expect(systemPrompt([...tools, 'set_slider'], REGISTRY.catalog)).toContain('SeekBar slide (set_slider)');
+    expect(screenHelp()).toContain('SeekBar slide, List scroll');
   });
 
   it("a tool's help names only tools the request offers (over plain adb: no touch_gesture on a timeline screen)", () => {

@@ -39,20 +39,31 @@ const ALL_KINDS: ScreenKinds = { toggle: true, field: true, slider: true, list: 
 const VERB_TOOL: Readonly<Record<string, string>> = {
   fill: 'type',
   toggle: 'tap',
-  slide: 'slider tool',
   scroll: 'swipe/scroll_to',
 };
+
+/**
+ * The tool that sets a slider among those offered: "slider tool" named none, and two relay players
+ * looked for one (the device offered control_action's set_progress). The plan prompt names no tool.
+ */
+function slideTool(offered?: ReadonlySet<string>): string | undefined {
+  if (!offered) return undefined;
+  if (offered.has('set_slider')) return 'set_slider';
+  if (offered.has('control_action')) return 'control_action set_progress';
+  return 'swipe';
+}
 
 /**
  * The verbs classes imply (core's IMPLIED_VERB), grouped: `EditText fill (type), Switch/CheckBox/Radio
  * toggle (tap), …` — of the classes in `roles` only (those the screen lists), all when absent.
  */
-function verbLegend(roles?: ReadonlySet<string>): string {
+function verbLegend(roles?: ReadonlySet<string>, offered?: ReadonlySet<string>): string {
   const byVerb = new Map<string, string[]>();
   for (const [role, verb] of Object.entries(IMPLIED_VERB))
     if (!roles || roles.has(role)) byVerb.set(verb, [...(byVerb.get(verb) ?? []), role]);
+  const toolOf = (verb: string) => (verb === 'slide' ? slideTool(offered) : VERB_TOOL[verb]);
   return [...byVerb]
-    .map(([verb, roles]) => `${roles.join('/')} ${verb}${VERB_TOOL[verb] ? ` (${VERB_TOOL[verb]})` : ''}`)
+    .map(([verb, roles]) => `${roles.join('/')} ${verb}${toolOf(verb) ? ` (${toolOf(verb)})` : ''}`)
     .join(', ');
 }
 
@@ -62,9 +73,9 @@ function verbLegend(roles?: ReadonlySet<string>): string {
  * brackets (relay round 2, R7). Every word here is paid on every request (bench:loop measures it),
  * so a decision's legend names only the classes its screen lists; the plan prompt's names all.
  */
-export function screenHelp(screen?: string): string {
+export function screenHelp(screen?: string, offered?: ReadonlySet<string>): string {
   const seen = screen === undefined ? undefined : screenMarks(screen);
-  const legend = verbLegend(seen?.roles);
+  const legend = verbLegend(seen?.roles, offered);
   const verbs = legend ? `The class implies the verb: ${legend}, else tap` : 'A line is a tap';
   const written = !seen || seen.verbs ? '; a written verb overrides (long: long-press only)' : '';
   const joins = !seen || seen.joins ? " — and · join a row's texts, ¶ breaks a line." : '';
@@ -199,7 +210,7 @@ export function systemPrompt(names: readonly string[], catalog: ToolCatalog, opt
   const toolLines = tools.map((t) => t.help(kinds, offered)).join(LIST_SEPARATOR);
   return [
     "Operate the user's Android phone: one `act` call per turn (other tools appear on screens that need them).",
-    `${screenHelp(opts.screen)} Act on ids.`,
+    `${screenHelp(opts.screen, offered)} Act on ids.`,
     `${lineSection(SECTION.tools, toolLines)}.`,
     expectLine(tools, catalog, opts.screen),
     // Three relay players were unsure what plan=[…] and plan=[] do: said exactly, once.
