@@ -1,15 +1,25 @@
 import type { Deadline } from '../core/clock.js';
 import type { Selector } from '../core/types.js';
 import { CallRecorder, type Device, type DeviceCall } from '../device/device.js';
-import type { ScrollToRequest, WireNode, WireSnapshot } from '../device/protocol/index.js';
+import type { ActionReceipt } from '../device/protocol/index.js';
+import {
+  labelOfNode,
+  listEndNote,
+  type ScrollToRequest,
+  targetHits,
+  type WireNode,
+  type WireSnapshot,
+} from '../device/protocol/index.js';
 import type { Pacer } from './pacing.js';
 import { nodeMatches } from './wait-reads.js';
 
 /**
  * scroll_to with swipes and plain reads, for backends without the helper's native scroll (ADB):
- * at most `max_scrolls` (≤ 20) swipes within `timeout_ms` (≤ 30 s) inside one unique scrollable
- * container; stops when the target is visible inside it, when a swipe makes no progress (≥ 80 % of
- * the visible items unchanged — the end of the list), on a failed swipe or an unreadable screen.
+ * at most `max_scrolls` swipes within `timeout_ms` inside one unique scrollable container; stops
+ * when the target is visible inside it (matched exactly, or by title as the request asks:
+ * scroll-target.ts), when a swipe makes no progress (≥ 80 % of the visible items unchanged — the end
+ * of the list), on a failed swipe or an unreadable screen. What it found, or whether the list
+ * ended, is the outcome's (as the helper's receipt says it).
  */
 
 const OVERLAP_END = 0.8;
@@ -28,6 +38,11 @@ function visibleKeys(snap: WireSnapshot, c: WireNode): Set<string> {
   );
 }
 
+/** A node's text as a receipt may carry it (a password field's never) and its description. */
+function publicFields(n: WireNode): { text: string; desc: string } {
+  return { text: n.flags.password ? '' : n.text, desc: n.desc };
+}
+
 type Found =
   | { ok: true; container: WireNode; target?: WireNode }
   | { ok: false; code: 'NOT_FOUND' | 'AMBIGUOUS'; message: string };
@@ -38,10 +53,12 @@ function locate(snap: WireSnapshot, req: ScrollToRequest): Found {
   if (cs.length > 1)
     return { ok: false, code: 'AMBIGUOUS', message: `${cs.length} containers match; make the selector exact` };
   const container = cs[0] as WireNode;
-  const target = snap.nodes.find(
-    (n) => n.flags.visible && nodeMatches(n, req.target as Selector) && inside(n, container),
+  const { hits } = targetHits(
+    snap.nodes.filter((n) => n.flags.visible && inside(n, container)),
+    req.target,
+    { match: req.target_match, exact: nodeMatches, fields: (n) => ({ text: n.text, desc: n.desc }) },
   );
-  return { ok: true, container, target };
+  return { ok: true, container, target: hits[0] };
 }
 
 /** One scroll's finger path inside the container: from 80 % to 25 % of its height (forward), or back. */
@@ -54,17 +71,31 @@ function scrollStroke(container: WireNode, direction: ScrollToRequest['direction
   return direction === 'forward' ? [lo, hi] : [hi, lo];
 }
 
+/** What a scroll_to came to, whichever way it ran (the helper's receipt says the same: `found`, `list_end`). */
+export interface ScrollOutcome {
+  /** The label of the node it found. */
+  found?: string;
+  /** Not found: true when the list went no further, false when it still moved at the last scroll. */
+  listEnd?: boolean;
+  scrolls: number;
+}
+
+/** A helper's scroll_to receipt as an outcome. */
+export function scrollOutcome(r: ActionReceipt | undefined): ScrollOutcome {
+  return { found: r?.found, listEnd: r?.list_end, scrolls: r?.scroll_log?.length ?? 0 };
+}
+
 export async function scrollOnReads(
   device: Device,
   pacer: Pacer,
   req: ScrollToRequest,
   d: Deadline,
-): Promise<DeviceCall> {
+): Promise<{ call: DeviceCall; outcome: ScrollOutcome }> {
   const backend = device.capabilities().backend === 'bridge' ? 'bridge' : 'adb';
   const rec = new CallRecorder(d.clock, backend);
   const w = d.child(req.timeout_ms);
   let swipes = 0;
-  const end = (
+  const fail = (
     code: 'NOT_FOUND' | 'AMBIGUOUS' | 'NO_PROGRESS' | 'TIMEOUT' | 'READ_FAILED' | 'UNAVAILABLE',
     message: string,
   ): DeviceCall =>
@@ -74,6 +105,15 @@ export async function scrollOnReads(
           ...rec.failed(code, `${message} (after ${swipes} scrolls)`, 'delivered'),
           receipt: { ...rec.receipt('partial', 'delivered'), error: { code, message } },
         };
+  const end = (code: Parameters<typeof fail>[0], message: string) => ({
+    call: fail(code, message),
+    outcome: { scrolls: swipes },
+  });
+  // Out of scrolls or time right after a swipe that moved the list: it may go on.
+  const stillMoving = (code: 'NOT_FOUND' | 'TIMEOUT', what: string) => ({
+    call: fail(code, `${what}; ${listEndNote(false)}`),
+    outcome: { listEnd: false, scrolls: swipes },
+  });
   let prev: Set<string> | undefined;
   for (;;) {
     if (w.remaining() <= 0) return end('TIMEOUT', `the target did not appear within ${req.timeout_ms} ms`);
@@ -85,23 +125,30 @@ export async function scrollOnReads(
       );
     const f = locate(r.snapshot, req);
     if (!f.ok) return end(f.code, f.message);
-    if (f.target)
-      return swipes === 0
-        ? { ok: true, receipt: { ...rec.receipt('observed', 'not_delivered'), method: backend } }
-        : rec.ok();
+    if (f.target) {
+      const call: DeviceCall =
+        swipes === 0
+          ? { ok: true, receipt: { ...rec.receipt('observed', 'not_delivered'), method: backend } }
+          : rec.ok();
+      return { call, outcome: { found: labelOfNode(publicFields(f.target)), scrolls: swipes } };
+    }
     const keys = visibleKeys(r.snapshot, f.container);
     if (prev) {
       const same = [...keys].filter((k) => prev?.has(k)).length;
       if (keys.size === 0 || same / keys.size >= OVERLAP_END)
-        return end('NO_PROGRESS', 'the list stopped moving (its end) and the target is not in it');
+        return {
+          call: fail('NO_PROGRESS', `the list stopped moving (its end); ${listEndNote(true)}`),
+          outcome: { listEnd: true, scrolls: swipes },
+        };
     }
     prev = keys;
     if (swipes >= req.max_scrolls)
-      return end('NOT_FOUND', `the target did not appear within ${req.max_scrolls} scrolls`);
-    if (w.remaining() <= 0) return end('TIMEOUT', `the target did not appear within ${req.timeout_ms} ms`);
+      return stillMoving('NOT_FOUND', `the target did not appear within ${req.max_scrolls} scrolls`);
+    if (w.remaining() <= 0) return stillMoving('TIMEOUT', `the target did not appear within ${req.timeout_ms} ms`);
     const [from, to] = scrollStroke(f.container, req.direction);
     const s = await device.swipe(pacer.curvedPath(from, to), { durationMs: pacer.swipeMs(from, to) }, w);
-    if (!s.ok) return swipes === 0 ? s : end('UNAVAILABLE', `a scroll failed: ${s.message}`);
+    if (!s.ok)
+      return swipes === 0 ? { call: s, outcome: { scrolls: 0 } } : end('UNAVAILABLE', `a scroll failed: ${s.message}`);
     swipes++;
     rec.markDispatched();
     // Let the list settle before judging progress (a fling still moving is not an end).

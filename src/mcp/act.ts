@@ -120,11 +120,26 @@ export async function act(s: DeviceSession, req: ActRequest): Promise<ActionResu
     };
   }
 
+  // What a read (or a skill) found is the result itself, in every response mode.
+  const value = r.value !== undefined ? { value: r.value } : {};
+  // Delivered but stopped short (a scroll_to that scrolled and did not find its row, a sequence
+  // that stopped after some members): a failure, with the device's word on what happened.
+  if (error && r.receipt.status === 'partial')
+    return {
+      ...base,
+      ...value,
+      success: false,
+      lifecycle_state: 'failed',
+      failure_code: failureCode(error.code) ?? 'FAILED',
+      message: `${error.message} (it did act: observe before going on)`,
+      verification: { mode: eff.verification, status: 'not_requested' },
+      timing: timing(),
+      debug: debug(),
+    };
+
   // A guarded action the user approved is verified in full by the executor, whatever the call
   // asked: its outcome is reported as such (a failed check is a failed action, never "pending").
   const verified = r.outcome !== undefined;
-  // What a read (or a skill) found is the result itself, in every response mode.
-  const value = r.value !== undefined ? { value: r.value } : {};
   const unreadable = (r.value as { value_unreadable?: string } | undefined)?.value_unreadable;
   if (mode === 'none' && !verified && req.readOnly && unreadable)
     // The control was found, but not its value: a read that says so, not a success with nothing in it.
