@@ -137,6 +137,7 @@ export function createDevicePorts(deps: DevicePortsDeps): DevicePorts {
         events: req.events,
         dryRun: req.dryRun,
         fresh: req.fresh,
+        policy: req.policy,
         progress: req.progress,
       });
       const executed: Executed = {

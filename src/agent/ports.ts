@@ -3,6 +3,7 @@ import type { Decision, Element, Observation, Receipt } from '../core/types.js';
 import type { Consent, ConsentScope } from '../executor/consent.js';
 import type { ExecutorEvent } from '../executor/executor.js';
 import type { ConfirmationChannel, ConfirmationRequest } from '../executor/guardrails/confirm.js';
+import type { GuardPolicy } from '../executor/guardrails/explore-policy.js';
 import type { StateChange } from '../executor/side-effects.js';
 
 /**
@@ -35,6 +36,8 @@ export interface ExecuteRequest {
   /** The executor's events: the `intent` is journaled before the action is sent (DESIGN §6). */
   events: (e: ExecutorEvent) => Promise<void>;
   dryRun: boolean;
+  /** Explore's guard policy (refuses, never asks); default the task's. */
+  policy?: GuardPolicy;
   /** Nobody deliberated on `obs` (a rule, a replay, the wait gate): no re-check read is needed. */
   fresh: boolean;
   /** The run's Progress (its cancel): the executor ends the action in flight when the run is cancelled. */

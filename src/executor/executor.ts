@@ -9,6 +9,7 @@ import type { Device } from '../device/device.js';
 import type { Consent, ConsentScope } from './consent.js';
 import type { FieldHints } from './field-hints.js';
 import type { ConfirmationChannel, ConfirmationRequest } from './guardrails/confirm.js';
+import type { GuardPolicy } from './guardrails/explore-policy.js';
 import type { GuardConfig, GuardVerdict } from './guardrails/guard.js';
 import { PostMemory, type StageEnv } from './job.js';
 import { observeDevice, type Perceiver, SnapshotPerceiver } from './observe.js';
@@ -80,6 +81,8 @@ export interface RunHooks {
    * model thought about is re-checked, however fast the model was.
    */
   fresh?: boolean;
+  /** Explore's policy refuses what a task's would ask a person about, and more (./guardrails/explore-policy.ts). */
+  policy?: GuardPolicy;
   /** This call's verification (guarded actions are still verified in full). */
   verification?: VerificationMode;
   /** Budget of pacing, re-check and dispatch (ms): with it, the call's one deadline is this plus `verifyTimeoutMs`. */

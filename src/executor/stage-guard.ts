@@ -1,4 +1,5 @@
 import { askConsent, guardOf } from './consent.js';
+import { refusedInExplore } from './guardrails/explore-policy.js';
 import { type Consented, type Job, noneReceipt, refused, type Staged, type StageEnv } from './job.js';
 import { actionProgress } from './stage-prepare.js';
 import type { VerificationMode } from './verify.js';
@@ -17,6 +18,14 @@ export async function guard(env: StageEnv, job: Job): Promise<Staged<Consented>>
   const { action, obs, hooks, aim } = job;
   const target = aim.element;
   const g = guardOf(action, obs, target, env.deps.guard, aim.needsConfirmation);
+  if (hooks.policy === 'explore') {
+    const why = refusedInExplore(action, obs, target, g.guard, env.deps.tools.get(action.tool));
+    if (why)
+      return refused(noneReceipt(clock, 'cancelled', 'CANCELLED', `Explore refuses ${g.request.summary}: ${why}`), {
+        ...job.carried,
+        guard: g.guard,
+      });
+  }
   if ((hooks.dryRun ?? env.deps.dryRun) && g.guard.mutating)
     return {
       end: {

@@ -58,6 +58,12 @@ export interface ExecutorToolSpec {
   skill?: Skill;
   /** A touch at the target's position: re-checked right before, guarded on the phone. */
   touch?: boolean;
+  /**
+   * What Explore (an app walk without a task, ./guardrails/explore-policy.ts) may do with it: `free`
+   * moves about and presses nothing (back, launching the app), `presses` is judged by what it presses,
+   * `types` goes only into a search field. Absent: Explore refuses it.
+   */
+  explore?: 'free' | 'presses' | 'types';
   /** Moves fingers on the glass (a touch or a drawn gesture): a frame is evidence where the tree has no value. */
   gesture?: boolean;
 }

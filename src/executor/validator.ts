@@ -127,6 +127,11 @@ function typedField(action: Action, target: Element | undefined): ((e: Element) 
 
 const SEARCH_FIELD = /search|find|filter|搜索|查找|搜尋/i;
 
+/** A field named as a search box (its label, hint, description or resource id says so). */
+export function isSearchField(e: Element): boolean {
+  return [e.label, e.hint, e.desc, e.resourceId].some((v) => !!v && SEARCH_FIELD.test(v));
+}
+
 /**
  * A search typed into its field whose text nothing else on the page shows (no row, no result):
  * whatever the expectation, the model is told each time (`only_in_typed_field`), not only when it
@@ -135,8 +140,7 @@ const SEARCH_FIELD = /search|find|filter|搜索|查找|搜尋/i;
 function emptySearch(action: Action, target: Element | undefined, post: Observation): boolean {
   const own = typedField(action, target);
   if (!own || !target || !action.text) return false;
-  const named = [target.label, target.hint, target.desc, target.resourceId].some((v) => !!v && SEARCH_FIELD.test(v));
-  return named && !textPresent(post, action.text, own);
+  return isSearchField(target) && !textPresent(post, action.text, own);
 }
 
 /**

@@ -10,6 +10,7 @@ import type { CallConsent } from './act.js';
 import type { McpCallLog } from './call-log.js';
 import { CONSENT_SCHEMA, consentMessage } from './consent.js';
 import { directTools } from './direct-tools.js';
+import { exploreTool } from './explore-tool.js';
 import { journeyTool } from './journey.js';
 import { nativeTools } from './native-tools.js';
 import { observeTools } from './observe-tools.js';
@@ -51,7 +52,12 @@ export function allTools(deps: Pick<McpServerDeps, 'tasks'> & { session?: Device
     const caps = deps.session?.deps.device.capabilities();
     return new Map(actions.filter((t) => !caps || offeredOn(t, caps)).map((t) => [t.name, t]));
   };
-  return [...(deps.tasks ? taskTools(deps.tasks) : []), ...observeTools, ...actions, journeyTool(members)];
+  return [
+    ...(deps.tasks ? [...taskTools(deps.tasks), exploreTool(deps.tasks)] : []),
+    ...observeTools,
+    ...actions,
+    journeyTool(members),
+  ];
 }
 
 function offeredOn(def: ToolDef, caps: DeviceCapabilities): boolean {

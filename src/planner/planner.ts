@@ -3,6 +3,7 @@ import { asksQuestion } from '../core/goal.js';
 import type { Logger } from '../core/logger.js';
 import { actJsonSchema } from './act-schema.js';
 import { MAX_SUBGOALS, type PlannedStep, parseAct } from './act-tool.js';
+import { type DescribeInput, describePage } from './describe.js';
 import type { ChatMessage, LlmClient, LlmUsage } from './llm/client.js';
 import { buildDecideMessages, buildPlanMessages } from './prompt/builders.js';
 import type { DecideInput, PlanInput, Subgoal } from './prompt/types.js';
@@ -85,6 +86,11 @@ export class Planner {
       return { plan: [{ text: input.goal, done: false }], usage: res.usage };
     }
     return { plan: res.value.map((text) => ({ text, done: false })), usage: res.usage };
+  }
+
+  /** Explore's description of a page and its controls (./describe.ts): one call per new page. */
+  describePage(input: DescribeInput, signal?: AbortSignal) {
+    return describePage(this.deps.llm, input, signal);
   }
 
   /** `signal`: the run's cancel, which ends the model call at once. */

@@ -4,6 +4,7 @@ import { noArgs, says } from './tool.js';
 /** The system back key. */
 export const back: Tool = {
   name: 'back',
+  explore: 'free',
   help: says('back'),
   needs: [['key']],
   parse: noArgs,

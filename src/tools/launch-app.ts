@@ -16,6 +16,7 @@ function canBrowse(dev: Device): boolean {
 /** Open an app by its launcher name ("Settings") or its package; a name the device cannot resolve is found on the launcher. */
 export const launchApp: Tool = {
   name: 'launch_app',
+  explore: 'free',
   help: says('launch_app(package=an app name as Apps lists it, or its package)'),
   fields: { package: FIELD.string },
   needs: [['launch_app']],

@@ -17,6 +17,7 @@ const BUDGET = `${LIMITS.defaultScrolls} scrolls / ${LIMITS.defaultScrollMs / 10
  */
 export const scrollTo: Tool = {
   name: 'scroll_to',
+  explore: 'free',
   help: says(
     'scroll_to(text, target_id?, direction?) scrolls the list until a row with this title is visible (a row as listed works: its title is searched); direction up searches back',
   ),

@@ -6,6 +6,7 @@ import { says } from './tool.js';
 /** A tap on an element (by id) or a point, grounded and re-checked right before it lands. */
 export const tap: Tool = {
   name: 'tap',
+  explore: 'presses',
   help: says('tap(target_id|point)'),
   needs: [['tap']],
   parse: (a) =>

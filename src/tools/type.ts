@@ -12,6 +12,7 @@ import { says } from './tool.js';
  */
 export const type: Tool = {
   name: 'type',
+  explore: 'types',
   help: says("type(target_id, text) replaces the field's text"),
   needs: [['set_text'], ['ime_commit'], ['input_text']],
   offeredOn: (t) => t.field,

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { register as devices } from './devices.js';
 import { register as doctor } from './doctor.js';
+import { register as explore } from './explore.js';
 import { register as helper } from './helper.js';
 import { register as mcp } from './mcp.js';
 import { register as observe } from './observe.js';
@@ -20,6 +21,7 @@ export const commands: RegisterCommand[] = [
   sim,
   observe,
   run,
+  explore,
   resume,
   report,
   referenceModel,

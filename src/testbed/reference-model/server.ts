@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { sniffImageType } from '../../core/image-format.js';
 import { seededRandom } from '../../core/random.js';
+import { describeScreen } from './describe.js';
 import { type CatalogEntry, intentsForGoal } from './intents.js';
 import { applyNoise, type NoiseKind } from './noise.js';
 import { type ActArgsOut, actForIntent, asListed } from './policy.js';
@@ -18,6 +19,9 @@ import { countTokens } from './tokens.js';
  */
 
 export type { ChatRequest };
+
+/** The function Explore asks to describe a page (the planner's `describe_page`, read off the request). */
+const DESCRIBE_PAGE = 'describe_page';
 
 export interface ReferenceModelOptions {
   catalog: readonly CatalogEntry[];
@@ -113,6 +117,8 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
     const { fn, prompt: p } = readRequest(body);
     const scripted = opts.answer?.(p, fn);
     if (scripted) return { fn, args: JSON.stringify(scripted) };
+    // Explore's page description needs no goal: the screen is the whole question.
+    if (fn === DESCRIBE_PAGE) return { fn, args: JSON.stringify(describeScreen(p)) };
     const goal = p.goal;
     const intents = intentsForGoal(opts.catalog, goal);
     if (!intents) stats.unknownGoals++;

@@ -1,0 +1,232 @@
+import { CancelledError } from '../core/errors.js';
+import { Progress } from '../core/progress.js';
+import type { Decision, Element } from '../core/types.js';
+import type { AppMap, MapEvent, MapPage } from '../store/app-map.js';
+import { back } from '../tools/back.js';
+import { launchApp } from '../tools/launch-app.js';
+import { tap } from '../tools/tap.js';
+import { candidates, describeInto, mapPage } from './explore-pages.js';
+import type { Executed, Perceived } from './ports.js';
+import type { AgentDeps } from './session.js';
+
+/**
+ * Explore (issue 25): learn an app without a task. A driver over the same composed agent as a run
+ * (its ports, its planner): launch the app, then breadth first over pages — page identity is the
+ * perception's page hash — tap every control of every new page, and come back (back, else
+ * relaunch and follow the recorded path). Every action goes through the executor under Explore's
+ * guard policy, which refuses what the guard holds and whatever would change the world; the walk
+ * skips those controls beforehand, so a refusal counted here is a disagreement worth reporting.
+ * Pages that repeat an activity already found wait until every first-of-its-activity page is done.
+ */
+
+export interface ExploreOptions {
+  /** The app as launch_app takes it: its launcher name or its package. */
+  app: string;
+  /** Stop after this many actions and/or minutes (the clock's); default 400 actions. */
+  budget?: { actions?: number; minutes?: number };
+  /** Describe each new page with the model (default true). */
+  describe?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (p: ExploreProgress) => void;
+}
+
+export interface ExploreProgress {
+  pages: number;
+  actions: number;
+  queued: number;
+  message: string;
+}
+
+export interface ExploreResult {
+  map: AppMap;
+  actions: number;
+  /** Actions the executor refused under Explore's policy (the walk's skip list should leave none). */
+  refused: string[];
+  /** Actions a person or policy approved as guarded: Explore asks nobody, so this stays 0. */
+  guardedTaken: number;
+  /** Controls not tried, per page, and why. */
+  skipped: { page: string; label: string; why: string }[];
+  /** Pages found but not reachable again (the path back no longer led there). */
+  lost: string[];
+  modelCalls: number;
+  describeErrors: string[];
+  stopped: 'explored' | 'budget' | 'cancelled';
+}
+
+interface PageState {
+  page: MapPage;
+  /** The taps from the app's first page that lead here, with the page each reaches. */
+  path: { element: string; to: string }[];
+  seen: Perceived;
+}
+
+const DEFAULT_ACTIONS = 400;
+/** Backs tried to leave the app before it is launched again. */
+const MAX_BACKS_OUT = 8;
+
+class Budget {
+  constructor(
+    private readonly deps: AgentDeps,
+    private readonly limits: { actions: number; ms?: number },
+    private readonly startedAt: number,
+  ) {}
+  spent = 0;
+  get over(): boolean {
+    const late = this.limits.ms !== undefined && this.deps.clock.now() - this.startedAt >= this.limits.ms;
+    return this.spent >= this.limits.actions || late;
+  }
+}
+
+class BudgetSpent extends Error {}
+
+export async function explore(deps: AgentDeps, opts: ExploreOptions): Promise<ExploreResult> {
+  const { ports, clock } = deps;
+  const minutes = opts.budget?.minutes;
+  const budget = new Budget(
+    deps,
+    { actions: opts.budget?.actions ?? DEFAULT_ACTIONS, ms: minutes !== undefined ? minutes * 60_000 : undefined },
+    clock.now(),
+  );
+  const progress = Progress.start(clock, { signal: opts.signal });
+  const result: ExploreResult = {
+    map: { app: { package: '', label: opts.app }, first: '', pages: [], transitions: [] },
+    actions: 0,
+    refused: [],
+    guardedTaken: 0,
+    skipped: [],
+    lost: [],
+    modelCalls: 0,
+    describeErrors: [],
+    stopped: 'explored',
+  };
+  const pages = new Map<string, PageState>();
+  const firstOfActivity: PageState[] = [];
+  const repeats: PageState[] = [];
+  let cur = await ports.observe();
+
+  const act = async (decision: Decision): Promise<Executed> => {
+    if (budget.over) throw new BudgetSpent();
+    progress.throwIfAborted('exploring');
+    budget.spent++;
+    const r = await ports.execute({
+      decision,
+      obs: cur.obs,
+      confirm: deps.confirm,
+      events: async () => {},
+      dryRun: false,
+      fresh: true,
+      policy: 'explore',
+      progress,
+    });
+    if (r.consent?.kind === 'approved') result.guardedTaken++;
+    if (r.receipt.error?.message.startsWith('Explore refuses')) result.refused.push(r.receipt.error.message);
+    cur = r.post ?? (await ports.observe(cur.obs));
+    return r;
+  };
+  const record = (from: string, to: string, event: MapEvent) => {
+    if (pages.has(from) && pages.has(to)) result.map.transitions.push({ from, to, event, step: budget.spent });
+  };
+  const inApp = () => cur.obs.app.package === result.map.app.package;
+
+  const launch = async () => {
+    const from = cur.obs.pageHash;
+    await act({
+      thought: `explore ${opts.app}: launch it`,
+      action: { tool: launchApp.name, package: result.map.app.package || opts.app },
+      expect: { kind: 'app_foreground', ...(result.map.app.package ? { package: result.map.app.package } : {}) },
+    });
+    record(from, cur.obs.pageHash, { kind: 'launch' });
+  };
+  const pressBack = async () => {
+    const from = cur.obs.pageHash;
+    await act({ thought: 'explore: go back', action: { tool: back.name }, expect: { kind: 'page_changes' } });
+    record(from, cur.obs.pageHash, { kind: 'back' });
+  };
+  const tapOn = async (e: Element) => {
+    const from = cur.obs.pageHash;
+    await act({
+      thought: `explore: what "${e.label || e.text || e.desc}" opens`,
+      action: { tool: tap.name, target_id: e.id },
+      expect: { kind: 'page_changes' },
+    });
+    return from;
+  };
+
+  /** A page seen for the first time: kept, described, queued (behind first-of-activity pages if it repeats one). */
+  const discover = async (path: PageState['path']): Promise<PageState> => {
+    const page = mapPage(cur);
+    const state: PageState = { page, path, seen: cur };
+    pages.set(page.id, state);
+    result.map.pages.push(page);
+    const repeat = result.map.pages.some((p) => p !== page && p.activity === page.activity);
+    (repeat ? repeats : firstOfActivity).push(state);
+    if (opts.describe !== false) {
+      const d = await describeInto(page, cur, { planner: deps.planner, app: opts.app, signal: opts.signal });
+      result.modelCalls += d.calls;
+      if (d.error) result.describeErrors.push(`${page.activity} (${page.id}): ${d.error}`);
+    }
+    opts.onProgress?.({
+      pages: pages.size,
+      actions: budget.spent,
+      queued: firstOfActivity.length + repeats.length,
+      message: `page ${pages.size}: ${page.activity}${page.description ? ` — ${page.description}` : ''}`,
+    });
+    return state;
+  };
+
+  /** Back to `target`: back out of the app, launch it, follow the path. False when the path no longer leads there. */
+  const reach = async (target: PageState): Promise<boolean> => {
+    if (cur.obs.pageHash === target.page.id) return true;
+    for (let i = 0; i < MAX_BACKS_OUT && inApp(); i++) await pressBack();
+    await launch();
+    for (const step of target.path) {
+      const e = cur.obs.elements.find((x) => x.id === step.element);
+      if (!e) return false;
+      const from = await tapOn(e);
+      record(from, cur.obs.pageHash, { kind: 'touch', element: e.id });
+      if (cur.obs.pageHash !== step.to) return false;
+    }
+    return cur.obs.pageHash === target.page.id;
+  };
+
+  const walkPage = async (state: PageState) => {
+    if (!(await reach(state))) {
+      result.lost.push(`${state.page.activity} (${state.page.id})`);
+      return;
+    }
+    const { tries, skipped } = candidates(cur.obs, ports);
+    for (const s of skipped)
+      result.skipped.push({ page: state.page.activity, label: s.element.label || s.element.text, why: s.why });
+    for (const e of tries) {
+      if (!(await reach(state))) {
+        result.lost.push(`${state.page.activity} (${state.page.id})`);
+        return;
+      }
+      const from = await tapOn(e);
+      const to = cur.obs.pageHash;
+      if (to === from) continue;
+      if (inApp() && !pages.has(to)) await discover([...state.path, { element: e.id, to }]);
+      record(from, to, { kind: 'touch', element: e.id });
+      // Come back the cheap way; `reach` relaunches when back did not lead home.
+      await pressBack();
+    }
+  };
+
+  try {
+    await launch();
+    result.map.app.package = cur.obs.app.package;
+    const first = await discover([]);
+    result.map.first = first.page.id;
+    for (;;) {
+      const next = firstOfActivity.shift() ?? repeats.shift();
+      if (!next) break;
+      await walkPage(next);
+    }
+  } catch (e) {
+    if (e instanceof BudgetSpent) result.stopped = 'budget';
+    else if (e instanceof CancelledError) result.stopped = 'cancelled';
+    else throw e;
+  }
+  result.actions = budget.spent;
+  return result;
+}
