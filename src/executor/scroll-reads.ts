@@ -85,35 +85,36 @@ export function scrollOutcome(r: ActionReceipt | undefined): ScrollOutcome {
   return { found: r?.found, listEnd: r?.list_end, scrolls: r?.scroll_log?.length ?? 0 };
 }
 
-export async function scrollOnReads(
-  device: Device,
-  pacer: Pacer,
-  req: ScrollToRequest,
-  d: Deadline,
-): Promise<{ call: DeviceCall; outcome: ScrollOutcome }> {
-  const backend = device.capabilities().backend === 'bridge' ? 'bridge' : 'adb';
-  const rec = new CallRecorder(d.clock, backend);
-  const w = d.child(req.timeout_ms);
-  let swipes = 0;
-  const fail = (
-    code: 'NOT_FOUND' | 'AMBIGUOUS' | 'NO_PROGRESS' | 'TIMEOUT' | 'READ_FAILED' | 'UNAVAILABLE',
-    message: string,
-  ): DeviceCall =>
+type ScrollEnd = { call: DeviceCall; outcome: ScrollOutcome };
+type EndCode = 'NOT_FOUND' | 'AMBIGUOUS' | 'NO_PROGRESS' | 'TIMEOUT' | 'READ_FAILED' | 'UNAVAILABLE';
+
+/**
+ * How a scroll_to on reads ends after `swipes` swipes: refused before any, partial after; a
+ * `listEnd` it knows is in the outcome and the message (the list ended, or it may go on).
+ */
+function endAfter(rec: CallRecorder, swipes: number, code: EndCode, what: string, listEnd?: boolean): ScrollEnd {
+  const message = listEnd === undefined ? what : `${what}; ${listEndNote(listEnd)}`;
+  const call: DeviceCall =
     swipes === 0
       ? rec.refused(code, message)
       : {
           ...rec.failed(code, `${message} (after ${swipes} scrolls)`, 'delivered'),
           receipt: { ...rec.receipt('partial', 'delivered'), error: { code, message } },
         };
-  const end = (code: Parameters<typeof fail>[0], message: string) => ({
-    call: fail(code, message),
-    outcome: { scrolls: swipes },
-  });
-  // Out of scrolls or time right after a swipe that moved the list: it may go on.
-  const stillMoving = (code: 'NOT_FOUND' | 'TIMEOUT', what: string) => ({
-    call: fail(code, `${what}; ${listEndNote(false)}`),
-    outcome: { listEnd: false, scrolls: swipes },
-  });
+  return { call, outcome: { ...(listEnd === undefined ? {} : { listEnd }), scrolls: swipes } };
+}
+
+export async function scrollOnReads(
+  device: Device,
+  pacer: Pacer,
+  req: ScrollToRequest,
+  d: Deadline,
+): Promise<ScrollEnd> {
+  const backend = device.capabilities().backend === 'bridge' ? 'bridge' : 'adb';
+  const rec = new CallRecorder(d.clock, backend);
+  const w = d.child(req.timeout_ms);
+  let swipes = 0;
+  const end = (code: EndCode, what: string, listEnd?: boolean) => endAfter(rec, swipes, code, what, listEnd);
   let prev: Set<string> | undefined;
   for (;;) {
     if (w.remaining() <= 0) return end('TIMEOUT', `the target did not appear within ${req.timeout_ms} ms`);
@@ -136,15 +137,13 @@ export async function scrollOnReads(
     if (prev) {
       const same = [...keys].filter((k) => prev?.has(k)).length;
       if (keys.size === 0 || same / keys.size >= OVERLAP_END)
-        return {
-          call: fail('NO_PROGRESS', `the list stopped moving (its end); ${listEndNote(true)}`),
-          outcome: { listEnd: true, scrolls: swipes },
-        };
+        return end('NO_PROGRESS', 'the list stopped moving (its end)', true);
     }
     prev = keys;
+    // Out of scrolls or time right after a swipe that moved the list: it may go on.
     if (swipes >= req.max_scrolls)
-      return stillMoving('NOT_FOUND', `the target did not appear within ${req.max_scrolls} scrolls`);
-    if (w.remaining() <= 0) return stillMoving('TIMEOUT', `the target did not appear within ${req.timeout_ms} ms`);
+      return end('NOT_FOUND', `the target did not appear within ${req.max_scrolls} scrolls`, false);
+    if (w.remaining() <= 0) return end('TIMEOUT', `the target did not appear within ${req.timeout_ms} ms`, false);
     const [from, to] = scrollStroke(f.container, req.direction);
     const s = await device.swipe(pacer.curvedPath(from, to), { durationMs: pacer.swipeMs(from, to) }, w);
     if (!s.ok)
