@@ -10,18 +10,17 @@
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { composePorts } from '../src/compose/ports.js';
 import { Deadline, VirtualClock } from '../src/core/clock.js';
 import { Logger } from '../src/core/logger.js';
 import type { Decision, Observation } from '../src/core/types.js';
 import { AdbDevice } from '../src/device/adb/device.js';
 import { BridgeDevice } from '../src/device/bridge/device.js';
 import type { Device } from '../src/device/device.js';
-import { Executor, type PollMode as VerificationMode } from '../src/executor/executor.js';
-import { PolicyConfirmation } from '../src/executor/guardrails/confirm.js';
+import type { PollMode as VerificationMode } from '../src/executor/executor.js';
 import { startAdbDevice } from '../src/testbed/sim/adbd/index.js';
 import { startBridgeServer } from '../src/testbed/sim/bridge/index.js';
 import { VirtualPhone } from '../src/testbed/sim/index.js';
-import { REGISTRY } from '../src/tools/index.js';
 import { PrivateAdbServer } from '../test/adb/support/adb-server.js';
 
 const LATENCY = { treeRead: 150, uiautomatorDump: 1500, helperInput: 50, shellInput: 200, screenshot: 0 };
@@ -77,11 +76,14 @@ const JOURNEY: [string, Step][] = [
   ],
   [
     'type e-mail',
-    (o) =>
-      d(
-        { tool: 'type', target_id: byLabel(o, 'Email').id, text: 'alice@acme.test' },
-        { kind: 'text_appears', text: 'alice@acme.test' },
-      ),
+    // The field's own text is the check (a text only in the field typed into does not count as appearing).
+    (o) => {
+      const email = byLabel(o, 'Email').id;
+      return d(
+        { tool: 'type', target_id: email, text: 'alice@acme.test' },
+        { kind: 'element_state', target_id: email, state: 'text=alice@acme.test' },
+      );
+    },
   ],
 ];
 
@@ -100,15 +102,15 @@ async function runJourney(
   seed: number,
   phone: VirtualPhone,
 ): Promise<RunResult> {
-  const ex = new Executor({
-    tools: REGISTRY.table,
+  // The executor as the factory composes it for the agent (no screenshots: device time only).
+  const ex = composePorts({
     device,
     clock,
     logger: Logger.silent(),
-    confirm: new PolicyConfirmation({}),
     verification: mode,
     seed,
-  });
+    screenshots: false,
+  }).executor;
   const t0 = clock.now();
   const first = await ex.observe();
   if (!first.ok) throw new Error(first.message);
@@ -262,7 +264,7 @@ const lines = [
   `Journey (8 steps): ${JOURNEY.map(([n]) => n).join(' → ')}.`,
   '',
   '- **full**: the step perceives with a fresh read, the executor reads again right before injecting (pre evidence + target re-check), then reads until the expectation holds on two identical consecutive reads.',
-  "- **light**: the previous step's post-action read is the perception; the re-check is skipped when that read is the executor's own and under 1 s old (no model thinks between steps here; in a live loop, where one does, light re-checks too: +1 read per touch); reads after the action stop at the first one that satisfies the expectation.",
+  "- **light**: the previous step's post-action read is the perception; the re-check is skipped when that read is the executor's own and under 1 s old (no model thinks between steps here; in a live loop, where one does, light re-checks too: +1 read per touch whose expectation compares screens — on a helper with guarded_touch the phone checks the target of the others, executor/verify.ts `comparesScreens`); reads after the action stop at the first one that satisfies the expectation.",
   "- Both: the same seeded 150–400 ms gap between dispatches (reads made inside the gap are not added to it). ADB runs through a real adb server; its device time is still the phone's virtual clock.",
   '',
   '| transport | mode | journey p50 ms | journey p95 ms | device reads / action | light/full p50 | same outcomes |',

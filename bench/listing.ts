@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LINE_ID_RE } from '../src/core/element-ref.js';
 import { readGridLine } from '../src/core/grid-line.js';
+import { readSectionLine } from '../src/core/section-line.js';
 import { AGENT_COMPACT } from '../src/executor/observe.js';
 import { compactView } from '../src/perception/compact.js';
 import { perceive } from '../src/perception/perceive.js';
@@ -77,7 +78,7 @@ export function countListing(listing: string, c: ListingCounts, bare: Map<string
       c.gridCells += grid.ids.flat().length;
       continue;
     }
-    if (line.startsWith('section ')) c.sectionLines++;
+    if (readSectionLine(line) !== undefined) c.sectionLines++;
     if (!LINE_ID_RE.test(line) || line.startsWith('text: ')) continue;
     if (/^\S+ long\b/.test(line.trim())) c.longVerb++;
     if (line.includes('"')) continue;

@@ -20,15 +20,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { getEncoding } from 'js-tiktoken';
+import { composePorts } from '../src/compose/ports.js';
 import { Deadline, RealClock } from '../src/core/clock.js';
 import { Logger } from '../src/core/logger.js';
 import type { Decision, Observation } from '../src/core/types.js';
 import { BridgeDevice } from '../src/device/bridge/device.js';
-import { Executor } from '../src/executor/executor.js';
-import { PolicyConfirmation } from '../src/executor/guardrails/confirm.js';
 import { startBridgeServer } from '../src/testbed/sim/bridge/index.js';
 import { VirtualPhone } from '../src/testbed/sim/phone.js';
-import { REGISTRY } from '../src/tools/index.js';
 
 /**
  * Device latencies the virtual phone sleeps (ms). treeRead: a whole snapshot by the helper (walk
@@ -104,9 +102,17 @@ const SCREENS: [string, string][] = [
   ['Files', 'com.android.documentsui'],
   ['Acme', 'com.acme.bank'],
 ];
+/**
+ * Setup, not measured: the home key with nothing verified (on the launcher already it changes
+ * nothing, which light and full rightly fail), then a moment for the launcher to settle.
+ */
+async function goHome(): Promise<void> {
+  await call('press_key', { key: 'home', verificationMode: 'none' });
+  await new Promise((ok) => setTimeout(ok, 300));
+}
 const tokenRows: { screen: string; compact: number }[] = [];
 for (const [name, pkg] of SCREENS) {
-  await call('press_key', { key: 'home', verificationMode: 'light' });
+  await goHome();
   if (pkg) await call('launch_app', { package: pkg, verificationMode: 'light' });
   const o = await call('observe');
   tokenRows.push({ screen: name, compact: tokens(textOf(o)) });
@@ -114,7 +120,7 @@ for (const [name, pkg] of SCREENS) {
 
 /** A one-element change on a screen, and the delta's tokens against the full view's. */
 async function deltaAfter(label: string, open: () => Promise<void>, act: (view: string) => Promise<unknown>) {
-  await call('press_key', { key: 'home', verificationMode: 'light' });
+  await goHome();
   await open();
   const o = await call('observe');
   const full = tokens(textOf(o));
@@ -165,7 +171,7 @@ const el = (o: Observation, label: string) => {
   return e;
 };
 const openSettings = (activity: string) => async () => {
-  await call('press_key', { key: 'home', verificationMode: 'light' });
+  await goHome();
   await settingsPage(activity);
   return textOf(await call('observe'));
 };
@@ -189,7 +195,7 @@ const ACTIONS: ActionDef[] = [
     name: 'type into a field',
     basis: 'raw',
     setup: async () => {
-      await call('press_key', { key: 'home', verificationMode: 'light' });
+      await goHome();
       await call('launch_app', { package: 'com.acme.bank', verificationMode: 'light' });
       return textOf(await call('observe'));
     },
@@ -280,14 +286,14 @@ async function measure(a: ActionDef, mode: string, gapMs: number): Promise<Stats
 const device = new BridgeDevice({ url: bridge.url, token: bridge.token, clock, logger: Logger.silent() });
 const conn = await device.connect(Deadline.after(clock, 10_000));
 if (!conn.ok) throw new Error(conn.message);
-const executor = new Executor({
-  tools: REGISTRY.table,
+// The executor as the factory composes it for the agent, in full mode (no screenshots: device time only).
+const { executor } = composePorts({
   device,
   clock,
   logger: Logger.silent(),
-  confirm: new PolicyConfirmation({}),
   verification: 'full',
   seed: 7,
+  screenshots: false,
 });
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 for (const a of ACTIONS) {
@@ -447,7 +453,7 @@ const lines = [
     '.',
   '',
   "- **none**: guard, aim, dispatch; no read after. A touch by element_id carries its target (`guarded_touch`, helper/PROTOCOL.md §7): the phone checks it at the instant it touches and answers STALE/OCCLUDED instead — no re-check read on the host. A selector is resolved on this call's own fresh read.",
-  '- **light**: the same, then exactly one fresh tree (the state delta), no settling wait.',
+  "- **light**: the executor's light check, the agent's own: the same, then reads until the first settled screen on which the expectation holds (the state delta). An expectation judged on the screen after alone (the switch's state) needs no read before a guarded touch; one that compares screens gets a fresh read before.",
   "- **full**: the executor's full path: a fresh read before (pre evidence, re-checked on the host), the touch guarded on the phone too, reads until the expectation holds on two identical consecutive reads.",
   '- **CLI executor**: `Executor.run` in process, full verification, as the agent loop uses it (the observation before it not timed).',
   '- **thinks 1.5 s**: a client that takes 1.5 s to decide, as a model does: the 150–400 ms pacing gap between dispatches has passed in every mode.',

@@ -53,6 +53,7 @@ const taskRun = (p: PreparedTask, taskDir: string, finish: Finish, calls: number
   runDir: taskDir,
   goal: p.goal,
   status: finish.status,
+  mode: 'pro',
   ...(finish.answer !== undefined ? { answer: finish.answer } : {}),
   steps: calls,
   llm: emptyUsage(),

@@ -5,6 +5,7 @@ import { hasTimeline } from '../perception/timeline.js';
 import type { DecideRequest, LookImage } from '../planner/planner.js';
 import type { HistoryEntry, Subgoal } from '../planner/prompt/types.js';
 import { toolsForScreen } from '../planner/screen-tools.js';
+import { actionSequence } from '../tools/action-sequence.js';
 import { REGISTRY } from '../tools/index.js';
 import { uncoveredHeld } from './held-taps.js';
 import type { AgentPorts, Perceived } from './ports.js';
@@ -33,8 +34,16 @@ export interface DecideContext {
   /** The launcher's app names, when known; shown only on the home screen. */
   apps?: readonly string[];
   hint?: string;
+  /** The app map's lines for this page (agent/knowledge.ts). */
+  knowledge?: readonly string[];
   /** The run's last approval: the controls it covers are not marked as asking again. */
   approval?: Approval;
+  /** No plan yet (Flash): this decision carries it. */
+  planPending?: boolean;
+  /** The most members of one action_sequence (the task setting); with `bursts`, offered on any screen with controls. */
+  maxBurst?: number;
+  /** Bursts of certain steps are asked for (Flash). */
+  bursts?: boolean;
 }
 
 export function decideRequest(ports: AgentPorts, c: DecideContext): DecideRequest {
@@ -42,6 +51,13 @@ export function decideRequest(ports: AgentPorts, c: DecideContext): DecideReques
   // The agent's lines name elements by full id; the model reads and sends the listing's ids.
   const ids = obs.elements.map((e) => e.id);
   const listed = (t: string) => asListedIds(t, ids);
+  // note and read act on the agent; look only where the model can see images; of those, the
+  // tools that apply on this screen (planner/screen-tools.ts; a skill for one kind of screen,
+  // seek_timeline, only on it).
+  const tools = toolsForScreen(obs, REGISTRY.plannerTools(ports.tools, { vision: !!ports.image }), REGISTRY.catalog, {
+    timeline: hasTimeline(obs),
+    burst: c.bursts,
+  });
   return {
     goal: c.goal,
     plan: c.plan,
@@ -60,13 +76,13 @@ export function decideRequest(ports: AgentPorts, c: DecideContext): DecideReques
     // Each ban as the action was sent; the parse matches the signatures they are keyed by.
     banned: (c.bannedShown ?? c.banned).map(listed),
     bannedSignatures: c.banned,
-    // note and read act on the agent; look only where the model can see images; of those, the
-    // tools that apply on this screen (planner/screen-tools.ts; a skill for one kind of screen,
-    // seek_timeline, only on it).
-    tools: toolsForScreen(obs, REGISTRY.plannerTools(ports.tools, { vision: !!ports.image }), REGISTRY.catalog, {
-      timeline: hasTimeline(obs),
-    }),
+    tools,
+    planPending: c.planPending,
+    maxBurst: c.maxBurst,
+    // The Burst line goes where a burst can be sent.
+    burstLimit: c.bursts && tools.includes(actionSequence.name) ? c.maxBurst : undefined,
     notes: c.notes,
+    ...(c.knowledge?.length ? { knowledge: c.knowledge } : {}),
     // Where an app is chosen: on the home screen (and its drawer) only, so other steps pay nothing.
     apps: isLauncherPackage(obs.app.package) ? c.apps : undefined,
     hint: c.hint === undefined ? undefined : listed(c.hint),

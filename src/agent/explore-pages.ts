@@ -3,6 +3,7 @@ import { exploreRefusal } from '../executor/guardrails/explore-policy.js';
 import type { Planner } from '../planner/planner.js';
 import type { MapPage } from '../store/app-map.js';
 import { REGISTRY } from '../tools/index.js';
+import { swipe } from '../tools/swipe.js';
 import { tap } from '../tools/tap.js';
 import type { AgentPorts, Perceived } from './ports.js';
 
@@ -43,6 +44,18 @@ export function candidates(obs: Observation, ports: AgentPorts): Candidates {
     else out.tries.push(e);
   }
   return out;
+}
+
+/** The page's largest list Explore may scroll (the same rule the executor applies), if any. */
+export function candidatesToScroll(obs: Observation): Element | undefined {
+  const spec = REGISTRY.table.get(swipe.name);
+  const area = (e: Element) => (e.bounds.right - e.bounds.left) * (e.bounds.bottom - e.bounds.top);
+  return ownElements(obs)
+    .filter(
+      (e) =>
+        e.flags.scrollable && !exploreRefusal({ tool: swipe.name, target_id: e.id, direction: 'up' }, obs, e, spec),
+    )
+    .sort((a, b) => area(b) - area(a))[0];
 }
 
 /** The page as the map keeps it (its own windows' elements, the screenshot), not yet described. */

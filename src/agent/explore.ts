@@ -4,8 +4,9 @@ import type { Decision, Element } from '../core/types.js';
 import type { AppMap, MapEvent, MapPage } from '../store/app-map.js';
 import { back } from '../tools/back.js';
 import { launchApp } from '../tools/launch-app.js';
+import { swipe } from '../tools/swipe.js';
 import { tap } from '../tools/tap.js';
-import { candidates, describeInto, mapPage } from './explore-pages.js';
+import { candidates, candidatesToScroll, describeInto, mapPage } from './explore-pages.js';
 import type { Executed, Perceived } from './ports.js';
 import type { AgentDeps } from './session.js';
 
@@ -55,8 +56,8 @@ export interface ExploreResult {
 
 interface PageState {
   page: MapPage;
-  /** The taps from the app's first page that lead here, with the page each reaches. */
-  path: { element: string; to: string }[];
+  /** The taps (and scrolls) from the app's first page that lead here, with the page each reaches. */
+  path: { element: string; to: string; scroll?: boolean }[];
   seen: Perceived;
 }
 
@@ -152,6 +153,17 @@ export async function explore(deps: AgentDeps, opts: ExploreOptions): Promise<Ex
     return from;
   };
 
+  /** Shows what is below in a list: the finger moves up. */
+  const scrollOn = async (e: Element) => {
+    const from = cur.obs.pageHash;
+    await act({
+      thought: 'explore: what the list holds further down',
+      action: { tool: swipe.name, target_id: e.id, direction: 'up' },
+      expect: { kind: 'page_changes' },
+    });
+    return from;
+  };
+
   /** A page seen for the first time: kept, described, queued (behind first-of-activity pages if it repeats one). */
   const discover = async (path: PageState['path']): Promise<PageState> => {
     const page = mapPage(cur);
@@ -174,19 +186,35 @@ export async function explore(deps: AgentDeps, opts: ExploreOptions): Promise<Ex
     return state;
   };
 
-  /** Back to `target`: back out of the app, launch it, follow the path. False when the path no longer leads there. */
-  const reach = async (target: PageState): Promise<boolean> => {
-    if (cur.obs.pageHash === target.page.id) return true;
-    for (let i = 0; i < MAX_BACKS_OUT && inApp(); i++) await pressBack();
-    await launch();
-    for (const step of target.path) {
+  /** Where on `target`'s path the screen is now: -1 on the first page, else the step reached; undefined when off it. */
+  const onPath = (target: PageState): number | undefined => {
+    const at = cur.obs.pageHash;
+    for (let i = target.path.length - 1; i >= 0; i--) if (target.path[i]?.to === at) return i;
+    return at === result.map.first ? -1 : undefined;
+  };
+  /** Follow `target`'s path from where the screen is on it; false when a step no longer leads on. */
+  const follow = async (target: PageState, from: number): Promise<boolean> => {
+    for (const step of target.path.slice(from + 1)) {
       const e = cur.obs.elements.find((x) => x.id === step.element);
       if (!e) return false;
-      const from = await tapOn(e);
-      record(from, cur.obs.pageHash, { kind: 'touch', element: e.id });
+      const was = step.scroll ? await scrollOn(e) : await tapOn(e);
+      record(was, cur.obs.pageHash, { kind: step.scroll ? 'scroll' : 'touch', element: e.id });
       if (cur.obs.pageHash !== step.to) return false;
     }
     return cur.obs.pageHash === target.page.id;
+  };
+  /**
+   * Back to `target`: on its path already, follow it on; else back out of the app, launch it and
+   * follow the path from wherever the launch shows (a first-launch dialog may not come again).
+   */
+  const reach = async (target: PageState): Promise<boolean> => {
+    if (cur.obs.pageHash === target.page.id) return true;
+    const here = onPath(target);
+    if (here !== undefined && (await follow(target, here))) return true;
+    for (let i = 0; i < MAX_BACKS_OUT && inApp(); i++) await pressBack();
+    await launch();
+    const there = onPath(target);
+    return there !== undefined && follow(target, there);
   };
 
   const walkPage = async (state: PageState) => {
@@ -210,6 +238,18 @@ export async function explore(deps: AgentDeps, opts: ExploreOptions): Promise<Ex
       // Come back the cheap way; `reach` relaunches when back did not lead home.
       await pressBack();
     }
+    await scrollFurther(state);
+  };
+
+  /** The page's list scrolled on, as a page of its own when it shows something new (the end shows nothing new). */
+  const scrollFurther = async (state: PageState) => {
+    const list = candidatesToScroll(cur.obs);
+    if (!list || !(await reach(state))) return;
+    const from = await scrollOn(list);
+    const to = cur.obs.pageHash;
+    if (to === from || !inApp()) return;
+    if (!pages.has(to)) await discover([...state.path, { element: list.id, to, scroll: true }]);
+    record(from, to, { kind: 'scroll', element: list.id });
   };
 
   try {

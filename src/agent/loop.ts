@@ -6,6 +6,7 @@ import type { Subgoal } from '../planner/prompt/types.js';
 import { type Checkpoint, CheckpointStore } from '../store/checkpoint.js';
 import { newRunId, RunArchive } from '../store/run-archive.js';
 import { cancellable, cancelledBy, controlled, type RunControl } from './cancel.js';
+import { afterFlashStep, FLASH_FIRST_HINT } from './flash.js';
 import type { Perceived } from './ports.js';
 import { newState } from './run-state.js';
 import { maskSecrets } from './secrets.js';
@@ -57,19 +58,21 @@ export async function runAgent(deps: AgentDeps, runOpts: RunOptions): Promise<Ru
     const cur = await cancellable(deps.ports.observe(), signal);
     const apps = await cancellable(deps.ports.apps?.() ?? Promise.resolve(undefined), signal);
 
-    // The coarse plan: from page memory when this goal was planned before, else one model call.
-    let plan: Subgoal[];
+    // The coarse plan: from page memory when this goal was planned before, else one model call —
+    // in Flash none: its first decision carries the plan (./flash.ts).
+    let plan: Subgoal[] = [];
     let usage = emptyUsage();
     const cachedPlan = memory.plan(goal);
+    const flashPlans = runOpts.mode === 'flash' && !cachedPlan;
     const tPlan = perf();
     if (cachedPlan) plan = cachedPlan.map((text) => ({ text, done: false }));
-    else {
+    else if (!flashPlans) {
       const p = await planner.makePlan({ goal, screen: cur.compact, aspect: cur.obs.screen.aspect, apps }, signal);
       plan = p.plan;
       usage = p.usage;
     }
     const planMs = perf() - tPlan;
-    deps.onEvent?.({ kind: 'plan', subgoals: plan.map((s) => s.text), cached: !!cachedPlan });
+    if (!flashPlans) deps.onEvent?.({ kind: 'plan', subgoals: plan.map((s) => s.text), cached: !!cachedPlan });
 
     const state = newState({
       runId,
@@ -86,6 +89,7 @@ export async function runAgent(deps: AgentDeps, runOpts: RunOptions): Promise<Ru
     const store = await CheckpointStore.create(runDir);
     const s = openSession({ deps, run: { runId, runDir, secrets, apps, signal }, state, archive, store });
     await apply(s, { kind: 'observed', obs: cur.obs });
+    if (flashPlans) await apply(s, { kind: 'hint', hint: FLASH_FIRST_HINT });
     return drive(s, 1, cur, { t0: tPlan, llmMs: planMs });
   });
 }
@@ -99,6 +103,8 @@ export async function drive(s: Session, first: number, cur: Perceived, start: St
       const r = await runStep(s, step, seen, step === first ? start : { t0: s.perf(), llmMs: 0 });
       if ('ended' in r) return r.ended;
       seen = r.next;
+      const flashEnd = await afterFlashStep(s, seen);
+      if (flashEnd) return flashEnd;
     }
   } catch (e) {
     // Something below broke (a dead device, a model that stopped answering) or the run was

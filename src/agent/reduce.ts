@@ -10,6 +10,7 @@ import { Blacklist } from '../planner/memory/blacklist.js';
 import { LoopBreaker, type LoopVerdict } from '../planner/memory/loop-breaker.js';
 import type { HistoryEntry, Subgoal } from '../planner/prompt/types.js';
 import { type CompletionState, CompletionTracker, type Verdict } from './completion.js';
+import { countFlashMiss, type HandedOver, handedOver } from './flash-state.js';
 import type { Counters, DeepReadonly, LoopData, RunState, RunStateData, RunStatus } from './run-state.js';
 import { HISTORY_KEPT } from './run-state.js';
 
@@ -56,6 +57,8 @@ export type RunEvent =
   | { kind: 'approval'; approval?: Approval; confirmed: boolean }
   | { kind: 'executed'; e: Executed }
   | { kind: 'replanned'; plan: Subgoal[]; current: number; usage?: LlmUsage }
+  /** A Flash run became a Pro run (./flash-state.ts). */
+  | HandedOver
   /** Plan edits: the [>] subgoal closed, the model's revised plan, a subgoal ticked by index. */
   | { kind: 'subgoal_closed'; index?: number }
   | { kind: 'plan_revised'; revised: readonly string[] }
@@ -173,7 +176,9 @@ export function reduce(s: RunState, ev: RunEvent): RunState {
         counters: ev.confirmed ? count(s, 'confirmations') : s.counters,
       };
     case 'executed':
-      return executed(s, ev.e);
+      return countFlashMiss(executed(s, ev.e), ev.e.ok);
+    case 'handed_over':
+      return handedOver(s, ev);
     case 'replanned':
       return {
         ...s,

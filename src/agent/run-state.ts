@@ -57,6 +57,10 @@ export interface RunStateData {
   mode: RunMode;
   /** The task settings it started with (a resume keeps them). */
   settings: TaskSettings;
+  /** Expectations a Flash step failed (./flash-state.ts): twice hands the run over to Pro. */
+  flashMisses: number;
+  /** When and why a Flash run handed over to Pro. */
+  handover?: { step: number; reason: string };
   maxSteps: number;
   status: RunStatus;
   answer?: string;
@@ -126,6 +130,7 @@ export function newState(o: {
     launch: o.launch,
     mode: o.mode ?? DEFAULT_RUN_MODE,
     settings: { ...(o.settings ?? DEFAULT_TASK_SETTINGS) },
+    flashMisses: 0,
     maxSteps: o.maxSteps,
     status: 'running',
     step: 0,
@@ -160,6 +165,8 @@ export function serialize(s: RunState): Checkpoint {
     launch: s.launch,
     mode: s.mode,
     settings: s.settings,
+    flashMisses: s.flashMisses || undefined,
+    handover: s.handover,
     status: s.status,
     answer: s.answer,
     reason: s.reason,
@@ -206,6 +213,8 @@ export function deserialize(c: Checkpoint): RunState {
     // A checkpoint from before modes ran the one loop there was: Pro.
     mode: d.mode ?? DEFAULT_RUN_MODE,
     settings: { ...DEFAULT_TASK_SETTINGS, ...d.settings },
+    flashMisses: d.flashMisses ?? 0,
+    handover: d.handover,
     maxSteps: d.maxSteps,
     status: d.status,
     answer: d.answer,

@@ -1,10 +1,12 @@
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
+import { DEFAULT_RUN_MODE } from '../core/run-mode.js';
 import type { Decision } from '../core/types.js';
 import type { ConfirmationChannel } from '../executor/guardrails/confirm.js';
 import { emptyUsage, type LlmUsage } from '../planner/llm/client.js';
 import type { PageMemory } from '../planner/memory/page-memory.js';
 import type { Planner } from '../planner/planner.js';
+import type { Knowledge } from '../store/app-map.js';
 import type { CheckpointStore } from '../store/checkpoint.js';
 import type { RunArchive } from '../store/run-archive.js';
 import { cancelledBy } from './cancel.js';
@@ -30,6 +32,8 @@ export interface AgentDeps {
   logger: Logger;
   /** Who answers guarded actions: a person, a written policy, or pause-and-checkpoint. */
   confirm: ConfirmationChannel;
+  /** App maps Explore wrote (`--knowledge FILE`): each step's prompt gains the current page's lines. */
+  knowledge?: readonly Knowledge[];
   /** Real-time ms for the overhead measurement (performance.now by default). */
   perf?: () => number;
   onEvent?: (e: AgentEvent) => void;
@@ -72,6 +76,7 @@ const DURABLE: ReadonlySet<RunEvent['kind']> = new Set([
   'deferred',
   'step_recorded',
   'resumed',
+  'handed_over',
   'finished',
   'interrupted',
 ]);
@@ -115,6 +120,7 @@ export function emptyResult(runId: string, runDir: string, goal: string): RunRes
     goal,
     status: 'failed',
     steps: 0,
+    mode: DEFAULT_RUN_MODE,
     llm: emptyUsage(),
     cacheHits: 0,
     ruleActions: 0,
@@ -134,6 +140,8 @@ export function resultOf(s: Session): RunResult {
     answer: st.answer,
     reason: st.reason,
     steps: s.stepLog.at(-1)?.step ?? st.step,
+    mode: st.mode,
+    ...(st.handover ? { handover: { ...st.handover } } : {}),
     llm: structuredClone(st.usage) as LlmUsage,
     ...st.counters,
     stepLog: s.stepLog,

@@ -5,6 +5,7 @@ import { matchInterrupt } from '../planner/interrupts.js';
 import { addUsage } from '../planner/llm/client.js';
 import { actionSignature } from '../tools/index.js';
 import { decideRequest } from './decide-request.js';
+import { knowledgeLines } from './knowledge.js';
 import { gateSkips, interruptMayTry } from './reduce.js';
 import { bannedOn, standingApproval } from './run-state.js';
 import { apply, type Session } from './session.js';
@@ -113,9 +114,14 @@ async function askModel(s: Session, ctx: StepCtx): Promise<Choice> {
       bannedShown: banned.shown,
       look: look && { url: look.url, of: look.of },
       notes: [...st.notes],
+      knowledge: knowledgeLines(s.deps.knowledge, obs),
       apps: s.run.apps,
       hint: st.loop.hint,
       approval: standingApproval(st),
+      // Flash: its first decision carries the plan, and certain steps may go as one burst.
+      planPending: st.mode === 'flash' && st.plan.length === 0,
+      bursts: st.mode === 'flash',
+      maxBurst: st.settings.maxBurstActions,
     }),
     s.run.signal,
   );

@@ -6,6 +6,8 @@ import { describeAction as describeWith } from '../planner/memory/signature.js';
 import type { Planner } from '../planner/planner.js';
 import type { HistoryEntry, Subgoal } from '../planner/prompt/types.js';
 import { REGISTRY } from '../tools/index.js';
+import type { Perceived } from './ports.js';
+import type { Session } from './session.js';
 
 /** Small pieces of the loop, kept apart so loop.ts reads as the DESIGN §1 sequence. */
 
@@ -81,6 +83,28 @@ export async function replan(
   const next = p.plan.map((s) => ({ text: s.text, done: wasDone.has(s.text) }));
   const open = next.findIndex((s) => !s.done);
   return { plan: next, current: open < 0 ? next.length : open, usage: p.usage };
+}
+
+/** A new plan from the screen `seen`: the run's plan, apps and last steps go with `reason` (a plan revised blind repeats them). */
+export function replanOn(
+  s: Session,
+  seen: Perceived,
+  reason: string,
+): Promise<{ plan: Subgoal[]; current: number; usage: LlmUsage }> {
+  const st = s.state;
+  return replan(
+    s.deps.planner,
+    {
+      goal: st.goal,
+      plan: st.plan.map((p) => ({ ...p })),
+      screen: seen.compact,
+      aspect: seen.obs.screen.aspect,
+      apps: s.run.apps,
+      reason,
+      history: st.history.slice(-5),
+    },
+    s.run.signal,
+  );
 }
 
 /** What the person was asked about, without the app (`tap "Pay ¥18"`): the control, named for the model. */

@@ -9,7 +9,7 @@ import type { Executed, Perceived } from './ports.js';
 import { type Executed as ExecutedEvent, REPLAN_AFTER_FAILURES, replanDue, scrollVerdict } from './reduce.js';
 import { apply, type Session } from './session.js';
 import type { StepCtx } from './step-context.js';
-import { askedAbout, replan } from './step-helpers.js';
+import { askedAbout, replanOn } from './step-helpers.js';
 import { notApplied, subgoalOpen } from './step-meta.js';
 import { breakerKey } from './step-preflight.js';
 import type { DecisionSource } from './types.js';
@@ -143,21 +143,8 @@ function byOf(source: DecisionSource): { by?: 'rule' | 'replay' | 'gate' } {
 
 async function replanNow(s: Session, ctx: StepCtx, post: Perceived): Promise<void> {
   const tl = s.perf();
-  const st = s.state;
-  const r = await replan(
-    s.deps.planner,
-    {
-      goal: st.goal,
-      plan: st.plan.map((p) => ({ ...p })),
-      screen: post.compact,
-      aspect: post.obs.screen.aspect,
-      apps: s.run.apps,
-      reason: `${REPLAN_AFTER_FAILURES} actions in a row failed`,
-      // The failures themselves, with their reasons: a plan revised blind repeats them.
-      history: st.history.slice(-5),
-    },
-    s.run.signal,
-  );
+  // The failures themselves go with it (the last steps).
+  const r = await replanOn(s, post, `${REPLAN_AFTER_FAILURES} actions in a row failed`);
   ctx.llmMs += s.perf() - tl;
   ctx.usage = addUsage(ctx.usage, r.usage);
   await apply(s, { kind: 'replanned', plan: r.plan, current: r.current, usage: r.usage });

@@ -2,6 +2,7 @@ import type { Decision } from '../core/types.js';
 import { formatExpect } from '../planner/expect-dsl.js';
 import { emptyUsage } from '../planner/llm/client.js';
 import { isTerminal } from '../tools/index.js';
+import { stopAtHeld, stoppedHint } from './burst-stop.js';
 import type { Perceived } from './ports.js';
 import { apply, checkCancelled, resultOf, type Session } from './session.js';
 import { choose } from './step-choose.js';
@@ -69,7 +70,12 @@ export async function runStep(s: Session, step: number, seen: Perceived, start: 
     ctx.record.note = `model output rejected: ${choice.reason}`;
     return next();
   }
-  const { planned, source } = choice;
+  const { source } = choice;
+  // A burst runs up to its first guarded member; that one is a step of its own (./burst-stop.ts).
+  const stop = stopAtHeld(s, ctx, choice.planned);
+  const planned = stop.kind === 'cut' ? stop.planned : choice.planned;
+  if (stop.kind !== 'whole')
+    await apply(s, { kind: 'hint', hint: stoppedHint(stop.what, stop.kind === 'cut' ? stop.index : 0) });
   const action = planned.decision.action;
   Object.assign(ctx.record, {
     source,
@@ -90,6 +96,7 @@ export async function runStep(s: Session, step: number, seen: Perceived, start: 
     });
     return next();
   };
+  if (stop.kind === 'none') return refused(`stopped before ${stop.what}: nothing ran`);
 
   checkCancelled(s);
   const pre = await preflight(s, ctx, planned, source);
@@ -143,7 +150,8 @@ export async function finish(
   latest: Perceived,
 ): Promise<RunResult> {
   const { plan, current, goal } = s.state;
-  if ((status === 'done' || status === 'ask_user') && current >= plan.length - 1)
+  // A Flash plan starts after its first action: only a Pro plan is whole enough to plan with again.
+  if ((status === 'done' || status === 'ask_user') && current >= plan.length - 1 && s.state.mode === 'pro')
     s.deps.memory.rememberPlan(
       goal,
       plan.map((p) => p.text),

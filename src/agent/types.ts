@@ -1,3 +1,4 @@
+import type { RunMode } from '../core/run-mode.js';
 import type { Decision, Receipt } from '../core/types.js';
 import type { LlmUsage } from '../planner/llm/client.js';
 
@@ -50,6 +51,10 @@ export interface RunResult {
   answer?: string;
   reason?: string;
   steps: number;
+  /** The mode the run ended in (a Flash run that handed over ends in pro). */
+  mode: RunMode;
+  /** When and why a Flash run handed over to Pro. */
+  handover?: { step: number; reason: string };
   llm: LlmUsage;
   cacheHits: number;
   ruleActions: number;
@@ -61,5 +66,7 @@ export interface RunResult {
 export type AgentEvent =
   | { kind: 'plan'; subgoals: string[]; cached: boolean }
   | { kind: 'resume'; fromStep: number; notes: string[]; subgoals: string[] }
+  /** A Flash run handed over to Pro after `step`, with Pro's plan. */
+  | { kind: 'handover'; step: number; reason: string; subgoals: string[] }
   | { kind: 'step'; max: number; summary: StepSummary }
   | { kind: 'finish'; result: RunResult };

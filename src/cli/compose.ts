@@ -49,6 +49,8 @@ export interface AgentFlags extends StfFlags {
   json?: boolean;
   runsDir: string;
   memory: string;
+  /** Knowledge files Explore wrote (`--knowledge FILE`, repeatable). */
+  knowledge?: string[];
   seed: string;
   locale: string;
   adbHost: string;
@@ -158,6 +160,7 @@ export async function composeFromFlags(flags: AgentFlags, opts: ComposeOptions =
     },
     confirm: consentChannel(flags, interactive, say),
     memory: { file: flags.memory },
+    knowledge: flags.knowledge,
     clock: new RealClock(),
     logger: new Logger('agent', { level: flags.verbose ? 'info' : 'warn' }),
     decorate: {

@@ -32,6 +32,8 @@ export function progress(
   if (json) return () => {};
   return (e) => {
     if (e.kind === 'plan') write(`plan${e.cached ? ' (from memory)' : ''}: ${e.subgoals.join(' → ')}\n`);
+    else if (e.kind === 'handover')
+      write(`flash → pro after step ${e.step}: ${e.reason}; plan: ${e.subgoals.join(' → ')}\n`);
     else if (e.kind === 'resume') {
       write(`resuming at step ${e.fromStep}; plan: ${e.subgoals.join(' → ')}\n`);
       for (const n of e.notes) write(`  ${n}\n`);

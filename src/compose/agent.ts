@@ -10,6 +10,7 @@ import type { GuardConfig } from '../executor/guardrails/guard.js';
 import type { LlmClient } from '../planner/llm/client.js';
 import { PageMemory } from '../planner/memory/page-memory.js';
 import { Planner } from '../planner/planner.js';
+import { loadKnowledge } from '../store/app-map.js';
 import { loadPageMemory, savePageMemory } from '../store/page-memory-file.js';
 import { REGISTRY } from '../tools/index.js';
 import { type DeviceSpec, openDevice } from './device.js';
@@ -31,6 +32,8 @@ export interface ComposeSpec {
   memory?: PageMemory | { file: string };
   clock?: Clock;
   logger?: Logger;
+  /** Knowledge files Explore wrote (`knowledge.json`): each step's prompt gains its page's lines. */
+  knowledge?: readonly string[];
   /** Screenshots with every observation (archive, vision, frame hash); default on. */
   screenshots?: boolean;
   verification?: PollMode;
@@ -64,6 +67,8 @@ export async function composeAgent(spec: ComposeSpec): Promise<Composed> {
     for (const c of closers.reverse()) await c().catch(() => {});
   };
   try {
+    // A bad knowledge file fails before anything is started: it names the file and what to pass.
+    const knowledge = await Promise.all((spec.knowledge ?? []).map((f) => loadKnowledge(path.resolve(f))));
     // The model first: a missing configuration fails before a phone is touched.
     const model = await openModel(spec.model, { clock, logger, env: spec.env ?? process.env });
     closers.push(() => model.close());
@@ -100,6 +105,7 @@ export async function composeAgent(spec: ComposeSpec): Promise<Composed> {
       confirm: spec.confirm,
       perf: spec.perf,
       onEvent: spec.onEvent,
+      ...(knowledge.length ? { knowledge } : {}),
     };
     return {
       deps,

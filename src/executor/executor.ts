@@ -115,6 +115,11 @@ export interface StepResult {
   changes: StateChange[];
   /** Why it failed, for the model: the receipt's error or the verdict's reason, with undo hints. */
   error?: string;
+  /**
+   * The verification the verify stage applied (the call's, the executor's default, or full for an
+   * approved guarded action); absent when the action stopped before it.
+   */
+  verification?: VerificationMode;
   /** read_control info, sequence member receipts, scroll log. */
   value?: unknown;
   /** Device reads (tree snapshots) this step made, for the benchmark and the run log. */

@@ -17,7 +17,8 @@ import type { ExecutorToolSpec, ToolTable } from './tool-spec.js';
  * gone → STALE, covered → OCCLUDED), then the dispatch under the caller's deadline. On a helper
  * with `guarded_touch` the touch carries the re-check to the phone instead (the same rule, checked
  * where nothing can change between check and touch), so the read is made only when pre evidence
- * is wanted (light and full verification compare against it); over ADB the read stays.
+ * is wanted (full verification, and light for an expectation that compares the screens:
+ * ./verify.ts `comparesScreens`); over ADB the read stays.
  */
 
 export interface InjectCtx {
@@ -61,8 +62,8 @@ export async function injectChecked(
   d: Deadline,
   /**
    * `frames`: capture the screenshot too (an expectation only pixels can confirm). `evidence`: the
-   * verification compares against the screen as it was right before the touch (light, full), so a
-   * re-check is a read even where the phone also checks the guard.
+   * verification compares against the screen as it was right before the touch, so a re-check is a
+   * read even where the phone also checks the guard.
    */
   opts: InjectOpts,
 ): Promise<Injected> {

@@ -5,6 +5,7 @@ import { injectChecked } from './inject.js';
 import { type Acted, type Consented, refused, type Staged, type StageEnv } from './job.js';
 import { observeDevice } from './observe.js';
 import { recheckTarget } from './recheck.js';
+import { comparesScreens } from './verify.js';
 
 /**
  * Stage 3, act: wait out the pacing gap, make the one fresh read right before injecting (pre
@@ -39,7 +40,7 @@ export async function act(env: StageEnv, job: Consented): Promise<Staged<Acted>>
       preRead: mode === 'full' || (mode === 'light' && frames),
       recheck: mode === 'full' || !ownFresh,
       frames,
-      evidence: mode !== 'none',
+      evidence: mode !== 'none' && comparesScreens(decision.expect),
     });
   } finally {
     env.gap.dispatched();

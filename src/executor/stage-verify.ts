@@ -15,7 +15,11 @@ import { reuseRead, type Verified, verifyAction } from './verify.js';
  */
 
 export async function verify(env: StageEnv, job: Acted): Promise<StepResult> {
-  if (job.skilled) return verifiedSkill(env, job, job.skilled);
+  const r = job.skilled ? verifiedSkill(env, job, job.skilled) : await verifyDispatch(env, job);
+  return { ...r, verification: job.mode };
+}
+
+async function verifyDispatch(env: StageEnv, job: Acted & { out: Dispatched }): Promise<StepResult> {
   const { out, pre, mode, carried } = job;
   // `none`: delivered is all it claims. The text ladder's read-back is a fresh post-dispatch tree:
   // it is handed on (parsed, no new read) for the caller's own observation.

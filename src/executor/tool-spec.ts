@@ -61,9 +61,10 @@ export interface ExecutorToolSpec {
   /**
    * What Explore (an app walk without a task, ./guardrails/explore-policy.ts) may do with it: `free`
    * moves about and presses nothing (back, launching the app), `presses` is judged by what it presses,
-   * `types` goes only into a search field. Absent: Explore refuses it.
+   * `types` goes only into a search field, `scrolls` only up or down a scrollable container (a
+   * sideways swipe may dismiss or delete a row). Absent: Explore refuses it.
    */
-  explore?: 'free' | 'presses' | 'types';
+  explore?: 'free' | 'presses' | 'types' | 'scrolls';
   /** Moves fingers on the glass (a touch or a drawn gesture): a frame is evidence where the tree has no value. */
   gesture?: boolean;
 }

@@ -1,9 +1,10 @@
 import type { Action, Element, Expect, Observation } from '../core/types.js';
-import { isLauncherPackage, labelScore, looksLikePackage, squashLabel } from '../device/app-label.js';
 import { onlyTextAppeared } from '../perception/page-identity.js';
 import { hiddenUnder } from '../perception/visibility.js';
+import { appMatches, isForeground, openedByName } from './app-match.js';
 import { elementName, stateMatches, stateMismatch } from './element-state.js';
 import { frameChanged } from './frames.js';
+import { hasLoadingIndicator, onlyToastsChanged, pageSignature, pageUnchanged, textPresent } from './page-compare.js';
 import { findFieldIn } from './text-input.js';
 
 /**
@@ -31,79 +32,6 @@ export interface Outcome {
 
 /** Why an expectation on an element that left with its page was not checked (not a failure). */
 export const NOT_CHECKABLE_PAGE_CHANGED = 'not checkable (page changed)';
-
-/** Everything visible about an element's state (fingerprints ignore checked/focus/value). */
-function stateKey(e: Element): string {
-  const f = e.flags;
-  return `${e.id}:${f.checked ? 1 : 0}${f.focused ? 1 : 0}${f.selected ? 1 : 0}${f.enabled ? 1 : 0}:${e.text}:${e.range?.current ?? ''}:${e.filled ?? ''}`;
-}
-
-export function pageSignature(o: Observation): string {
-  return `${o.pageHash}|${o.keyboard.shown ? 'kb' : ''}|${o.elements.map(stateKey).sort().join(',')}`;
-}
-
-export function pageUnchanged(pre: Observation, post: Observation): boolean {
-  if (pre.frameHash && post.frameHash && pre.frameHash !== post.frameHash && pre.screenshot && post.screenshot)
-    return false;
-  return pageSignature(pre) === pageSignature(post) || onlyToastsChanged(pre, post, 'gone');
-}
-
-/** The page's own elements: a toast's text is not part of the page. */
-function pageElements(o: Observation): Element[] {
-  const toasts = new Set(o.windows.filter((w) => w.type === 'toast').map((w) => w.id));
-  return o.elements.filter((e) => !toasts.has(e.window));
-}
-
-/**
- * Nothing but toasts changed between two reads of the same screen. A toast fading out is time
- * passing, never the action's effect (`gone`); one popping up is an effect, but not a new page (`any`).
- */
-export function onlyToastsChanged(pre: Observation, post: Observation, which: 'gone' | 'any'): boolean {
-  if (pre.app.package !== post.app.package || pre.app.activity !== post.app.activity) return false;
-  if (pre.keyboard.shown !== post.keyboard.shown) return false;
-  const key = (o: Observation) => pageElements(o).map(stateKey).sort().join(',');
-  if (key(pre) !== key(post)) return false;
-  const appeared = post.elements.length - pageElements(post).length;
-  return which === 'any' || appeared === 0;
-}
-
-const LOADING = /^(Loading…?|Loading\.\.\.|加载中…?|正在加载…?)$/i;
-
-/** An indeterminate spinner in the raw tree (perception drops it: it has no text and no action). */
-export function snapshotLoading(snap: {
-  nodes: { className: string; range?: unknown; flags: { visible: boolean } }[];
-}): boolean {
-  return snap.nodes.some((n) => n.flags.visible && /ProgressBar$/.test(n.className) && !n.range);
-}
-
-export function hasLoadingIndicator(o: Observation): boolean {
-  return o.elements.some((e) => /ProgressBar/.test(e.role) && !e.range) || o.texts.some((t) => LOADING.test(t));
-}
-
-/**
- * A text as the listing shows it, for matching what a model copied from it: line breaks (¶) and
- * runs of space as one space, a cut's "…" dropped, quotes as the listing writes them, case folded.
- */
-export function listedForm(s: string): string {
-  return s
-    .replace(/…$/, '')
-    .replace(/\s*¶\s*/g, ' ')
-    .replace(/\s+/g, ' ')
-    .replace(/"/g, "'")
-    .trim()
-    .toLowerCase();
-}
-
-/**
- * The text is on the page: in an element's text or description, in a label as listed (a row's
- * texts joined, "Team offsite — 10:00 – 11:00 · 60 minut…"), or in a text of the page.
- */
-function textPresent(o: Observation, s: string, skip?: (e: Element) => boolean): boolean {
-  const needle = listedForm(s);
-  if (!needle) return false;
-  const has = (t: string | undefined) => t !== undefined && t !== '' && listedForm(t).includes(needle);
-  return o.elements.some((e) => !skip?.(e) && (has(e.text) || has(e.desc) || has(e.label))) || o.texts.some(has);
-}
 
 /** Whether this action enters text into a field (typing, or setting or replacing its text). */
 export function entersText(action: Action): boolean {
@@ -226,44 +154,6 @@ function nothingChanged(action: Action, target: Element | undefined, pre: Observ
   return 'nothing on the page changed after the action (input dropped, blocked by an overlay, or the wrong element)';
 }
 
-/**
- * `app_foreground` names the app by package, by a package prefix ("com.acme" for com.acme.bank), or
- * by the name a person uses ("Settings", "Acme") — the app window's title or the package's words.
- */
-export function appMatches(named: string, post: Observation): boolean {
-  const want = named.trim();
-  const pkg = post.app.package;
-  if (!want || !pkg) return false;
-  if (pkg === want || pkg.startsWith(`${want}.`)) return true;
-  if (looksLikePackage(want)) return false;
-  const titles = post.windows.filter((w) => w.type === 'application' && w.package === pkg).map((w) => w.title);
-  if ([post.app.title, ...titles].some((t) => t && squashLabel(t) === squashLabel(want))) return true;
-  return labelScore(want, { package: pkg, activity: post.app.activity }) > 0;
-}
-
-/**
- * The names an action opened an app by: a launch_app's label or package, or the label of the
- * launcher icon it tapped ("时钟"). Labels are localized and a package name says nothing of them
- * (com.android.deskclock), so the name used to open the app is the evidence there is.
- */
-function openedBy(action: Action, pre: Observation, target?: Element): string[] {
-  if (action.tool === 'launch_app') return launchNames(action);
-  const opens = action.tool === 'tap' || (action.tool === 'control_action' && action.args?.action === 'click');
-  if (!opens || !target || !isLauncherPackage(pre.app.package)) return [];
-  return [target.label, target.text, target.desc].filter((v): v is string => !!v);
-}
-
-/**
- * `app_foreground <name>` by the name the app was opened by (launch_app's label, the launcher
- * icon tapped): holds when that name is the one expected and a new app, not the launcher, came to
- * the front. One rule for both ways of opening an app.
- */
-function openedByName(named: string, ev: { action: Action; pre: Observation; post: Observation; target?: Element }) {
-  const want = squashLabel(named);
-  if (!want || !openedBy(ev.action, ev.pre, ev.target).some((n) => squashLabel(n) === want)) return false;
-  return ev.pre.app.package !== ev.post.app.package && !isLauncherPackage(ev.post.app.package);
-}
-
 export function isFocusLike(action: Action, target?: Element): boolean {
   if (['read_control', 'wait_until', 'wait', 'done', 'ask_user', 'infeasible'].includes(action.tool)) return true;
   if (action.tool === 'control_action' && ['focus', 'show_on_screen'].includes(String(action.args?.action)))
@@ -325,18 +215,6 @@ function textOnlyChange(pre: Observation, post: Observation): string | undefined
   return `still the same page: only text appeared (${shown.join(', ')}); read it: if it is what you wanted, expect text_appears next time`;
 }
 
-/** Whether the app a launch_app names (package, prefix or name) is the one in the foreground. */
-function isForeground(action: Action, post: Observation): boolean {
-  return launchNames(action).some((v) => appMatches(v, post));
-}
-
-/** The names a launch_app gave its app (package, label, text). */
-function launchNames(action: Action): string[] {
-  return [action.package, action.args?.package, action.args?.label, action.text].filter(
-    (v): v is string => typeof v === 'string',
-  );
-}
-
 /**
  * Whether an expectation that needs no before holds on one screen (text, a state, the keyboard,
  * the app in front): a check that failed right after an action may hold a moment later. Those that
@@ -359,6 +237,29 @@ export function holdsOn(expect: Expect, o: Observation): boolean {
   }
 }
 
+/** One check of an expectation: the two screens, what was done, and the signals seen so far. */
+interface Check {
+  expect: Expect;
+  pre: Observation;
+  post: Observation;
+  action: Action;
+  target?: Element;
+  signals: string[];
+  unchanged: boolean;
+}
+
+const pass = (c: Check, ...more: string[]): Outcome => ({
+  ok: true,
+  signals: more.length ? [...c.signals, ...more] : c.signals,
+  unchanged: c.unchanged,
+});
+const failed = (c: Check, reason: string): Outcome => ({
+  ok: false,
+  signals: c.signals,
+  reason,
+  unchanged: c.unchanged,
+});
+
 export function validate(
   expect: Expect,
   pre: Observation,
@@ -366,135 +267,159 @@ export function validate(
   action: Action,
   target?: Element,
 ): Outcome {
+  const c: Check = { expect, pre, post, action, target, signals: signalsOf(pre, post, target), unchanged: false };
+  c.unchanged = pageUnchanged(pre, post);
+  if (emptySearch(action, target, post)) c.signals.push('only_in_typed_field');
+  if (expect.kind === 'no_change')
+    return c.unchanged ? pass(c) : failed(c, 'the page changed although no change was expected');
+  if (c.unchanged) {
+    const already = alreadyThere(c);
+    if (already) return already;
+    if (!isFocusLike(action, target)) return failed(c, nothingChanged(action, target, pre));
+  }
+  const check = CHECKS[expect.kind];
+  return check ? check(c) : failed(c, `unknown expectation ${String(expect.kind)}`);
+}
+
+/** What is seen on the two screens, whatever was expected. */
+function signalsOf(pre: Observation, post: Observation, target: Element | undefined): string[] {
   const signals: string[] = [];
-  const unchanged = pageUnchanged(pre, post);
   if (pre.pageHash !== post.pageHash) signals.push('page_hash_changed');
   if (pre.app.package !== post.app.package) signals.push('app_changed');
   if (!pre.keyboard.shown && post.keyboard.shown) signals.push('keyboard_shown');
   if (hasLoadingIndicator(post)) signals.push('loading');
   if (target && !post.elements.some((e) => e.id === target.id)) signals.push('target_gone');
-  const fail = (reason: string): Outcome => ({ ok: false, signals, reason, unchanged });
-  if (emptySearch(action, target, post)) signals.push('only_in_typed_field');
+  return signals;
+}
 
-  if (expect.kind === 'no_change')
-    return unchanged ? { ok: true, signals, unchanged } : fail('the page changed although no change was expected');
-  if (unchanged && expect.kind === 'element_state') {
+/** An unchanged page where nothing had to change: the step's goal already holds. */
+function alreadyThere(c: Check): Outcome | undefined {
+  const { expect, post, action, target } = c;
+  if (expect.kind === 'element_state') {
     // Already in the wanted state (a field typed again after an interruption, a switch already
     // off): nothing had to change, and the goal of the step holds.
     const e = findState(post, expect.target_id ?? target?.id);
-    if (e && expect.state && stateMatches(e, expect.state))
-      return { ok: true, signals: [...signals, 'state_matches', 'already_in_state'], unchanged };
+    if (e && expect.state && stateMatches(e, expect.state)) return pass(c, 'state_matches', 'already_in_state');
   }
-  if (unchanged && action.tool === 'launch_app' && isForeground(action, post)) {
-    // The app asked for is already in front (a run resumed after its launch reached the phone, or
-    // a plan that opens the app on screen): there was nothing to change, and the step's goal holds.
-    return { ok: true, signals: [...signals, 'already_in_app'], unchanged };
-  }
-  if (unchanged && !isFocusLike(action, target)) return fail(nothingChanged(action, target, pre));
-
-  switch (expect.kind) {
-    // The unchanged-page rule above is the whole check.
-    case 'screen_changes':
-      return { ok: true, signals, unchanged };
-    case 'page_changes':
-      if (onlyToastsChanged(pre, post, 'any')) return fail('only a toast came or went; the page itself did not change');
-      if (!signals.includes('loading')) {
-        const same = textOnlyChange(pre, post);
-        if (same) return fail(same);
-      }
-      if (pre.pageHash !== post.pageHash || pre.app.package !== post.app.package)
-        return { ok: true, signals, unchanged };
-      if (signals.includes('loading')) return { ok: true, signals, unchanged };
-      return fail('expected a new page, but the page hash is the same');
-    case 'element_gone': {
-      const id = expect.target_id ?? target?.id;
-      if (!id) return fail('element_gone needs target_id');
-      const still = post.elements.find((e) => e.id === id);
-      if (still) return fail(`${labelled(still)} is still on the page`);
-      // Perception drops what a window above covers: a dialog over a button is not the button gone.
-      const was = pre.elements.find((e) => e.id === id) ?? (target?.id === id ? target : undefined);
-      const cover = was && coveredOn(post, was);
-      if (cover) return fail(`${labelled(was)} is not gone: ${cover} covers it; act on what is in front`);
-      // Ids include bounds, so a control pushed up by the keyboard gets a new id: "gone" must mean
-      // gone, not moved. The same actionable label, role and resource id still on screen → not gone.
-      const label = was ? (was.label ?? (was.text || was.desc)) : undefined;
-      const moved =
-        was &&
-        label &&
-        post.elements.some(
-          (e) =>
-            e.actionable &&
-            (e.label ?? (e.text || e.desc)) === label &&
-            e.role === was.role &&
-            e.resourceId === was.resourceId,
-        );
-      if (moved) return fail(`"${label}" is still on the page (it only moved)`);
-      return { ok: true, signals: [...signals, 'element_gone'], unchanged };
-    }
-    case 'text_appears': {
-      const t = expect.text ?? '';
-      if (!textPresent(post, t)) return fail(`"${t}" is not on the page${lookalikes(post, t)}`);
-      // The field just typed into holds the agent's own input: that is no evidence the app answered
-      // (a search that matched nothing looks just like this). The field itself is element_state's.
-      const own = typedField(action, target);
-      if (own && !textPresent(post, t, own)) return fail(onlyInTypedField(t, target));
-      signals.push('text_present');
-      return { ok: true, signals, unchanged };
-    }
-    case 'element_state': {
-      const id = expect.target_id ?? target?.id;
-      const was = pre.elements.find((x) => x.id === id) ?? (target?.id === id ? target : undefined);
-      const e =
-        findState(post, id) ?? fieldTypedInto(action, target, expect, post) ?? (was && sameControl(was, pre, post));
-      if (!e) {
-        // The acted-on element went with its page (a tap that navigated): the expectation asked
-        // about a page that is gone (another app or activity, or its window closed), so it is not
-        // checkable — not a failure of the action. Another element named (the audit's mis-hit), or
-        // one missing from the same page, still fails.
-        const own = !expect.target_id || expect.target_id === target?.id;
-        const left =
-          pre.app.package !== post.app.package ||
-          pre.app.activity !== post.app.activity ||
-          (!!was && pre.windows.some((w) => w.id === was.window) && !post.windows.some((w) => w.id === was.window));
-        if (own && left)
-          return {
-            ok: true,
-            signals: [...signals, 'not_checkable'],
-            unchanged,
-            notCheckable: NOT_CHECKABLE_PAGE_CHANGED,
-          };
-        return fail(`${was ? elementName(was) : `element ${id ?? '?'}`} is not on the page to check its state`);
-      }
-      if (!expect.state) return fail(`element_state needs a state for ${e.id}`);
-      if (!stateMatches(e, expect.state)) return fail(stateMismatch(e, expect.state));
-      signals.push('state_matches');
-      return { ok: true, signals, unchanged };
-    }
-    case 'keyboard_shown':
-      return post.keyboard.shown ? { ok: true, signals, unchanged } : fail('the keyboard is not shown');
-    case 'frame_changes': {
-      // A canvas (a map) has no tree to show a change: the screenshot is the evidence.
-      const moved = frameChanged(pre, post);
-      if (moved === undefined) return fail('frame_changes needs a screenshot before and after the action');
-      // A small drawn view (a timeline's band) moves fewer hash bits than capture noise; what the
-      // screen draws beside it (the timeline's readout) still shows the change in the tree.
-      if (!moved && pageSignature(pre) === pageSignature(post))
-        return fail('the screenshot did not change: the view ignored the gesture');
-      // A dialog or banner that came up meanwhile changes the picture by itself, and may have taken
-      // the gesture: the frame is then no evidence that the view moved.
-      const popped = coveringWindows(post).filter((w) => !coveringWindows(pre).some((p) => p.id === w.id));
-      if (popped.length)
-        return fail(
-          `a ${popped[0]?.type} ("${popped[0]?.title}") appeared over the screen: the changed frame proves nothing; deal with it and repeat the gesture`,
-        );
-      return { ok: true, signals: [...signals, 'frame_changed'], unchanged };
-    }
-    case 'app_foreground':
-      if (appMatches(expect.package ?? '', post))
-        return { ok: true, signals: [...signals, 'app_foreground'], unchanged };
-      if (openedByName(expect.package ?? '', { action, pre, post, target }))
-        return { ok: true, signals: [...signals, 'app_foreground', 'opened_by_label'], unchanged };
-      return fail(`${post.app.package} is in the foreground, not ${expect.package}`);
-  }
-  return fail(`unknown expectation ${String(expect.kind)}`);
+  // The app asked for is already in front (a run resumed after its launch reached the phone, or
+  // a plan that opens the app on screen): there was nothing to change, and the step's goal holds.
+  if (action.tool === 'launch_app' && isForeground(action, post)) return pass(c, 'already_in_app');
+  return undefined;
 }
+
+function pageChanges(c: Check): Outcome {
+  const { pre, post, signals } = c;
+  if (onlyToastsChanged(pre, post, 'any'))
+    return failed(c, 'only a toast came or went; the page itself did not change');
+  if (!signals.includes('loading')) {
+    const same = textOnlyChange(pre, post);
+    if (same) return failed(c, same);
+  }
+  if (pre.pageHash !== post.pageHash || pre.app.package !== post.app.package) return pass(c);
+  if (signals.includes('loading')) return pass(c);
+  return failed(c, 'expected a new page, but the page hash is the same');
+}
+
+function elementGone(c: Check): Outcome {
+  const { pre, post, target } = c;
+  const id = c.expect.target_id ?? target?.id;
+  if (!id) return failed(c, 'element_gone needs target_id');
+  const still = post.elements.find((e) => e.id === id);
+  if (still) return failed(c, `${labelled(still)} is still on the page`);
+  // Perception drops what a window above covers: a dialog over a button is not the button gone.
+  const was = pre.elements.find((e) => e.id === id) ?? (target?.id === id ? target : undefined);
+  const cover = was && coveredOn(post, was);
+  if (cover) return failed(c, `${labelled(was)} is not gone: ${cover} covers it; act on what is in front`);
+  // Ids include bounds, so a control pushed up by the keyboard gets a new id: "gone" must mean
+  // gone, not moved. The same actionable label, role and resource id still on screen → not gone.
+  const label = was ? (was.label ?? (was.text || was.desc)) : undefined;
+  const moved =
+    was &&
+    label &&
+    post.elements.some(
+      (e) =>
+        e.actionable &&
+        (e.label ?? (e.text || e.desc)) === label &&
+        e.role === was.role &&
+        e.resourceId === was.resourceId,
+    );
+  if (moved) return failed(c, `"${label}" is still on the page (it only moved)`);
+  return pass(c, 'element_gone');
+}
+
+function textAppears(c: Check): Outcome {
+  const { post, action, target } = c;
+  const t = c.expect.text ?? '';
+  if (!textPresent(post, t)) return failed(c, `"${t}" is not on the page${lookalikes(post, t)}`);
+  // The field just typed into holds the agent's own input: that is no evidence the app answered
+  // (a search that matched nothing looks just like this). The field itself is element_state's.
+  const own = typedField(action, target);
+  if (own && !textPresent(post, t, own)) return failed(c, onlyInTypedField(t, target));
+  c.signals.push('text_present');
+  return pass(c);
+}
+
+function elementState(c: Check): Outcome {
+  const { expect, pre, post, action, target } = c;
+  const id = expect.target_id ?? target?.id;
+  const was = pre.elements.find((x) => x.id === id) ?? (target?.id === id ? target : undefined);
+  const e = findState(post, id) ?? fieldTypedInto(action, target, expect, post) ?? (was && sameControl(was, pre, post));
+  if (!e) {
+    // The acted-on element went with its page (a tap that navigated): the expectation asked
+    // about a page that is gone (another app or activity, or its window closed), so it is not
+    // checkable — not a failure of the action. Another element named (the audit's mis-hit), or
+    // one missing from the same page, still fails.
+    const own = !expect.target_id || expect.target_id === target?.id;
+    const left =
+      pre.app.package !== post.app.package ||
+      pre.app.activity !== post.app.activity ||
+      (!!was && pre.windows.some((w) => w.id === was.window) && !post.windows.some((w) => w.id === was.window));
+    if (own && left) return { ...pass(c, 'not_checkable'), notCheckable: NOT_CHECKABLE_PAGE_CHANGED };
+    return failed(c, `${was ? elementName(was) : `element ${id ?? '?'}`} is not on the page to check its state`);
+  }
+  if (!expect.state) return failed(c, `element_state needs a state for ${e.id}`);
+  if (!stateMatches(e, expect.state)) return failed(c, stateMismatch(e, expect.state));
+  c.signals.push('state_matches');
+  return pass(c);
+}
+
+function frameChanges(c: Check): Outcome {
+  const { pre, post } = c;
+  // A canvas (a map) has no tree to show a change: the screenshot is the evidence.
+  const moved = frameChanged(pre, post);
+  if (moved === undefined) return failed(c, 'frame_changes needs a screenshot before and after the action');
+  // A small drawn view (a timeline's band) moves fewer hash bits than capture noise; what the
+  // screen draws beside it (the timeline's readout) still shows the change in the tree.
+  if (!moved && pageSignature(pre) === pageSignature(post))
+    return failed(c, 'the screenshot did not change: the view ignored the gesture');
+  // A dialog or banner that came up meanwhile changes the picture by itself, and may have taken
+  // the gesture: the frame is then no evidence that the view moved.
+  const popped = coveringWindows(post).filter((w) => !coveringWindows(pre).some((p) => p.id === w.id));
+  if (popped.length)
+    return failed(
+      c,
+      `a ${popped[0]?.type} ("${popped[0]?.title}") appeared over the screen: the changed frame proves nothing; deal with it and repeat the gesture`,
+    );
+  return pass(c, 'frame_changed');
+}
+
+function appForeground(c: Check): Outcome {
+  const { expect, pre, post, action, target } = c;
+  if (appMatches(expect.package ?? '', post)) return pass(c, 'app_foreground');
+  if (openedByName(expect.package ?? '', { action, pre, post, target }))
+    return pass(c, 'app_foreground', 'opened_by_label');
+  return failed(c, `${post.app.package} is in the foreground, not ${expect.package}`);
+}
+
+/** Each expectation's own check, after the unchanged-page rule (no_change is decided before). */
+const CHECKS: Partial<Record<Expect['kind'], (c: Check) => Outcome>> = {
+  // The unchanged-page rule is the whole check.
+  screen_changes: (c) => pass(c),
+  page_changes: pageChanges,
+  element_gone: elementGone,
+  text_appears: textAppears,
+  element_state: elementState,
+  keyboard_shown: (c) => (c.post.keyboard.shown ? pass(c) : failed(c, 'the keyboard is not shown')),
+  frame_changes: frameChanges,
+  app_foreground: appForeground,
+};

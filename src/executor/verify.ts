@@ -1,14 +1,16 @@
 import type { Deadline } from '../core/clock.js';
-import type { Decision, Element, Observation } from '../core/types.js';
+import type { Decision, Element, Expect, Observation } from '../core/types.js';
 import type { Device } from '../device/device.js';
 import type { WireSnapshot } from '../device/protocol/index.js';
 import { needsFrames } from './frames.js';
 import { observeDevice, type Perceiver } from './observe.js';
 import { pollUntil } from './pacing.js';
-import { type Outcome, pageSignature, snapshotLoading, validate } from './validator.js';
+import { pageSignature, snapshotLoading } from './page-compare.js';
+import { type Outcome, validate } from './validator.js';
 
 /**
- * Post-action verification (interaction-latency RFC §6.1):
+ * Post-action verification (interaction-latency RFC §6.1), the one implementation the agent's loop
+ * and MCP's direct tools share:
  * - `light`: reads until the first settled one that satisfies `expect` (or the poll budget ends);
  * - `full`: until the expectation holds on two identical consecutive settled reads.
  * The last read is the post-action observation the next step decides on; with `screenshots` it
@@ -23,6 +25,25 @@ export const VERIFICATION_MODES = ['none', 'light', 'full'] as const;
 export type VerificationMode = (typeof VERIFICATION_MODES)[number];
 /** The modes that read after the action (an executor's default, the poll's rule). */
 export type PollMode = Exclude<VerificationMode, 'none'>;
+
+/**
+ * The expectations judged on the screen after the action alone — the target's state or absence,
+ * the keyboard, the app in front: a `light` check of one needs no read right before the touch
+ * where the phone checks the target at the instant it touches (guarded_touch), since a screen
+ * older than the touch cannot make it pass. Any other compares the screens before and after (a
+ * change, a text that appears, no change) and is judged against a fresh read.
+ */
+const JUDGED_AFTER: ReadonlySet<Expect['kind']> = new Set([
+  'element_state',
+  'element_gone',
+  'keyboard_shown',
+  'app_foreground',
+]);
+
+/** Light verification compares against the screen right before the touch (a fresh read). */
+export function comparesScreens(expect: Expect): boolean {
+  return !JUDGED_AFTER.has(expect.kind);
+}
 
 export interface Verified {
   outcome?: Outcome;

@@ -1,4 +1,3 @@
-import { errorMessage } from '../core/errors.js';
 import type { Action, Element, Expect } from '../core/types.js';
 import type { Asker } from './consent.js';
 import {
@@ -14,12 +13,11 @@ import {
 import type { DeviceSession, Observed } from './session.js';
 
 /**
- * One direct action through the project's executor, under the call's interaction controls:
- * - `none`: the executor dispatches (guard, aim, re-check when the observation is not its own
- *   fresh read) and reads nothing after;
- * - `light`: the same, then exactly one fresh observation, bounded by the verification budget; its
- *   delta against the newest kept revision is evidence, not a passed assertion;
- * - `full`: the executor's full path: pre read, re-check, dispatch, validation until settled.
+ * One direct action through the project's executor, under the call's interaction controls. The
+ * verification is the executor's own (executor/verify.ts, the agent's): `none` claims delivery;
+ * `light` reads until the first settled screen that satisfies the expectation; `full` also reads
+ * before the action and wants the expectation on two identical settled reads. A guarded action
+ * the user confirmed is verified in full whatever was asked, and the result says so.
  */
 
 export interface CallConsent {
@@ -53,9 +51,9 @@ export async function act(s: DeviceSession, req: ActRequest): Promise<ActionResu
     r = await s.executor.run({ thought: `mcp ${req.tool}`, action: req.action, expect: req.expect }, req.base.obs, {
       confirm: s.consent,
       fresh: !!req.fresh,
-      verification: mode === 'full' ? 'full' : 'none',
+      verification: mode,
       dispatchTimeoutMs: eff.dispatchMs,
-      // Also the budget of a guarded action's full verification when the call asked for light.
+      // Also the budget of a guarded action's full verification when the call asked for less.
       verifyTimeoutMs: mode === 'none' ? undefined : eff.verifyMs,
     });
   } finally {
@@ -120,6 +118,10 @@ export async function act(s: DeviceSession, req: ActRequest): Promise<ActionResu
     };
   }
 
+  // What the executor verified: the mode it applied (full for an approved guarded action), or a
+  // skill's check of its own result in any mode; `none` with no check claims delivery only.
+  const applied = r.verification ?? mode;
+  const checked = r.outcome !== undefined || applied !== 'none';
   // What a read (or a skill) found is the result itself, in every response mode.
   const value = r.value !== undefined ? { value: r.value } : {};
   // Delivered but stopped short (a scroll_to that scrolled and did not find its row, a sequence
@@ -136,12 +138,8 @@ export async function act(s: DeviceSession, req: ActRequest): Promise<ActionResu
       timing: timing(),
       debug: debug(),
     };
-
-  // A guarded action the user approved is verified in full by the executor, whatever the call
-  // asked: its outcome is reported as such (a failed check is a failed action, never "pending").
-  const verified = r.outcome !== undefined;
   const unreadable = (r.value as { value_unreadable?: string } | undefined)?.value_unreadable;
-  if (mode === 'none' && !verified && req.readOnly && unreadable)
+  if (!checked && req.readOnly && unreadable)
     // The control was found, but not its value: a read that says so, not a success with nothing in it.
     return {
       ...base,
@@ -154,7 +152,7 @@ export async function act(s: DeviceSession, req: ActRequest): Promise<ActionResu
       timing: timing(),
       debug: debug(),
     };
-  if (mode === 'none' && !verified)
+  if (!checked)
     return {
       ...base,
       ...value,
@@ -165,39 +163,9 @@ export async function act(s: DeviceSession, req: ActRequest): Promise<ActionResu
       debug: debug(),
     };
 
-  if (mode === 'light' && !verified) {
-    // One fresh tree, no settling wait; failing to read is "unavailable", never a failed action.
-    const from = s.revisions.latest()?.revision;
-    try {
-      // The dispatch's own read-back (typing) is that one fresh tree; otherwise read one now.
-      const post = r.post ? { obs: r.post, revision: s.keep(r.post) } : await s.observe({ timeoutMs: eff.verifyMs });
-      const delta = s.revisions.delta(from, post.revision);
-      return {
-        ...base,
-        success: true,
-        lifecycle_state: 'pending_verification',
-        verification: { mode: 'light', status: 'observed' },
-        snapshot_revision: post.revision,
-        ...(delta.delta_available ? { state_delta: delta } : { state_delta_available: false }),
-        timing: timing(),
-        debug: debug(),
-      };
-    } catch (e) {
-      return {
-        ...base,
-        success: true,
-        lifecycle_state: 'pending_verification',
-        verification: { mode: 'light', status: 'unavailable', reason: `${errorMessage(e)} (retryable: observe)` },
-        timing: timing(),
-        debug: debug(),
-      };
-    }
-  }
-
-  // Full (or guarded): the executor validated, or could not read the screen after delivering.
-  const from = req.base.revision;
+  // Checked: the executor validated, or could not read the screen after delivering.
   const revision = r.post ? s.keep(r.post) : undefined;
-  const delta = revision !== undefined ? s.revisions.delta(from, revision) : undefined;
+  const delta = revision !== undefined ? s.revisions.delta(req.base.revision, revision) : undefined;
   const status: VerificationStatus = !r.outcome ? 'unavailable' : r.ok ? 'verified' : 'failed';
   return {
     ...base,
@@ -208,10 +176,10 @@ export async function act(s: DeviceSession, req: ActRequest): Promise<ActionResu
     ...(r.ok ? {} : { failure_code: status === 'unavailable' ? 'READ_FAILED' : 'VERIFICATION_FAILED' }),
     ...(r.ok ? {} : { message: r.outcome?.reason ?? error?.message }),
     verification: {
-      mode: 'full',
+      mode: applied,
       status,
       ...(r.outcome?.reason ? { reason: r.outcome.reason } : {}),
-      ...(eff.verification !== 'full' ? { applied: fullBecause(eff.verification, r.guard?.categories) } : {}),
+      ...(applied !== eff.verification ? { applied: fullBecause(eff.verification, r.guard?.categories) } : {}),
     },
     ...(revision !== undefined ? { snapshot_revision: revision } : {}),
     ...(delta?.delta_available ? { state_delta: delta } : {}),

@@ -15,7 +15,7 @@ export const ControlsShape = {
     .enum(VERIFICATION_MODES)
     .optional()
     .describe(
-      'none: dispatch only, nothing read after; light: dispatch + one fresh observation (state_delta), evidence not a check; full (default): re-check, dispatch, validate until settled. A guarded action you confirmed is always verified in full: the result then says verification.mode full and verification.applied says why',
+      "none: dispatch only, nothing read after; light: dispatch, then reads until the first settled screen on which the expectation holds (the state_delta against what you observed); full (default): a read right before, dispatch, then the expectation on two identical settled reads. The agent's own verification, the same code. A guarded action you confirmed is always verified in full: the result then says verification.mode full and verification.applied says why",
     ),
   responseMode: z
     .enum(['compact', 'debug'])
@@ -62,7 +62,7 @@ export function effectiveControls(c: Controls, defaults: { dispatchMs?: number }
   };
 }
 
-export type VerificationStatus = 'not_requested' | 'observed' | 'verified' | 'unavailable' | 'failed';
+export type VerificationStatus = 'not_requested' | 'verified' | 'unavailable' | 'failed';
 
 /** RFC §6.2's compact result; debug adds `debug`. */
 export interface ActionResult {

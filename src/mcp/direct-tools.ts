@@ -19,7 +19,7 @@ const ExpectShape = {
     .string()
     .optional()
     .describe(
-      'what the action should do, checked in full mode: page_changes | screen_changes | element_gone <id> | text_appears <text> | element_state <id> <on|off|filled|empty|text=S> | keyboard_shown | app_foreground <pkg> | no_change',
+      'what the action should do, checked in light and full mode: page_changes | screen_changes | element_gone <id> | text_appears <text> | element_state <id> <on|off|filled|empty|text=S> | keyboard_shown | app_foreground <pkg> | no_change',
     ),
   confirmation_id: z
     .string()
@@ -183,7 +183,7 @@ export const directTools: ToolDef[] = [
     offered: runs('set_slider'),
     title: 'Set a slider',
     description:
-      "Set a slider (SeekBar) to a share of its track by dragging its thumb, then read back where it rests (the tree's value, else the screenshot); says plainly when the value cannot be read. For devices without a native set (plain adb); control_action set_progress is exact where offered.",
+      "Set a slider (SeekBar) to a share of its track by dragging its thumb, then read back where it rests (the tree's value, else the screenshot); says plainly when the value cannot be read. Works on every device, plain adb included.",
     shape: {
       element_id: TargetShape.element_id,
       selector: TargetShape.selector,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VERIFICATION_MODES } from '../executor/verify.js';
 import type { ToolDef, ToolOutput } from './tool.js';
 
 /**
@@ -35,7 +36,7 @@ export const JourneyShape = {
     .describe(`members {id?, tool, args}, e.g. ${JSON.stringify(JOURNEY_EXAMPLE)}`),
   defaults: z
     .object({
-      verificationMode: z.enum(['none', 'light', 'full']).optional(),
+      verificationMode: z.enum(VERIFICATION_MODES).optional(),
       actionTimeoutMs: z.number().int().optional(),
       verificationTimeoutMs: z.number().int().optional(),
     })

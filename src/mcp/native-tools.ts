@@ -14,7 +14,7 @@ import { runs, type ToolDef } from './tool.js';
  */
 
 const Extra = {
-  expect: z.string().optional().describe('full mode: what should change (default screen_changes)'),
+  expect: z.string().optional().describe('light and full mode: what should change (default screen_changes)'),
   confirmation_id: z.string().optional(),
 };
 

@@ -10,8 +10,11 @@ import { compactDelta, diffObservations, type StateDelta } from '../perception/d
  * restart. A delta lists at most 200 changes; beyond that it is truncated — a change signal only.
  */
 
-/** How MCP lists a screen and its deltas: the full listing, naming MCP's own tool for text. */
-export const MCP_COMPACT: CompactOptions = { typeTool: 'type_text' };
+/**
+ * How MCP lists a screen and its deltas: the full listing, naming MCP's own tool for text, with
+ * every resource id that names something (clients select by them, in every language alike).
+ */
+export const MCP_COMPACT: CompactOptions = { typeTool: 'type_text', everyResourceId: true };
 
 export const KEEP_REVISIONS = 8;
 export const KEEP_MS = 10 * 60_000;

@@ -45,6 +45,8 @@ function resultOf(r: RunResult, device: string, pending?: { summary: string; cat
       run_folder: r.runDir,
       steps: r.steps,
       llm_calls: r.llm.calls,
+      mode: r.mode,
+      ...(r.handover ? { handover: r.handover } : {}),
       ...(needs
         ? {
             needs_confirmation: {

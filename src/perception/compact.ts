@@ -1,11 +1,13 @@
 import { impliedVerb, lineId, shortestPrefixes } from '../core/element-ref.js';
 import { rectCenter } from '../core/geometry.js';
 import { writeGridLine } from '../core/grid-line.js';
+import { writeSectionLine } from '../core/section-line.js';
 import type { Element, Observation } from '../core/types.js';
 import { humanizeRid, OBFUSCATED_RE, ridMeaning } from './control-labels.js';
 import { isKeyboardKey, keyboardLine, keyboardWindows } from './keyboard.js';
+import { listedVerb } from './listed-verb.js';
 import { type LookAlikeGrid, lookAlikeGrids } from './look-alike-grid.js';
-import { verbOf } from './roles.js';
+import { sectionHeads } from './section-heads.js';
 
 /**
  * The compact observation the LLM reads (DESIGN §3): a header, one line per actionable element —
@@ -37,6 +39,12 @@ export interface CompactOptions {
   hideNavigationBar?: boolean;
   /** The tool the keyboard line points to for text (the agent's `type`; MCP's `type_text`). */
   typeTool?: string;
+  /**
+   * Show every resource id that names something, also where the label restates it: a client that
+   * selects by resource id (MCP) must see the same ids whatever the phone's language — "WLAN" does
+   * not restate `#wifi_switch` as "Wi-Fi" does.
+   */
+  everyResourceId?: boolean;
 }
 
 type LineOptions = Required<Omit<CompactOptions, 'hideNavigationBar' | 'screenSize' | 'typeTool'>> & {
@@ -46,6 +54,8 @@ type LineOptions = Required<Omit<CompactOptions, 'hideNavigationBar' | 'screenSi
   drawn?: boolean;
   /** Lean listing: how many scroll containers the screen lists. */
   lists?: number;
+  /** The control's nearest actionable ancestor (a list's row is tapped through its list). */
+  ancestorOf?: (e: Element) => Element | undefined;
 };
 
 export const COMPACT_DEFAULTS: Required<CompactOptions> = {
@@ -57,6 +67,7 @@ export const COMPACT_DEFAULTS: Required<CompactOptions> = {
   screenSize: true,
   lean: false,
   typeTool: 'type',
+  everyResourceId: false,
 };
 
 // East Asian wide characters (CJK, kana, Hangul, full-width forms) carry about a word each and
@@ -103,12 +114,13 @@ function squash(s: string): string {
  * (`#switch_widget`, `#button1`, `#list`: the class says it) or restates the label (`#wifi_switch`
  * on "Wi-Fi"). Obfuscated ids (a, b0, x1y) say nothing to a reader.
  */
-function ridWorthShowing(tail: string, label: string): boolean {
+function ridWorthShowing(tail: string, label: string, evenRestated = false): boolean {
   if (!tail || tail.length <= 2 || OBFUSCATED_RE.test(tail)) return false;
   const l = squash(label);
   // An unlabelled control keeps whatever its id says: it is all the line has.
   if (!l) return true;
   const words = ridMeaning(tail);
+  if (evenRestated) return words.length > 0;
   return words.length > 0 && !l.includes(squash(tail)) && !words.every((w) => l.includes(squash(w)));
 }
 
@@ -148,7 +160,7 @@ export function shownRole(e: Pick<Element, 'role'>): string | undefined {
 
 /** A line without its id and centre, and whether the centre is shown. */
 function lineBody(e: Element, opts: LineOptions): { parts: string[]; place: boolean } {
-  const verb = verbOf(e);
+  const verb = listedVerb(e, opts.ancestorOf?.(e));
   const role = shownRole(e);
   const parts: string[] = [];
   // The legend: the class implies the verb; only a verb that differs is written.
@@ -162,7 +174,8 @@ function lineBody(e: Element, opts: LineOptions): { parts: string[]; place: bool
   parts.push(...stateOf(e));
   // Lean: a label in words names the control; the id is for numbers, times and glyphs ("3:17" #clock).
   const named = label !== undefined && !fromRid && WORDS_RE.test(label);
-  if (fromRid || (ridWorthShowing(tail, label ?? '') && !(opts.lean && named))) parts.push(`#${tail}`);
+  const worth = ridWorthShowing(tail, label ?? '', opts.everyResourceId);
+  if (fromRid || (worth && !(opts.lean && named))) parts.push(`#${tail}`);
   return { parts, place: !opts.lean || placeNeeded(e, label, fromRid, opts) };
 }
 
@@ -316,21 +329,29 @@ export function compactView(o: Observation, options: CompactOptions = {}): strin
         [...actionable, ...keys].map((e) => e.id),
       );
   const lines = [headerLine(o, opts)];
+  const byId = new Map(o.elements.map((e) => [e.id, e]));
+  const ancestorOf = (e: Element) => (e.actionableAncestorId ? byId.get(e.actionableAncestorId) : undefined);
   const lineOpts: LineOptions = opts.lean
     ? {
         ...opts,
+        ancestorOf,
         repeated: repeatedLabels(actionable),
         drawn: o.visualFirst === true || o.treeQuality !== 'ok',
         lists: actionable.filter(pureList).length,
       }
-    : opts;
+    : { ...opts, ancestorOf };
   const idOf = (e: Element) => lineId(shown?.get(e.id) ?? e.id, opts.lean);
   // A grid of look-alike cells is one line, where its first cell would be; every cell keeps its id.
   const grids = lookAlikeGrids(actionable, (e) => unnamedLook(e, lineOpts));
   const gridOf = new Map(grids.flatMap((g) => g.rows.flat().map((e) => [e, g] as const)));
   const written = new Set<LookAlikeGrid>();
+  // A list's section header stands above its first row (not in the footer, out of place).
+  const heads = sectionHeads(o, new Set(actionable));
   for (const e of actionable) {
     const g = gridOf.get(e);
+    const head = heads.get(e);
+    if (head !== undefined && !(g && written.has(g)))
+      lines.push(writeSectionLine(quote(truncate(head, opts.maxLabel))));
     if (!g) lines.push(elementLine(e, lineOpts, shown?.get(e.id) ?? e.id));
     else if (!written.has(g)) {
       written.add(g);
@@ -341,8 +362,9 @@ export function compactView(o: Observation, options: CompactOptions = {}): strin
   if (k) lines.push(k);
   // The header quotes the title already (the toolbar's text): the text line does not repeat it.
   const title = o.app.title ? truncate(o.app.title, 40) : undefined;
+  const headers = new Set(heads.values());
   const t = textLine(
-    o.texts.filter((x) => x !== title),
+    o.texts.filter((x) => x !== title && !headers.has(x)),
     opts,
     textNotes(o),
   );

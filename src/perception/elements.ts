@@ -5,6 +5,7 @@ import { assignIds } from './element-ids.js';
 import { cleanText, withoutStateWord } from './element-text.js';
 import type { PriorElement } from './fingerprint.js';
 import { isActionable, roleOf } from './roles.js';
+import { structuralLabel } from './structural-labels.js';
 import type { UiNode, UiTree } from './tree.js';
 import { computeVisibility, type DropReason } from './visibility.js';
 
@@ -264,13 +265,15 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
     // A separator (the ":" between an hour and a minute field) names nothing.
     if (best && /\p{L}/u.test(best.label)) d.label = best.label;
   }
-  // Still nameless: text inside it that is clipped off screen, else its resource id in words.
+  // Still nameless: text inside it that is clipped off screen, its place, else its resource id in words.
   for (const d of drafts) {
     if (d.removed || d.label || pureScroll(d)) continue;
     const inner = firstTextWithin(d.node, true);
     const clipped = truncateWord(d.flags.checkable ? withoutStateWord(inner) : inner, 40);
-    d.label = clipped || humanizeRid(d.resourceId);
-    d.fromId = !clipped && d.label !== '';
+    // Where it is can name it (a toolbar's navigation button), where its id says nothing.
+    const placed = clipped ? '' : structuralLabel(d.node, nodes);
+    d.label = clipped || placed || humanizeRid(d.resourceId);
+    d.fromId = !clipped && !placed && d.label !== '';
     // Clipped text is not in every channel's dump (uiautomator omits it): ids must not depend on it.
     d.fallback = d.label !== '';
   }

@@ -47,6 +47,8 @@ export interface ActContext {
   subgoal?: string;
   /** Signatures banned on this page (actionSignature) → the ban as the prompt shows it: choosing one again is re-asked. */
   banned?: ReadonlyMap<string, string>;
+  /** The most members one action_sequence may have (the task setting `pro.execution.max_burst_actions`). */
+  maxBurst?: number;
 }
 
 /** Drop the `null`s strict-mode providers send for absent optional fields. */
@@ -97,7 +99,7 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
   const spec = ctx.catalog.get(a.tool);
   if (!spec) return { ok: false, error: `unknown tool ${a.tool}; available tools: ${ctx.tools.join(', ')}` };
   if (spec.meta) return metaStep(a, revisedPlan);
-  const part = spec.parse(a, { catalog: ctx.catalog, id: full });
+  const part = spec.parse(a, { catalog: ctx.catalog, id: full, maxBurst: ctx.maxBurst });
   if (!part.ok) return part;
 
   let expect: Decision['expect'] = { kind: 'no_change' };

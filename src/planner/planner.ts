@@ -40,6 +40,8 @@ export interface DecideRequest extends DecideInput {
   image?: (req: ImageRequest) => Promise<string | undefined>;
   /** The screenshot the model's last step (a `look`) asked for, of this same screen. */
   look?: LookImage;
+  /** The most members one action_sequence may have (the run's task setting). */
+  maxBurst?: number;
 }
 
 /** A look's screenshot (a data: URL) and what it shows, for the prompt's image note. */
@@ -117,7 +119,7 @@ export class Planner {
     const banned = new Map((req.bannedSignatures ?? []).map((sig, i) => [sig, req.banned[i] ?? sig]));
     let questioned = false;
     const parse = (raw: unknown) => {
-      const r = parseAct(raw, { tools, catalog, ids: req.ids, subgoal, banned });
+      const r = parseAct(raw, { tools, catalog, ids: req.ids, subgoal, banned, maxBurst: req.maxBurst });
       if (!r.ok || !catalog.get(r.value.decision.action.tool)?.completes) return r;
       const answer = r.value.decision.action.answer?.trim();
       if (question && !answer)

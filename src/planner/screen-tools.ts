@@ -32,7 +32,7 @@ export function isDrawnScreen(obs: Observation, timeline = false): boolean {
   return obs.elements.some((e) => DRAWN.test(e.role) || (/Image/.test(e.role) && area(e) >= LARGE_IMAGE_AREA));
 }
 
-function traits(obs: Observation, timeline: boolean): ScreenTraits {
+function traits(obs: Observation, timeline: boolean, burst: boolean): ScreenTraits {
   const els = obs.elements;
   const field = els.some((e) => e.flags.editable);
   const drawn = isDrawnScreen(obs, timeline);
@@ -49,6 +49,7 @@ function traits(obs: Observation, timeline: boolean): ScreenTraits {
     // (ime_enter) — a real phone's keyboard keys are not in the tree, so there is no key to tap.
     control: field || range,
     slider: els.some((e) => e.role === 'SeekBar' && (e.range === undefined || e.range.fromFrame === true)),
+    burst: burst && els.filter((e) => e.actionable).length >= 2,
     loading:
       obs.unstable !== undefined ||
       els.some((e) => /ProgressBar/.test(e.role) && e.range === undefined) ||
@@ -58,14 +59,15 @@ function traits(obs: Observation, timeline: boolean): ScreenTraits {
 
 /**
  * `available` narrowed to what applies on this screen (order kept). `timeline`: the screen has a
- * self-drawn recording timeline (perception's `hasTimeline`, which this layer does not import).
+ * self-drawn recording timeline (perception's `hasTimeline`, which this layer does not import);
+ * `burst`: the run offers bursts of certain actions (Flash), where the screen has controls for one.
  */
 export function toolsForScreen(
   obs: Observation,
   available: readonly string[],
   catalog: ToolCatalog,
-  screen: { timeline?: boolean } = {},
+  screen: { timeline?: boolean; burst?: boolean } = {},
 ): string[] {
-  const t = traits(obs, screen.timeline ?? false);
+  const t = traits(obs, screen.timeline ?? false, screen.burst ?? false);
   return available.filter((tool) => catalog.get(tool)?.offeredOn?.(t) ?? true);
 }

@@ -62,6 +62,8 @@ export interface ScreenTraits {
   /** A slider whose tree carries no value (a uiautomator dump). */
   slider: boolean;
   loading: boolean;
+  /** The run offers bursts (Flash) and the screen has controls for one (two or more). */
+  burst: boolean;
 }
 
 /** An act field's value as the history shows it. */
@@ -74,6 +76,8 @@ export interface ParseCtx {
   catalog: ToolCatalog;
   /** An id as written (a listed prefix) → the full id on this screen, or why it is not there. */
   id: (id: string) => { id: string } | { error: string };
+  /** The most members one action_sequence may have (the run's task setting). */
+  maxBurst?: number;
 }
 
 export interface PlannerToolSpec {

@@ -35,6 +35,7 @@ export function renderHeader(model: RunModel, text: Text): string {
     out.push(
       `<p class="status"><span class="badge st-${text.t(cp.status)}">${text.t(STATUS_LABEL[cp.status] ?? cp.status)}</span>${dry}${what ? ` ${what}` : ''}</p>`,
     );
+    out.push(...modeLine(cp, text));
     out.push(...notices(cp, model.dir, text));
   }
   out.push(stats(model, text));
@@ -128,4 +129,13 @@ function stats(model: RunModel, text: Text): string {
     (cp ? stat('last update', clockTime(cp.updatedAt)) : '') +
     '</dl>'
   );
+}
+
+/** How the run was driven (issue 25): a Flash run says so, and when and why it handed over to Pro. */
+function modeLine(cp: NonNullable<RunModel['checkpoint']>, text: Text): string[] {
+  if (cp.handover)
+    return [
+      `<p class="mode">Flash, handed over to Pro after step ${cp.handover.step}: ${text.t(cp.handover.reason)}</p>`,
+    ];
+  return cp.mode === 'flash' ? ['<p class="mode">Flash</p>'] : [];
 }

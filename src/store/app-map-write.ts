@@ -94,9 +94,9 @@ const shortName = (s: string) => s.split('.').pop() ?? s;
 function eventOf(map: AppMap, pages: ReadonlyMap<string, MapPage>, t: MapTransition) {
   const from = stateStr(t.from);
   const id = t.step;
-  if (t.event.kind === 'back')
-    return { event_str: `KeyEvent(state=${from}, name=BACK)`, event_id: id, event_type: 'key' };
-  if (t.event.kind === 'launch') {
+  const ev = t.event;
+  if (ev.kind === 'back') return { event_str: `KeyEvent(state=${from}, name=BACK)`, event_id: id, event_type: 'key' };
+  if (ev.kind === 'launch') {
     const first = pages.get(map.first);
     return {
       event_str: `IntentEvent(intent='am start ${map.app.package}/${first?.activity ?? ''}')`,
@@ -105,9 +105,15 @@ function eventOf(map: AppMap, pages: ReadonlyMap<string, MapPage>, t: MapTransit
     };
   }
   const page = pages.get(t.from);
-  const el = page?.elements.find((e) => e.id === (t.event as { element: string }).element);
+  const el = page?.elements.find((e) => e.id === ev.element);
   const label = el ? (el.text || el.desc).replace(/[()]/g, '') : '';
   const view = `${viewStr(t.from, el?.id ?? '')}(${shortName(page?.activity ?? '')}/${shortName(el?.className || el?.role || 'View')}-${label})`;
+  if (ev.kind === 'scroll')
+    return {
+      event_str: `ScrollEvent(state=${from}, view=${view}, direction=DOWN)`,
+      event_id: id,
+      event_type: 'scroll',
+    };
   return { event_str: `TouchEvent(state=${from}, view=${view})`, event_id: id, event_type: 'touch' };
 }
 

@@ -25,7 +25,12 @@ export interface MapPage {
   notes: Record<string, string>;
 }
 
-export type MapEvent = { kind: 'touch'; element: string } | { kind: 'back' } | { kind: 'launch' };
+export type MapEvent =
+  | { kind: 'touch'; element: string }
+  /** A swipe up on a list: its content moves on to show what is below (DroidBot's direction DOWN). */
+  | { kind: 'scroll'; element: string }
+  | { kind: 'back' }
+  | { kind: 'launch' };
 
 export interface MapTransition {
   from: string;

@@ -55,6 +55,9 @@ export const CheckpointSchema = z.object({
   /** How the run is driven now (issue 25); a checkpoint without it is a Pro run. */
   mode: RunModeSchema.optional(),
   settings: SettingsRecordSchema.optional(),
+  /** Expectations failed in Flash so far, and the hand-over to Pro once it happened. */
+  flashMisses: z.number().int().min(0).optional(),
+  handover: z.object({ step: z.number(), reason: z.string() }).optional(),
   status: z.enum([
     'running',
     'interrupted',

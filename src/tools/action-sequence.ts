@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from '../device/protocol/limits.js';
 import { nativeRequest, refuse, sendNative } from '../executor/dispatch.js';
 import { fullSelectors } from '../executor/native-args.js';
 import { fullOf, STR } from '../planner/act-schema.js';
@@ -72,6 +73,12 @@ function parse(a: ActArgs, ctx: ParseCtx): ToolParse {
   const steps = a.steps as Step[] | undefined;
   if (!steps || steps.length < 1)
     return { ok: false, error: 'action_sequence needs steps: [{tool, target_id?, op?, value?, text?, frames?}, …]' };
+  const max = Math.min(ctx.maxBurst ?? LIMITS.maxBurstActions, LIMITS.maxBurstActions);
+  if (steps.length > max)
+    return {
+      ok: false,
+      error: `action_sequence takes at most ${max} steps (the task setting pro.execution.max_burst_actions), got ${steps.length}: send the first ${max}`,
+    };
   const actions: Record<string, unknown>[] = [];
   for (const [i, s] of steps.entries()) {
     const m = ctx.catalog.get(s.tool);
@@ -112,8 +119,9 @@ export const actionSequence: Tool = {
     },
   },
   needs: [['action_sequence']],
-  // For sliders and drawn surfaces (a field's set_text and ime_enter are one call each).
-  offeredOn: (t) => t.range || t.drawn,
+  // For sliders and drawn surfaces (a field's set_text and ime_enter are one call each), and in
+  // Flash wherever the screen has controls for a burst of certain steps.
+  offeredOn: (t) => t.range || t.drawn || t.burst,
   parse,
   typed: () => false,
   fieldsOf: (a, catalog) => ({

@@ -104,9 +104,12 @@ export function actionSignature(a: Action): string {
   return signatureOf(a, REGISTRY.catalog);
 }
 
-/** An action as the model would send it (history, bans, logs) with the product's tools. */
-export function describeAction(a: Action, label?: string): string {
-  return describeOf(a, REGISTRY.catalog, label);
+/**
+ * An action as the model would send it (history, bans, logs) with the product's tools; typed text
+ * only as its length unless `typedShown` (a known field that is no password field).
+ */
+export function describeAction(a: Action, label?: string, typedShown = false): string {
+  return describeOf(a, REGISTRY.catalog, label, typedShown);
 }
 
 /** Whether this action ends the run instead of acting on the phone. */

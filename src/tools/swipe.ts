@@ -5,6 +5,7 @@ import { noArgs, says } from './tool.js';
 /** A swipe in the finger's direction, on an element (a banner, a carousel) or the screen's middle. */
 export const swipe: Tool = {
   name: 'swipe',
+  explore: 'scrolls',
   help: says("swipe(direction, target_id?) the finger's direction: up shows what is below"),
   needs: [['swipe']],
   parse: noArgs,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Observation } from '../../src/core/types.js';
 import { matchLabel, parseComponents } from '../../src/device/adb/launcher.js';
-import { appMatches } from '../../src/executor/validator.js';
+import { appMatches } from '../../src/executor/app-match.js';
 import { decision, makeExecutor, observe } from '../executor/helpers.js';
 import { dualRig } from './executor-rig.js';
 

@@ -82,6 +82,21 @@ describe('MCP over plain adb', () => {
     }
   });
 
+  it("names no tool it does not list: set_slider's help is true over adb", async () => {
+    const c = await connect(rig.adb, 'adb-help');
+    try {
+      const { tools } = await c.client.listTools();
+      const listed = new Set(tools.map((t) => t.name));
+      const unlisted = ['touch_gesture', 'control_action', 'pinch'].filter((n) => !listed.has(n));
+      expect(unlisted).toHaveLength(3);
+      for (const t of tools)
+        for (const n of unlisted)
+          expect(t.description ?? '', `${t.name} names ${n}`).not.toMatch(new RegExp(`\\b${n}\\b`));
+    } finally {
+      await c.close();
+    }
+  });
+
   it('follows a failover: the helper gone, the list shrinks to adb with list_changed; back again when it returns', async () => {
     const c = await connect(rig.failover(), 'adb-failover');
     try {

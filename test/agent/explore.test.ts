@@ -61,6 +61,17 @@ describe('the executor under Explore’s policy', () => {
       };
       await go({ thought: 't', action: { tool: 'launch_app', package: 'Notes' }, expect: { kind: 'page_changes' } });
       const notes = rig.phone.world.notes.length;
+      // A sideways swipe on a row may dismiss or delete it: Explore swipes only up or down a list.
+      const list = seen.obs.elements.find((e) => e.flags.scrollable);
+      const sideways = await go(
+        {
+          thought: 't',
+          action: { tool: 'swipe', target_id: list?.id, direction: 'left' },
+          expect: { kind: 'page_changes' },
+        },
+        'explore',
+      );
+      expect(sideways.error).toMatch(/Explore swipes only up or down a scrollable list/);
       await go(tapOn(seen, seen.obs.elements.find((e) => /Packing list/.test(e.label ?? ''))?.label ?? ''));
       expect(seen.obs.app.activity).toBe('.NoteActivity');
       const held = await go(tapOn(seen, 'Delete'), 'explore');
@@ -132,6 +143,11 @@ describe('explore → app map → replay', () => {
           if (t.kind === 'touch') {
             const c = rectCenter(t.view.bounds);
             await phone.tap(c.x, c.y);
+          } else if (t.kind === 'scroll') {
+            // DroidBot's DOWN shows what is below: the finger moves up.
+            const c = rectCenter(t.view.bounds);
+            const h = (t.view.bounds.bottom - t.view.bounds.top) / 4;
+            await phone.swipe(c.x, c.y + h, c.x, c.y - h, 400);
           } else if (t.kind === 'key') await phone.key('back');
           expect(phone.state).toBe(t.to);
         }

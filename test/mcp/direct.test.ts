@@ -53,7 +53,7 @@ describe('phone-agent mcp: direct tools', () => {
     expect(by.get('mobile_run_task')?.annotations?.destructiveHint).toBe(true);
   });
 
-  it('taps by selector in light mode and returns the state delta; observe since a revision gives only the changes', async () => {
+  it('taps by selector in light mode, checked on the first settled read, with the state delta; observe since a revision gives only the changes', async () => {
     const before = await call('observe');
     const rev = sc(before).snapshot_revision as number;
     expect(text(before)).toContain('"Settings"');
@@ -64,8 +64,8 @@ describe('phone-agent mcp: direct tools', () => {
       success: true,
       delivery_status: 'delivered',
       dispatch_started: true,
-      lifecycle_state: 'pending_verification',
-      verification: { mode: 'light', status: 'observed' },
+      lifecycle_state: 'verified',
+      verification: { mode: 'light', status: 'verified' },
     });
     expect(tap.debug).toBeUndefined();
     // Android 14's Settings: its first page lists the sections (Wi-Fi is under Network & internet → Internet).
@@ -239,6 +239,34 @@ describe('phone-agent mcp: direct tools', () => {
     }
   });
 
+  it("light is the executor's light check: a switch judged on the phone-checked target, an expectation that never holds failed within its budget", async () => {
+    await phone.phone.launch('com.android.settings', '.BluetoothSettings');
+    const view = text(await call('observe'));
+    const was = phone.phone.world.settings.bluetooth;
+    const reads = (r: Record<string, unknown>) => (r.debug as { timing: { reads: number } }).timing.reads;
+    // Its own state is the whole check: the phone checks the target at the touch, one read after.
+    const sw = sc(await call('tap', { element_id: idOf(view, 'Use Bluetooth'), verificationMode: 'light' }));
+    expect(sw).toMatchObject({
+      success: true,
+      lifecycle_state: 'verified',
+      verification: { mode: 'light', status: 'verified' },
+    });
+    expect(reads(sw)).toBe(1);
+    expect(phone.phone.world.settings.bluetooth).toBe(!was);
+    // A text that never appears: judged against a read right before the touch, polled until the budget ends.
+    const after = text(await call('observe'));
+    const never = { expect: 'text_appears No such text', verificationMode: 'light', verificationTimeoutMs: 500 };
+    const miss = sc(await call('tap', { element_id: idOf(after, 'Use Bluetooth'), ...never }));
+    expect(miss).toMatchObject({
+      success: false,
+      lifecycle_state: 'failed',
+      failure_code: 'VERIFICATION_FAILED',
+      verification: { mode: 'light', status: 'failed' },
+    });
+    expect(reads(miss)).toBeGreaterThanOrEqual(3);
+    expect(phone.phone.world.settings.bluetooth).toBe(was);
+  });
+
   it("timing names the touch's own duration: a tap's 40–60 ms hold, a swipe's ≥ 300 ms motion; a key has none", async () => {
     type Timing = { total_ms: number; gesture_ms?: number };
     const timingOf = async (name: string, args: Record<string, unknown>) =>
@@ -361,7 +389,7 @@ describe('phone-agent mcp: direct tools', () => {
     expect(phone.phone.world.sent).toHaveLength(0);
     // observe said so before the tap: the Send line is marked, the field's line is not.
     const view = text(await call('observe'));
-    expect(view).toMatch(/ "Send" \d+,\d+ · asks user: send$/m);
+    expect(view).toMatch(/ "Send" #send \d+,\d+ · asks user: send$/m);
     expect(view).not.toMatch(/"Text message" [^\n]*asks user/);
 
     const wrong = sc(await call('tap', { selector: { resource_id: `${MSG}send` }, confirmation_id: 'c-000000000000' }));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LINE_ID_RE, resolveRef } from '../../src/core/element-ref.js';
 import { AGENT_COMPACT } from '../../src/executor/observe.js';
-import { listedForm } from '../../src/executor/validator.js';
+import { listedForm } from '../../src/executor/page-compare.js';
 import { compactView } from '../../src/perception/compact.js';
 import { parseAct } from '../../src/planner/act-tool.js';
 import { parseScreenLine } from '../../src/testbed/reference-model/read-request.js';

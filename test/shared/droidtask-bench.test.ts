@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadApp } from '../../bench/droidtask/fixture.js';
 import { scriptedAnswer } from '../../bench/droidtask/oracle.js';
 import { figures } from '../../bench/droidtask/report.js';
-import { runApp, type StepProbe } from '../../bench/droidtask/run.js';
+import { runApp, STEPWISE_NOTE, type StepProbe } from '../../bench/droidtask/run.js';
 import { resolveLlmConfig } from '../../src/planner/llm/config.js';
 import type { ActArgsOut } from '../../src/testbed/reference-model/policy.js';
 import type { ParsedPrompt } from '../../src/testbed/reference-model/read-request.js';
@@ -24,6 +24,8 @@ let mode: 'gold' | 'wrong' = 'gold';
 let model: ReferenceModel;
 /** Every prompt's Recent steps, as the model parsed them. */
 let histories: ParsedPrompt['history'][] = [];
+/** Every request's user message. */
+let users: string[] = [];
 
 /** The listed element farthest from the gold, and a tap where the gold ends the task. */
 function wrongAnswer(p: ParsedPrompt): ActArgsOut | undefined {
@@ -39,6 +41,10 @@ beforeAll(async () => {
   model = await startReferenceModel({
     catalog: [],
     tokenizer: 'estimate',
+    onRequest: (body) => {
+      const user = body.messages.find((m) => m.role === 'user');
+      users.push(typeof user?.content === 'string' ? user.content : JSON.stringify(user?.content ?? ''));
+    },
     answer: (p) => {
       histories.push(p.history);
       return mode === 'gold' ? scriptedAnswer(p, probe) : wrongAnswer(p);
@@ -55,6 +61,7 @@ describe('bench:droidtask harness (scripted model; not a score)', () => {
     async (app) => {
       mode = 'gold';
       histories = [];
+      users = [];
       const loaded = await loadApp(FIXTURES, app);
       const records = await runApp(loaded, { model: spec(), probe: (p) => (probe = p) });
       const f = figures(records);
@@ -72,6 +79,18 @@ describe('bench:droidtask harness (scripted model; not a score)', () => {
       const steps = histories.flat();
       expect(steps.filter((s) => s.recorded).length).toBeGreaterThan(f.steps / 2);
       expect(steps.filter((s) => s.met && !/^(swipe|scroll_to|control_action)\b/.test(s.action))).toEqual([]);
+      // Each request's Recent steps are numbered one after the other: the model's own scrolls and
+      // reads on a screen each take a number of their own (a relay player saw two steps "6.").
+      const unordered = histories.filter((h) => h.some((s, i) => i > 0 && s.step <= (h[i - 1]?.step ?? 0)));
+      expect(unordered.map((h) => h.map((s) => s.step).join(','))).toEqual([]);
+      // Every request says the step-wise protocol once, in its Notes.
+      expect(users.length).toBeGreaterThan(f.steps - 1);
+      expect(users.filter((u) => u.split(STEPWISE_NOTE).length !== 2)).toEqual([]);
+      // The recording's typed text is shown as typed (it is no password), never as its length.
+      const typed = steps.filter((s) => s.recorded && s.action.startsWith('type '));
+      const inputs = loaded.tasks.flatMap((t) => t.steps.slice(0, -1)).filter((st) => st.gold.kind === 'input');
+      if (inputs.length > 0) expect(typed.length).toBeGreaterThan(0);
+      expect(typed.filter((s) => /chars\)/.test(s.action) || !/text="[^"]+"/.test(s.action))).toEqual([]);
     },
     120_000,
   );

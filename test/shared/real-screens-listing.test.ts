@@ -79,4 +79,16 @@ describe('real screens in the listing (DroidTask states)', () => {
     const cells = obs.elements.filter((e) => e.resourceId.endsWith('month_view_background'));
     expect(cells).toHaveLength(42);
   });
+
+  it("a settings page's section headers stand above their rows, its toolbar's nameless button is 'Navigate up'", async () => {
+    const { listing } = await observe(
+      state('clock', '0ccb7b04ec44bb9c90c31eed914dc6e4512b880c42d8a28eb6471b32cc8548b5'),
+    );
+    const lines = listing.split('\n');
+    expect(lines[1]).toMatch(/^\S+ ImageButton "Navigate up"$/);
+    // The two "Max reminder duration" rows are told apart by the section each is under.
+    expect(lines[lines.indexOf('section "ALARM TAB"') + 1]).toMatch(/"Max reminder duration — 5 minutes"$/);
+    expect(lines[lines.indexOf('section "TIMER TAB"') + 1]).toMatch(/"Max reminder duration — 1 minute"$/);
+    expect(listing).not.toMatch(/^text: .*"(ALARM|TIMER) TAB"/m);
+  });
 });

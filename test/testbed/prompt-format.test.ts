@@ -218,6 +218,24 @@ describe('PROMPT_FORMAT: the reference model parses every field the builders wri
     expect(p.tools).toEqual([]); // no request schema given
   });
 
+  it("Flash's first decision: no plan yet and the burst limit parse back; a Pro prompt has neither", async () => {
+    const seen = await screenOf('com.android.settings/.InternetSettings');
+    const flash = parsePrompt(
+      buildDecideMessages(
+        input(seen.compact, { plan: [], current: 0, planPending: true, burstLimit: 3 }),
+        REGISTRY.catalog,
+      ).user,
+    );
+    expect(flash.planPending).toBe(true);
+    expect(flash.burstMax).toBe(3);
+    expect(flash.plan).toEqual([]);
+    // No plan yet is not "all done": nothing tells the model to call done.
+    expect(flash.allDone).toBe(false);
+    const pro = parsePrompt(buildDecideMessages(input(seen.compact), REGISTRY.catalog).user);
+    expect(pro.planPending).toBe(false);
+    expect(pro.burstMax).toBeUndefined();
+  });
+
   it('plan prompt: goal, previous plan and its reason, screen', async () => {
     const seen = await screenOf('com.android.settings/.InternetSettings');
     const { user } = buildPlanMessages({

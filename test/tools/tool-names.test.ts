@@ -35,6 +35,7 @@ const BACKLOG: Record<string, readonly string[]> = {
   'src/executor/action-audit.ts': ['type'],
   'src/agent/completion.ts': ['ask_user', 'done'],
   'src/executor/guardrails/guard.ts': ['action_sequence', 'control_action', 'touch_gesture', 'type'],
+  'src/executor/app-match.ts': ['control_action', 'launch_app', 'tap'],
   'src/executor/native-args.ts': ['action_sequence', 'wait_until'],
   'src/executor/validator.ts': [
     'ask_user',

@@ -266,6 +266,11 @@ export function agentOptions(cmd: Command, defaults: boolean): Command {
     .option('--json', 'print the run result as JSON on stdout')
     .option('--runs-dir <dir>', 'where run folders go', 'runs')
     .option('--memory <file>', 'page memory file (verified replay cache)', '.phone-agent/page-memory.json')
+    .option(
+      '--knowledge <file>',
+      'an app map Explore wrote (DIR/knowledge.json): each step gains the lines of the page it is on; repeatable',
+      (v: string, all: string[] = []) => [...all, v],
+    )
     .option('--seed <n>', 'virtual phone seed', d('1'))
     .option('--locale <en|zh>', 'virtual phone language', d('en'))
     .option('--adb-host <host>', 'adb server host', d('127.0.0.1'))

@@ -95,6 +95,9 @@ const COMMIT_LABELS = [
   '停止',
 ];
 
+/** A dialer's or a timer's key: pressing it enters a digit into what is being set. */
+const KEYPAD_KEY = /^(\d{1,2}|\*|#|\+)$/;
+
 function termIn(terms: readonly string[], words: string): string | undefined {
   return terms.find((t) => (t.length === 1 ? words.includes(t) : termMatches(t, words)));
 }
@@ -128,7 +131,14 @@ export function exploreRefusal(
     return target && isSearchField(target) ? undefined : 'Explore types only into a search field';
   }
   if (may === 'free') return undefined;
+  if (may === 'scrolls') {
+    const vertical = action.direction === 'up' || action.direction === 'down';
+    return vertical && target?.flags.scrollable ? undefined : 'Explore swipes only up or down a scrollable list';
+  }
   if (!target) return 'a press at no control: Explore presses only controls it can name';
+  if (target.range) return `"${target.label || target.text || target.desc}" adjusts a value`;
+  if (KEYPAD_KEY.test((target.text || target.desc).trim()))
+    return `"${target.text || target.desc}" is a keypad key: it enters a value`;
   if (target.flags.checkable) return `"${target.label || target.text || target.desc}" toggles a setting`;
   if (target.flags.editable && !isSearchField(target)) return 'Explore focuses only search fields';
   const words = commandWords(target, obs) ?? '';

@@ -7,6 +7,7 @@ import {
   ALL_DONE,
   allDoneDialog,
   blockSection,
+  burstLine,
   fenceScreen,
   formatApps,
   formatHistory,
@@ -16,6 +17,7 @@ import {
   LIST_SEPARATOR,
   lineSection,
   markHeld,
+  PLAN_PENDING,
   reviseQualifier,
   SCREEN_LINE,
   SCREEN_OPEN,
@@ -215,14 +217,18 @@ export function systemPrompt(names: readonly string[], catalog: ToolCatalog, opt
 
 export function buildDecideMessages(input: DecideInput, catalog: ToolCatalog): { system: string; user: string } {
   const parts: string[] = [lineSection(SECTION.goal, input.goal)];
-  if (input.plan.length) parts.push(blockSection(SECTION.plan, formatPlan(input.plan, input.current)));
+  if (input.planPending) parts.push(lineSection(SECTION.plan, PLAN_PENDING));
+  else if (input.plan.length) parts.push(blockSection(SECTION.plan, formatPlan(input.plan, input.current)));
   // The plan's [>] line names the current subgoal; the line is written only when none is left.
-  if (!input.plan[input.current])
+  if (!input.planPending && !input.plan[input.current])
     parts.push(lineSection(SECTION.current, input.dialog === undefined ? ALL_DONE : allDoneDialog(input.dialog)));
   if (input.notes?.length) parts.push(blockSection(SECTION.notes, formatNotes(input.notes)));
+  if (input.knowledge?.length)
+    parts.push(blockSection(SECTION.knowledge, formatNotes(input.knowledge), 'what exploring this app learned'));
   if (input.history.length) parts.push(blockSection(SECTION.history, formatHistory(input.history)));
   if (input.banned.length) parts.push(lineSection(SECTION.banned, input.banned.join(LIST_SEPARATOR)));
   if (input.hint) parts.push(lineSection(SECTION.hint, input.hint));
+  if (input.burstLimit) parts.push(lineSection(SECTION.burst, burstLine(input.burstLimit)));
   if (input.apps?.length) parts.push(lineSection(SECTION.apps, formatApps(input.apps)));
   parts.push(
     blockSection(

@@ -14,7 +14,9 @@ import type { HistoryEntry, Subgoal } from './types.js';
  *   label     = one of SECTION's values (letters and spaces)
  *   screen    = the Screen section's lines: SCREEN_OPEN "\n" compact view "\n" SCREEN_CLOSE
  * Block bodies use these line grammars:
- *   Plan, Previous plan   planLine:     `N. [m] text`  m = "x" done · ">" current · " " open
+ *   Plan, Previous plan   planLine:     `N. [m] text`  m = "x" done · ">" current · " " open; a Plan
+ *                         with none yet is one line, `Plan: ` PLAN_PENDING (Flash's first decision)
+ *   Burst                 one line, burstLine(N): N = the most steps of one action_sequence (Flash)
  *   Notes                 one `- text` line per note (the model's working memory), oldest first
  *   Recent steps          historyLine:  `N. action[ expect E] → R[ (note)]`, R = met (E checked and held) ·
  *                         FAILED · ok (no E: done, read, note, look) · ok, not checked · `taken before you, from a recording` (a step
@@ -44,7 +46,9 @@ export const SECTION = {
   previousPlan: 'Previous plan',
   plan: 'Plan',
   current: 'Current subgoal',
+  burst: 'Burst',
   notes: 'Notes',
+  knowledge: 'App map',
   history: 'Recent steps',
   banned: 'Banned on this page',
   hint: 'Note',
@@ -55,6 +59,14 @@ export type SectionLabel = (typeof SECTION)[keyof typeof SECTION];
 
 export const SECTION_BREAK = '\n\n';
 export const LIST_SEPARATOR = '; ';
+/** The Plan value while there is none yet (Flash: the first decision carries it). */
+export const PLAN_PENDING = 'none yet — send plan=[…] with this action: the subgoals still to do after it';
+
+/** The Burst value (Flash): when to send several steps as one action_sequence, and how many at most. */
+export function burstLine(max: number): string {
+  return `when the next steps are certain on this screen (fields to fill, switches to flip, then at most one tap that moves on), send them as one action_sequence of up to ${max} control_action steps; a step that asks the user goes alone`;
+}
+
 /** The Current subgoal value once every subgoal is done (while one is open, the plan's [>] line names it and the section is left out). */
 export const ALL_DONE = 'all subgoals done — check the screen and call done';
 /**

@@ -39,6 +39,8 @@ export interface DecideInput {
   history: HistoryEntry[];
   /** Working memory: the model's `note`s, oldest first, shown in every prompt. */
   notes?: string[];
+  /** What exploring the app taught about this page and its controls (agent/knowledge.ts), its lines only. */
+  knowledge?: readonly string[];
   /** Actions that failed on this page and must not be repeated. */
   banned: string[];
   /** Tools the connected device supports (plus `look`). */
@@ -51,6 +53,10 @@ export interface DecideInput {
   apps?: readonly string[];
   /** The title of a dialog open on the screen ('' when it has none): the all-done line says so. */
   dialog?: string;
+  /** No plan yet (Flash): this decision carries it (`plan=[…]`), and the Plan line says so. */
+  planPending?: boolean;
+  /** Bursts of certain steps are asked for (Flash; given only where the sequence tool is offered), of at most this many members (the Burst line). */
+  burstLimit?: number;
 }
 
 export interface PlanInput {

@@ -84,8 +84,15 @@ export function readValue(screen: ParsedScreen, label: string): string | undefin
     // A row reads "Title — body": the value is the body, without the separator.
     if (norm(t).startsWith(l) && t.length > label.length) return t.slice(label.length).replace(/^[\s—·:]+/, '');
   }
+  // A section header below the label heads the rows after it: the value is the first of those.
+  const sections = new Set(screen.sections ?? []);
   const i = screen.texts.findIndex((t) => norm(t).includes(l));
-  return i >= 0 ? screen.texts[i + 1]?.trim() : undefined;
+  return i >= 0
+    ? screen.texts
+        .slice(i + 1)
+        .find((t) => !sections.has(t))
+        ?.trim()
+    : undefined;
 }
 
 /** The value an edit field shows (`="…"` in the compact line), if any. */

@@ -1,5 +1,6 @@
 import { impliedVerb } from '../../core/element-ref.js';
 import { type GridLine, gridCellCentre, readGridLine } from '../../core/grid-line.js';
+import { readSectionLine } from '../../core/section-line.js';
 import type { ChatRequest } from './request.js';
 
 /**
@@ -21,6 +22,7 @@ const SECTION = {
   previousPlan: 'Previous plan',
   plan: 'Plan',
   current: 'Current subgoal',
+  burst: 'Burst',
   history: 'Recent steps',
   banned: 'Banned on this page',
   hint: 'Note',
@@ -30,6 +32,10 @@ const SECTION_BREAK = '\n\n';
 const LIST_SEPARATOR = '; ';
 /** `Label[ (qualifier)]:[ value]` */
 const SECTION_HEADER = /^([A-Z][A-Za-z ]*?)(?: \((.*)\))?:(?: (.*))?$/;
+/** The Plan line while there is none yet: this decision sends it (Flash). */
+const PLAN_PENDING = /^none yet\b/;
+/** The Burst line: how many steps one action_sequence may have. */
+const BURST_MAX = /\bup to (\d+)\b/;
 /** The Current subgoal line once every subgoal is done. */
 const ALL_DONE = /^all subgoals done\b/;
 /** `N. [m] text` */
@@ -92,6 +98,8 @@ export interface ParsedScreen {
   elements: ScreenLine[];
   /** Every quoted string on the screen, for answers and "is it visible" checks. */
   texts: string[];
+  /** The section headers (`section "…"` lines): headings of the rows below, never a row's value. */
+  sections?: string[];
   raw: string;
 }
 
@@ -120,6 +128,10 @@ export interface ParsedPrompt {
   apps: string[];
   /** The plan prompt's previous plan and why it is revised. */
   previousPlan?: { plan: PromptSubgoal[]; reason: string };
+  /** No plan yet: this decision is to send one (`plan=[…]`, Flash). */
+  planPending: boolean;
+  /** Bursts are asked for, of at most this many steps (the Burst line); absent otherwise. */
+  burstMax?: number;
 }
 
 export interface ReadRequest {
@@ -239,6 +251,7 @@ export function parsePrompt(user: string, tools: readonly string[] = []): Parsed
   const banned = s.get(SECTION.banned)?.value;
   const shape = SCREEN_QUALIFIER.exec(s.get(SECTION.screen)?.qualifier ?? '');
   const history = historyLines(s.get(SECTION.history)?.lines ?? []);
+  const burstMax = Number(BURST_MAX.exec(s.get(SECTION.burst)?.value ?? '')?.[1]) || undefined;
   return {
     goal: s.get(SECTION.goal)?.value.trim() ?? '',
     plan,
@@ -258,6 +271,8 @@ export function parsePrompt(user: string, tools: readonly string[] = []): Parsed
     previousPlan: prev
       ? { plan: planLines(prev.lines), reason: (prev.qualifier ?? '').replace(REVISE, '') }
       : undefined,
+    planPending: PLAN_PENDING.test(s.get(SECTION.plan)?.value.trim() ?? ''),
+    ...(burstMax ? { burstMax } : {}),
   };
 }
 
@@ -312,14 +327,17 @@ export function extractScreen(prompt: string): ParsedScreen {
   const end = prompt.lastIndexOf(SCREEN_CLOSE);
   const raw = start >= 0 && end > start ? prompt.slice(start + SCREEN_OPEN.length, end) : '';
   const elements: ScreenLine[] = [];
+  const sections: string[] = [];
   for (const line of raw.split('\n')) {
+    const section = readSectionLine(line);
+    if (section !== undefined) sections.push(section);
     const grid = readGridLine(line);
     if (grid) elements.push(...gridCells(grid));
     const el = grid ? undefined : parseScreenLine(line);
     if (el) elements.push(el);
   }
   const texts = [...raw.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1] ?? '').filter(Boolean);
-  return { elements, texts, raw };
+  return { elements, texts, raw, sections };
 }
 
 /** A grid line's cells, each as its own line would read (its look, and its centre from the grid's spacing). */

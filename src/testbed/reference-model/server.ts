@@ -2,12 +2,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { sniffImageType } from '../../core/image-format.js';
 import { seededRandom } from '../../core/random.js';
+import { burstFor } from './burst.js';
 import { describeScreen } from './describe.js';
 import { type CatalogEntry, intentsForGoal } from './intents.js';
 import { applyNoise, type NoiseKind } from './noise.js';
 import { type ActArgsOut, actForIntent, asListed } from './policy.js';
 import { contentText, type ParsedPrompt, readRequest } from './read-request.js';
-import { decideWithPlan } from './recovery.js';
+import { decideWithPlan, type PlanContext } from './recovery.js';
 import { type ChatRequest, checkChatRequest } from './request.js';
 import { countTokens } from './tokens.js';
 
@@ -94,6 +95,35 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
+/**
+ * Where bursts are asked for (the Burst line), the current subgoal's own action grows into one
+ * (./burst.ts) when the next intents are certain on this screen; with no plan yet (Flash) the reply
+ * carries it: the intents still to do after this action, without the closing `done` (the agent's
+ * done gate ends a Flash run whose plan is complete).
+ */
+function withBurst(out: ActArgsOut, ctx: PlanContext, p: ParsedPrompt): ActArgsOut {
+  const own = out.subgoal_done === true && !String(out.thought).startsWith('redo');
+  const burst =
+    own && p.burstMax && p.tools.includes('action_sequence')
+      ? burstFor({ intents: ctx.intents, from: ctx.current, screen: ctx.screen, history: ctx.history, max: p.burstMax })
+      : undefined;
+  const covered = burst ? burst.covered : own ? 1 : 0;
+  const args = burst?.args ?? out;
+  if (TERMINAL.has(args.tool)) return args;
+  if (p.planPending)
+    return {
+      ...args,
+      plan: ctx.intents
+        .slice(ctx.current + covered)
+        .filter((i) => i !== 'done')
+        .map(shownSubgoal),
+    };
+  // A burst closes the subgoals it covers: what is still open after it is the plan.
+  return burst ? { ...args, plan: p.plan.slice(ctx.current + covered).map((s) => s.text) } : args;
+}
+
+const TERMINAL = new Set(['done', 'ask_user', 'infeasible']);
+
 /** An intent as a plan's subgoal: without the model's own markers. */
 function shownSubgoal(intent: string): string {
   return intent.replace(/ (keep|changes)$/, '');
@@ -131,6 +161,11 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
     }
     const ownIntent = (line: string) => intents.find((i) => shownSubgoal(i) === line) ?? line;
     const { screen, history } = p;
+    // No plan yet (Flash): the task's own intents from the first, and this reply sends the plan.
+    const planned = p.planPending
+      ? { intents, current: 0 }
+      : { intents: p.plan.map((s) => ownIntent(s.text)), current: p.currentIndex };
+    const ctx = { ...planned, screen, history, banned: p.banned, app: p.app };
     // After the user declined a guarded action, a careful model stops and reports it.
     const args: ActArgsOut = p.declined
       ? {
@@ -138,15 +173,8 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
           tool: 'ask_user',
           text: 'You declined, so I stopped: that action was not done; the steps before it were.',
         }
-      : p.currentIndex >= 0
-        ? decideWithPlan({
-            intents: p.plan.map((s) => ownIntent(s.text)),
-            current: p.currentIndex,
-            screen,
-            history,
-            banned: p.banned,
-            app: p.app,
-          })
+      : planned.current >= 0
+        ? withBurst(decideWithPlan(ctx), ctx, p)
         : actForIntent(p.allDone ? 'done' : ownIntent(p.current), screen, history);
     const open = p.plan.filter((s) => s.mark === ' ').length;
     const offered = new Set(p.tools);

@@ -101,11 +101,16 @@ export function matchScroll(
 ): Match {
   const hit = firstHit(recorded, states, (t) => t.kind === 'scroll' && t.direction === dir && contains(t.view, start));
   if (hit) return { ok: true, transition: hit };
+  // Said in the finger's direction, as the swipe tool takes it: DroidBot's "scroll up" for a
+  // downward swipe read as the opposite of what was sent (a relay player).
   return {
     ok: false,
-    why: `no recorded scroll ${dir.toLowerCase()} at ${Math.round(start.x)},${Math.round(start.y)}`,
+    why: `no recorded swipe ${FINGER[dir]} at ${Math.round(start.x)},${Math.round(start.y)}`,
   };
 }
+
+/** The finger's direction for the way the content goes (scrollDirection's inverse). */
+const FINGER: Record<ScrollDirection, string> = { DOWN: 'up', UP: 'down', RIGHT: 'left', LEFT: 'right' };
 
 /** The field as the replay knows it: its temp_id and bounds in the state it is in. */
 export interface Field {

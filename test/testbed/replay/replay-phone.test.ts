@@ -173,7 +173,7 @@ describe('the replay phone', () => {
       expect(list).toBeDefined();
       const wrongWay = await act(r, settings, { tool: 'swipe', target_id: list?.id, direction: 'down' });
       expect(wrongWay.ok).toBe(false);
-      expect(r.phone.offGraph().at(-1)?.detail).toMatch(/no recorded scroll up/);
+      expect(r.phone.offGraph().at(-1)?.detail).toMatch(/no recorded swipe down at \d+,\d+/);
       const out = await act(r, settings, { tool: 'swipe', target_id: list?.id, direction: 'up' });
       expect(out.ok).toBe(true);
       expect(r.phone.state).toBe(graph.transitions.find((t) => t.kind === 'scroll')?.to);

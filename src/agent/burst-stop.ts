@@ -1,0 +1,59 @@
+import type { Decision } from '../core/types.js';
+import type { PlannedStep } from '../planner/act-tool.js';
+import { actionSequence } from '../tools/action-sequence.js';
+import { uncoveredHeld } from './held-taps.js';
+import { standingApproval } from './run-state.js';
+import type { Session } from './session.js';
+import type { StepCtx } from './step-context.js';
+
+/**
+ * A burst (`action_sequence`) runs only up to its first guarded member (issue 25): the members
+ * before it go in one go, and the guarded one is left for a step of its own, where it is confirmed
+ * and verified in full like any guarded tap. What the guard would hold is the rule the listing's
+ * marks come from (`ports.held`, ./held-taps.ts); the executor still judges whatever is sent, so a
+ * member this misses is held with the whole sequence — guardrails are the same in every mode.
+ */
+
+/** A member as the planner parsed it ({tool, target_id, args}). */
+interface Member {
+  tool?: unknown;
+  target_id?: unknown;
+  args?: { action?: unknown };
+}
+
+const PRESSES = new Set(['click', 'long_click']);
+
+export type BurstStop =
+  | { kind: 'whole' }
+  /** Members [0, index) run; member `index` was held (`what` names it). */
+  | { kind: 'cut'; planned: PlannedStep; index: number; what: string }
+  /** The first member is held: nothing runs in this burst. */
+  | { kind: 'none'; what: string };
+
+export function stopAtHeld(s: Session, ctx: StepCtx, planned: PlannedStep): BurstStop {
+  const action = planned.decision.action;
+  const members = action.tool === actionSequence.name ? (action.args?.actions as Member[] | undefined) : undefined;
+  if (!members?.length) return { kind: 'whole' };
+  const obs = ctx.seen.obs;
+  const held = uncoveredHeld(s.deps.ports.held(obs), standingApproval(s.state), obs);
+  const index = members.findIndex(
+    (m) => typeof m.target_id === 'string' && held[m.target_id] !== undefined && PRESSES.has(String(m.args?.action)),
+  );
+  if (index < 0) return { kind: 'whole' };
+  const id = String(members[index]?.target_id);
+  const el = obs.elements.find((e) => e.id === id);
+  const what = `member ${index + 1} (${String(members[index]?.args?.action)} "${el?.label ?? id}", asks user: ${held[id]?.join('/')})`;
+  if (index === 0) return { kind: 'none', what };
+  // What the model expected was of the whole burst: of the members that run, only that they change the screen.
+  const decision: Decision = {
+    ...planned.decision,
+    action: { ...action, args: { ...action.args, actions: members.slice(0, index) } },
+    expect: { kind: 'screen_changes', note: `the burst's first ${index} member(s)` },
+  };
+  return { kind: 'cut', planned: { decision, subgoalDone: false }, index, what };
+}
+
+/** What the model is told after a burst stopped at a guarded member. */
+export function stoppedHint(what: string, ran: number): string {
+  return `Your action_sequence stopped before ${what}${ran ? `; the ${ran} member(s) before it ran` : '; nothing of it ran'}. A step that asks the user goes alone: send it as its own action when the goal needs it.`;
+}

@@ -1,0 +1,144 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { referenceCatalog } from '../../regression-tasks/index.js';
+import { runAgent } from '../../src/agent/loop.js';
+import { resumeAgent } from '../../src/agent/resume.js';
+import type { ActArgsOut } from '../../src/testbed/reference-model/policy.js';
+import type { ParsedPrompt } from '../../src/testbed/reference-model/read-request.js';
+import { type ReferenceModel, startReferenceModel } from '../../src/testbed/reference-model/server.js';
+import { type Rig, startRig } from './support/agent-rig.js';
+
+/**
+ * Flash (issue 25) on the virtual phone with the reference model over HTTP: no plan call, bursts,
+ * the done gate instead of a closing done call; a Flash run that fails twice hands over to Pro in
+ * the same run; a burst stops at its guarded member; a resumed Flash run goes on in Flash.
+ */
+
+const WIFI = 'Turn Wi-Fi off.';
+const SEND = 'Text 15551234567: "On my way".';
+
+let runsDir: string;
+let rig: Rig;
+/** What each test's model is asked (fn and the tools its act schema offers), in order. */
+let asked: { fn: string; tools: string[] }[];
+let script: ((p: ParsedPrompt, fn: string) => ActArgsOut | undefined) | undefined;
+let model: ReferenceModel;
+
+beforeAll(async () => {
+  model = await startReferenceModel({
+    catalog: referenceCatalog(),
+    noise: 0,
+    seed: 1,
+    tokenizer: 'estimate',
+    answer: (p, fn) => {
+      asked.push({ fn, tools: p.tools });
+      return script?.(p, fn);
+    },
+  });
+  runsDir = await mkdtemp(path.join(tmpdir(), 'pa-flash-'));
+});
+afterAll(async () => {
+  await model.close();
+  await rm(runsDir, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  asked = [];
+  script = undefined;
+  rig = await startRig({ modelUrl: model.url });
+});
+afterEach(async () => {
+  await rig.close();
+});
+
+const checkpointOf = async (dir: string) => JSON.parse(await readFile(path.join(dir, 'checkpoint.json'), 'utf8'));
+
+describe('Flash', () => {
+  it('runs a familiar task with no plan call and fewer model calls than Pro, verified on the phone', async () => {
+    const a = await rig.agent({ confirm: () => 'denied' });
+    const flash = await runAgent(a.deps, { goal: WIFI, maxSteps: 15, runsDir, mode: 'flash' });
+    await a.close();
+    expect(flash.status).toBe('done');
+    expect(rig.phone.world.settings.wifi).toBe(false);
+    expect(asked.map((x) => x.fn)).not.toContain('plan');
+    const flashCalls = flash.llm.calls;
+
+    rig.phone.world.settings.wifi = true;
+    asked = [];
+    const b = await rig.agent({ confirm: () => 'denied' });
+    const pro = await runAgent(b.deps, { goal: WIFI, maxSteps: 15, runsDir, mode: 'pro' });
+    await b.close();
+    expect(pro.status).toBe('done');
+    expect(asked[0]?.fn).toBe('plan');
+    expect(flashCalls).toBeLessThan(pro.llm.calls);
+    expect(flash.mode).toBe('flash');
+  });
+
+  it('hands over to Pro in the same run after two failed expectations, and finishes there', async () => {
+    let acts = 0;
+    // Two steps whose expectation cannot hold (a back on the home screen changes nothing).
+    script = (_p, fn) =>
+      fn === 'act' && ++acts <= 2
+        ? { thought: 'go back', tool: 'back', expect: 'text_appears "nowhere to be seen"' }
+        : undefined;
+    const a = await rig.agent({ confirm: () => 'denied' });
+    const r = await runAgent(a.deps, { goal: WIFI, maxSteps: 20, runsDir, mode: 'flash' });
+    await a.close();
+    expect(r.status).toBe('done');
+    expect(rig.phone.world.settings.wifi).toBe(false);
+    expect(r.mode).toBe('pro');
+    expect(r.handover).toEqual({ step: 2, reason: '2 expectations failed' });
+    // Pro's plan call came right after the two failures, and only then.
+    expect(asked.map((x) => x.fn).slice(0, 3)).toEqual(['act', 'act', 'plan']);
+    const cp = await checkpointOf(r.runDir);
+    expect(cp).toMatchObject({ mode: 'pro', handover: { step: 2 } });
+    expect(cp.history.map((h: { action: string }) => h.action)).toContain('(hand over to Pro)');
+  });
+
+  it('stops a burst at its guarded member: the members before it run, the send is confirmed alone', async () => {
+    let burst = 0;
+    script = (p, fn) => {
+      const send = p.screen.elements.find((e) => e.held?.includes('send'));
+      const field = p.screen.elements.find((e) => /edit/i.test(e.role) && /message/i.test(e.text));
+      if (fn !== 'act' || !send || !field || burst++ > 0) return undefined;
+      return {
+        thought: 'type and send in one go',
+        tool: 'action_sequence',
+        steps: [
+          { tool: 'control_action', target_id: field.id, op: 'set_text', text: 'On my way' },
+          { tool: 'control_action', target_id: send.id, op: 'click' },
+        ],
+        expect: 'page_changes',
+        subgoal_done: true,
+      };
+    };
+    const a = await rig.agent({ confirm: () => 'approved' });
+    const r = await runAgent(a.deps, { goal: SEND, maxSteps: 20, runsDir, mode: 'flash' });
+    await a.close();
+    expect(burst).toBeGreaterThan(0);
+    expect(r.status).toBe('done');
+    expect(rig.phone.world.sent).toEqual([expect.objectContaining({ body: 'On my way' })]);
+    // One question, about the Send tap alone — not about a sequence that held it.
+    expect(a.confirmations.map((c) => c.summary)).toEqual([expect.stringMatching(/^tap .*Send/)]);
+    const burstStep = r.stepLog.find((s) => s.action.startsWith('action_sequence'));
+    expect(burstStep?.action).not.toMatch(/click/);
+  });
+
+  it('a paused Flash run resumes in Flash: no plan call, and no closing done call', async () => {
+    const first = await rig.agent({ confirm: () => 'deferred' });
+    const paused = await runAgent(first.deps, { goal: SEND, maxSteps: 20, runsDir, mode: 'flash' });
+    await first.close();
+    expect(paused.status).toBe('needs_confirmation');
+    asked = [];
+    const second = await rig.agent({ confirm: () => 'approved' });
+    const resumed = await resumeAgent(second.deps, { runDir: paused.runDir });
+    await second.close();
+    expect(resumed.status).toBe('done');
+    expect(rig.phone.world.sent).toHaveLength(1);
+    expect(resumed.mode).toBe('flash');
+    expect(asked.map((x) => x.fn)).not.toContain('plan');
+    // Pro ends with the model's own done call; Flash's done gate judged the sent message instead.
+    expect(resumed.stepLog.at(-1)?.action).toMatch(/Send/);
+  });
+});

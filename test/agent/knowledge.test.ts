@@ -1,0 +1,102 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referenceCatalog } from '../../regression-tasks/index.js';
+import { explore } from '../../src/agent/explore.js';
+import { runAgent } from '../../src/agent/loop.js';
+import { callbackConfirmation, composeAgent } from '../../src/compose/agent.js';
+import { VirtualClock } from '../../src/core/clock.js';
+import { Logger } from '../../src/core/logger.js';
+import { PageMemory } from '../../src/planner/memory/page-memory.js';
+import { writeAppMap } from '../../src/store/app-map-write.js';
+import { type ParsedPrompt, readRequest } from '../../src/testbed/reference-model/read-request.js';
+import type { ChatRequest } from '../../src/testbed/reference-model/request.js';
+import { type ReferenceModel, startReferenceModel } from '../../src/testbed/reference-model/server.js';
+import { VirtualPhone } from '../../src/testbed/sim/phone.js';
+
+/**
+ * Pro loads what Explore learned (issue 25): `knowledge` files given to the factory put, in each
+ * step's prompt, only the lines of the page on screen — nothing on the home screen, the list's lines
+ * on the list, the note's on the note. A bad file fails before anything starts, naming it.
+ */
+
+let model: ReferenceModel;
+let dir: string;
+let seen: ChatRequest[] = [];
+beforeAll(async () => {
+  model = await startReferenceModel({
+    catalog: referenceCatalog(),
+    noise: 0,
+    seed: 1,
+    tokenizer: 'estimate',
+    onRequest: (b) => seen.push(b),
+  });
+  dir = await mkdtemp(path.join(tmpdir(), 'pa-knowledge-'));
+});
+afterAll(async () => {
+  await model.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const logger = new Logger('agent', { sink: () => {} });
+const compose = (phone: VirtualPhone, clock: VirtualClock, knowledge?: string[]) =>
+  composeAgent({
+    device: { kind: 'sim', phone },
+    model: { baseUrl: model.url, model: 'reference' },
+    confirm: callbackConfirmation('test', () => 'denied'),
+    memory: new PageMemory(),
+    clock,
+    logger,
+    screenshots: false,
+    knowledge,
+  });
+
+const section = (user: string) => /App map \(what exploring this app learned\):\n((?:- .*\n?)+)/.exec(user)?.[1] ?? '';
+
+describe('knowledge in the prompt', () => {
+  it('a run on Notes sees only the current page’s lines of the map Explore wrote', async () => {
+    const clock = new VirtualClock();
+    const phone = new VirtualPhone({ seed: 1, clock });
+    const explorer = await compose(phone, clock);
+    const r = await explore(explorer.deps, { app: 'Notes', budget: { actions: 40 } });
+    await explorer.close();
+    const files = await writeAppMap(path.join(dir, 'notes'), r.map);
+    await phone.key('home');
+
+    seen = [];
+    const agent = await compose(phone, clock, [files.knowledge]);
+    await runAgent(agent.deps, {
+      goal: 'Send the text of note "Gate code" to 15551234567 by SMS.',
+      maxSteps: 12,
+      runsDir: path.join(dir, 'runs'),
+    });
+    await agent.close();
+    const decides = seen
+      .filter((b) => b.tools?.some((t) => t.function?.name === 'act'))
+      .map((b) => readRequest(b))
+      .map((x) => ({ user: x.user, prompt: x.prompt as ParsedPrompt }));
+    const on = (activity: string) => decides.filter((d) => d.prompt.app.endsWith(`/${activity}`));
+    const home = decides.filter((d) => !d.prompt.app.startsWith('com.android.notes'));
+    expect(home.length).toBeGreaterThan(0);
+    for (const d of home) expect(section(d.user)).toBe('');
+    const list = section(on('.NotesActivity')[0]?.user ?? '');
+    expect(list).toMatch(/^- Notes › Notes: The Notes screen/);
+    expect(list).toMatch(/- Notes › Notes: "Gate code[^"]*" opens or does/);
+    const note = section(on('.NoteActivity')[0]?.user ?? '');
+    expect(note).toMatch(/^- Notes › Gate code: The Gate code screen/);
+    expect(note).not.toContain('Notes › Notes:');
+  }, 120_000);
+
+  it('a knowledge file that is not one fails before the phone is touched, naming the file', async () => {
+    const bad = path.join(dir, 'bad.json');
+    await writeFile(bad, '{"version": 2}');
+    const clock = new VirtualClock();
+    const phone = new VirtualPhone({ seed: 1, clock });
+    await expect(compose(phone, clock, [bad])).rejects.toThrow(
+      new RegExp(
+        `${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not an app knowledge file: version: .* — pass the knowledge.json`,
+      ),
+    );
+  });
+});
