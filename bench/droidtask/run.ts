@@ -81,10 +81,16 @@ const MAX_META = 2;
 /**
  * The step-wise protocol as the model reads it (one Notes line a request): whatever it chooses,
  * only this one action is scored, and the next request shows the recording's next screen after
- * the recorded step, not after its own action.
+ * the recorded step, not after its own action. The plan stays the instruction: a plan the model
+ * sends goes with an action that is not taken (relay players asked where theirs went).
  */
 export const STEPWISE_NOTE =
-  "benchmark, step-wise: only your action for this screen is scored; whatever you choose, the next request shows the recording's next screen, after the recording's own step (listed in Recent steps as taken before you)";
+  "benchmark, step-wise: only your action for this screen is scored (plan=[…] and subgoal_done are not kept); whatever you choose, the next request shows the recording's next screen, after the recording's own step (listed in Recent steps as taken before you)";
+
+/** The number of the next history line: the model's reads and scrolls on one screen each get their own. */
+function nextStep(history: readonly HistoryEntry[]): number {
+  return (history.at(-1)?.step ?? 0) + 1;
+}
 
 function isScroll(a: Action): boolean {
   if (a.tool === 'swipe' || a.tool === 'scroll_to') return true;
@@ -222,12 +228,12 @@ export async function runApp(app: DroidtaskApp, o: AppRunOptions): Promise<StepR
           if (!res.ok) break;
           if (res.step.look && meta < MAX_META) {
             meta++;
-            const l = await lookEffect(ports, seen, res.step.look, k + 1);
+            const l = await lookEffect(ports, seen, res.step.look, nextStep(local));
             local.push(l.entry);
             look = l.look;
             continue;
           }
-          const m = metaEffect(res.step, { obs: seen.obs, step: k + 1, subgoalOpen: true });
+          const m = metaEffect(res.step, { obs: seen.obs, step: nextStep(local), subgoalOpen: true });
           if (m && meta < MAX_META) {
             meta++;
             if (m.note !== undefined) notes = keepNote(notes, m.note);
@@ -247,7 +253,7 @@ export async function runApp(app: DroidtaskApp, o: AppRunOptions): Promise<StepR
             });
             const label = seen.obs.elements.find((e) => e.id === a.target_id)?.label;
             local.push({
-              step: k + 1,
+              step: nextStep(local),
               action: describeAction(a, label),
               expect: formatExpect(res.step.decision.expect),
               ok: done.ok,

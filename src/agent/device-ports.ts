@@ -139,6 +139,7 @@ export function createDevicePorts(deps: DevicePortsDeps): DevicePorts {
         fresh: req.fresh,
         policy: req.policy,
         progress: req.progress,
+        verification: req.verification,
       });
       const executed: Executed = {
         ok: r.ok,

@@ -1,5 +1,7 @@
+import type { PlannedStep } from '../planner/act-tool.js';
 import { addUsage, type LlmUsage } from '../planner/llm/client.js';
 import type { Subgoal } from '../planner/prompt/types.js';
+import { actionSequence } from '../tools/action-sequence.js';
 import { HISTORY_KEPT, type RunState } from './run-state.js';
 
 /**
@@ -42,6 +44,20 @@ export function handedOver(st: RunState, ev: HandedOver): RunState {
     ),
     loop: { ...st.loop, hint: `${note}. Go on from here, one verified step at a time.` },
   };
+}
+
+/**
+ * Flash verifies in full where it trusts most: after a burst (its members were only checked against
+ * their controls before the first ran, and the agent's default light read between steps) and after
+ * the action that completes its plan, on which the done gate then ends the run. Otherwise the
+ * executor's default (light); a guarded action is verified in full in every mode.
+ */
+export function flashVerification(st: RunState, planned: PlannedStep): 'full' | undefined {
+  if (st.mode !== 'flash') return undefined;
+  if (planned.decision.action.tool === actionSequence.name) return 'full';
+  const open = st.plan.filter((p) => !p.done).length;
+  const ends = planned.revisedPlan?.length === 0 || (planned.subgoalDone && open === 1 && !planned.revisedPlan?.length);
+  return ends ? 'full' : undefined;
 }
 
 /** Why a Flash run hands over to Pro now; undefined when it goes on in Flash. */

@@ -5,6 +5,7 @@ import type { ExecutorEvent } from '../executor/executor.js';
 import type { ConfirmationChannel, ConfirmationRequest } from '../executor/guardrails/confirm.js';
 import type { GuardPolicy } from '../executor/guardrails/explore-policy.js';
 import type { StateChange } from '../executor/side-effects.js';
+import type { VerificationMode } from '../executor/verify.js';
 
 /**
  * What the loop needs from the layers below, as narrow ports. The factory (src/compose) builds them
@@ -38,6 +39,8 @@ export interface ExecuteRequest {
   dryRun: boolean;
   /** Explore's guard policy (refuses, never asks); default the task's. */
   policy?: GuardPolicy;
+  /** This action's verification (default the executor's; a guarded one is verified in full whatever is asked). */
+  verification?: VerificationMode;
   /** Nobody deliberated on `obs` (a rule, a replay, the wait gate): no re-check read is needed. */
   fresh: boolean;
   /** The run's Progress (its cancel): the executor ends the action in flight when the run is cancelled. */

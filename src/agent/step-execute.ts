@@ -7,6 +7,7 @@ import { consentNote } from '../planner/prompt/format.js';
 import { appendJournal } from '../store/action-journal.js';
 import { actionSignature } from '../tools/index.js';
 import { cancellable } from './cancel.js';
+import { flashVerification } from './flash-state.js';
 import type { Executed } from './ports.js';
 import { standingApproval } from './run-state.js';
 import { apply, checkCancelled, live, type Session } from './session.js';
@@ -56,6 +57,7 @@ export async function executePlanned(s: Session, ctx: StepCtx, planned: PlannedS
       decision: live(s, decision),
       obs,
       dryRun: s.state.dryRun,
+      verification: flashVerification(s.state, planned),
       progress: s.run.signal && Progress.start(s.deps.clock, { signal: s.run.signal }),
       fresh,
       confirm: s.deps.confirm,

@@ -18,6 +18,7 @@ import { type Rig, startRig } from './support/agent-rig.js';
 
 const WIFI = 'Turn Wi-Fi off.';
 const SEND = 'Text 15551234567: "On my way".';
+const CONTACT = 'Add contact Ada Lovelace, phone 5550100.';
 
 let runsDir: string;
 let rig: Rig;
@@ -73,6 +74,29 @@ describe('Flash', () => {
     expect(asked[0]?.fn).toBe('plan');
     expect(flashCalls).toBeLessThan(pro.llm.calls);
     expect(flash.mode).toBe('flash');
+  });
+
+  it('verifies a burst and the action that completes its plan in full, the steps before them light', async () => {
+    const asked: { tool: string; verification?: string }[] = [];
+    const a = await rig.agent({
+      confirm: () => 'approved',
+      wrap: (ports) => ({
+        ...ports,
+        execute: (req) => {
+          asked.push({ tool: req.decision.action.tool, verification: req.verification });
+          return ports.execute(req);
+        },
+      }),
+    });
+    const r = await runAgent(a.deps, { goal: CONTACT, maxSteps: 15, runsDir, mode: 'flash' });
+    await a.close();
+    expect(r.status).toBe('done');
+    expect(rig.phone.world.contacts.some((c) => c.name === 'Ada Lovelace')).toBe(true);
+    // Launch, "Add" (and whatever a rule tapped) by the executor's default; the burst (name, phone,
+    // Save) completes the plan, so it is verified in full and the done gate ends the run after it.
+    expect(asked.at(-1)).toEqual({ tool: 'action_sequence', verification: 'full' });
+    expect(asked.slice(0, -1).map((x) => x.verification)).toEqual(asked.slice(0, -1).map(() => undefined));
+    expect(asked.length).toBeGreaterThanOrEqual(3);
   });
 
   it('hands over to Pro in the same run after two failed expectations, and finishes there', async () => {

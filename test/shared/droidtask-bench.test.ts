@@ -79,6 +79,10 @@ describe('bench:droidtask harness (scripted model; not a score)', () => {
       const steps = histories.flat();
       expect(steps.filter((s) => s.recorded).length).toBeGreaterThan(f.steps / 2);
       expect(steps.filter((s) => s.met && !/^(swipe|scroll_to|control_action)\b/.test(s.action))).toEqual([]);
+      // Each request's Recent steps are numbered one after the other: the model's own scrolls and
+      // reads on a screen each take a number of their own (a relay player saw two steps "6.").
+      const unordered = histories.filter((h) => h.some((s, i) => i > 0 && s.step <= (h[i - 1]?.step ?? 0)));
+      expect(unordered.map((h) => h.map((s) => s.step).join(','))).toEqual([]);
       // Every request says the step-wise protocol once, in its Notes.
       expect(users.length).toBeGreaterThan(f.steps - 1);
       expect(users.filter((u) => u.split(STEPWISE_NOTE).length !== 2)).toEqual([]);
