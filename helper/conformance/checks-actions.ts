@@ -173,6 +173,56 @@ export const actionChecks: Check[] = [
     },
   },
   {
+    name: 'scroll_to target_match title: a row as listed is found by its title and named; exact finds it not',
+    async run(ctx) {
+      const { client, state } = ctx;
+      const list = need(state.list, 'the Settings list');
+      await toTop(ctx, list);
+      const first = need(firstEntry(await client.snapshot(), list), 'an entry of the list with unique text');
+      // The row as a listing shows it: its title and what perception joined to it.
+      const listed = { text: `${first.text} — listed beside it` };
+      const exact = await client.action({ action: 'scroll_to', container: list, target: listed, max_scrolls: 2 });
+      expect(exact.status !== 'observed' && exact.status !== 'completed', `exact match found ${String(exact.found)}`);
+      await toTop(ctx, list);
+      const more = await client.action({
+        action: 'scroll_to',
+        container: list,
+        target: { text: `absent ${Math.random()}` },
+        max_scrolls: 1,
+        settle_ms: 200,
+      });
+      // Out of scrolls, the list goes on; at its end (a short list), it ended: `list_end` says which.
+      const code = more.error?.code;
+      expect(
+        code === 'NOT_FOUND' || code === 'NO_PROGRESS',
+        `one scroll: expected NOT_FOUND or NO_PROGRESS, got ${brief(more.error)}`,
+      );
+      expect(more.list_end === (code === 'NO_PROGRESS'), `${code} with list_end ${String(more.list_end)}`);
+      const r = await client.action({
+        action: 'scroll_to',
+        container: list,
+        target: listed,
+        target_match: 'title',
+        direction: 'backward',
+        max_scrolls: 10,
+      });
+      expectStatus(r, ['completed', 'observed'], 'scroll_to by title');
+      expect(r.found === first.text, `found ${String(r.found)}, not "${first.text}"`);
+      const end = await client.action({
+        action: 'scroll_to',
+        container: list,
+        target: { text: `absent ${Math.random()}` },
+        target_match: 'title',
+        direction: 'backward',
+        max_scrolls: 3,
+        settle_ms: 200,
+      });
+      expectCode(end, 'NO_PROGRESS', 'scroll_to backward from the top');
+      expect(end.list_end === true, `list_end at the top: ${String(end.list_end)}`);
+      ctx.note(`"${listed.text}" found "${r.found}" after ${r.scroll_log?.length} scrolls`);
+    },
+  },
+  {
     name: 'error NO_PROGRESS / NOT_FOUND: scroll_to a target that is not in the list',
     async run(ctx) {
       const { client, state } = ctx;

@@ -80,18 +80,6 @@ export function byId(obs: Observation, id: unknown): Element | undefined {
   return typeof id === 'string' ? obs.elements.find((e) => e.id === id) : undefined;
 }
 
-/**
- * The title of a row as the listing shows it — what one node of the row holds, which scroll_to's
- * exact selector can find: up to the first " — ", " · " or " ¶ " (the texts perception joined), a
- * cut's "…" dropped, and a trailing price or count the row prints beside its title ("Sourdough
- * ¥18" → "Sourdough"; a bare number is part of a title: "iPhone 15"). A title given as is stays as is.
- */
-export function rowTitle(text: string): string {
-  const first = text.replace(/…$/, '').split(/ — | · | ¶ /)[0] ?? text;
-  const bare = first.replace(/\s+(?:[¥$€£₩₹]\s?[\d.,]+|[\d.,]+\s?(?:%|[¥$€£元]))$/u, '').trim();
-  return bare || first.trim() || text;
-}
-
 /** The action with the protocol selector of the element its id names (kept when the args carry one). */
 export function bindSelector(a: Action, obs: Observation): Action {
   const args = { ...(a.args ?? {}) };

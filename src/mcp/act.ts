@@ -124,6 +124,20 @@ export async function act(s: DeviceSession, req: ActRequest): Promise<ActionResu
   const checked = r.outcome !== undefined || applied !== 'none';
   // What a read (or a skill) found is the result itself, in every response mode.
   const value = r.value !== undefined ? { value: r.value } : {};
+  // Delivered but stopped short (a scroll_to that scrolled and did not find its row, a sequence
+  // that stopped after some members): a failure, with the device's word on what happened.
+  if (error && r.receipt.status === 'partial')
+    return {
+      ...base,
+      ...value,
+      success: false,
+      lifecycle_state: 'failed',
+      failure_code: failureCode(error.code) ?? 'FAILED',
+      message: `${error.message} (it did act: observe before going on)`,
+      verification: { mode: eff.verification, status: 'not_requested' },
+      timing: timing(),
+      debug: debug(),
+    };
   const unreadable = (r.value as { value_unreadable?: string } | undefined)?.value_unreadable;
   if (!checked && req.readOnly && unreadable)
     // The control was found, but not its value: a read that says so, not a success with nothing in it.

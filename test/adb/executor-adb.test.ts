@@ -172,6 +172,7 @@ describe('adb backend', () => {
     expect(found.receipt.error?.message ?? found.outcome?.reason ?? '').toBe('');
     expect(found.ok).toBe(true);
     expect(found.receipt.status).toBe('completed');
+    expect(found.value).toMatchObject({ found: last });
     const o2 = found.post ?? (await observe(ex));
     const limit = await ex.run(
       decision(
@@ -181,7 +182,8 @@ describe('adb backend', () => {
       o2,
     );
     expect(limit.receipt.error?.code).toBe('NOT_FOUND');
-    expect(limit.receipt.error?.message).toMatch(/3 scrolls/);
+    expect(limit.receipt.error?.message).toMatch(/3 scrolls; the list goes on: scroll_to again/);
+    expect(limit.value).toEqual({ listEnd: false, scrolls: 3 });
     expect(limit.receipt.status).toBe('partial');
     // A short list ends: no progress stops the search long before the scroll limit.
     await drive(ex, o2, [{ tool: 'launch_app', package: 'com.android.settings' }]);
@@ -205,6 +207,8 @@ describe('adb backend', () => {
       s,
     );
     expect(none.receipt.error?.code).toBe('NO_PROGRESS');
+    expect(none.receipt.error?.message).toMatch(/the list ended there/);
+    expect(none.value).toMatchObject({ listEnd: true });
     await ex.run(decision({ tool: 'home' }), s);
   });
 

@@ -82,7 +82,8 @@ describe('native tools through act', () => {
     // It scrolled to the end and passed the row whose title starts with "About" without stopping.
     const row = after.elements.find((e) => e.actionable && /^About phone/.test(e.label ?? ''));
     expect(row).toBeDefined();
-    expect(Array.isArray(prefix.value) ? prefix.value.length : 0).toBeGreaterThan(0);
+    expect(prefix.value).toMatchObject({ listEnd: true, scrolls: expect.any(Number) });
+    expect((prefix.value as { scrolls: number }).scrolls).toBeGreaterThan(0);
   });
 
   it('scroll_to names a missing item clearly and wants text', async () => {

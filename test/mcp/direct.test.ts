@@ -107,6 +107,22 @@ describe('phone-agent mcp: direct tools', () => {
     expect(props.timeout_ms).toMatchObject({ maximum: LIMITS.maxScrollMs });
   });
 
+  it('scroll_to by title over MCP: the row found is named; exact, the default, says the list ended', async () => {
+    // Settings' main list (an earlier test left Settings on another page).
+    await phone.phone.launch('com.android.settings', '.Settings');
+    await call('observe');
+    const target = { text: 'Safety & emergency — listed beside it' };
+    const exact = sc(await call('scroll_to', { target, max_scrolls: 3, verificationMode: 'none' }));
+    expect(exact, JSON.stringify(exact.message)).toMatchObject({
+      success: false,
+      failure_code: 'NO_PROGRESS',
+      value: { listEnd: true },
+    });
+    expect(String(exact.message)).toMatch(/the list ended there: the target is not in it this way/);
+    const byTitle = sc(await call('scroll_to', { target, target_match: 'title', verificationMode: 'none' }));
+    expect(byTitle).toMatchObject({ success: true, value: { found: 'Safety & emergency' } });
+  });
+
   it("a journey's schema spells out a member and carries one example, which validates as it is", async () => {
     const { tools } = await client.listTools();
     const seq = tools.find((t) => t.name === 'run_journey');

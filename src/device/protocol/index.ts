@@ -4,5 +4,6 @@ export * from './apps.js';
 export * from './compat.js';
 export * from './gesture.js';
 export * from './receipt.js';
+export * from './scroll-target.js';
 export * from './transport.js';
 export * from './wire.js';

@@ -2,10 +2,12 @@ import { z } from 'zod';
 import { SelectorSchema } from '../../core/types.js';
 import { WAIT_CONDITIONS } from '../../core/wait-conditions.js';
 import { LIMITS, OpIdSchema as OpId } from './limits.js';
+import { TARGET_MATCHES } from './scroll-target.js';
 
 /**
  * Requests of the native control actions (PROTOCOL.md §7): set_text, read_control, control_action,
- * wait_until and scroll_to. Selectors match exactly; see src/testbed/sim/bridge/selector.ts for resolution.
+ * wait_until and scroll_to. Selectors match exactly (scroll_to's target by title when it asks for
+ * `target_match: "title"`); see src/testbed/sim/bridge/selector.ts for resolution.
  */
 
 export { WAIT_CONDITIONS };
@@ -107,6 +109,12 @@ export const ScrollToRequestSchema = z
     /** A unique scrollable container. */
     container: SelectorSchema,
     target: SelectorSchema,
+    /**
+     * How target.text / target.content_desc match: `exact` (as every selector), or `title` — a node
+     * matching exactly still wins; else one whose text has the same title ("Bluetooth" finds
+     * "Bluetooth, Connected", "Sourdough ¥18" finds "Sourdough"): ./scroll-target.ts.
+     */
+    target_match: z.enum(TARGET_MATCHES).default('exact'),
     direction: z.enum(['forward', 'backward']).default('forward'),
     max_scrolls: z.number().int().min(1).max(LIMITS.maxScrolls).default(LIMITS.defaultScrolls),
     timeout_ms: z.number().int().min(1).max(LIMITS.maxScrollMs).default(LIMITS.defaultScrollMs),

@@ -87,6 +87,13 @@ export interface ActionReceipt {
   polls?: number;
   last_read_error?: string;
   scroll_log?: ScrollLogEntry[];
+  /** scroll_to that found its target: the node's label (its text, else its description). */
+  found?: string;
+  /**
+   * scroll_to that did not find its target: whether the list can go no further that way (true: the
+   * target is not in it in this direction) or still moved at the last scroll (false: it may be further on).
+   */
+  list_end?: boolean;
   members?: ActionReceipt[];
   /** True when this is the stored receipt of an op_id already seen (no second dispatch). */
   replayed?: boolean;
@@ -107,6 +114,8 @@ export const ActionReceiptSchema: z.ZodType<ActionReceipt> = z.lazy(() =>
     polls: z.number().int().optional(),
     last_read_error: z.string().optional(),
     scroll_log: z.array(ScrollLogEntrySchema).optional(),
+    found: z.string().optional(),
+    list_end: z.boolean().optional(),
     members: z.array(ActionReceiptSchema).optional(),
     replayed: z.boolean().optional(),
     detail: z.string().optional(),

@@ -95,8 +95,8 @@ const COMMIT_LABELS = [
   '停止',
 ];
 
-/** A dialer's or a timer's key: pressing it enters a digit into what is being set. */
-const KEYPAD_KEY = /^(\d{1,2}|\*|#|\+)$/;
+/** A dialer's or a timer's key, or a stepper's + / −: pressing it enters a value into what is being set. */
+const KEYPAD_KEY = /^(\d{1,2}|\*|#|\+|−|-)$/;
 
 function termIn(terms: readonly string[], words: string): string | undefined {
   return terms.find((t) => (t.length === 1 ? words.includes(t) : termMatches(t, words)));

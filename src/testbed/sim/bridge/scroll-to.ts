@@ -1,15 +1,18 @@
 import type { ErrorCode } from '../../../core/types.js';
 import { LIMITS, type ScrollToRequest } from '../../../device/protocol/actions.js';
 import type { ActionReceipt, ScrollLogEntry } from '../../../device/protocol/receipt.js';
+import { labelOfNode, listEndNote } from '../../../device/protocol/scroll-target.js';
 import type { WireNode, WireSnapshot } from '../../../device/protocol/wire.js';
 import { type ExecContext, inject, now, pause, readTree } from './context.js';
 import { findAll, nodeState, resolve, visibleParts } from './selector.js';
 
 /**
- * scroll_to: native scrolls of one unique container until the target is visible inside it. Each
- * scroll waits for the content to move (≥ 500 ms for the first) and then to hold still `settle_ms`,
- * so a target passing through the viewport mid-animation does not count. Stops on no progress
- * (boundary), failure, cancellation, max_scrolls or timeout; every scroll is logged.
+ * scroll_to: native scrolls of one unique container until the target is visible inside it (matched
+ * exactly, or by title: `target_match`). Each scroll waits for the content to move (≥ 500 ms for the
+ * first) and then to hold still `settle_ms`, so a target passing through the viewport mid-animation
+ * does not count. Stops on no progress (boundary), failure, cancellation, max_scrolls or timeout;
+ * every scroll is logged. Found: `found` names the node's label; not found: `list_end` says whether
+ * the list can go no further that way, and the message says so.
  */
 
 function descendants(snap: WireSnapshot, root: WireNode): WireNode[] {
@@ -40,16 +43,19 @@ async function observe(ctx: ExecContext, req: ScrollToRequest): Promise<Step> {
   return { snap: read.snap, container: c.node };
 }
 
-function targetVisible(snap: WireSnapshot, req: ScrollToRequest, container: WireNode) {
-  const hits = findAll(snap, req.target) ?? [];
-  if (hits.length > 1) return { ambiguous: hits.length } as const;
+/** The target in this read: several nodes (their labels), or one visible inside the container or not. */
+type Sighting = { ambiguous: string[] } | { visible: boolean; node?: WireNode };
+
+function targetVisible(snap: WireSnapshot, req: ScrollToRequest, container: WireNode): Sighting {
+  const hits = findAll(snap, req.target, req.target_match) ?? [];
+  if (hits.length > 1) return { ambiguous: hits.map((h) => labelOfNode(h.node)) };
   const hit = hits[0];
-  if (!hit) return { visible: false } as const;
+  if (!hit) return { visible: false };
   const parts = visibleParts(snap, hit.node, hit.window);
   const c = container.bounds;
   const cy = (hit.node.bounds.top + hit.node.bounds.bottom) / 2;
   const inContainer = cy >= c.top && cy < c.bottom && parts.length > 0;
-  return { visible: inContainer, node: hit.node } as const;
+  return { visible: inContainer, node: hit.node };
 }
 
 export async function scrollTo(ctx: ExecContext, req: ScrollToRequest): Promise<ActionReceipt> {
@@ -80,6 +86,11 @@ export async function scrollTo(ctx: ExecContext, req: ScrollToRequest): Promise<
     return r;
   };
   const failStatus = () => (log.length ? 'partial' : 'not_started');
+  /** Out of scrolls or time: the list goes on when the container can still scroll this way. */
+  const notReached = (code: 'NOT_FOUND' | 'TIMEOUT', what: string, container: WireNode) => {
+    const end = !container.actions.includes(op);
+    return finish(failStatus(), { code, message: `${what}; ${listEndNote(end)}` }, { list_end: end });
+  };
 
   let step = await observe(ctx, req);
   for (;;) {
@@ -91,24 +102,33 @@ export async function scrollTo(ctx: ExecContext, req: ScrollToRequest): Promise<
       if (container.flags.scrollable && container.actions.includes(other)) {
         const t0 = targetVisible(snap, req, container);
         if (!('ambiguous' in t0) && !t0.visible)
-          return finish(failStatus(), {
-            code: 'NO_PROGRESS',
-            message: `the container is at its end (${op} not possible) and the target is not in it`,
-          });
+          return finish(
+            failStatus(),
+            {
+              code: 'NO_PROGRESS',
+              message: `the container is at its end (${op} not possible); ${listEndNote(true)}`,
+            },
+            { list_end: true },
+          );
       } else return finish(failStatus(), { code: 'UNSUPPORTED', message: `the container does not support ${op}` });
     }
     const t = targetVisible(snap, req, container);
     if ('ambiguous' in t)
       return finish(failStatus(), {
         code: 'AMBIGUOUS',
-        message: `${t.ambiguous} nodes match the target; make it unique`,
+        message: `${t.ambiguous.length} nodes match the target (${t.ambiguous.map((l) => JSON.stringify(l)).join(', ')}); make it unique`,
       });
-    if (t.visible && t.node)
-      return finish(log.length ? 'completed' : 'observed', undefined, { after: nodeState(snap, t.node) });
+    if (t.visible && t.node) {
+      // A password field's text is never in a receipt: its description names it, or nothing.
+      const after = nodeState(snap, t.node);
+      return finish(log.length ? 'completed' : 'observed', undefined, {
+        after,
+        found: labelOfNode({ text: after.text, desc: t.node.desc }),
+      });
+    }
     if (log.length >= req.max_scrolls)
-      return finish(failStatus(), { code: 'NOT_FOUND', message: `target not visible after ${log.length} scrolls` });
-    if (now(ctx) >= deadline)
-      return finish(failStatus(), { code: 'TIMEOUT', message: `target not visible within ${req.timeout_ms} ms` });
+      return notReached('NOT_FOUND', `target not visible after ${log.length} scrolls`, container);
+    if (now(ctx) >= deadline) return notReached('TIMEOUT', `target not visible within ${req.timeout_ms} ms`, container);
     if (ctx.signal.aborted) return finish('cancelled', { code: 'CANCELLED', message: 'cancelled' });
 
     const before = contentSignature(snap, container);
@@ -128,7 +148,11 @@ export async function scrollTo(ctx: ExecContext, req: ScrollToRequest): Promise<
     if (!res.ok) {
       const outcome = res.code === 'NO_PROGRESS' ? 'no_progress' : res.code === 'INTERNAL' ? 'unknown' : 'failed';
       log.push({ ...entry, outcome, detail: res.message });
-      return finish(failStatus(), { code: res.code, message: `scroll ${log.length} failed: ${res.message}` });
+      return finish(
+        failStatus(),
+        { code: res.code, message: `scroll ${log.length} failed: ${res.message}` },
+        res.code === 'NO_PROGRESS' ? { list_end: true } : {},
+      );
     }
     // Wait for the content to move, then to hold still for settle_ms.
     const firstWindow = Math.max(500, req.settle_ms);
@@ -156,7 +180,8 @@ export async function scrollTo(ctx: ExecContext, req: ScrollToRequest): Promise<
       if (!moved && now(ctx) >= moveBy) break;
       if (now(ctx) >= deadline) break;
     }
-    const visible = 'error' in latest ? false : targetVisible(latest.snap, req, latest.container).visible === true;
+    const seen = 'error' in latest ? undefined : targetVisible(latest.snap, req, latest.container);
+    const visible = !!seen && 'visible' in seen && seen.visible;
     log.push({
       ...entry,
       outcome: moved ? 'moved' : 'no_progress',
@@ -165,9 +190,13 @@ export async function scrollTo(ctx: ExecContext, req: ScrollToRequest): Promise<
     });
     step = latest;
     if (!moved && !visible)
-      return finish(failStatus(), {
-        code: 'NO_PROGRESS',
-        message: `the container did not move after scroll ${log.length} (boundary reached); the target is not in it`,
-      });
+      return finish(
+        failStatus(),
+        {
+          code: 'NO_PROGRESS',
+          message: `the container did not move after scroll ${log.length} (boundary reached); ${listEndNote(true)}`,
+        },
+        { list_end: true },
+      );
   }
 }

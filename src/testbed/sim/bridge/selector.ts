@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Rect } from '../../../core/geometry.js';
 import type { ErrorCode, Selector, WindowInfo } from '../../../core/types.js';
 import type { ControlInfo, NodeState } from '../../../device/protocol/receipt.js';
+import { type TargetMatch, targetHits } from '../../../device/protocol/scroll-target.js';
 import type { WireNode, WireSnapshot } from '../../../device/protocol/wire.js';
 
 /**
@@ -50,17 +51,28 @@ export function describe(s: Selector): string {
   return JSON.stringify(s);
 }
 
-/** All visible nodes in target windows matching the selector; undefined when windows are unknown. */
-export function findAll(snap: WireSnapshot, s: Selector): { node: WireNode; window: WindowInfo }[] | undefined {
+/**
+ * All visible nodes in target windows matching the selector (scroll_to's target by title when it
+ * asks: scroll-target.ts); undefined when windows are unknown.
+ */
+export function findAll(
+  snap: WireSnapshot,
+  s: Selector,
+  match: TargetMatch = 'exact',
+): { node: WireNode; window: WindowInfo }[] | undefined {
   const wins = targetWindows(snap);
   if (!wins) return undefined;
   const byId = new Map(wins.map((w) => [w.id, w]));
-  const out: { node: WireNode; window: WindowInfo }[] = [];
+  const candidates: { node: WireNode; window: WindowInfo }[] = [];
   for (const node of snap.nodes) {
     const window = byId.get(node.window);
-    if (window && node.flags.visible && matches(node, s)) out.push({ node, window });
+    if (window && node.flags.visible) candidates.push({ node, window });
   }
-  return out;
+  return targetHits(candidates, s, {
+    match,
+    exact: (c, sel) => matches(c.node, sel),
+    fields: (c) => ({ text: c.node.text, desc: c.node.desc }),
+  }).hits;
 }
 
 export function resolve(snap: WireSnapshot, s: Selector): Resolved {

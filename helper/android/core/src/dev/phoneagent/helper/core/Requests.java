@@ -123,6 +123,7 @@ public final class Requests {
     SCHEMAS.put(
         "scroll_to",
         base("scroll_to").f("container", selector()).f("target", selector())
+            .f("target_match", new Schema.Enum("exact", "title").def("exact"))
             .f("direction", new Schema.Enum("forward", "backward").def("forward"))
             .f("max_scrolls", Schema.integer(1, Limits.MAX_SCROLLS).def((double) Limits.DEFAULT_SCROLLS))
             .f("timeout_ms", Schema.integer(1, Limits.MAX_SCROLL_MS).def((double) Limits.DEFAULT_SCROLL_MS))

@@ -59,11 +59,16 @@ public final class Selectors {
   }
 
   public static Resolved resolve(Tree t, Map<String, Object> s) {
+    return resolve(t, s, "exact");
+  }
+
+  /** As resolve, with scroll_to's target_match: "title" matches text and description by title (Titles). */
+  public static Resolved resolve(Tree t, Map<String, Object> s, String match) {
     if (t.nodes.isEmpty())
       return new Resolved(null, null, "READ_FAILED", "the tree read returned no nodes; re-observe and retry");
     if (!t.windowsComplete || t.windows.isEmpty())
       return new Resolved(null, null, "UNAVAILABLE", "window information is incomplete; re-observe and retry");
-    List<Node> hits = hits(t, s);
+    List<Node> hits = Titles.hits(targetable(t), s, match);
     if (hits.isEmpty()) return new Resolved(null, null, "NOT_FOUND", "no visible node matches " + Json.write(s) + "; re-observe");
     if (hits.size() > 1)
       return new Resolved(
@@ -75,12 +80,17 @@ public final class Selectors {
 
   /** The visible nodes of targetable windows that match every field of the selector. */
   static List<Node> hits(Tree t, Map<String, Object> s) {
-    List<Node> hits = new ArrayList<Node>();
+    return Titles.hits(targetable(t), s, "exact");
+  }
+
+  /** The visible nodes of the windows an agent may target. */
+  static List<Node> targetable(Tree t) {
+    List<Node> out = new ArrayList<Node>();
     for (Node n : t.nodes) {
       Win w = t.window(n.window);
-      if (w != null && w.targetable(t.foregroundPackage) && n.visible && matches(n, s)) hits.add(n);
+      if (w != null && w.targetable(t.foregroundPackage) && n.visible) out.add(n);
     }
-    return hits;
+    return out;
   }
 
   /** The parts of a node still visible: clipped to its window and the screen, minus higher touchable windows. */

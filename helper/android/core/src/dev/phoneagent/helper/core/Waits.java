@@ -125,15 +125,26 @@ final class Waits {
     return b.toString();
   }
 
-  static boolean targetInside(Tree t, Map<String, Object> target, Node container) {
-    Selectors.Resolved r = Selectors.resolve(t, target);
-    return r.ok() && container.bounds.intersect(r.node.bounds).area() == r.node.bounds.area() && r.node.bounds.area() > 0;
+  /** The target, when it is one node wholly inside the container (matched as target_match says). */
+  static Node targetInside(Tree t, Map<String, Object> target, String match, Node container) {
+    Selectors.Resolved r = Selectors.resolve(t, target, match);
+    boolean inside =
+        r.ok() && container.bounds.intersect(r.node.bounds).area() == r.node.bounds.area() && r.node.bounds.area() > 0;
+    return inside ? r.node : null;
+  }
+
+  /** What a scroll_to that did not find its target adds about the list (as src/device/protocol/scroll-target.ts). */
+  static String listEndNote(boolean end) {
+    return end
+        ? "the list ended there: the target is not in it this way"
+        : "the list goes on: scroll_to again to search further";
   }
 
   @SuppressWarnings("unchecked")
   static void scrollTo(Run run) {
     Receipt rc = run.receipt;
     Map<String, Object> target = (Map<String, Object>) run.req.get("target");
+    String match = run.str("target_match");
     String op = "forward".equals(run.str("direction")) ? "scroll_forward" : "scroll_backward";
     int max = run.integer("max_scrolls");
     long timeout = run.integer("timeout_ms");
@@ -150,13 +161,17 @@ final class Waits {
     Tree t = run.lastTree;
     Node box = c.node;
     for (int i = 0; ; i++) {
-      if (targetInside(t, target, box)) {
+      Node found = targetInside(t, target, match, box);
+      if (found != null) {
         if (i == 0) rc.status("observed", "not_delivered");
         else run.completed();
+        rc.put("found", Titles.label(found));
         return;
       }
+      boolean end = !box.actions.contains(op);
       if (i >= max) {
-        partial(rc, i).error("NOT_FOUND", "the target did not appear within " + max + " scrolls");
+        partial(rc, i).error("NOT_FOUND", "the target did not appear within " + max + " scrolls; " + listEndNote(end));
+        rc.put("list_end", end);
         return;
       }
       if (run.cancelled.get()) {
@@ -164,7 +179,8 @@ final class Waits {
         return;
       }
       if (run.now() - start > timeout) {
-        partial(rc, i).error("TIMEOUT", "scroll_to ran out of time after " + i + " scrolls");
+        partial(rc, i).error("TIMEOUT", "scroll_to ran out of time after " + i + " scrolls; " + listEndNote(end));
+        rc.put("list_end", end);
         return;
       }
       String before = signature(t, box);
@@ -172,7 +188,8 @@ final class Waits {
       boolean ok = box.actions.contains(op) && run.device.nodeAction(box, op, null, null, -1, -1);
       if (!ok) {
         log.add(Json.obj("index", i, "action", op, "at", run.now(), "outcome", "no_progress", "target_visible", false));
-        partial(rc, i).error("NO_PROGRESS", "the container cannot scroll " + run.str("direction") + " any further and the target is not in it");
+        partial(rc, i).error("NO_PROGRESS", "the container cannot scroll " + run.str("direction") + " any further; " + listEndNote(true));
+        rc.put("list_end", true);
         return;
       }
       // Observe at least 500 ms for movement, then wait for settle_ms of stillness.
@@ -198,10 +215,11 @@ final class Waits {
         if (run.now() - scrolledAt >= 500 && run.now() - stillSince >= settle) break;
       }
       t = cur;
-      boolean visible = targetInside(t, target, box);
+      boolean visible = targetInside(t, target, match, box) != null;
       log.add(Json.obj("index", i, "action", op, "at", scrolledAt, "outcome", moved ? "moved" : "no_progress", "seq", t.seq, "target_visible", visible));
       if (!moved) {
-        partial(rc, i + 1).error("NO_PROGRESS", "the container did not move and the target is not in it");
+        partial(rc, i + 1).error("NO_PROGRESS", "the container did not move; " + listEndNote(true));
+        rc.put("list_end", true);
         return;
       }
     }

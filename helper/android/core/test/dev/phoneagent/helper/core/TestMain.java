@@ -35,6 +35,7 @@ public final class TestMain {
     CoreTests.register();
     EngineTests.register();
     HttpTests.register();
+    TitleTests.register();
     int passed = 0, failed = 0;
     for (int i = 0; i < tests.size(); i++) {
       try {
