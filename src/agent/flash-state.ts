@@ -35,6 +35,7 @@ export function handedOver(st: RunState, ev: HandedOver): RunState {
     ...st,
     mode: 'pro',
     handover: { step: ev.step, reason: ev.reason },
+    planPending: undefined,
     plan: ev.plan,
     current: ev.current,
     usage: ev.usage ? addUsage(st.usage as LlmUsage, ev.usage) : st.usage,

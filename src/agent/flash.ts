@@ -35,7 +35,8 @@ export async function afterFlashStep(s: Session, seen: Perceived): Promise<RunRe
 async function finishedPlan(s: Session, seen: Perceived): Promise<RunResult | undefined> {
   const st = s.state;
   const last = st.history.at(-1);
-  const complete = st.plan.length > 0 && st.plan.every((p) => p.done);
+  // plan=[] is a plan with nothing left: complete once it applied (it clears planPending).
+  const complete = !st.planPending && st.plan.every((p) => p.done);
   // A question needs its answer from the model; an unchecked step is no evidence.
   if (!complete || !last?.ok || last.unchecked || last.step !== st.step || asksQuestion(st.goal)) return undefined;
   const claim = { tool: done.name };

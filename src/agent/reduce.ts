@@ -184,6 +184,7 @@ export function reduce(s: RunState, ev: RunEvent): RunState {
         ...s,
         plan: ev.plan,
         current: ev.current,
+        planPending: undefined,
         usage: ev.usage ? addUsage(s.usage as LlmUsage, ev.usage) : s.usage,
       };
     case 'subgoal_closed':
@@ -397,7 +398,8 @@ function revisePlan(s: RunState, revised: readonly string[]): RunState {
   const done = s.plan.filter((p) => p.done);
   // A model resending the whole plan (or its last done steps) repeats them first: not new work.
   const listed = revised.slice(resentDone(done, revised));
-  return { ...s, plan: [...done, ...listed.map((text) => ({ text, done: false }))], current: done.length };
+  const plan = [...done, ...listed.map((text) => ({ text, done: false }))];
+  return { ...s, plan, current: done.length, planPending: undefined };
 }
 
 /**

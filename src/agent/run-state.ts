@@ -59,6 +59,11 @@ export interface RunStateData {
   settings: TaskSettings;
   /** Expectations a Flash step failed (./flash-state.ts): twice hands the run over to Pro. */
   flashMisses: number;
+  /**
+   * A Flash run whose first decision is still to carry the plan: no plan was made or applied yet.
+   * Cleared by the first plan applied — `plan=[]` included, which is a plan with nothing left.
+   */
+  planPending?: boolean;
   /** When and why a Flash run handed over to Pro. */
   handover?: { step: number; reason: string };
   maxSteps: number;
@@ -131,6 +136,7 @@ export function newState(o: {
     mode: o.mode ?? DEFAULT_RUN_MODE,
     settings: { ...(o.settings ?? DEFAULT_TASK_SETTINGS) },
     flashMisses: 0,
+    planPending: o.mode === 'flash' && o.plan.length === 0 ? true : undefined,
     maxSteps: o.maxSteps,
     status: 'running',
     step: 0,
@@ -166,6 +172,7 @@ export function serialize(s: RunState): Checkpoint {
     mode: s.mode,
     settings: s.settings,
     flashMisses: s.flashMisses || undefined,
+    planPending: s.planPending || undefined,
     handover: s.handover,
     status: s.status,
     answer: s.answer,
@@ -214,6 +221,8 @@ export function deserialize(c: Checkpoint): RunState {
     mode: d.mode ?? DEFAULT_RUN_MODE,
     settings: { ...DEFAULT_TASK_SETTINGS, ...d.settings },
     flashMisses: d.flashMisses ?? 0,
+    // Written since Flash's plan=[] could end a run; before, a Flash run without subgoals had none yet.
+    planPending: d.planPending ?? (d.mode === 'flash' && d.subgoals.length === 0 ? true : undefined),
     handover: d.handover,
     maxSteps: d.maxSteps,
     status: d.status,

@@ -57,6 +57,7 @@ export const CheckpointSchema = z.object({
   settings: SettingsRecordSchema.optional(),
   /** Expectations failed in Flash so far, and the hand-over to Pro once it happened. */
   flashMisses: z.number().int().min(0).optional(),
+  planPending: z.boolean().optional(),
   handover: z.object({ step: z.number(), reason: z.string() }).optional(),
   status: z.enum([
     'running',

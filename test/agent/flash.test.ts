@@ -99,6 +99,26 @@ describe('Flash', () => {
     expect(asked.length).toBeGreaterThanOrEqual(3);
   });
 
+  it('plan=[] with the first action ends the run once it is verified: a one-step task needs one call', async () => {
+    script = (p, fn) =>
+      fn === 'act' && !p.app.startsWith('com.android.settings')
+        ? {
+            thought: 'opening it is the whole task',
+            tool: 'launch_app',
+            package: 'com.android.settings',
+            expect: 'app_foreground com.android.settings',
+            plan: [],
+          }
+        : undefined;
+    const a = await rig.agent({ confirm: () => 'denied' });
+    const r = await runAgent(a.deps, { goal: 'Open Settings.', maxSteps: 5, runsDir, mode: 'flash' });
+    await a.close();
+    expect(r.status).toBe('done');
+    expect(rig.phone.foreground().package).toBe('com.android.settings');
+    // Before, plan=[] left the plan "none yet": a second call was asked to say done.
+    expect(asked.map((x) => x.fn)).toEqual(['act']);
+  });
+
   it('hands over to Pro in the same run after two failed expectations, and finishes there', async () => {
     let acts = 0;
     // Two steps whose expectation cannot hold (a back on the home screen changes nothing).
