@@ -275,7 +275,8 @@ export function validate(
   if (c.unchanged) {
     const already = alreadyThere(c);
     if (already) return already;
-    if (!isFocusLike(action, target)) return failed(c, nothingChanged(action, target, pre));
+    if (!isFocusLike(action, target) && !inViewAlready(action, post))
+      return failed(c, nothingChanged(action, target, pre));
   }
   const check = CHECKS[expect.kind];
   return check ? check(c) : failed(c, `unknown expectation ${String(expect.kind)}`);
@@ -290,6 +291,16 @@ function signalsOf(pre: Observation, post: Observation, target: Element | undefi
   if (hasLoadingIndicator(post)) signals.push('loading');
   if (target && !post.elements.some((e) => e.id === target.id)) signals.push('target_gone');
   return signals;
+}
+
+/**
+ * A request to bring a row into view (the protocol's `target` selector: scroll_to) whose row was on
+ * the screen already: nothing had to scroll, and the expectation's own check decides (it failed as
+ * "nothing changed").
+ */
+function inViewAlready(action: Action, post: Observation): boolean {
+  const text = (action.args?.target as { text?: unknown } | undefined)?.text;
+  return typeof text === 'string' && text !== '' && textPresent(post, text);
 }
 
 /** An unchanged page where nothing had to change: the step's goal already holds. */

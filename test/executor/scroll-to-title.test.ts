@@ -54,6 +54,15 @@ describe.each([
     expect(summary(r.value)).toMatch(new RegExp(`^found "${SUMMARY}" \\(after \\d+ scrolls?\\)$`));
   });
 
+  it('a row already in view is found where it is: nothing had to scroll, and that is no failure', async () => {
+    const { ex, obs } = await settings(omit);
+    const row = obs.elements.find((e) => e.actionable && /^Network/.test(e.label ?? ''));
+    expect(row).toBeDefined();
+    const title = (row?.label ?? '').split(/[,—·]/)[0]?.trim() ?? '';
+    const r = await ex.run(scrollTo(obs, title), obs);
+    expect(r.ok, r.error).toBe(true);
+  });
+
   it('a row that is not there: the list ended, the target is not in it', async () => {
     const { ex, obs } = await settings(omit);
     const r = await ex.run(scrollTo(obs, 'Nothing like this'), obs);
