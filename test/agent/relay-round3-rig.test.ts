@@ -89,7 +89,7 @@ describe('all subgoals done while a dialog is open', () => {
     );
     const user = userPrompt(seen, 2);
     expect(user).toContain(
-      'Current subgoal: all subgoals done, but a dialog is open ("Delete this note?"): answer it first, then check the screen and call done',
+      'Current subgoal: all subgoals done, but a dialog is open ("Delete this note?"): answer it first (unless the goal wants it left open), then check the screen and call done',
     );
     expect(user).not.toContain('all subgoals done — check the screen and call done');
   });

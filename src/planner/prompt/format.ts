@@ -74,7 +74,7 @@ export const ALL_DONE = 'all subgoals done — check the screen and call done';
  * approved Delete opened): "call done" is not said over a question still on the screen.
  */
 export function allDoneDialog(title: string): string {
-  return `all subgoals done, but a dialog is open${title ? ` (${JSON.stringify(title)})` : ''}: answer it first, then check the screen and call done`;
+  return `all subgoals done, but a dialog is open${title ? ` (${JSON.stringify(title)})` : ''}: answer it first (unless the goal wants it left open), then check the screen and call done`;
 }
 
 const APPS_SEPARATOR = ', ';
