@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +30,22 @@ afterAll(async () => {
 const run = (task: TaskDef, screenshots = true) =>
   runTask(task, { seed: 3, modelUrl: model.url, memory: new PageMemory(), runsDir: dir, screenshots });
 
+type Step = Awaited<ReturnType<typeof readSteps>>[number];
+
+/** A copy of the login run whose password step is archived as `leak` makes it, and its page. */
+async function leakedRun(name: string, leak: (pw: Step) => Step): Promise<{ page: string; step: number }> {
+  const copy = await copyRun(login.run.runDir, path.join(dir, name));
+  const pw = (await readSteps(copy)).find(
+    (s) =>
+      s.decision?.action.tool === 'type' &&
+      /\[password\]/.test(lineIn(s.observation, s.decision!.action.target_id ?? '') ?? ''),
+  );
+  expect(pw).toBeDefined();
+  const file = path.join(copy, 'steps', `${String(pw!.step).padStart(3, '0')}.json`);
+  await writeFile(file, JSON.stringify(leak(pw!)));
+  return { page: renderReport(await loadRun(copy)), step: pw!.step };
+}
+
 describe('report of login runs', () => {
   it('a successful login shows every step and never the password', async () => {
     const r = login;
@@ -55,54 +71,34 @@ describe('report of login runs', () => {
   });
 
   it('a password typed without a placeholder is redacted everywhere on the page', async () => {
-    const r = login;
-    const copy = await copyRun(r.run.runDir, path.join(dir, 'leaky'));
-    const steps = await readSteps(copy);
-    const pwStep = steps.find(
-      (s) =>
-        s.decision?.action.tool === 'type' &&
-        /\[password\]/.test(lineIn(s.observation, s.decision!.action.target_id ?? '') ?? ''),
-    );
-    expect(pwStep).toBeDefined();
     // As an older agent or a model that spelled the password out would have archived it.
-    const leaked = {
-      ...pwStep!,
+    const { page, step } = await leakedRun('leaky', (pw) => ({
+      ...pw,
       decision: {
-        ...pwStep!.decision!,
+        ...pw.decision!,
         thought: 'type Hunter-2468 into it',
-        action: { ...pwStep!.decision!.action, text: 'Hunter-2468' },
+        action: { ...pw.decision!.action, text: 'Hunter-2468' },
       },
-    };
-    const file = path.join(copy, 'steps', `${String(pwStep!.step).padStart(3, '0')}.json`);
-    await import('node:fs/promises').then((fs) => fs.writeFile(file, JSON.stringify(leaked)));
-    const page = renderReport(await loadRun(copy));
+    }));
     expect(page).not.toContain('Hunter-2468');
-    expect(articleOf(page, pwStep!.step)).toContain('type ••• into it');
+    expect(articleOf(page, step)).toContain('type ••• into it');
   });
 
   it('a password set with control_action set_text (no placeholder) is redacted too', async () => {
-    const copy = await copyRun(login.run.runDir, path.join(dir, 'leaky-set-text'));
-    const steps = await readSteps(copy);
-    const pwStep = steps.find(
-      (s) =>
-        s.decision?.action.tool === 'type' &&
-        /\[password\]/.test(lineIn(s.observation, s.decision!.action.target_id ?? '') ?? ''),
-    );
-    expect(pwStep).toBeDefined();
     // The same field, written through the native control tool: its text is typed as well.
-    const { target_id } = pwStep!.decision!.action;
-    const leaked = {
-      ...pwStep!,
+    const { page, step } = await leakedRun('leaky-set-text', (pw) => ({
+      ...pw,
       decision: {
-        ...pwStep!.decision!,
-        action: { tool: 'control_action', target_id, args: { action: 'set_text', text: 'Hunter-9753' } },
+        ...pw.decision!,
+        action: {
+          tool: 'control_action',
+          target_id: pw.decision!.action.target_id,
+          args: { action: 'set_text', text: 'Hunter-9753' },
+        },
       },
-    };
-    const file = path.join(copy, 'steps', `${String(pwStep!.step).padStart(3, '0')}.json`);
-    await import('node:fs/promises').then((fs) => fs.writeFile(file, JSON.stringify(leaked)));
-    const page = renderReport(await loadRun(copy));
+    }));
     expect(page).not.toContain('Hunter-9753');
-    expect(articleOf(page, pwStep!.step)).toContain('into a password field (not shown)');
+    expect(articleOf(page, step)).toContain('into a password field (not shown)');
   });
 
   it('a login with the wrong password marks its failed steps', async () => {
