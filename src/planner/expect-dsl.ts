@@ -14,7 +14,7 @@ import type { Expect } from '../core/types.js';
 export const EXPECT_FORMS =
   'page_changes | element_gone [<id>] | text_appears <text> | element_state [<id>] <on|off|filled|empty|focused|value=N|text=S> | keyboard_shown | app_foreground <app or package> | no_change';
 /** What a left-out `<id>` means; the expect line says it once (the listing's ids are bracketed too). */
-export const OWN_TARGET_NOTE = 'no <id>: the target';
+export const OWN_TARGET_NOTE = '[<id>] left out = the target';
 
 /** Judged by the screenshot alone: listed only where the screen is drawn (maps, canvases). */
 export const FRAME_FORM = 'frame_changes (screenshot only: maps, canvases)';
