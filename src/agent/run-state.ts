@@ -172,7 +172,8 @@ export function serialize(s: RunState): Checkpoint {
     mode: s.mode,
     settings: s.settings,
     flashMisses: s.flashMisses || undefined,
-    planPending: s.planPending || undefined,
+    // Every Flash checkpoint says it, so a missing field means a checkpoint from before it was written.
+    planPending: s.mode === 'flash' ? !!s.planPending : undefined,
     handover: s.handover,
     status: s.status,
     answer: s.answer,
@@ -222,7 +223,7 @@ export function deserialize(c: Checkpoint): RunState {
     settings: { ...DEFAULT_TASK_SETTINGS, ...d.settings },
     flashMisses: d.flashMisses ?? 0,
     // Written since Flash's plan=[] could end a run; before, a Flash run without subgoals had none yet.
-    planPending: d.planPending ?? (d.mode === 'flash' && d.subgoals.length === 0 ? true : undefined),
+    planPending: (d.planPending ?? (d.mode === 'flash' && d.subgoals.length === 0)) || undefined,
     handover: d.handover,
     maxSteps: d.maxSteps,
     status: d.status,

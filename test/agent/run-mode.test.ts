@@ -4,8 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { referenceCatalog } from '../../regression-tasks/index.js';
 import { runAgent } from '../../src/agent/loop.js';
 import { resumeAgent } from '../../src/agent/resume.js';
+import { deserialize, newState, serialize } from '../../src/agent/run-state.js';
 import { ActionableError } from '../../src/core/errors.js';
-import { CheckpointStore } from '../../src/store/checkpoint.js';
+import { emptyUsage } from '../../src/planner/llm/client.js';
+import { type Checkpoint, CheckpointStore } from '../../src/store/checkpoint.js';
 import { rigPerTest } from './support/agent-rig.js';
 
 /** The run's mode is part of its state: written in the checkpoint, read back by resume (issue 25). */
@@ -79,5 +81,23 @@ describe('run mode in the checkpoint', () => {
     await expect(run).rejects.toThrow(/phone-agent explore/);
     await agent.close();
     expect(ctx.rig().phone.world.events.length).toBe(before);
+  });
+});
+
+describe("Flash's pending plan in the checkpoint", () => {
+  const base = { runId: 'r', goal: 'g', dryRun: false, maxSteps: 5, plan: [], usage: emptyUsage(), at: 0 };
+
+  it('a Flash run that sent plan=[] resumes with its plan complete, not pending again', () => {
+    const st = newState({ ...base, mode: 'flash' });
+    expect(st.planPending).toBe(true);
+    expect(deserialize(serialize(st)).planPending).toBe(true);
+    const planned = { ...st, planPending: undefined };
+    expect(deserialize(serialize(planned)).planPending).toBeUndefined();
+  });
+
+  it('a Flash checkpoint written before the field was: no subgoals reads as pending', () => {
+    const { planPending: _, ...old } = serialize(newState({ ...base, mode: 'flash' }));
+    expect(deserialize(old as Checkpoint).planPending).toBe(true);
+    expect(deserialize(serialize(newState({ ...base, mode: 'pro' }))).planPending).toBeUndefined();
   });
 });
