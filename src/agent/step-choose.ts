@@ -119,7 +119,7 @@ async function askModel(s: Session, ctx: StepCtx): Promise<Choice> {
       hint: st.loop.hint,
       approval: standingApproval(st),
       // Flash: its first decision carries the plan, and certain steps may go as one burst.
-      planPending: st.mode === 'flash' && !!st.planPending,
+      planPending: st.planPending,
       bursts: st.mode === 'flash',
       maxBurst: st.settings.maxBurstActions,
     }),
