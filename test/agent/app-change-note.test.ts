@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 describe('the history line of a step that brought another app to the front', () => {
-  it('names the app now in front; the launch that named its app does not repeat it', async () => {
+  it('names the app now in front; an app_foreground expectation, which names the app, does not repeat it', async () => {
     const model = await scriptedEndpoint([
       { __fn: 'plan', subgoals: ['open FoodShop', 'leave it'] },
       {
