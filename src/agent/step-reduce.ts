@@ -78,7 +78,7 @@ export async function reduce(
       ok,
       ...(ok && !exec.checked ? { unchecked: true } : {}),
       note: ok
-        ? (ruleNote ?? scroll.note ?? coveredOf(ctx) ?? successNote(action, exec))
+        ? (ruleNote ?? scroll.note ?? coveredOf(ctx) ?? successNote(action, exec) ?? appChangeNote(planned, obs, exec))
         : withApproval(exec, notApplied(planned, reason ?? '', subgoalOpen(s))),
       ...byOf(source),
     },
@@ -134,6 +134,17 @@ function successNote(action: Action, exec: Executed): string | undefined {
   if (exec.signals?.includes('only_in_typed_field'))
     return 'the text is only in the field just typed into: nothing else on the page shows it (no result matched?)';
   return undefined;
+}
+
+/**
+ * A step after which another app is in front (a link opened the browser, a share sheet, back left
+ * the app): `met` alone read as "still here" to players (issue 22, item 8), so the line names the app.
+ * Not where the expectation named the app itself (app_foreground, as a launch's does): it says so already.
+ */
+function appChangeNote(planned: PlannedStep, before: Perceived['obs'], exec: Executed): string | undefined {
+  if (planned.decision.expect.kind === 'app_foreground') return undefined;
+  const now = exec.post?.obs.app.package;
+  return now && before.app.package && now !== before.app.package ? `now in ${now}` : undefined;
 }
 
 function byOf(source: DecisionSource): { by?: 'rule' | 'replay' | 'gate' } {
