@@ -60,6 +60,8 @@ export interface SuiteOptions {
   resume?: boolean;
   /** How every run is driven (default pro). */
   mode?: RunMode;
+  /** A knowledge store every run reads (`--knowledge`): the front app's lines each step. */
+  knowledge?: string;
 }
 
 export interface PerTaskRow {
@@ -170,7 +172,15 @@ export function toRecord(task: TaskDef, r: TaskRunResult, wallMs: number): RunRe
 async function runOne(job: Job, opts: SuiteOptions, runsDir: string, device: PoolDevice): Promise<RunRecord> {
   const { task, seed } = job;
   const t0 = performance.now();
-  const common = { seed, memory: new PageMemory(), runsDir, interrupt: opts.interrupt, device, mode: opts.mode };
+  const common = {
+    seed,
+    memory: new PageMemory(),
+    runsDir,
+    interrupt: opts.interrupt,
+    device,
+    mode: opts.mode,
+    knowledgeStore: opts.knowledge,
+  };
   if (opts.model.kind === 'llm') {
     const r = await runTask(task, { ...common, llmConfig: opts.model.config });
     return toRecord(task, r, performance.now() - t0);
