@@ -32,7 +32,8 @@ import type { Params, TaskDef } from './types.js';
  * metrics.ts and writes one suite.json + suite.md, naming the device of every run.
  */
 
-export type SuiteModel = { kind: 'reference'; noise: number } | { kind: 'llm'; config: LlmConfig };
+/** The reference model's `latencyMs` stands in for a hosted model's think time (server.ts). */
+export type SuiteModel = { kind: 'reference'; noise: number; latencyMs?: number } | { kind: 'llm'; config: LlmConfig };
 
 export interface SuiteOptions {
   model: SuiteModel;
@@ -60,6 +61,11 @@ export interface SuiteOptions {
   resume?: boolean;
   /** How every run is driven (default pro). */
   mode?: RunMode;
+  /**
+   * The page memory a run starts with (default a fresh one: cold). bench:modes' warm column passes
+   * the memory an earlier run of the same task and seed left, so replay is measured as it is used.
+   */
+  memoryFor?: (task: TaskDef, seed: number) => PageMemory;
 }
 
 export interface PerTaskRow {
@@ -170,7 +176,8 @@ export function toRecord(task: TaskDef, r: TaskRunResult, wallMs: number): RunRe
 async function runOne(job: Job, opts: SuiteOptions, runsDir: string, device: PoolDevice): Promise<RunRecord> {
   const { task, seed } = job;
   const t0 = performance.now();
-  const common = { seed, memory: new PageMemory(), runsDir, interrupt: opts.interrupt, device, mode: opts.mode };
+  const memory = opts.memoryFor?.(task, seed) ?? new PageMemory();
+  const common = { seed, memory, runsDir, interrupt: opts.interrupt, device, mode: opts.mode };
   if (opts.model.kind === 'llm') {
     const r = await runTask(task, { ...common, llmConfig: opts.model.config });
     return toRecord(task, r, performance.now() - t0);
@@ -181,6 +188,7 @@ async function runOne(job: Job, opts: SuiteOptions, runsDir: string, device: Poo
     noise,
     seed: modelSeed(task.id, seed, noise),
     tokenizer: 'estimate',
+    latencyMs: opts.model.latencyMs,
   });
   try {
     const r = await runTask(task, { ...common, modelUrl: model.url });
