@@ -84,7 +84,10 @@ async function replayFromMemory(s: Session, ctx: StepCtx): Promise<Choice | unde
   // back. What the entry expects already holds, so there is nothing to replay; the model decides.
   if (alreadyInExpectedState(hit.decision, ctx.seen.obs)) return undefined;
   await apply(s, { kind: 'replayed', key });
-  return { kind: 'decided', planned: { decision: hit.decision, subgoalDone: hit.subgoalDone }, source: 'cache' };
+  // A Flash run with no plan yet gets the one its remembered first action came with (page-memory replay first).
+  const revisedPlan = st.planPending ? hit.plan : undefined;
+  const planned = { decision: hit.decision, subgoalDone: hit.subgoalDone, ...(revisedPlan ? { revisedPlan } : {}) };
+  return { kind: 'decided', planned, source: 'cache' };
 }
 
 /** A remembered `element_state` step whose element is already in that state on this screen. */
