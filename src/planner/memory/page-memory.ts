@@ -14,8 +14,8 @@ export const PageMemoryEntrySchema = z.object({
   /** Successful replays; entries are only written after a validated success. */
   verified: z.number().int().nonnegative(),
   /**
-   * The plan a Flash run's first decision sent with this action (its `plan=[…]`, issue 25): replayed
-   * with it, so a warm Flash run needs no model call for its plan either.
+   * The `plan=[…]` the model sent with this action (a Flash first decision's, a burst's): replayed
+   * with it, so a warm Flash run needs no call for its plan and a burst closes what it covered.
    */
   plan: z.array(z.string()).optional(),
 });
