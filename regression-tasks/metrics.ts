@@ -296,7 +296,7 @@ export interface SuiteMetrics {
   /** Runs on phones whose state the suite cannot read: their success is the agent's claim. */
   unverified: number;
   /** Real-app runs: inputs the recorded graph had no outcome for, over all inputs (null without such runs). */
-  offGraph: { actions: number; offGraph: number; rate: number } | null;
+  offGraph: { actions: number; offGraph: number; rate: number; inferred: number } | null;
 }
 
 export interface JudgedRun extends RunRecord {
@@ -354,7 +354,8 @@ function offGraphShare(runs: readonly JudgedRun[]): SuiteMetrics['offGraph'] {
   if (replayed.length === 0) return null;
   const actions = replayed.reduce((a, r) => a + r.actions, 0);
   const offGraph = replayed.reduce((a, r) => a + r.offGraph, 0);
-  return { actions, offGraph, rate: actions ? offGraph / actions : 0 };
+  const inferred = replayed.reduce((a, r) => a + (r.inferred ?? 0), 0);
+  return { actions, offGraph, rate: actions ? offGraph / actions : 0, inferred };
 }
 
 export interface SuiteScores {

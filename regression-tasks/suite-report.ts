@@ -48,6 +48,10 @@ const ROWS: [string, (m: SuiteMetrics) => string][] = [
     'off-graph actions (real apps: no recorded outcome)',
     (m) => (m.offGraph ? `${pct(m.offGraph.rate)} (${m.offGraph.offGraph} of ${m.offGraph.actions})` : '—'),
   ],
+  [
+    "inferred moves (real apps: a BACK the recording lacks, served as Android's back stack)",
+    (m) => (m.offGraph ? String(m.offGraph.inferred) : '—'),
+  ],
 ];
 
 /** Table cells are one line, and a `|` in a goal must not end the cell. */

@@ -71,6 +71,7 @@ export async function runReplayTask(task: TaskDef, spec: ReplayTaskSpec, opts: T
       actions: phone.log.length,
       offGraph: off.length,
       offGraphInputs: off.map((s) => `${s.input}: ${s.detail}`),
+      inferred: phone.inferred().length,
       endState: phone.state,
     };
     return {

@@ -22,6 +22,8 @@ export interface ReplayRunStats {
   offGraph: number;
   /** What each off-graph input was and why nothing followed (for the report). */
   offGraphInputs: string[];
+  /** Moves the recording lacks that Android makes anyway (BACK to the previous activity): counted apart, never hidden. */
+  inferred?: number;
   /** The state the run ended on. */
   endState: string;
 }

@@ -42,7 +42,8 @@ import { snapshotToXml } from './xml.js';
  * nothing and is **off-graph**: the receipt's `detail` says so and `log` keeps every input's outcome.
  */
 
-export type ReplayOutcome = 'moved' | 'stayed' | 'focused' | 'off-graph';
+/** `inferred`: a move the recording lacks but Android makes anyway (back to the previous activity). */
+export type ReplayOutcome = 'moved' | 'stayed' | 'focused' | 'off-graph' | 'inferred';
 
 export interface ReplayStep {
   /** Screen revision when the input arrived. */
@@ -88,6 +89,11 @@ export class ReplayPhone extends ReplaySystem implements PhoneSurface {
   private twins: string[] = [];
   /** What was typed into a field of the current state: shown as typed (the recording's text may differ in case or spaces). */
   private typed?: { tempId: number; text: string };
+  /**
+   * Android's back stack as far as the replay saw it: the state left each time a move changed the
+   * foreground activity (or app). A BACK the recording lacks returns there, as the framework would.
+   */
+  private backStack: string[] = [];
   private readonly cache: StateCache;
 
   private constructor(deps: ReplayPhoneDeps, cache: StateCache) {
@@ -148,6 +154,7 @@ export class ReplayPhone extends ReplaySystem implements PhoneSurface {
     await this.cache.get(state);
     this.events = opts.transitions ?? this.graph.transitions;
     this.current = state;
+    this.backStack = [];
     this.twins = [];
     this.focus = undefined;
     this.typed = undefined;
@@ -161,6 +168,11 @@ export class ReplayPhone extends ReplaySystem implements PhoneSurface {
 
   offGraph(): ReplayStep[] {
     return this.log.filter((s) => s.outcome === 'off-graph');
+  }
+
+  /** The moves made without a recorded event (a BACK to the previous activity). */
+  inferred(): ReplayStep[] {
+    return this.log.filter((s) => s.outcome === 'inferred');
   }
 
   /** Where inputs are matched: the current state, then its twins. */
@@ -273,7 +285,20 @@ export class ReplayPhone extends ReplaySystem implements PhoneSurface {
   async key(key: KeyName | 'delete' | 'search' | 'menu'): Promise<InputResult> {
     await this.pause(this.latency.helperInput);
     if (this.faults.dropInput) return { ok: true, detail: 'accepted' };
-    return this.follow(`key ${key}`, matchKey(this.events, this.here(), key));
+    const m = matchKey(this.events, this.here(), key);
+    if (!m.ok && key === 'back' && this.backStack.length) return this.backToPrevious();
+    return this.follow(`key ${key}`, m);
+  }
+
+  /** BACK with no recorded event: the previous activity comes back, as Android's back stack does. */
+  private async backToPrevious(): Promise<InputResult> {
+    const to = this.backStack.pop() as string;
+    await this.cache.get(to);
+    const app = this.cache.peek(to).read.snapshot.foreground;
+    const detail = `inferred: the recording has no BACK from here; back returns to the previous activity (${app.package}/${app.activity}), as Android's back stack does`;
+    this.note('key back', 'inferred', detail, to);
+    this.moveTo(to, []);
+    return { ok: true, detail };
   }
 
   /** `input text`: ASCII only, as on a real phone. */
@@ -394,12 +419,28 @@ export class ReplayPhone extends ReplaySystem implements PhoneSurface {
     }
     await this.cache.get(t.to);
     this.note(input, 'moved', `recorded: ${t.eventStr}`, t.to);
-    this.current = t.to;
-    this.twins = twinsOf(this.events, t);
+    this.keepBackStack(t.to);
+    this.moveTo(t.to, twinsOf(this.events, t));
+    return { ok: true };
+  }
+
+  private moveTo(state: string, twins: string[]): void {
+    this.current = state;
+    this.twins = twins;
     this.focus = undefined;
     this.typed = undefined;
     this.revision++;
-    return { ok: true };
+  }
+
+  /** A recorded move back to the stack's top pops it; one into another activity pushes the state left. */
+  private keepBackStack(to: string): void {
+    if (this.backStack.at(-1) === to) {
+      this.backStack.pop();
+      return;
+    }
+    const a = this.cache.peek(this.current).read.snapshot.foreground;
+    const b = this.cache.peek(to).read.snapshot.foreground;
+    if (a.package !== b.package || a.activity !== b.activity) this.backStack.push(this.current);
   }
 
   private offGraph_(input: string, why: string): InputResult {

@@ -165,6 +165,56 @@ describe('the replay phone', () => {
     }
   });
 
+  it("a BACK the recording lacks returns to the previous activity, as Android's back stack does, said as inferred", async () => {
+    const r = await rig(undefined);
+    try {
+      const home = await r.ports.observe();
+      await act(
+        r,
+        home,
+        { tool: 'launch_app', package: 'com.android.settings' },
+        { kind: 'app_foreground', package: 'com.android.settings' },
+      );
+      expect(r.phone.state).toBe(recorded[1]);
+      const settings = await r.ports.observe();
+      // Settings' top has no recorded BACK; the launcher was left for it, so back returns there.
+      const back = await act(r, settings, { tool: 'back' });
+      expect(back.ok).toBe(true);
+      expect(r.phone.state).toBe(recorded[0]);
+      expect(r.phone.offGraph()).toEqual([]);
+      expect(r.phone.inferred()).toEqual([
+        expect.objectContaining({ input: 'key back', to: recorded[0], detail: expect.stringMatching(/^inferred: /) }),
+      ]);
+      expect(back.receipt.detail).toMatch(
+        /^inferred: the recording has no BACK from here; back returns to the previous activity \(com\.android\.launcher3\//,
+      );
+      // The stack is spent: a second BACK from the launcher has nothing to return to.
+      const again = await act(r, await r.ports.observe(), { tool: 'back' });
+      expect(again.ok).toBe(false);
+      expect(r.phone.offGraph().at(-1)?.detail).toMatch(/no recorded BACK key/);
+    } finally {
+      await r.opened.close();
+    }
+  });
+
+  it('a recorded BACK to the screen left pops it: nothing is left to infer afterwards', async () => {
+    const r = await rig(recorded[1]);
+    try {
+      const settings = await r.ports.observe();
+      await act(r, settings, { tool: 'tap', target_id: idOf(settings, /^Network & internet/) });
+      const internet = await r.ports.observe();
+      // The recorded BACK is followed as recorded, and nothing is inferred.
+      expect((await act(r, internet, { tool: 'back' })).ok).toBe(true);
+      expect(r.phone.state).toBe(recorded[1]);
+      // The run started here: a further BACK has no recorded event and no screen to return to.
+      expect((await act(r, await r.ports.observe(), { tool: 'back' })).ok).toBe(false);
+      expect(r.phone.inferred()).toEqual([]);
+      expect(r.phone.offGraph().at(-1)?.detail).toMatch(/no recorded BACK key/);
+    } finally {
+      await r.opened.close();
+    }
+  });
+
   it('a swipe scrolls where a scroll was recorded, in the direction the content went', async () => {
     const r = await rig(recorded[1]);
     try {
