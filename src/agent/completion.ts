@@ -4,6 +4,8 @@ import { type Action, type Expect, ExpectSchema, type Observation } from '../cor
 import { keyTokens } from '../executor/landing.js';
 import { counterAfter, describeChange, mistakes, type StateChange } from '../executor/side-effects.js';
 import { holdsOn } from '../executor/validator.js';
+import { askUser } from '../tools/ask-user.js';
+import { done } from '../tools/done.js';
 
 /**
  * The completion check: a model's "done" (or its hand-over at the end) is a claim, checked against
@@ -303,7 +305,7 @@ export class CompletionTracker {
 
   /** `drawn`: the screen is visual-first — what it shows is in its pixels, not in any tree read. */
   private verdict(action: Action, answer: AnswerContext, drawn = false): Verdict {
-    if (action.tool !== 'done' && action.tool !== 'ask_user') return { ok: true };
+    if (action.tool !== done.name && action.tool !== askUser.name) return { ok: true };
     if (this.pending.length > 0) {
       const what = this.pending.map((p) => describeChange(p.change)).join(', ');
       // A press cannot be taken back: ask only to check it; state changes can be set back.
@@ -315,7 +317,7 @@ export class CompletionTracker {
           : `not finished: ${what} by mistake; read or look at what it did before ending`,
       };
     }
-    if (action.tool !== 'done') return { ok: true };
+    if (action.tool !== done.name) return { ok: true };
     if (this.lastFailure)
       return {
         ok: false,

@@ -89,7 +89,7 @@ export function decideRequest(ports: AgentPorts, c: DecideContext): DecideReques
     // A dialog still open (an approved action's confirmation) is no moment to be told "call done".
     dialog: obs.windows.find((w) => w.type === 'dialog')?.title,
     image: ports.image ? (req) => ports.image!(c.seen, req) : undefined,
-    look: c.look,
+    look: c.look && { ...c.look, of: listed(c.look.of) },
     ids: new Set(obs.elements.map((e) => e.id)),
     visualFirst: obs.visualFirst,
   };

@@ -3,6 +3,7 @@ import { isFocusLike, validate } from '../executor/validator.js';
 import { formatExpect } from '../planner/expect-dsl.js';
 import { emptyUsage } from '../planner/llm/client.js';
 import type { JournalEntry } from '../store/action-journal.js';
+import { controlAction } from '../tools/control-action.js';
 import { actionSignature } from '../tools/index.js';
 import type { RunEvent } from './reduce.js';
 import type { RunState } from './run-state.js';
@@ -43,7 +44,7 @@ const IDEMPOTENT_CONTROL = new Set(['set_progress', 'set_text', 'focus', 'show_o
 
 export function isIdempotent(a: Action): boolean {
   if (IDEMPOTENT.has(a.tool)) return true;
-  return a.tool === 'control_action' && IDEMPOTENT_CONTROL.has(String(a.args?.action ?? a.args?.op ?? ''));
+  return a.tool === controlAction.name && IDEMPOTENT_CONTROL.has(String(a.args?.action ?? a.args?.op ?? ''));
 }
 
 export function judgeInFlight(e: JournalEntry, now: Observation): Judged {

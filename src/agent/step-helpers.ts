@@ -15,13 +15,14 @@ import type { Session } from './session.js';
 export const GATE_WAIT: PlannedStep = {
   decision: {
     thought: 'screen unchanged; keep waiting',
-    action: { tool: 'wait', ms: 1000 },
+    action: pause(1000),
     expect: { kind: 'no_change' },
   },
   subgoalDone: false,
 };
 
 import { fnvHex as hashText } from '../core/hash.js';
+import { pause } from '../tools/wait.js';
 
 export { hashText };
 

@@ -42,10 +42,28 @@ export function subgoalOpen(s: Session): boolean {
  */
 export function notApplied(planned: PlannedStep, reason: string, open: boolean): string {
   if (!waitsForResult(planned) || isTerminal(planned.decision.action)) return reason;
-  const what = [planned.subgoalDone ? 'subgoal_done' : '', planned.revisedPlan ? 'plan' : ''].filter(Boolean);
+  const reopens = planAppliesAfterFailure(planned, open);
+  const what = [planned.subgoalDone ? 'subgoal_done' : '', planned.revisedPlan && !reopens ? 'plan' : ''].filter(
+    Boolean,
+  );
+  if (what.length === 0) return `your plan=[…] is the plan now: ${reason}`;
   // With every subgoal done there is no [>] one to stay open (a relay player looked for it).
-  const plan = open ? 'the [>] subgoal stays open' : 'the plan stays as it was';
+  const plan = open
+    ? 'the [>] subgoal stays open'
+    : reopens
+      ? 'your plan=[…] is the plan now'
+      : 'the plan stays as it was';
   return `${what.join(' and ')} not applied, ${plan}: ${reason}`;
+}
+
+/**
+ * A plan sent with an action that failed waits for a step that works — it may leave out the [>]
+ * subgoal that action was for. With every subgoal done nothing can be left out, and refusing it kept
+ * "all subgoals done — call done" in front of a model that had just seen the goal unmet (a relay
+ * player, bilibili): then the plan applies, and reopens the task.
+ */
+export function planAppliesAfterFailure(planned: { revisedPlan?: readonly string[] }, open: boolean): boolean {
+  return !open && planned.revisedPlan !== undefined && planned.revisedPlan.length > 0;
 }
 
 /** What a note or a read does to the run, decided on the screen it was asked on (nothing is dispatched). */

@@ -1,6 +1,8 @@
 import type { Decision } from '../core/types.js';
 import type { PlannedStep } from '../planner/act-tool.js';
+import { done } from '../tools/done.js';
 import { actionSignature, isTerminal } from '../tools/index.js';
+import { infeasible } from '../tools/infeasible.js';
 import { breakerVerdict, claimVerdict } from './reduce.js';
 import { apply, type Session } from './session.js';
 import type { StepCtx } from './step-context.js';
@@ -45,8 +47,13 @@ export async function preflight(
       return { kind: 'refused', note: v.reason };
     }
     ctx.record.ok = true;
-    if (action.tool === 'done') return { kind: 'end', status: 'done', answer: action.answer };
-    if (action.tool === 'infeasible') return { kind: 'end', status: 'infeasible', reason: action.reason };
+    // The run's status words match the terminal tools' names; they are statuses here, not tools.
+    if (action.tool === done.name) {
+      return { kind: 'end', status: 'done', answer: action.answer };
+    }
+    if (action.tool === infeasible.name) {
+      return { kind: 'end', status: 'infeasible', reason: action.reason };
+    }
     return { kind: 'end', status: 'ask_user', reason: action.question };
   }
 
@@ -66,7 +73,7 @@ export async function preflight(
   }
 
   const secrets = s.run.secrets;
-  // Only `type` fills in a credential (into a password field): in any other tool's arguments the
+  // Only the type tool fills in a credential (into a password field): in any other tool's arguments the
   // placeholder would be sent as it is, or the secret land where a password field does not hide it.
   const inArgs = action.args !== undefined && [...secrets.keys()].some((k) => JSON.stringify(action.args).includes(k));
   const failure = { page: obs.pageHash, signature: sig, shown: ctx.record.action };

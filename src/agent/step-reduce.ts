@@ -4,6 +4,8 @@ import type { PlannedStep } from '../planner/act-tool.js';
 import { addUsage } from '../planner/llm/client.js';
 import { consentNote, coveredNote } from '../planner/prompt/format.js';
 import { actionSignature, REGISTRY } from '../tools/index.js';
+import { swipe } from '../tools/swipe.js';
+import { wait } from '../tools/wait.js';
 import { cancellable } from './cancel.js';
 import type { Executed, Perceived } from './ports.js';
 import { type Executed as ExecutedEvent, REPLAN_AFTER_FAILURES, replanDue, scrollVerdict } from './reduce.js';
@@ -59,7 +61,7 @@ export async function reduce(
   // A step right after a failure that does not complete the subgoal (an undo, a back out of a
   // wrong page) answers that failure, not the page: replayed on a later visit it does harm.
   const corrective = s.state.loop.failRun > 0 && !planned.subgoalDone;
-  const remembers = ok && !corrective && own && action.tool !== 'wait';
+  const remembers = ok && !corrective && own && action.tool !== wait.name;
   const page = `${ctx.record.subgoal}|${obs.pageHash}`;
   const e: ExecutedEvent = {
     step: ctx.step,
@@ -76,11 +78,11 @@ export async function reduce(
       ok,
       ...(ok && !exec.checked ? { unchecked: true } : {}),
       note: ok
-        ? (ruleNote ?? scroll.note ?? coveredOf(ctx) ?? successNote(action, exec))
+        ? (ruleNote ?? scroll.note ?? coveredOf(ctx) ?? successNote(action, exec) ?? appChangeNote(planned, obs, exec))
         : withApproval(exec, notApplied(planned, reason ?? '', subgoalOpen(s))),
       ...byOf(source),
     },
-    wait: action.tool === 'wait',
+    wait: action.tool === wait.name,
     apps: own ? [obs.app.package, exec.post?.obs.app.package].filter((p): p is string => !!p) : [],
     progressed: ok && source === 'llm' && invisible ? { key: breakerKey(ctx), signature: sig } : undefined,
     learned: remembers ? page : undefined,
@@ -137,6 +139,17 @@ function successNote(action: Action, exec: Executed): string | undefined {
   return undefined;
 }
 
+/**
+ * A step after which another app is in front (a link opened the browser, a share sheet, back left
+ * the app): `met` alone read as "still here" to players (issue 22, item 8), so the line names the app.
+ * Not where the expectation named the app itself (app_foreground, as a launch's does): it says so already.
+ */
+function appChangeNote(planned: PlannedStep, before: Perceived['obs'], exec: Executed): string | undefined {
+  if (planned.decision.expect.kind === 'app_foreground') return undefined;
+  const now = exec.post?.obs.app.package;
+  return now && before.app.package && now !== before.app.package ? `now in ${now}` : undefined;
+}
+
 function byOf(source: DecisionSource): { by?: 'rule' | 'replay' | 'gate' } {
   if (source === 'rule') return { by: 'rule' };
   if (source === 'cache') return { by: 'replay' };
@@ -159,7 +172,7 @@ async function replanNow(s: Session, ctx: StepCtx, post: Perceived): Promise<voi
  */
 function trackScroll(s: Session, ctx: StepCtx, exec: Executed): { note?: string; tracker?: ExecutedEvent['scroll'] } {
   const a = ctx.record.decision?.action;
-  if (a?.tool !== 'swipe' || !exec.post) return {};
+  if (a?.tool !== swipe.name || !exec.post) return {};
   const key = `${ctx.seen.obs.app.package}|${ctx.seen.obs.app.activity}|${a.direction ?? ''}|${a.target_id ?? ''}`;
   const container = a.target_id ? ctx.seen.obs.elements.find((e) => e.id === a.target_id) : undefined;
   const v = scrollVerdict(s.state, key, container, ctx.seen.obs, exec.post.obs);

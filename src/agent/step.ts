@@ -9,7 +9,7 @@ import { choose } from './step-choose.js';
 import type { StepCtx } from './step-context.js';
 import { executePlanned } from './step-execute.js';
 import { describeOn, labelOf } from './step-helpers.js';
-import { handleMeta } from './step-meta.js';
+import { handleMeta, planAppliesAfterFailure, subgoalOpen } from './step-meta.js';
 import { preflight } from './step-preflight.js';
 import { reduce } from './step-reduce.js';
 import type { RunResult, RunStatus } from './types.js';
@@ -121,7 +121,8 @@ export async function runStep(s: Session, step: number, seen: Perceived, start: 
  */
 async function commit(s: Session, ctx: StepCtx, post: Perceived = ctx.seen): Promise<void> {
   // Only a step that worked: after a failure the [>] subgoal is still to do (the history says so).
-  if (ctx.revisedPlan && ctx.record.ok) await apply(s, { kind: 'plan_revised', revised: ctx.revisedPlan });
+  if (ctx.revisedPlan && (ctx.record.ok || planAppliesAfterFailure(ctx, subgoalOpen(s))))
+    await apply(s, { kind: 'plan_revised', revised: ctx.revisedPlan });
   ctx.revisedPlan = undefined;
   const totalMs = s.perf() - ctx.t0;
   ctx.record.llm = ctx.usage;

@@ -1,6 +1,6 @@
 /**
  * The conditions `wait_until` can wait for (PROTOCOL.md §7). One list: the protocol's request
- * schema and the planner's `wait_until` tool both read it, so they cannot drift apart.
+ * schema and the planner's wait-until tool both read it, so they cannot drift apart.
  */
 export const WAIT_CONDITIONS = [
   'appears',

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import type { Action, Element, Expect } from '../core/types.js';
 import { parseExpect } from '../planner/expect-dsl.js';
+import { back } from '../tools/back.js';
+import { home } from '../tools/home.js';
+import { launchApp } from '../tools/launch-app.js';
+import { longPress } from '../tools/long-press.js';
+import { setSlider } from '../tools/set-slider.js';
+import { swipe } from '../tools/swipe.js';
+import { tap } from '../tools/tap.js';
+import { type as typeTool } from '../tools/type.js';
 import { act } from './act.js';
 import { type Controls, ControlsShape, shape } from './controls.js';
 import { type ResolvedOk, resolveOrFail } from './resolve-call.js';
@@ -91,8 +99,8 @@ const ACTION = { readOnly: false, usesDevice: true } as const;
 export const directTools: ToolDef[] = [
   {
     ...ACTION,
-    name: 'tap',
-    offered: runs('tap'),
+    name: tap.name,
+    offered: runs(tap.name),
     title: 'Tap',
     description:
       'Tap an element (element_id from observe, or an exact selector resolved now) or a point. A tap on Pay/Send/Delete asks the user first (elicitation) or returns needs_confirmation.',
@@ -102,14 +110,14 @@ export const directTools: ToolDef[] = [
       runAction(
         args,
         call,
-        (r) => ({ tool: 'tap', action: { tool: 'tap', ...aimed(r) }, expect: defaultTapExpect(r.element) }),
+        (r) => ({ tool: tap.name, action: { tool: tap.name, ...aimed(r) }, expect: defaultTapExpect(r.element) }),
         { targetRequired: true },
       ),
   },
   {
     ...ACTION,
-    name: 'long_press',
-    offered: runs('long_press'),
+    name: longPress.name,
+    offered: runs(longPress.name),
     title: 'Long press',
     description: 'Long-press an element or a point (same targets as tap); ms sets the hold (default ~600 ms).',
     shape: { ...TargetShape, ms: z.number().int().min(300).max(10_000).optional(), ...ControlsShape, ...ExpectShape },
@@ -119,8 +127,8 @@ export const directTools: ToolDef[] = [
         args,
         call,
         (r) => ({
-          tool: 'long_press',
-          action: { tool: 'long_press', ...aimed(r), ...(typeof args.ms === 'number' ? { ms: args.ms } : {}) },
+          tool: longPress.name,
+          action: { tool: longPress.name, ...aimed(r), ...(typeof args.ms === 'number' ? { ms: args.ms } : {}) },
           expect: { kind: 'screen_changes' },
         }),
         { targetRequired: true },
@@ -129,7 +137,7 @@ export const directTools: ToolDef[] = [
   {
     ...ACTION,
     name: 'type_text',
-    offered: runs('type'),
+    offered: runs(typeTool.name),
     title: 'Type text',
     description:
       'Type text into a field (element_id or selector; default: the focused field). Any Unicode: set on the node, else IME commit; read back to verify. Pre-filled text is replaced.',
@@ -154,7 +162,7 @@ export const directTools: ToolDef[] = [
         const text = String(args.text);
         return {
           tool: 'type_text',
-          action: { tool: 'type', target_id: field.id, text },
+          action: { tool: typeTool.name, target_id: field.id, text },
           expect: field.flags.password
             ? { kind: 'screen_changes' }
             : { kind: 'element_state', target_id: field.id, state: `text=${text}` },
@@ -163,8 +171,8 @@ export const directTools: ToolDef[] = [
   },
   {
     ...ACTION,
-    name: 'swipe',
-    offered: runs('swipe'),
+    name: swipe.name,
+    offered: runs(swipe.name),
     title: 'Swipe',
     description:
       'Swipe up/down/left/right (a third of the screen), from an element or point if given, else the centre.',
@@ -172,15 +180,15 @@ export const directTools: ToolDef[] = [
     destructive: false,
     run: (args, call) =>
       runAction(args, call, (r) => ({
-        tool: 'swipe',
-        action: { tool: 'swipe', direction: args.direction as Action['direction'], ...aimed(r) },
+        tool: swipe.name,
+        action: { tool: swipe.name, direction: args.direction as Action['direction'], ...aimed(r) },
         expect: { kind: 'screen_changes' },
       })),
   },
   {
     ...ACTION,
-    name: 'set_slider',
-    offered: runs('set_slider'),
+    name: setSlider.name,
+    offered: runs(setSlider.name),
     title: 'Set a slider',
     description:
       "Set a slider (SeekBar) to a share of its track by dragging its thumb, then read back where it rests (the tree's value, else the screenshot); says plainly when the value cannot be read. Works on every device, plain adb included.",
@@ -197,8 +205,8 @@ export const directTools: ToolDef[] = [
         args,
         call,
         (r) => ({
-          tool: 'set_slider',
-          action: { tool: 'set_slider', ...aimed(r), args: { value: args.value } },
+          tool: setSlider.name,
+          action: { tool: setSlider.name, ...aimed(r), args: { value: args.value } },
           expect: { kind: 'screen_changes', note: 'set_slider reads where the thumb rests' },
         }),
         { targetRequired: true },
@@ -207,22 +215,22 @@ export const directTools: ToolDef[] = [
   {
     ...ACTION,
     name: 'press_key',
-    offered: runs('back'),
+    offered: runs(back.name),
     title: 'Press a key',
     description: 'Press back or home.',
     shape: { key: z.enum(['back', 'home']), ...ControlsShape, ...ExpectShape },
     destructive: false,
     run: (args, call) =>
-      runAction(args, call, () => ({
-        tool: 'press_key',
-        action: { tool: args.key === 'home' ? 'home' : 'back' },
-        expect: { kind: 'screen_changes' },
-      })),
+      runAction(args, call, () => {
+        // The key names the tool it presses (the enum above lists exactly the two).
+        const key = args.key === 'home' ? home : back;
+        return { tool: 'press_key', action: { tool: key.name }, expect: { kind: 'screen_changes' } };
+      }),
   },
   {
     ...ACTION,
-    name: 'launch_app',
-    offered: runs('launch_app'),
+    name: launchApp.name,
+    offered: runs(launchApp.name),
     title: 'Launch an app',
     description:
       'Open an app by its package (com.android.settings) or its label as the launcher shows it (Settings, 设置). A label the device cannot resolve by itself (adb reads no labels) is found on the home screen or in the app drawer and tapped.',
@@ -236,8 +244,8 @@ export const directTools: ToolDef[] = [
         // The planner's own shape (a name in `package`): one launch_app, whoever calls it.
         const name = (pkg ?? label ?? '').trim();
         return {
-          tool: 'launch_app',
-          action: { tool: 'launch_app', package: name },
+          tool: launchApp.name,
+          action: { tool: launchApp.name, package: name },
           expect: { kind: 'app_foreground', package: name },
           dispatchDefaultMs: 10_000,
         };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { VERIFICATION_MODES } from '../executor/verify.js';
+import { tap } from '../tools/tap.js';
 import type { ToolDef, ToolOutput } from './tool.js';
 
 /**
@@ -25,7 +26,7 @@ const StepSchema = z
 /** One journey as a client writes it: fill a field, then press Send (held for consent). */
 export const JOURNEY_EXAMPLE = [
   { tool: 'type_text', args: { selector: { resource_id: 'com.android.messaging:id/message' }, text: 'On my way' } },
-  { id: 'send', tool: 'tap', args: { selector: { text: 'Send' } } },
+  { id: 'send', tool: tap.name, args: { selector: { text: 'Send' } } },
 ];
 
 export const JourneyShape = {

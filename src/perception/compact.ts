@@ -37,7 +37,7 @@ export interface CompactOptions {
   lean?: boolean;
   /** Leave out the navigation bar's keys: the agent reaches them through back/home, and they cost tokens every step. */
   hideNavigationBar?: boolean;
-  /** The tool the keyboard line points to for text (the agent's `type`; MCP's `type_text`). */
+  /** The tool the keyboard line points to for text (the agent's type tool; MCP's type_text). */
   typeTool?: string;
   /**
    * Show every resource id that names something, also where the label restates it: a client that

@@ -1,5 +1,6 @@
 import { type Rect, rectPxToNorm } from '../core/geometry.js';
 import type { Element, Flags } from '../core/types.js';
+import { clippedCheckable } from './clipped-check.js';
 import { humanizeRid, joinParts, type LabelPart, rowLabel, truncateWord, uniqueJoin } from './control-labels.js';
 import { assignIds } from './element-ids.js';
 import { cleanText, withoutStateWord } from './element-text.js';
@@ -164,6 +165,18 @@ export function extractElements(tree: UiTree, previous?: readonly PriorElement[]
     p.desc ||= c.desc;
     p.mergedNodes.push(c.node.idx, ...c.mergedNodes);
     draftOfNode[c.node.idx] = pi;
+  }
+  // A row whose check box is cut off at the list's edge still reads as one, with its state.
+  for (let i = 0; i < drafts.length; i++) {
+    const d = drafts[i];
+    const f = d.flags;
+    if (d.removed || !f.clickable || f.checkable || f.editable || f.scrollable || actionableChildren.has(i)) continue;
+    const c = clippedCheckable(d.node, nodes, vis.reasons);
+    if (!c) continue;
+    f.checkable = true;
+    f.checked = c.flags.checked;
+    const role = roleOf(c.className);
+    d.role = role === 'View' ? 'Switch' : role;
   }
   for (let i = 0; i < drafts.length; i++) {
     const d = drafts[i];

@@ -1,5 +1,8 @@
 import { LINE_ID_RE } from '../core/element-ref.js';
 import type { Point } from '../core/geometry.js';
+import { longPress } from '../tools/long-press.js';
+import { swipe } from '../tools/swipe.js';
+import { tap } from '../tools/tap.js';
 import type { StepFile } from './schema.js';
 
 /**
@@ -65,12 +68,13 @@ export function gestureOf(record: StepFile): Gesture | undefined {
       ? elementCentre(record.observation, a.target_id)
       : undefined;
   switch (a.tool) {
-    case 'tap':
-    case 'long_press': {
+    case tap.name:
+    case longPress.name: {
       const at = a.point ?? fromInjected ?? centre;
-      return at ? { kind: 'tap', at, long: a.tool === 'long_press' } : undefined;
+      const long = a.tool === longPress.name;
+      return at ? { kind: 'tap', at, long } : undefined;
     }
-    case 'swipe': {
+    case swipe.name: {
       const dir = a.direction ?? 'up';
       const d = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] }[dir];
       // The injected point of a swipe is where the finger went down.

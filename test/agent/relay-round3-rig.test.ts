@@ -91,6 +91,6 @@ describe('all subgoals done while a dialog is open', () => {
     expect(user).toContain(
       'Current subgoal: all subgoals done, but a dialog is open ("Delete this note?"): answer it first (unless the goal wants it left open), then check the screen and call done',
     );
-    expect(user).not.toContain('all subgoals done — check the screen and call done');
+    expect(user).not.toContain('all subgoals done — call done if');
   });
 });

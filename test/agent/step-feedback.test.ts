@@ -99,6 +99,9 @@ describe('look is a step', () => {
       /2\. look \[[0-9a-f~]+\] "Network[^"]*" → ok \(screenshot sent with the next prompt\)/,
     );
     expect(images(seen, 3)).toHaveLength(1);
+    // The look names the control by the id the listing and the history show it by, not the agent's full id.
+    const historyId = prompt(seen, 3).match(/2\. look \[([0-9a-f~]+)\]/)?.[1];
+    expect(prompt(seen, 3).match(/Your look: a screenshot of \[([0-9a-f~]+)\]/)?.[1]).toBe(historyId);
     expect(prompt(seen, 3)).toMatch(
       /Your look: a screenshot of \[[0-9a-f~]+\] "Network[^"]*" and its row is attached\./,
     );

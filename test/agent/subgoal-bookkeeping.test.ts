@@ -70,7 +70,7 @@ describe('plan=[]', () => {
     expect(seen).toHaveLength(3);
   });
 
-  it('a failed step with a plan, when nothing is open, says the plan stays (there is no [>] subgoal)', async () => {
+  it('a failed step with a plan, when nothing is open, reopens the task with that plan (nothing can be left out)', async () => {
     const { seen } = await drive(
       [
         { __fn: 'plan', subgoals: ['open Settings'] },
@@ -86,8 +86,9 @@ describe('plan=[]', () => {
       ],
       'Open Settings.',
     );
-    expect(prompt(seen, 3)).not.toContain('[>]');
-    expect(prompt(seen, 3)).toMatch(/→ FAILED \(plan not applied, the plan stays as it was: /);
+    expect(prompt(seen, 3)).toMatch(/\[>\] check it/);
+    expect(prompt(seen, 3)).not.toContain('all subgoals done');
+    expect(prompt(seen, 3)).toMatch(/→ FAILED \(your plan=\[…\] is the plan now: /);
     expect(prompt(seen, 3)).not.toContain('subgoal stays open');
   });
 

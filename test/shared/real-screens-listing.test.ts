@@ -91,4 +91,11 @@ describe('real screens in the listing (DroidTask states)', () => {
     expect(lines[lines.indexOf('section "TIMER TAB"') + 1]).toMatch(/"Max reminder duration — 1 minute"$/);
     expect(listing).not.toMatch(/^text: .*"(ALARM|TIMER) TAB"/m);
   });
+
+  it('a settings row cut off at the bottom edge still reads as a CheckBox with its state (item 4)', async () => {
+    const { listing } = await observe(
+      state('messenger', '2c5664b27094d5b399cec3fa113aa97a1464ec8b9af968fa8018c436587674e6'),
+    );
+    expect(listing).toMatch(/^[0-9a-f]+ CheckBox "Remove accents and diacritics at sendin…" off$/m);
+  });
 });

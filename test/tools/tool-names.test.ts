@@ -26,14 +26,7 @@ const ROOT = join(import.meta.dirname, '../..');
 const SRC = join(ROOT, 'src');
 
 const BACKLOG: Record<string, readonly string[]> = {
-  'src/agent/held-taps.ts': ['tap'],
-  'src/agent/reconcile.ts': ['control_action'],
-  'src/agent/step-helpers.ts': ['wait'],
-  'src/agent/step-preflight.ts': ['done', 'infeasible', 'type'],
-  'src/agent/step-reduce.ts': ['swipe', 'wait'],
-  'src/core/wait-conditions.ts': ['wait_until'],
   'src/executor/action-audit.ts': ['type'],
-  'src/agent/completion.ts': ['ask_user', 'done'],
   'src/executor/guardrails/guard.ts': ['action_sequence', 'control_action', 'touch_gesture', 'type'],
   'src/executor/app-match.ts': ['control_action', 'launch_app', 'tap'],
   'src/executor/native-args.ts': ['action_sequence', 'wait_until'],
@@ -50,12 +43,8 @@ const BACKLOG: Record<string, readonly string[]> = {
     'wait',
     'wait_until',
   ],
-  'src/mcp/direct-tools.ts': ['back', 'home', 'launch_app', 'long_press', 'set_slider', 'swipe', 'tap', 'type'],
-  'src/mcp/journey.ts': ['tap'],
-  'src/perception/compact.ts': ['type'],
   'src/planner/act-tool.ts': ['wait'],
   'src/planner/interrupts.ts': ['swipe', 'tap'],
-  'src/report/gesture.ts': ['long_press', 'swipe', 'tap'],
 };
 
 function tsFiles(dir: string): string[] {

@@ -68,7 +68,8 @@ export function burstLine(max: number): string {
 }
 
 /** The Current subgoal value once every subgoal is done (while one is open, the plan's [>] line names it and the section is left out). */
-export const ALL_DONE = 'all subgoals done — check the screen and call done';
+export const ALL_DONE =
+  'all subgoals done — call done if the screen shows the goal reached, else plan=[…] what is left';
 /**
  * The Current subgoal value once every subgoal is done while a dialog is open (the confirmation an
  * approved Delete opened): "call done" is not said over a question still on the screen.
