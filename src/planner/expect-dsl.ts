@@ -7,14 +7,14 @@ import type { Expect } from '../core/types.js';
  */
 
 /**
- * The expectations a model may write, as the prompt lists them. An element's `[<id>]` may be left
+ * The expectations a model may write, as the prompt lists them. An element's `[id]` may be left
  * out when it is the action's own target (`tap [1a2b3c4d]` expect `element_gone`): the history
  * writes them so, which keeps every line short.
  */
 export const EXPECT_FORMS =
-  'page_changes | element_gone [<id>] | text_appears <text> | element_state [<id>] <on|off|filled|empty|focused|value=N|text=S> | keyboard_shown | app_foreground <app or package> | no_change';
+  'page_changes | element_gone [id] | text_appears <text> | element_state [id] <on|off|filled|empty|focused|value=N|text=S> | keyboard_shown | app_foreground <app> | no_change';
 /** What a left-out `<id>` means; the expect line says it once (the listing's ids are bracketed too). */
-export const OWN_TARGET_NOTE = '[<id>] left out = the target';
+export const OWN_TARGET_NOTE = '[id] left out = the target';
 
 /** Judged by the screenshot alone: listed only where the screen is drawn (maps, canvases). */
 export const FRAME_FORM = 'frame_changes (screenshot only: maps, canvases)';
@@ -51,7 +51,7 @@ export function parseExpect(line: string): ParseResult<Expect> {
       const [first = '', ...state] = rest.split(/\s+/);
       // `element_state on`: the action's own target.
       if (first && !ELEMENT_REF_RE.test(first)) return { ok: true, value: { kind, state: unquote(rest) } };
-      if (!first || state.length === 0) return { ok: false, error: 'expect element_state needs "[<id>] <state>"' };
+      if (!first || state.length === 0) return { ok: false, error: 'expect element_state needs "[id] <state>"' };
       return { ok: true, value: { kind, target_id: first.replace(/[[\]]/g, ''), state: unquote(state.join(' ')) } };
     }
     case 'app_foreground': {

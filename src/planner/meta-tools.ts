@@ -25,9 +25,9 @@ const meta = (name: string, line: string, extra: Partial<MetaToolSpec> = {}): Me
 export const META_TOOLS: readonly MetaToolSpec[] = [
   meta(
     'note',
-    `note(text) keeps a fact in the agent's own scratch memory, shown under Notes in each prompt (not the Notes app; ≤ ${MAX_NOTE_CHARS} chars)`,
+    `note(text) keeps a fact under Notes in later prompts (your memory, not the Notes app; ≤ ${MAX_NOTE_CHARS} chars)`,
   ),
-  meta('read', 'read(target_id | text=a cut line as shown) its full text'),
+  meta('read', 'read(target_id | text=cut line) its full text'),
   meta('look', 'look(target_id|point?) a step: the next prompt has the screenshot, zoomed on the control and its row', {
     needsVision: true,
   }),

@@ -4,7 +4,7 @@ import { says } from './tool.js';
 /** A question or report for the person: ends the run until they answer. */
 export const askUser: Tool = {
   name: 'ask_user',
-  help: says('ask_user(text=question or report) stops the run for the user'),
+  help: says('ask_user(text=question or report) stops for the user'),
   needs: [[]],
   terminal: true,
   parse: (a) =>

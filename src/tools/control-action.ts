@@ -31,14 +31,22 @@ const OPS_OF: Partial<Record<Op, keyof ScreenKinds>> = {
   ime_enter: 'field',
 };
 
+/** The offered tool that does what an op does (the parse still takes the op). */
+const SAME_AS: Partial<Record<Op, string>> = { click: 'tap', long_click: 'long_press', set_text: 'type' };
+
 /** The help: only the ops the screen's controls take (all of them without a screen). */
-function help(k: ScreenKinds): string {
+function help(k: ScreenKinds, offered: ReadonlySet<string>): string {
   const ops = OPS.filter((op) => {
+    // click, long_click and set_text are what tap, long_press and type do by id: named only where those are not.
+    if (offered.has(SAME_AS[op] ?? '')) return false;
     const kind = OPS_OF[op];
     return kind === undefined || k[kind];
   });
   const range = k.slider ? " set_progress takes the control's own range (current/max), not a percent" : '';
-  return `control_action(target_id, op=${ops.join('|')}, value?, text?)${range}`;
+  // value is set_progress's, text set_text's: each said only with its op.
+  const value = ops.includes('set_progress') ? ', value?' : '';
+  const text = ops.includes('set_text') ? ', text?' : '';
+  return `control_action(target_id, op=${ops.join('|')}${value}${text})${range}`;
 }
 
 function parse(f: ActArgs): ToolParse {

@@ -17,7 +17,7 @@ function canBrowse(dev: Device): boolean {
 export const launchApp: Tool = {
   name: 'launch_app',
   explore: 'free',
-  help: says('launch_app(package=an app name as Apps lists it, or its package)'),
+  help: says('launch_app(package=app name as Apps lists it, or package)'),
   fields: { package: FIELD.string },
   needs: [['launch_app']],
   // An app may be named by its label ("Settings") or its package; `text` is accepted as the label.

@@ -6,7 +6,7 @@ import { noArgs, says } from './tool.js';
 export const swipe: Tool = {
   name: 'swipe',
   explore: 'scrolls',
-  help: says("swipe(direction, target_id?) the finger's direction: up shows what is below"),
+  help: says('swipe(direction, target_id?) finger direction: up shows what is below'),
   needs: [['swipe']],
   parse: noArgs,
   aim: (a, obs) => {

@@ -66,8 +66,8 @@ describe('the Apps line in the prompts', () => {
 
   it('a step prompt shows the line right before the screen when given, and launch_app says it takes a name from Apps', () => {
     const m = buildDecideMessages(decide({ apps: ['Settings', 'FoodShop'] }), REGISTRY.catalog);
-    expect(m.user).toContain('Apps: Settings, FoodShop\n\nScreen (aspect 0.45):');
-    expect(m.system).toContain('launch_app(package=an app name as Apps lists it');
+    expect(m.user).toContain('Apps: Settings, FoodShop\n\nScreen:');
+    expect(m.system).toContain('launch_app(package=app name as Apps lists it');
     expect(buildDecideMessages(decide(), REGISTRY.catalog).user).not.toMatch(/Apps:/);
   });
 

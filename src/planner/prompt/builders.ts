@@ -209,13 +209,14 @@ export function systemPrompt(names: readonly string[], catalog: ToolCatalog, opt
   const offered = new Set(names);
   const toolLines = tools.map((t) => t.help(kinds, offered)).join(LIST_SEPARATOR);
   return [
-    "Operate the user's Android phone: one `act` call per turn (other tools appear on screens that need them).",
+    // A tool not offered here is refused with the list of those that are: the prompt need not say so.
+    "Operate the user's Android phone: one act call per turn.",
     `${screenHelp(opts.screen, offered)} Act on ids.`,
     `${lineSection(SECTION.tools, toolLines)}.`,
     expectLine(tools, catalog, opts.screen),
     // Three relay players were unsure what plan=[…] and plan=[] do: said exactly, once.
     // The bound (MAX_SUBGOALS) is the plan prompt's; a longer plan here is refused saying so.
-    'subgoal_done=true: this action completes the [>] subgoal; plan=[…]: the subgoals still open after it, replacing the open ones (left-out ones removed, not ticked; [] = none left).',
+    'subgoal_done=true: this action completes the [>] subgoal; plan=[…] replaces the open subgoals (left out = dropped, not ticked; [] = none left).',
     // Said where a line carries the mark, so a screen without one pays nothing.
     ...(opts.held
       ? [`Tapping a line marked "${HELD_WORDS}<kind>" asks the user first; tap it when the goal needs that step.`]
@@ -224,6 +225,15 @@ export function systemPrompt(names: readonly string[], catalog: ToolCatalog, opt
     ...(opts.secrets ? [SECRET_HELP] : []),
     ...(opts.secrets || (opts.screen !== undefined && PASSWORD_LINE.test(opts.screen)) ? [MISSING_SECRET_RULE] : []),
   ].join('\n');
+}
+
+/**
+ * Whether a point (x,y 0..1000 of the whole screen) may be needed here, so the screen's aspect is
+ * worth its tokens: a listed centre, a screenshot, or a drawn screen's finger tools.
+ */
+function placesPoints(input: DecideInput, catalog: ToolCatalog): boolean {
+  if (input.imageNote !== undefined || specsOf(input.tools, catalog).some((t) => t.drawn)) return true;
+  return screenMarks(input.screen).xy;
 }
 
 export function buildDecideMessages(input: DecideInput, catalog: ToolCatalog): { system: string; user: string } {
@@ -245,7 +255,7 @@ export function buildDecideMessages(input: DecideInput, catalog: ToolCatalog): {
     blockSection(
       SECTION.screen,
       fenceScreen(markHeld(input.screen, input.held)),
-      screenQualifier(input.aspect, input.screenIsDelta),
+      screenQualifier(input.aspect, input.screenIsDelta, placesPoints(input, catalog)),
     ),
   );
   if (input.imageNote) parts.push(input.imageNote);

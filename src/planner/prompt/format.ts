@@ -121,8 +121,12 @@ export function reviseQualifier(reason: string): string {
 }
 
 const DELTA = ', changes since last step';
-/** The Screen section's qualifier: `aspect 0.45[, changes since last step]`. */
-export function screenQualifier(aspect: number, delta: boolean): string {
+/**
+ * The Screen section's qualifier: `aspect 0.45[, changes since last step]`, or none where the
+ * aspect is left out (`placed` false: no point on the screen needs it) — a delta always says it.
+ */
+export function screenQualifier(aspect: number, delta: boolean, placed = true): string | undefined {
+  if (!placed && !delta) return undefined;
   return `aspect ${aspect.toFixed(2)}${delta ? DELTA : ''}`;
 }
 
