@@ -50,6 +50,8 @@ export interface TaskRunOptions {
   device?: PoolDevice;
   /** How the run is driven (default pro). */
   mode?: RunMode;
+  /** A knowledge store the run reads (store/knowledge-store.ts); none by default. */
+  knowledgeStore?: string;
 }
 
 export interface TaskRunResult {
@@ -219,6 +221,7 @@ export async function runTask(task: TaskDef, opts: TaskRunOptions): Promise<Task
     model: opts.llmConfig ? { config: opts.llmConfig } : { baseUrl: opts.modelUrl, model: 'reference' },
     confirm: taskPolicy(task, confirmations, clock, worldEvents),
     memory: opts.memory,
+    knowledgeStore: opts.knowledgeStore,
     clock,
     logger,
     // A vision model is shown the screen, as `phone-agent run` shows it; the reference model ignores images.

@@ -7,6 +7,7 @@ import { ActionableError } from '../src/core/errors.js';
 import { Logger } from '../src/core/logger.js';
 import { parseRunMode, type RunMode, TASK_MODES } from '../src/core/run-mode.js';
 import { resolveLlmConfig } from '../src/planner/llm/config.js';
+import { knowledgeDir } from '../src/store/knowledge-store.js';
 import { INTERRUPTIONS, type Interruption } from './interruptions.js';
 import type { Prices } from './metrics.js';
 import type { SuiteModel } from './suite-runner.js';
@@ -18,6 +19,7 @@ export const SUITE_USAGE = `usage: npm run suite -- [--model reference|NAME] [--
        [--mode flash|pro] [--seeds 3] [--first-seed 1] [--tasks ID,ID] [--tags t,t] [--out DIR] [--price-in USD] [--price-out USD]
        [--interrupt dialog|banner] [--vision|--no-vision] [--image-format png|jpeg]
        [--devices LIST] [--token T] [--adb-host H] [--adb-port P] [--world sim|replay] [--resume]
+       [--knowledge DIR|auto]
        [--stf-url URL --stf-token T] [--stf-sdk N|N+] [--stf-model M] [--stf-name N] [--stf-lease S]
   --model reference   the built-in reference model on loopback (--noise 0..1 perturbs it)
   --model NAME        a real model; endpoint from --base-url/--preset or OPENAI_BASE_URL (key: OPENAI_API_KEY)
@@ -38,6 +40,9 @@ export const SUITE_USAGE = `usage: npm run suite -- [--model reference|NAME] [--
                       --stf-lease seconds idle (default 600), and given back when it ends
   --world replay      the real-app tasks, on recorded DroidBot graphs of real apps served by the replay
                       phone (regression-tasks/real-apps; the graphs are read from ../shared/fixtures)
+  --knowledge DIR     every run reads the app knowledge of a knowledge store (what \`phone-agent explore\`
+                      wrote, one <package>.json per app; auto: .phone-agent/knowledge or
+                      PHONE_AGENT_KNOWLEDGE_DIR); each step gets the front app's lines. Default: none
   --resume            go on with the unfinished run in --out (the same command, --resume added): each
                       finished run is in <out>/runs.jsonl at once; runs that threw are run again
        npm run suite -- --merge a/suite.json,b/suite.json --out DIR   slices run side by side, as one report
@@ -59,6 +64,8 @@ export interface SuiteArgs {
   /** Go on with the unfinished run in `outDir` (its runs.jsonl). */
   resume: boolean;
   mode: RunMode;
+  /** The knowledge store every run reads (`--knowledge DIR|auto`), absolute; none by default. */
+  knowledge?: string;
 }
 
 export type ParsedArgs = { ok: true; args: SuiteArgs } | { ok: false; message: string; help?: boolean };
@@ -103,6 +110,7 @@ export function parseSuiteArgs(
         world: { type: 'string' },
         resume: { type: 'boolean' },
         mode: { type: 'string' },
+        knowledge: { type: 'string' },
         token: { type: 'string' },
         'adb-host': { type: 'string' },
         'adb-port': { type: 'string' },
@@ -245,6 +253,8 @@ export function parseSuiteArgs(
   const resume = values.resume === true;
   if (resume && !str('out')) return { ok: false, message: '--resume goes on with a run in --out DIR: give its --out' };
   const outDir = path.resolve(str('out') ?? path.join('runs', `suite-${stamp}`));
+  const k = str('knowledge');
+  const knowledge = k === undefined ? undefined : knowledgeDir(k === 'auto' ? undefined : k, env);
   return {
     ok: true,
     args: {
@@ -260,6 +270,7 @@ export function parseSuiteArgs(
       world,
       resume,
       mode,
+      ...(knowledge ? { knowledge } : {}),
     },
   };
 }

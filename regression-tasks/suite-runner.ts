@@ -66,6 +66,8 @@ export interface SuiteOptions {
    * the memory an earlier run of the same task and seed left, so replay is measured as it is used.
    */
   memoryFor?: (task: TaskDef, seed: number) => PageMemory;
+  /** A knowledge store every run reads (`--knowledge`): the front app's lines each step. */
+  knowledge?: string;
 }
 
 export interface PerTaskRow {
@@ -176,8 +178,15 @@ export function toRecord(task: TaskDef, r: TaskRunResult, wallMs: number): RunRe
 async function runOne(job: Job, opts: SuiteOptions, runsDir: string, device: PoolDevice): Promise<RunRecord> {
   const { task, seed } = job;
   const t0 = performance.now();
-  const memory = opts.memoryFor?.(task, seed) ?? new PageMemory();
-  const common = { seed, memory, runsDir, interrupt: opts.interrupt, device, mode: opts.mode };
+  const common = {
+    seed,
+    memory: opts.memoryFor?.(task, seed) ?? new PageMemory(),
+    runsDir,
+    interrupt: opts.interrupt,
+    device,
+    mode: opts.mode,
+    knowledgeStore: opts.knowledge,
+  };
   if (opts.model.kind === 'llm') {
     const r = await runTask(task, { ...common, llmConfig: opts.model.config });
     return toRecord(task, r, performance.now() - t0);

@@ -49,6 +49,7 @@ export async function runReplayTask(task: TaskDef, spec: ReplayTaskSpec, opts: T
     // A recording keeps no world: there are no irreversible events to order confirmations against.
     confirm: taskPolicy(task, confirmations, clock, () => 0),
     memory: opts.memory,
+    knowledgeStore: opts.knowledgeStore,
     clock,
     logger,
     // Recorded screenshots exist for every state: a vision model is shown them, as `run` would.

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { AgentEvent, RunStatus } from '../agent/types.js';
 import { type Composed, composeAgent } from '../compose/agent.js';
 import { CallLog, recordingDevice, recordingLlm } from '../compose/call-log.js';
@@ -7,6 +8,7 @@ import { RealClock } from '../core/clock.js';
 import { ActionableError, CancelledError, errorMessage } from '../core/errors.js';
 import { Logger } from '../core/logger.js';
 import type { LlmClient } from '../planner/llm/client.js';
+import { knowledgeDir } from '../store/knowledge-store.js';
 import { RunArchive } from '../store/run-archive.js';
 import { consentChannel, type YesFlag } from './consent.js';
 import { modelWaitTicker, progress } from './print.js';
@@ -49,8 +51,13 @@ export interface AgentFlags extends StfFlags {
   json?: boolean;
   runsDir: string;
   memory: string;
-  /** Knowledge files Explore wrote (`--knowledge FILE`, repeatable). */
-  knowledge?: string[];
+  /**
+   * Knowledge files Explore wrote (`--knowledge FILE`, repeatable); false: `--no-knowledge`; a string
+   * is the launch record's (`off`, or the files as JSON) when `resume` reads it back.
+   */
+  knowledge?: string[] | false | string;
+  /** The knowledge store (`--knowledge-dir`), used when no file is given. */
+  knowledgeDir?: string;
   seed: string;
   locale: string;
   adbHost: string;
@@ -60,6 +67,17 @@ export interface AgentFlags extends StfFlags {
   farm?: { serial: string; adbSerial: string };
 }
 
+/** Which app knowledge a run reads: none, the files given, or the knowledge store (the default). */
+export type KnowledgeUse = { kind: 'off' } | { kind: 'files'; files: string[] } | { kind: 'store'; dir: string };
+
+export function knowledgeUse(f: Pick<AgentFlags, 'knowledge' | 'knowledgeDir'>): KnowledgeUse {
+  const k = f.knowledge;
+  if (k === false || k === 'off') return { kind: 'off' };
+  if (Array.isArray(k) && k.length) return { kind: 'files', files: k.map((x) => path.resolve(x)) };
+  if (typeof k === 'string' && k.startsWith('[')) return { kind: 'files', files: JSON.parse(k) as string[] };
+  return { kind: 'store', dir: knowledgeDir(f.knowledgeDir) };
+}
+
 /** The flags worth keeping in the checkpoint so `resume` reconnects the same way (no secrets). */
 export function launchRecord(f: AgentFlags): Record<string, string> {
   const out: Record<string, string> = { device: f.device, seed: f.seed, locale: f.locale };
@@ -67,7 +85,17 @@ export function launchRecord(f: AgentFlags): Record<string, string> {
     const v = f[k];
     if (v !== undefined) out[k] = v;
   }
+  // The knowledge in use, so a resumed run reads the same (not whatever the defaults say then).
+  const use = knowledgeUse(f);
+  if (use.kind === 'off') out.knowledge = 'off';
+  else if (use.kind === 'files') out.knowledge = JSON.stringify(use.files);
+  else out.knowledgeDir = use.dir;
   return out;
+}
+
+/** A knowledge use as the factory's spec fields. */
+export function knowledgeSpec(use: KnowledgeUse): { knowledge?: string[]; knowledgeStore?: string } {
+  return use.kind === 'files' ? { knowledge: use.files } : use.kind === 'store' ? { knowledgeStore: use.dir } : {};
 }
 
 /** --device sim | URL | SERIAL (with --helper URL: the helper first, adb as fallback). */
@@ -160,7 +188,7 @@ export async function composeFromFlags(flags: AgentFlags, opts: ComposeOptions =
     },
     confirm: consentChannel(flags, interactive, say),
     memory: { file: flags.memory },
-    knowledge: flags.knowledge,
+    ...knowledgeSpec(knowledgeUse(flags)),
     clock: new RealClock(),
     logger: new Logger('agent', { level: flags.verbose ? 'info' : 'warn' }),
     decorate: {

@@ -11,6 +11,7 @@ import type { LlmClient } from '../planner/llm/client.js';
 import { PageMemory } from '../planner/memory/page-memory.js';
 import { Planner } from '../planner/planner.js';
 import { loadKnowledge } from '../store/app-map.js';
+import { loadKnowledgeStore } from '../store/knowledge-store.js';
 import { loadPageMemory, savePageMemory } from '../store/page-memory-file.js';
 import { REGISTRY } from '../tools/index.js';
 import { type DeviceSpec, openDevice } from './device.js';
@@ -34,6 +35,11 @@ export interface ComposeSpec {
   logger?: Logger;
   /** Knowledge files Explore wrote (`knowledge.json`): each step's prompt gains its page's lines. */
   knowledge?: readonly string[];
+  /**
+   * A knowledge store folder (store/knowledge-store.ts): every app's entry is loaded, and each step
+   * takes the lines of the front app's only, so the knowledge follows the app when the task moves on.
+   */
+  knowledgeStore?: string;
   /** Screenshots with every observation (archive, vision, frame hash); default on. */
   screenshots?: boolean;
   verification?: PollMode;
@@ -68,7 +74,10 @@ export async function composeAgent(spec: ComposeSpec): Promise<Composed> {
   };
   try {
     // A bad knowledge file fails before anything is started: it names the file and what to pass.
-    const knowledge = await Promise.all((spec.knowledge ?? []).map((f) => loadKnowledge(path.resolve(f))));
+    const knowledge = [
+      ...(await Promise.all((spec.knowledge ?? []).map((f) => loadKnowledge(path.resolve(f))))),
+      ...(spec.knowledgeStore ? (await loadKnowledgeStore(spec.knowledgeStore)).knowledge : []),
+    ];
     // The model first: a missing configuration fails before a phone is touched.
     const model = await openModel(spec.model, { clock, logger, env: spec.env ?? process.env });
     closers.push(() => model.close());

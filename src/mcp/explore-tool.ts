@@ -2,7 +2,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import { explore } from '../agent/explore.js';
 import { callbackConfirmation } from '../compose/agent.js';
+import { knowledgeOf } from '../store/app-map.js';
 import { writeAppMap } from '../store/app-map-write.js';
+import { writeStoreEntry } from '../store/knowledge-store.js';
 import { newRunId } from '../store/run-archive.js';
 import { type TaskFactory, withAgent } from './task-factory.js';
 import type { ToolDef } from './tool.js';
@@ -10,7 +12,8 @@ import type { ToolDef } from './tool.js';
 /**
  * `explore_app` (issue 25): Explore over MCP — the same device lock and composition as
  * `mobile_run_task` (withAgent), a progress notification per page found, the app map written under
- * the server's runs folder (`maps/<app>-<id>`: a client names no path on the server's disk).
+ * the server's runs folder (`maps/<app>-<id>`: a client names no path on the server's disk) and its
+ * knowledge into the server's knowledge store (keyed by package), which mobile_run_task reads.
  */
 
 const SAFE = /[^A-Za-z0-9._-]+/g;
@@ -55,7 +58,11 @@ export function exploreTool(factory: TaskFactory): ToolDef {
             signal: call.signal,
             onProgress: (p) => void call.progress?.(p.message, p.pages, p.pages + p.queued),
           });
-          if (r.map.pages.length > 0) await writeAppMap(out, r.map);
+          const found = r.map.pages.length > 0;
+          if (found) await writeAppMap(out, r.map);
+          // The store entry is what mobile_run_task reads when this app is in front.
+          const stored =
+            found && factory.knowledgeDir ? await writeStoreEntry(factory.knowledgeDir, knowledgeOf(r.map)) : undefined;
           return {
             result: {
               device: taken.device,
@@ -69,7 +76,11 @@ export function exploreTool(factory: TaskFactory): ToolDef {
               refused_by_executor: r.refused.length,
               model_calls: r.modelCalls,
               ...(r.map.pages.length > 0
-                ? { map_folder: out, knowledge_file: path.join(out, 'knowledge.json') }
+                ? {
+                    map_folder: out,
+                    knowledge_file: path.join(out, 'knowledge.json'),
+                    ...(stored ? { knowledge_store_entry: stored } : {}),
+                  }
                 : { reason: `${app} showed no page: is it installed?` }),
             },
             isError: r.map.pages.length === 0,

@@ -29,6 +29,8 @@ export interface TakenDevice {
 
 export interface TaskFactory {
   runsDir: string;
+  /** The knowledge store explore_app writes each app's entry into (none: `--no-knowledge`). */
+  knowledgeDir?: string;
   /** The task settings of mobile_run_task's runs (default: DEFAULT_TASK_SETTINGS). */
   settings?: TaskSettings;
   /** Take the launch's device under its lock; BUSY when it (or every pool device) is driven now. */

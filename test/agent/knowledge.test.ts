@@ -9,7 +9,9 @@ import { callbackConfirmation, composeAgent } from '../../src/compose/agent.js';
 import { VirtualClock } from '../../src/core/clock.js';
 import { Logger } from '../../src/core/logger.js';
 import { PageMemory } from '../../src/planner/memory/page-memory.js';
+import { knowledgeOf } from '../../src/store/app-map.js';
 import { writeAppMap } from '../../src/store/app-map-write.js';
+import { loadKnowledgeStore, storeEntryFile, writeStoreEntry } from '../../src/store/knowledge-store.js';
 import { type ParsedPrompt, readRequest } from '../../src/testbed/reference-model/read-request.js';
 import type { ChatRequest } from '../../src/testbed/reference-model/request.js';
 import { type ReferenceModel, startReferenceModel } from '../../src/testbed/reference-model/server.js';
@@ -18,7 +20,8 @@ import { VirtualPhone } from '../../src/testbed/sim/phone.js';
 /**
  * Pro loads what Explore learned (issue 25): `knowledge` files given to the factory put, in each
  * step's prompt, only the lines of the page on screen — nothing on the home screen, the list's lines
- * on the list, the note's on the note. A bad file fails before anything starts, naming it.
+ * on the list, the note's on the note. A bad file fails before anything starts, naming it. The
+ * knowledge store (below) is the same lines, picked by the app in front.
  */
 
 let model: ReferenceModel;
@@ -40,17 +43,26 @@ afterAll(async () => {
 });
 
 const logger = new Logger('agent', { sink: () => {} });
-const compose = (phone: VirtualPhone, clock: VirtualClock, knowledge?: string[]) =>
+const compose = (phone: VirtualPhone, clock: VirtualClock, knowledge?: string[], knowledgeStore?: string) =>
   composeAgent({
     device: { kind: 'sim', phone },
     model: { baseUrl: model.url, model: 'reference' },
-    confirm: callbackConfirmation('test', () => 'denied'),
+    confirm: callbackConfirmation('test', () => 'approved'),
     memory: new PageMemory(),
     clock,
     logger,
     screenshots: false,
     knowledge,
+    knowledgeStore,
   });
+
+/** The act requests the model saw since `seen` was emptied, with the prompt as the model reads it. */
+const decideRequests = () =>
+  seen
+    .filter((b) => b.tools?.some((t) => t.function?.name === 'act'))
+    .map((b) => readRequest(b))
+    .map((x) => ({ user: x.user, prompt: x.prompt as ParsedPrompt }));
+const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const section = (user: string) => /App map \(what exploring this app learned\):\n((?:- .*\n?)+)/.exec(user)?.[1] ?? '';
 
@@ -72,10 +84,7 @@ describe('knowledge in the prompt', () => {
       runsDir: path.join(dir, 'runs'),
     });
     await agent.close();
-    const decides = seen
-      .filter((b) => b.tools?.some((t) => t.function?.name === 'act'))
-      .map((b) => readRequest(b))
-      .map((x) => ({ user: x.user, prompt: x.prompt as ParsedPrompt }));
+    const decides = decideRequests();
     const on = (activity: string) => decides.filter((d) => d.prompt.app.endsWith(`/${activity}`));
     const home = decides.filter((d) => !d.prompt.app.startsWith('com.android.notes'));
     expect(home.length).toBeGreaterThan(0);
@@ -94,9 +103,65 @@ describe('knowledge in the prompt', () => {
     const clock = new VirtualClock();
     const phone = new VirtualPhone({ seed: 1, clock });
     await expect(compose(phone, clock, [bad])).rejects.toThrow(
-      new RegExp(
-        `${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not an app knowledge file: version: .* — pass the knowledge.json`,
-      ),
+      new RegExp(`${escaped(bad)} is not an app knowledge file: version: .* — pass the knowledge.json`),
+    );
+  });
+});
+
+/**
+ * The knowledge store (issue 25): Explore's entries keyed by package; a run given the store takes,
+ * each step, the lines of the app in front — Notes' on Notes, Messages' once the share moved the
+ * task to Messages. A malformed entry fails before anything starts, naming its file.
+ */
+describe('the knowledge store', () => {
+  it('a run reads the front app’s entry and switches when the task moves to another app', async () => {
+    const store = path.join(dir, 'store');
+    const clock = new VirtualClock();
+    const phone = new VirtualPhone({ seed: 1, clock });
+    for (const app of ['Notes', 'Messages']) {
+      const explorer = await compose(phone, clock);
+      const r = await explore(explorer.deps, { app, budget: { actions: 30 } });
+      await explorer.close();
+      await writeStoreEntry(store, knowledgeOf(r.map));
+      await phone.key('home');
+    }
+    const loaded = await loadKnowledgeStore(store);
+    expect(loaded.files).toEqual([
+      storeEntryFile(store, 'com.android.messaging'),
+      storeEntryFile(store, 'com.android.notes'),
+    ]);
+
+    seen = [];
+    const agent = await compose(phone, clock, undefined, store);
+    const run = await runAgent(agent.deps, {
+      goal: 'Send the text of note "Gate code" to 15551234567 by SMS.',
+      maxSteps: 14,
+      runsDir: path.join(dir, 'runs'),
+    });
+    await agent.close();
+    expect(run.status).toBe('done');
+    const decides = decideRequests();
+    const inApp = (pkg: string) => decides.filter((d) => d.prompt.app.startsWith(`${pkg}/`));
+    const notes = inApp('com.android.notes').map((d) => section(d.user));
+    const messages = inApp('com.android.messaging').map((d) => section(d.user));
+    expect(notes.length).toBeGreaterThan(0);
+    expect(messages.length).toBeGreaterThan(0);
+    expect(notes[0]).toMatch(/^- Notes › /);
+    for (const s of notes) expect(s).not.toContain('- Messages › ');
+    expect(messages.some((s) => s.startsWith('- Messages › '))).toBe(true);
+    for (const s of messages) expect(s).not.toContain('- Notes › ');
+  }, 150_000);
+
+  it('a missing store is empty; a malformed entry fails before the phone is touched, naming the file', async () => {
+    expect(await loadKnowledgeStore(path.join(dir, 'none'))).toEqual({ files: [], knowledge: [] });
+    const store = path.join(dir, 'bad-store');
+    const bad = storeEntryFile(store, 'com.example.bad');
+    await writeStoreEntry(store, { version: 1, app: { package: 'com.example.ok', label: 'Ok' }, pages: [] });
+    await writeFile(bad, '{"version": 1, "app": {"package": "com.example.bad"}}');
+    const clock = new VirtualClock();
+    const phone = new VirtualPhone({ seed: 1, clock });
+    await expect(compose(phone, clock, undefined, store)).rejects.toThrow(
+      new RegExp(`${escaped(bad)} is not an app knowledge file: app\\.label`),
     );
   });
 });

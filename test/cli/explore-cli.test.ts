@@ -54,5 +54,9 @@ describe('phone-agent explore', () => {
     const k = KnowledgeSchema.parse(JSON.parse(await readFile(path.join(out, 'knowledge.json'), 'utf8')));
     expect(k.pages.length).toBe(graph.states.size);
     expect(k.pages[0]?.elements.length).toBeGreaterThan(0);
+    // …and the store entry `run` reads when Settings is in front (the state folder of the cwd).
+    const entry = path.join(dir, '.phone-agent', 'knowledge', 'com.android.settings.json');
+    expect(r.stderr).toContain(`knowledge store: ${entry}`);
+    expect(KnowledgeSchema.parse(JSON.parse(await readFile(entry, 'utf8')))).toEqual(k);
   });
 });

@@ -1,7 +1,8 @@
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { KnowledgeSchema } from '../../src/store/app-map.js';
 import { type Dirs, type Phone, sc, startPhone, stdioClient, tempDirs } from './harness.js';
 
 /**
@@ -51,5 +52,9 @@ describe('phone-agent mcp: explore_app', () => {
     expect(String(out.map_folder).startsWith(path.join(dirs.runs, 'maps'))).toBe(true);
     expect((await stat(path.join(String(out.map_folder), 'utg.js'))).isFile()).toBe(true);
     expect(phone.phone.world.notes.length).toBe(notes);
+    // The store entry mobile_run_task reads when Notes is in front, keyed by package.
+    expect(out.knowledge_store_entry).toBe(path.join(dirs.root, 'knowledge', 'com.android.notes.json'));
+    const entry = KnowledgeSchema.parse(JSON.parse(await readFile(String(out.knowledge_store_entry), 'utf8')));
+    expect(entry).toEqual(KnowledgeSchema.parse(JSON.parse(await readFile(String(out.knowledge_file), 'utf8'))));
   }, 180_000);
 });

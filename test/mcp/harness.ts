@@ -49,7 +49,8 @@ export async function tempDirs(): Promise<Dirs> {
     root,
     runs: path.join(root, 'runs'),
     locks,
-    env: { ...process.env, PHONE_AGENT_LOCK_DIR: locks },
+    // The server's knowledge store is the test's own, not the checkout's .phone-agent.
+    env: { ...process.env, PHONE_AGENT_LOCK_DIR: locks, PHONE_AGENT_KNOWLEDGE_DIR: path.join(root, 'knowledge') },
     close: () => rm(root, { recursive: true, force: true }),
   };
 }

@@ -2,9 +2,11 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { type ExploreResult, explore } from '../../agent/explore.js';
 import { ActionableError, CancelledError } from '../../core/errors.js';
+import { knowledgeOf } from '../../store/app-map.js';
 import { writeAppMap } from '../../store/app-map-write.js';
 import { deviceLockKey, lockDevice } from '../../store/device-lock.js';
-import { type AgentFlags, composeFromFlags } from '../compose.js';
+import { writeStoreEntry } from '../../store/knowledge-store.js';
+import { type AgentFlags, composeFromFlags, knowledgeUse } from '../compose.js';
 import { isFarmDevice } from '../farm.js';
 import { cliCommand } from '../invocation.js';
 import { agentOptions, exitWith, wholeNumber } from './run.js';
@@ -12,7 +14,8 @@ import { agentOptions, exitWith, wholeNumber } from './run.js';
 /**
  * `phone-agent explore --app Notes --out maps/notes`: learn an app without a task (issue 25). The
  * same composed agent as `run`, under Explore's guard policy (it refuses, and asks nobody); the map
- * is written as a DroidBot UTG folder plus knowledge.json, which `run --knowledge` reads.
+ * is written as a DroidBot UTG folder plus knowledge.json, which `run --knowledge` reads, and into
+ * the knowledge store (`--knowledge-dir`, keyed by package), which `run` reads by itself.
  */
 
 interface ExploreFlags extends AgentFlags {
@@ -74,9 +77,16 @@ export async function exploreCommand(flags: ExploreFlags): Promise<number> {
         return 1;
       }
       await writeAppMap(out, r.map);
+      // The store entry (keyed by package) is what `run` reads when this app is in front.
+      const use = knowledgeUse({
+        knowledgeDir: flags.knowledgeDir,
+        knowledge: flags.knowledge === false ? false : undefined,
+      });
+      const stored = use.kind === 'store' ? await writeStoreEntry(use.dir, knowledgeOf(r.map)) : undefined;
+      if (stored) say(`knowledge store: ${stored}`);
       if (flags.json)
         process.stdout.write(
-          `${JSON.stringify({ ...r, map: { app: r.map.app, pages: r.map.pages.length, transitions: r.map.transitions.length }, out }, null, 2)}\n`,
+          `${JSON.stringify({ ...r, map: { app: r.map.app, pages: r.map.pages.length, transitions: r.map.transitions.length }, out, ...(stored ? { stored } : {}) }, null, 2)}\n`,
         );
       else for (const line of exploreSummary(r, out)) process.stdout.write(`${line}\n`);
       return r.stopped === 'cancelled' ? 130 : 0;

@@ -18,7 +18,7 @@ import { createMcpServer } from '../../mcp/server.js';
 import { DeviceSession } from '../../mcp/session.js';
 import type { TaskFactory, TaskLaunch } from '../../mcp/task-factory.js';
 import { deviceLockKey, lockDevice } from '../../store/device-lock.js';
-import { type AgentFlags, deviceSpec, launchRecord } from '../compose.js';
+import { type AgentFlags, deviceSpec, knowledgeSpec, knowledgeUse, launchRecord } from '../compose.js';
 import { isFarmDevice, reserveForCommand, stfOptions } from '../farm.js';
 import { adbServer } from '../probe.js';
 import { exitWith } from './run.js';
@@ -63,15 +63,19 @@ function taskFactory(
     device: l.device ?? flags.device,
     locale: l.locale ?? flags.locale,
   });
+  const knowledge = knowledgeUse(flags);
   const common = {
     model: { model: flags.model, baseUrl: flags.baseUrl, preset: flags.preset },
     memory: { file: flags.memory },
+    // mobile_run_task reads the front app's knowledge from the store explore_app writes into.
+    ...knowledgeSpec(knowledge),
     clock: session.deps.clock,
     logger,
   };
   let fresh = 0;
   return {
     runsDir: path.resolve(flags.runsDir),
+    ...(knowledge.kind === 'store' ? { knowledgeDir: knowledge.dir } : {}),
     settings,
     async take(l, command) {
       const fromPool = pool && (l.device === undefined || l.device === ANY || pool.get(l.device) !== undefined);
@@ -262,6 +266,11 @@ export function register(program: Command): void {
       `task settings for mobile_run_task (JSON; default ./${DEFAULT_CONFIG_FILE} when present)`,
     )
     .option('--memory <file>', 'page memory file (verified replay cache)', '.phone-agent/page-memory.json')
+    .option(
+      '--knowledge-dir <dir>',
+      'the knowledge store explore_app writes into and mobile_run_task reads the front app from (env PHONE_AGENT_KNOWLEDGE_DIR, else .phone-agent/knowledge)',
+    )
+    .option('--no-knowledge', 'mobile_run_task reads no app knowledge; explore_app writes only its map folder')
     .option('--seed <n>', 'virtual phone seed', '1')
     .option('--locale <en|zh>', 'virtual phone language', 'en')
     .option('--adb-host <host>', 'adb server host', '127.0.0.1')

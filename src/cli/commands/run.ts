@@ -268,8 +268,13 @@ export function agentOptions(cmd: Command, defaults: boolean): Command {
     .option('--memory <file>', 'page memory file (verified replay cache)', '.phone-agent/page-memory.json')
     .option(
       '--knowledge <file>',
-      'an app map Explore wrote (DIR/knowledge.json): each step gains the lines of the page it is on; repeatable',
+      'an app map Explore wrote (DIR/knowledge.json), instead of the knowledge store: each step gains the lines of the page it is on; repeatable',
       (v: string, all: string[] = []) => [...all, v],
+    )
+    .option('--no-knowledge', 'no app knowledge at all (neither --knowledge files nor the knowledge store)')
+    .option(
+      '--knowledge-dir <dir>',
+      'the knowledge store explore writes into and runs read the front app from (env PHONE_AGENT_KNOWLEDGE_DIR, else .phone-agent/knowledge)',
     )
     .option('--seed <n>', 'virtual phone seed', d('1'))
     .option('--locale <en|zh>', 'virtual phone language', d('en'))
