@@ -1,4 +1,5 @@
 import type { Decision } from '../core/types.js';
+import { memberPresses, sequenceMembers } from '../executor/native-args.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import { actionSequence } from '../tools/action-sequence.js';
 import { uncoveredHeld } from './held-taps.js';
@@ -14,15 +15,6 @@ import type { StepCtx } from './step-context.js';
  * member this misses is held with the whole sequence — guardrails are the same in every mode.
  */
 
-/** A member as the planner parsed it ({tool, target_id, args}). */
-interface Member {
-  tool?: unknown;
-  target_id?: unknown;
-  args?: { action?: unknown };
-}
-
-const PRESSES = new Set(['click', 'long_click']);
-
 export type BurstStop =
   | { kind: 'whole' }
   /** Members [0, index) run; member `index` was held (`what` names it). */
@@ -32,17 +24,17 @@ export type BurstStop =
 
 export function stopAtHeld(s: Session, ctx: StepCtx, planned: PlannedStep): BurstStop {
   const action = planned.decision.action;
-  const members = action.tool === actionSequence.name ? (action.args?.actions as Member[] | undefined) : undefined;
+  const members = action.tool === actionSequence.name ? (action.args?.actions as unknown[] | undefined) : undefined;
   if (!members?.length) return { kind: 'whole' };
   const obs = ctx.seen.obs;
   const held = uncoveredHeld(s.deps.ports.held(obs), standingApproval(s.state), obs);
-  const index = members.findIndex(
-    (m) => typeof m.target_id === 'string' && held[m.target_id] !== undefined && PRESSES.has(String(m.args?.action)),
-  );
+  // The guard's own rule for what a member presses (executor/native-args.ts), on the same members.
+  const parsed = sequenceMembers(action, obs);
+  const index = parsed.findIndex((m) => m.element && held[m.element.id] !== undefined && memberPresses(m));
   if (index < 0) return { kind: 'whole' };
-  const id = String(members[index]?.target_id);
-  const el = obs.elements.find((e) => e.id === id);
-  const what = `member ${index + 1} (${String(members[index]?.args?.action)} "${el?.label ?? id}", asks user: ${held[id]?.join('/')})`;
+  const m = parsed[index];
+  const id = m?.element?.id ?? '';
+  const what = `member ${index + 1} (${m?.op} "${m?.element?.label ?? id}", asks user: ${held[id]?.join('/')})`;
   if (index === 0) return { kind: 'none', what };
   // What the model expected was of the whole burst: of the members that run, only that they change the screen.
   const decision: Decision = {

@@ -102,6 +102,16 @@ export interface SequenceMember {
   element?: Element;
 }
 
+/**
+ * Whether a sequence member presses what it acts on: a click or long click, or a drawn gesture (its
+ * op is the protocol's touch_gesture action). One rule for two readers: the guard judges these
+ * members by their target's words, and a burst is cut before the first one the guard would hold
+ * (agent/burst-stop.ts) — so the cut and the hold cannot disagree about what presses.
+ */
+export function memberPresses(m: SequenceMember): boolean {
+  return m.op === 'click' || m.op === 'long_click' || m.op === 'touch_gesture';
+}
+
 /** An action_sequence's members, in planner or protocol shape, with the elements they act on. */
 export function sequenceMembers(a: Action, obs: Observation): SequenceMember[] {
   const members = a.tool === 'action_sequence' && Array.isArray(a.args?.actions) ? a.args.actions : [];

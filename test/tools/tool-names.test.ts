@@ -27,7 +27,7 @@ const SRC = join(ROOT, 'src');
 
 const BACKLOG: Record<string, readonly string[]> = {
   'src/executor/action-audit.ts': ['type'],
-  'src/executor/guardrails/guard.ts': ['action_sequence', 'control_action', 'touch_gesture', 'type'],
+  'src/executor/guardrails/guard.ts': ['action_sequence', 'control_action', 'type'],
   'src/executor/app-match.ts': ['control_action', 'launch_app', 'tap'],
   'src/executor/native-args.ts': ['action_sequence', 'wait_until'],
   'src/executor/validator.ts': [

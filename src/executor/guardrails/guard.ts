@@ -1,6 +1,6 @@
 import { classifyText, isGenericConfirm, type LexiconHit, type RiskCategory } from '../../core/risk-lexicon.js';
 import type { Action, Element, Observation, ToolName } from '../../core/types.js';
-import { sequenceMembers } from '../native-args.js';
+import { memberPresses, sequenceMembers } from '../native-args.js';
 import type { ConfirmCategory } from './confirm.js';
 import { emergencyCall, opensComposer } from './control-intent.js';
 import { findPii, type PiiKind } from './pii.js';
@@ -190,7 +190,7 @@ function pressing(f: Findings, e: Element, words: string): LexiconHit[] {
 function judgeSequence(f: Findings, action: Action): void {
   for (const m of sequenceMembers(action, f.obs)) {
     const enter = m.op === 'ime_enter';
-    const acts = m.op === 'click' || m.op === 'long_click' || m.tool === 'touch_gesture';
+    const acts = memberPresses(m);
     if (m.element && acts) {
       const words = exemptTarget(m.element, f.obs) ? undefined : commandWords(m.element, f.obs);
       const own = words ? pressing(f, m.element, words) : [];
