@@ -142,10 +142,11 @@ function successNote(action: Action, exec: Executed): string | undefined {
 /**
  * A step after which another app is in front (a link opened the browser, a share sheet, back left
  * the app): `met` alone read as "still here" to players (issue 22, item 8), so the line names the app.
- * Not where the expectation named the app itself (app_foreground, as a launch's does): it says so already.
+ * Not where the step named the app itself (an action with a package, an app_foreground expectation).
  */
 function appChangeNote(planned: PlannedStep, before: Perceived['obs'], exec: Executed): string | undefined {
-  if (planned.decision.expect.kind === 'app_foreground') return undefined;
+  const { action, expect } = planned.decision;
+  if (action.package !== undefined || expect.kind === 'app_foreground') return undefined;
   const now = exec.post?.obs.app.package;
   return now && before.app.package && now !== before.app.package ? `now in ${now}` : undefined;
 }

@@ -4,6 +4,7 @@ import { writeGridLine } from '../core/grid-line.js';
 import { writeSectionLine } from '../core/section-line.js';
 import type { Element, Observation } from '../core/types.js';
 import { humanizeRid, OBFUSCATED_RE, ridMeaning } from './control-labels.js';
+import { cleanText } from './element-text.js';
 import { isKeyboardKey, keyboardLine, keyboardWindows } from './keyboard.js';
 import { listedVerb } from './listed-verb.js';
 import { type LookAlikeGrid, lookAlikeGrids } from './look-alike-grid.js';
@@ -141,7 +142,9 @@ export function stateOf(e: Element): string[] {
     // A dump without hints (uiautomator, DroidBot) names a field by its own text, typed or the hint an
     // empty field reports: the label is that text, and the line claims neither (players read a
     // "(value or hint)" on every field over adb as noise, even after typing).
-    else if (e.text && e.text !== e.hint && e.text !== e.label) s.push(`=${quote(truncate(e.text, 30))}`);
+    // A multi-line value is one value, its breaks shown as ¶ (raw, it broke the listing's lines).
+    else if (e.text && e.text !== e.hint && cleanText(e.text) !== e.label)
+      s.push(`=${quote(truncate(cleanText(e.text), 30))}`);
   }
   if (!e.flags.enabled) s.push('disabled');
   if (e.flags.focused && e.flags.editable) s.push('focused');

@@ -29,7 +29,28 @@ function area(e: Element): number {
  */
 export function isDrawnScreen(obs: Observation, timeline = false): boolean {
   if (obs.visualFirst || obs.treeQuality !== 'ok' || timeline) return true;
-  return obs.elements.some((e) => DRAWN.test(e.role) || (/Image/.test(e.role) && area(e) >= LARGE_IMAGE_AREA));
+  return obs.elements.some(
+    (e) => (DRAWN.test(e.role) && !listedPage(obs, e)) || (/Image/.test(e.role) && area(e) >= LARGE_IMAGE_AREA),
+  );
+}
+
+/**
+ * A web page whose texts and buttons the tree lists (Libby's welcome page: two Buttons in a
+ * full-screen WebView) is read and tapped like any page: not drawn, so no fingers or zoom are
+ * offered there (issue 22). A WebView the tree lists nothing inside is still drawn; so is every
+ * other surface (a map's zoom buttons lie over it, they are not its content).
+ */
+function listedPage(obs: Observation, web: Element): boolean {
+  if (web.role !== 'WebView') return false;
+  const b = web.bounds;
+  return obs.elements.some(
+    (e) =>
+      !DRAWN.test(e.role) &&
+      e.bounds.left >= b.left &&
+      e.bounds.top >= b.top &&
+      e.bounds.right <= b.right &&
+      e.bounds.bottom <= b.bottom,
+  );
 }
 
 function traits(obs: Observation, timeline: boolean, burst: boolean): ScreenTraits {

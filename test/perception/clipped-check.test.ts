@@ -1,30 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { AGENT_COMPACT } from '../../src/executor/observe.js';
-import { compactView } from '../../src/perception/compact.js';
-import { readDroidbotState } from '../../src/perception/droidbot/state.js';
-import { perceive } from '../../src/perception/perceive.js';
+import { listingLines as lines, stateOf, view } from './droidbot-views.js';
 
 /**
  * Issue 22, item 4: a settings row cut off at the list's edge keeps its check box's class and state
  * (DroidBot marks the CheckBox child invisible while its row shows). A row whose hidden child is not
  * a check box, or that holds two, says nothing more than a tap.
  */
-type Box = [[number, number], [number, number]];
-const view = (temp_id: number, parent: number, children: number[], bounds: Box, extra: Record<string, unknown>) => ({
-  temp_id,
-  parent,
-  children,
-  class: 'android.widget.TextView',
-  package: 'org.example',
-  resource_id: null,
-  text: null,
-  content_description: null,
-  bounds,
-  clickable: false,
-  visible: true,
-  ...extra,
-});
-
 /** A settings page: one full row with a visible CheckBox, one cut by the screen's bottom with the given children. */
 function page(cut: Record<string, unknown>[]) {
   const kids = cut.map((c, i) =>
@@ -39,12 +20,8 @@ function page(cut: Record<string, unknown>[]) {
       { visible: false, ...c },
     ),
   );
-  return {
-    state_str: 'abc',
-    foreground_activity: 'org.example/.Settings',
-    width: 1080,
-    height: 2280,
-    views: [
+  return stateOf(
+    [
       view(
         0,
         -1,
@@ -97,15 +74,8 @@ function page(cut: Record<string, unknown>[]) {
       ),
       ...kids,
     ],
-  };
-}
-
-async function lines(state: unknown): Promise<string[]> {
-  const r = readDroidbotState(state);
-  if (!r.ok) throw new Error(r.message);
-  const p = await perceive({ wire: r.snapshot });
-  if (!p.ok) throw new Error(p.message);
-  return compactView(p.observation, AGENT_COMPACT).split('\n');
+    'org.example/.Settings',
+  );
 }
 
 describe('a half-visible row keeps its check box', () => {
