@@ -63,7 +63,10 @@ describe('the history says what became of each expectation', () => {
       'Set the screen brightness to 40.',
     );
     const last = prompt(seen, 6);
-    expect(last).toMatch(/1\. launch_app package=com\.android\.settings expect page_changes → met\n/);
+    // Another app came to the front: the history says which (issue 22 item 8).
+    expect(last).toMatch(
+      /1\. launch_app package=com\.android\.settings expect page_changes → met \(now in com\.android\.settings\)\n/,
+    );
     // The action's own target is left out of its expectation (`element_gone`, not `element_gone <id>`).
     expect(last).toMatch(/2\. tap \[[0-9a-f~]+\] "Display[^"]*" expect element_gone → met\n/);
     expect(last).toMatch(

@@ -60,6 +60,22 @@ async function rig(start?: string, screenshots = false): Promise<Rig> {
 
 const confirm = callbackConfirmation('test', () => 'denied');
 
+/** A rig on `start`, closed after `body` whatever it does. */
+async function onRig(start: string | undefined, body: (r: Rig) => Promise<void>): Promise<void> {
+  const r = await rig(start);
+  try {
+    await body(r);
+  } finally {
+    await r.opened.close();
+  }
+}
+
+/** BACK, and what the phone made of it: ok, and the last off-graph input's detail. */
+async function pressBack(r: Rig): Promise<{ ok: boolean; offGraph?: string }> {
+  const out = await act(r, await r.ports.observe(), { tool: 'back' });
+  return { ok: out.ok, offGraph: r.phone.offGraph().at(-1)?.detail };
+}
+
 async function act(r: Rig, seen: Perceived, action: Action, expect: Expect = { kind: 'page_changes' }) {
   return r.ports.execute({
     decision: { thought: 'test', action, expect },
@@ -165,9 +181,8 @@ describe('the replay phone', () => {
     }
   });
 
-  it("a BACK the recording lacks returns to the previous activity, as Android's back stack does, said as inferred", async () => {
-    const r = await rig(undefined);
-    try {
+  it("a BACK the recording lacks returns to the previous activity, as Android's back stack does, said as inferred", () =>
+    onRig(undefined, async (r) => {
       const home = await r.ports.observe();
       await act(
         r,
@@ -176,9 +191,8 @@ describe('the replay phone', () => {
         { kind: 'app_foreground', package: 'com.android.settings' },
       );
       expect(r.phone.state).toBe(recorded[1]);
-      const settings = await r.ports.observe();
       // Settings' top has no recorded BACK; the launcher was left for it, so back returns there.
-      const back = await act(r, settings, { tool: 'back' });
+      const back = await act(r, await r.ports.observe(), { tool: 'back' });
       expect(back.ok).toBe(true);
       expect(r.phone.state).toBe(recorded[0]);
       expect(r.phone.offGraph()).toEqual([]);
@@ -189,31 +203,20 @@ describe('the replay phone', () => {
         /^inferred: the recording has no BACK from here; back returns to the previous activity \(com\.android\.launcher3\//,
       );
       // The stack is spent: a second BACK from the launcher has nothing to return to.
-      const again = await act(r, await r.ports.observe(), { tool: 'back' });
-      expect(again.ok).toBe(false);
-      expect(r.phone.offGraph().at(-1)?.detail).toMatch(/no recorded BACK key/);
-    } finally {
-      await r.opened.close();
-    }
-  });
+      expect(await pressBack(r)).toEqual({ ok: false, offGraph: expect.stringMatching(/no recorded BACK key/) });
+    }));
 
-  it('a recorded BACK to the screen left pops it: nothing is left to infer afterwards', async () => {
-    const r = await rig(recorded[1]);
-    try {
+  it('a recorded BACK to the screen left pops it: nothing is left to infer afterwards', () =>
+    onRig(recorded[1], async (r) => {
       const settings = await r.ports.observe();
       await act(r, settings, { tool: 'tap', target_id: idOf(settings, /^Network & internet/) });
-      const internet = await r.ports.observe();
-      // The recorded BACK is followed as recorded, and nothing is inferred.
-      expect((await act(r, internet, { tool: 'back' })).ok).toBe(true);
+      // The recorded BACK is followed as recorded…
+      expect((await pressBack(r)).ok).toBe(true);
       expect(r.phone.state).toBe(recorded[1]);
-      // The run started here: a further BACK has no recorded event and no screen to return to.
-      expect((await act(r, await r.ports.observe(), { tool: 'back' })).ok).toBe(false);
+      // …and the run started here: a further BACK has no recorded event and no screen to return to.
+      expect(await pressBack(r)).toEqual({ ok: false, offGraph: expect.stringMatching(/no recorded BACK key/) });
       expect(r.phone.inferred()).toEqual([]);
-      expect(r.phone.offGraph().at(-1)?.detail).toMatch(/no recorded BACK key/);
-    } finally {
-      await r.opened.close();
-    }
-  });
+    }));
 
   it('a swipe scrolls where a scroll was recorded, in the direction the content went', async () => {
     const r = await rig(recorded[1]);
