@@ -32,7 +32,8 @@ import type { Params, TaskDef } from './types.js';
  * metrics.ts and writes one suite.json + suite.md, naming the device of every run.
  */
 
-export type SuiteModel = { kind: 'reference'; noise: number } | { kind: 'llm'; config: LlmConfig };
+/** The reference model's `latencyMs` stands in for a hosted model's think time (server.ts). */
+export type SuiteModel = { kind: 'reference'; noise: number; latencyMs?: number } | { kind: 'llm'; config: LlmConfig };
 
 export interface SuiteOptions {
   model: SuiteModel;
@@ -60,6 +61,11 @@ export interface SuiteOptions {
   resume?: boolean;
   /** How every run is driven (default pro). */
   mode?: RunMode;
+  /**
+   * The page memory a run starts with (default a fresh one: cold). bench:modes' warm column passes
+   * the memory an earlier run of the same task and seed left, so replay is measured as it is used.
+   */
+  memoryFor?: (task: TaskDef, seed: number) => PageMemory;
   /** A knowledge store every run reads (`--knowledge`): the front app's lines each step. */
   knowledge?: string;
 }
@@ -174,7 +180,7 @@ async function runOne(job: Job, opts: SuiteOptions, runsDir: string, device: Poo
   const t0 = performance.now();
   const common = {
     seed,
-    memory: new PageMemory(),
+    memory: opts.memoryFor?.(task, seed) ?? new PageMemory(),
     runsDir,
     interrupt: opts.interrupt,
     device,
@@ -191,6 +197,7 @@ async function runOne(job: Job, opts: SuiteOptions, runsDir: string, device: Poo
     noise,
     seed: modelSeed(task.id, seed, noise),
     tokenizer: 'estimate',
+    latencyMs: opts.model.latencyMs,
   });
   try {
     const r = await runTask(task, { ...common, modelUrl: model.url });

@@ -84,7 +84,11 @@ async function replayFromMemory(s: Session, ctx: StepCtx): Promise<Choice | unde
   // back. What the entry expects already holds, so there is nothing to replay; the model decides.
   if (alreadyInExpectedState(hit.decision, ctx.seen.obs)) return undefined;
   await apply(s, { kind: 'replayed', key });
-  return { kind: 'decided', planned: { decision: hit.decision, subgoalDone: hit.subgoalDone }, source: 'cache' };
+  // The plan the remembered action came with is replayed with it: a Flash run with no plan yet gets
+  // its plan (page-memory replay first), a burst closes the subgoals it covered.
+  const revisedPlan = hit.plan;
+  const planned = { decision: hit.decision, subgoalDone: hit.subgoalDone, ...(revisedPlan ? { revisedPlan } : {}) };
+  return { kind: 'decided', planned, source: 'cache' };
 }
 
 /** A remembered `element_state` step whose element is already in that state on this screen. */

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { referenceCatalog } from '../../regression-tasks/index.js';
 import { runAgent } from '../../src/agent/loop.js';
 import { resumeAgent } from '../../src/agent/resume.js';
+import { PageMemory } from '../../src/planner/memory/page-memory.js';
 import type { ActArgsOut } from '../../src/testbed/reference-model/policy.js';
 import type { ParsedPrompt } from '../../src/testbed/reference-model/read-request.js';
 import { type ReferenceModel, startReferenceModel } from '../../src/testbed/reference-model/server.js';
@@ -117,6 +118,28 @@ describe('Flash', () => {
     expect(rig.phone.foreground().package).toBe('com.android.settings');
     // Before, plan=[] left the plan "none yet": a second call was asked to say done.
     expect(asked.map((x) => x.fn)).toEqual(['act']);
+  });
+
+  it('a warm Flash run replays its page memory, the plan its first action came with too', async () => {
+    const memory = new PageMemory();
+    const a = await rig.agent({ confirm: () => 'denied' });
+    const cold = await runAgent({ ...a.deps, memory }, { goal: WIFI, maxSteps: 15, runsDir, mode: 'flash' });
+    await a.close();
+    expect(cold.status).toBe('done');
+    expect(cold.llm.calls).toBeGreaterThan(0);
+    // The same task again on a fresh phone, with the memory the cold run left.
+    await rig.close();
+    rig = await startRig({ modelUrl: model.url });
+    expect(rig.phone.world.settings.wifi).toBe(true);
+    asked = [];
+    const b = await rig.agent({ confirm: () => 'denied' });
+    const warm = await runAgent({ ...b.deps, memory }, { goal: WIFI, maxSteps: 15, runsDir, mode: 'flash' });
+    await b.close();
+    expect(warm.status).toBe('done');
+    expect(rig.phone.world.settings.wifi).toBe(false);
+    // Before, a replayed first action left the plan pending: the next step asked the model for it.
+    expect(asked).toEqual([]);
+    expect(warm.llm.calls).toBe(0);
   });
 
   it('hands over to Pro in the same run after two failed expectations, and finishes there', async () => {

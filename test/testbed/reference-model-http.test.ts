@@ -52,3 +52,22 @@ describe('reference model: request validation', () => {
     );
   });
 });
+
+describe('reference model: latencyMs (a hosted model stand-in for bench wall time)', () => {
+  it('sleeps before answering, really: the reply comes no sooner than latencyMs', async () => {
+    const slow = await startReferenceModel({ catalog: [], tokenizer: 'estimate', latencyMs: 120 });
+    try {
+      const t0 = performance.now();
+      const r = await fetch(`${slow.url}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"model":"m","messages":[{"role":"user","content":"Goal: x"}]}',
+      });
+      expect(r.status).toBe(200);
+      expect(performance.now() - t0).toBeGreaterThanOrEqual(115);
+      expect(slow.stats().requests).toBe(1);
+    } finally {
+      await slow.close();
+    }
+  });
+});

@@ -13,6 +13,11 @@ export const PageMemoryEntrySchema = z.object({
   hits: z.number().int().nonnegative(),
   /** Successful replays; entries are only written after a validated success. */
   verified: z.number().int().nonnegative(),
+  /**
+   * The `plan=[…]` the model sent with this action (a Flash first decision's, a burst's): replayed
+   * with it, so a warm Flash run needs no call for its plan and a burst closes what it covered.
+   */
+  plan: z.array(z.string()).optional(),
 });
 export type PageMemoryEntry = z.infer<typeof PageMemoryEntrySchema>;
 
@@ -43,10 +48,24 @@ export class PageMemory {
   }
 
   /** Record an action whose expectation was validated on this page. Terminal actions are never cached. */
-  remember(goal: string, subgoal: string, pageHash: string, decision: Decision, subgoalDone: boolean): void {
+  remember(
+    goal: string,
+    subgoal: string,
+    pageHash: string,
+    decision: Decision,
+    subgoalDone: boolean,
+    plan?: readonly string[],
+  ): void {
     const k = PageMemory.key(goal, subgoal, pageHash);
     const prev = this.entries.get(k);
-    this.entries.set(k, { decision, subgoalDone, hits: prev?.hits ?? 0, verified: (prev?.verified ?? 0) + 1 });
+    const verified = (prev?.verified ?? 0) + 1;
+    this.entries.set(k, {
+      decision,
+      subgoalDone,
+      hits: prev?.hits ?? 0,
+      verified,
+      ...(plan ? { plan: [...plan] } : {}),
+    });
   }
 
   evict(goal: string, subgoal: string, pageHash: string): void {

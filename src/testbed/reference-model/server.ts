@@ -39,6 +39,12 @@ export interface ReferenceModelOptions {
    * gold (bench:droidtask) reads the prompt as parsed here and names the act; undefined = the catalog.
    */
   answer?: (prompt: ParsedPrompt, fn: string) => ActArgsOut | undefined;
+  /**
+   * A stand-in for a hosted model's think time: every answer waits this long, really sleeping on the
+   * loopback connection, so a benchmark's wall time carries model time as a capable model's would
+   * (bench:modes `--model-latency-ms`). 0 (default) answers at once.
+   */
+  latencyMs?: number;
 }
 
 export interface ReferenceModelStats {
@@ -209,6 +215,7 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
       stats.requests++;
       opts.onRequest?.(body);
       const { fn, args } = respond(body);
+      if (opts.latencyMs) await new Promise((r) => setTimeout(r, opts.latencyMs));
       const promptText = body.messages.map((m) => contentText(m.content)).join('\n') + JSON.stringify(body.tools ?? []);
       const count = opts.tokenizer === 'estimate' ? async (t: string) => Math.ceil(t.length / 4) : countTokens;
       const promptTokens = await count(promptText);
