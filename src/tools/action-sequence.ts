@@ -110,7 +110,11 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 export const actionSequence: Tool = {
   name: 'action_sequence',
   // The members' fields are in the schema; the line shows one sequence whole.
-  help: says(`action_sequence(steps) runs them in one go: ${SEQUENCE_EXAMPLE}`),
+  // A step takes every op of its tool: control_action's own line leaves out what tap/type do, and a
+  // Flash player could not fill a field in a burst (its set_text was named nowhere).
+  help: says(
+    `action_sequence(steps) runs them in one go; a control_action step takes any op (click, set_text+text, set_progress+value): ${SEQUENCE_EXAMPLE}`,
+  ),
   fields: {
     steps: {
       zod: z.array(StepArg).optional(),

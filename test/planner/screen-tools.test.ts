@@ -159,7 +159,7 @@ describe('the act schema and its parser agree', () => {
     const p = await screen(`${SETTINGS_PACKAGE}/.DisplaySettings`);
     const tools = offer(p);
     expect(systemPrompt(tools, REGISTRY.catalog)).toContain(
-      `action_sequence(steps) runs them in one go: ${SEQUENCE_EXAMPLE}`,
+      `action_sequence(steps) runs them in one go; a control_action step takes any op (click, set_text+text, set_progress+value): ${SEQUENCE_EXAMPLE}`,
     );
     const slider = p.observation.elements.find((e) => e.range);
     const steps = JSON.parse(SEQUENCE_EXAMPLE.replaceAll('…', slider?.id ?? '')) as Record<string, unknown>[];
