@@ -71,6 +71,8 @@ function answerNumbers(a: string): string[] {
 }
 
 const TIME = /(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])/g;
+/** A time to the second ("16:49:41": a recording's readout and its watermark). */
+const TIME_S = /(?<![\d:])(\d{1,2}):(\d{2}):(\d{2})(?![\d:])/g;
 const AMOUNT = /(?<![\d.,:])\d+(?:\.\d+)?(?![\d:])/g;
 /** Only a screen's first numbers are paired: a dial pad or a long list would make most numbers derivable. */
 const MAX_PAIRED_TIMES = 20;
@@ -99,7 +101,19 @@ export function derivedNumbers(texts: readonly string[]): string[] {
           out.add(normNumber(v));
       }
     }
-  const amounts = [...new Set((corpus.replace(TIME, ' ').match(AMOUNT) ?? []).map(Number))].slice(
+  // To the second: the gap as seconds, as M:SS, and its minutes and seconds ("26 s", "1 min 26 s").
+  const stamps = [
+    ...new Set([...corpus.matchAll(TIME_S)].map((m) => (Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3]))),
+  ];
+  for (const [i, a] of stamps.slice(0, MAX_PAIRED_TIMES).entries())
+    for (const b of stamps.slice(i + 1, MAX_PAIRED_TIMES)) {
+      const d = Math.abs(a - b);
+      const min = Math.floor(d / 60);
+      const sec = d % 60;
+      for (const v of [String(d), `${min}:${String(sec).padStart(2, '0')}`, String(min), String(sec)])
+        out.add(normNumber(v));
+    }
+  const amounts = [...new Set((corpus.replace(TIME_S, ' ').replace(TIME, ' ').match(AMOUNT) ?? []).map(Number))].slice(
     0,
     MAX_PAIRED_AMOUNTS,
   );
@@ -127,6 +141,12 @@ export interface AnswerContext {
   derived?: ReadonlySet<string>;
 }
 
+/** An answer as judged: normalised, quotes trimmed, an element id quoted from the listing ("[e5e22768]") left out. */
+const cleanAnswer = (answer: string) =>
+  norm(answer.replace(/\[[0-9a-f]{3,8}(?:~\d+)?\]/gi, ' '))
+    .trim()
+    .replace(/^["'“”「]+|["'“”」.。!！]+$/g, '');
+
 /**
  * Whether an answer is something the run's screens showed: every number in it was shown (as a
  * whole number: "8" is not shown by "85%"; separators and phone formatting do not matter), and a
@@ -135,10 +155,7 @@ export interface AnswerContext {
  * done is not read off a screen.
  */
 export function answerGrounded(answer: string, seen: readonly string[], ctx: AnswerContext = {}): boolean {
-  // An element id quoted from the listing ("[e5e22768]") is not a number the answer claims.
-  const a = norm(answer.replace(/\[[0-9a-f]{3,8}(?:~\d+)?\]/gi, ' '))
-    .trim()
-    .replace(/^["'“”「]+|["'“”」.。!！]+$/g, '');
+  const a = cleanAnswer(answer);
   if (!a || GENERIC.test(a)) return true;
   const corpus = norm(seen.join('\n'));
   if (corpus.includes(a)) return true;
@@ -146,13 +163,23 @@ export function answerGrounded(answer: string, seen: readonly string[], ctx: Ans
   const numbers = answerNumbers(a);
   const digitsOnly = a.replace(/\D/g, '');
   const asPhone = /^[+\d\s\-().]+$/.test(a) && digitsOnly.length >= 6 && shown.has(digitsOnly);
-  if (!asPhone && !numbers.every((n) => shown.has(n) || !!ctx.derived?.has(n))) return false;
+  if (!asPhone && unshown(numbers, shown, ctx).length > 0) return false;
   if (ctx.question === false) return true;
   if (numbers.length > 0 || a.split(/\s+/).length > 3) return true;
   const words = [...keyTokens(a)];
   if (words.length === 0) return true;
   const hits = words.filter((w) => corpus.includes(w)).length;
   return hits * 2 >= words.length;
+}
+
+const unshown = (numbers: readonly string[], shown: ReadonlySet<string>, ctx: AnswerContext) =>
+  numbers.filter((n) => !shown.has(n) && !ctx.derived?.has(n));
+
+/** The numbers of an answer that no screen showed nor gives by a pair of its numbers (for the refusal to name). */
+export function unshownNumbers(answer: string, seen: readonly string[], ctx: AnswerContext = {}): string[] {
+  const corpus = norm(seen.join('\n'));
+  const shown = shownNumbers(ctx.question === false && ctx.goal ? `${corpus}\n${norm(ctx.goal)}` : corpus);
+  return unshown(answerNumbers(cleanAnswer(answer)), shown, ctx);
 }
 
 /** Screen texts a checkpoint keeps for answer grounding (the newest). */
@@ -331,12 +358,15 @@ export class CompletionTracker {
         ok: false,
         reason:
           answer.question === false
-            ? `the summary "${action.answer}" names a number neither the task nor any screen in this run showed; check it on the screen`
+            ? `the summary "${action.answer}" names ${numbersNamed(unshownNumbers(action.answer, this.seen, answer))} neither the task nor any screen in this run showed (a time between two shown times, or a sum or difference of two shown amounts, counts as shown); check it on the screen`
             : `the answer "${action.answer}" is not on any screen seen in this run; read it from the screen`,
       };
     return { ok: true };
   }
 }
+
+const numbersNamed = (ns: readonly string[]) =>
+  ns.length === 0 ? 'a number' : ns.length === 1 ? `a number (${ns[0]})` : `numbers (${ns.join(', ')})`;
 
 /** A pending change is resolved when its page shows the element (or counter) back as it was. */
 function putBack(p: PendingChange, o: Observation): boolean {

@@ -338,4 +338,17 @@ describe('answers computed from shown numbers (issue 21 round 3)', () => {
     expect(t.check({ tool: 'done', answer: 'It lasts 2 hours 10 minutes' }, o, { goal }).ok).toBe(false);
     expect(t.check({ tool: 'done', answer: '95 minutes' }, o, { goal }).ok).toBe(false);
   });
+
+  it('accepts the gap between two times shown to the second; the refusal names the number it did not see', () => {
+    // A recording's readout and its watermark (a relay player, REC-01: "26 s apart" was refused unnamed).
+    const goal = 'Go to 16:49:41 in the backyard recording and pause there.';
+    const o = screen(['Current time', '16:49:41', 'CAM-2 2026-11-30 16:50:07']);
+    const t = new CompletionTracker({ maxRejections: 5 });
+    expect(t.check({ tool: 'done', answer: 'Paused at 16:49:41; the watermark is 26 s ahead' }, o, { goal }).ok).toBe(
+      true,
+    );
+    const wrong = t.check({ tool: 'done', answer: 'Paused at 16:49:41; the watermark is 31 s ahead' }, o, { goal });
+    expect(wrong.ok).toBe(false);
+    expect(wrong.ok === false && wrong.reason).toMatch(/names a number \(31\) neither the task nor any screen/);
+  });
 });
