@@ -1,4 +1,3 @@
-import { rectWithin } from '../core/geometry.js';
 import type { Action, Element, Expect, Observation } from '../core/types.js';
 import { onlyTextAppeared } from '../perception/page-identity.js';
 import { hiddenUnder } from '../perception/visibility.js';
@@ -137,7 +136,14 @@ function nothingChanged(action: Action, target: Element | undefined, pre: Observ
       : undefined;
     const b = target.bounds;
     const inside = pre.elements.filter(
-      (e) => e !== target && e.actionable && e.flags.clickable && rectWithin(e.bounds, b),
+      (e) =>
+        e !== target &&
+        e.actionable &&
+        e.flags.clickable &&
+        e.bounds.left >= b.left &&
+        e.bounds.right <= b.right &&
+        e.bounds.top >= b.top &&
+        e.bounds.bottom <= b.bottom,
     );
     const options = [
       ...(parent ? [`its clickable parent ${labelled(parent)}`] : []),

@@ -1,4 +1,3 @@
-import { rectWithin } from '../core/geometry.js';
 import type { Element, Observation } from '../core/types.js';
 import type { ScreenTraits, ToolCatalog } from './tool-spec.js';
 
@@ -43,7 +42,15 @@ export function isDrawnScreen(obs: Observation, timeline = false): boolean {
  */
 function listedPage(obs: Observation, web: Element): boolean {
   if (web.role !== 'WebView') return false;
-  return obs.elements.some((e) => !DRAWN.test(e.role) && rectWithin(e.bounds, web.bounds));
+  const b = web.bounds;
+  return obs.elements.some(
+    (e) =>
+      !DRAWN.test(e.role) &&
+      e.bounds.left >= b.left &&
+      e.bounds.top >= b.top &&
+      e.bounds.right <= b.right &&
+      e.bounds.bottom <= b.bottom,
+  );
 }
 
 function traits(obs: Observation, timeline: boolean, burst: boolean): ScreenTraits {
