@@ -2,7 +2,6 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { sniffImageType } from '../../core/image-format.js';
 import { seededRandom } from '../../core/random.js';
-import { SUBGOAL_DONE_FORMS } from '../../planner/prompt/format.js';
 import { burstFor } from './burst.js';
 import { describeScreen } from './describe.js';
 import { type CatalogEntry, intentsForGoal } from './intents.js';
@@ -129,11 +128,13 @@ function withBurst(out: ActArgsOut, ctx: PlanContext, p: ParsedPrompt, system: s
   // A burst closes the subgoals it covers — by number where the tool help offers `subgoal_done=N`
   // (else the covered ones after the [>] one are dropped by the plan) — and what is still open
   // after it is the plan.
-  const through = covered > 1 && system.includes(SUBGOAL_DONE_FORMS) ? { subgoal_done: ctx.current + covered } : {};
+  const through = covered > 1 && system.includes(TICKS_BY_NUMBER) ? { subgoal_done: ctx.current + covered } : {};
   return { ...args, ...through, plan: p.plan.slice(ctx.current + covered).map((s) => s.text) };
 }
 
 const TERMINAL = new Set(['done', 'ask_user', 'infeasible']);
+/** How the system prompt's help offers ticking by number (read as a model reads it, not imported). */
+const TICKS_BY_NUMBER = 'subgoal_done=true|N';
 
 /** An intent as a plan's subgoal: without the model's own markers. */
 function shownSubgoal(intent: string): string {
