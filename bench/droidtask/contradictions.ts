@@ -13,13 +13,15 @@ import type { GoldTask } from './fixture.js';
  *   shown; notes: "events" typed, "rename" shown);
  * - **gold-text-not-instructed**: a gold input types a text that is not what the instruction quotes,
  *   only a part of it (notes: the instruction says '12345678', the gold types "123456"; a file name's
- *   stem, 'test' for 'test.ics', is what the app asks for).
+ *   stem, 'test' for 'test.ics', is what the app asks for);
+ * - **gold-target-not-instructed**: the gold taps a file the instruction does not name, where it names
+ *   one of that kind (filemanager: "play video2.mp4", the gold taps video1.mp4).
  * The step is flagged and its misses are counted apart in the report; they still count as misses.
  */
 
 export const CONTRADICTION_FLAG = 'recording-contradicts-gold';
 
-export type ContradictionWhy = 'typed-shows-other' | 'gold-text-not-instructed';
+export type ContradictionWhy = 'typed-shows-other' | 'gold-text-not-instructed' | 'gold-target-not-instructed';
 
 const ridTail = (rid: string | null | undefined) => (rid ?? '').slice((rid ?? '').lastIndexOf('/') + 1);
 
@@ -35,6 +37,18 @@ function quoted(instruction: string): string[] {
   return [...new Set(q.filter(Boolean))];
 }
 
+/** File names (`video2.mp4`), normalised. */
+function fileNames(s: string): string[] {
+  return [
+    ...new Set(
+      [...s.matchAll(/[\p{L}\p{N}_-]+\.(?:mp4|mp3|m4a|wav|jpg|jpeg|png|gif|txt|pdf|json|vcf|ics|zip|apk)\b/giu)].map(
+        (m) => normalizeText(m[0]),
+      ),
+    ),
+  ];
+}
+const ext = (f: string) => f.slice(f.lastIndexOf('.'));
+
 /** A file name's stem: the app adds the extension itself (`test` typed for 'test.ics'). */
 const stem = (s: string) => s.replace(/\.[a-z0-9]{2,4}$/, '');
 
@@ -45,8 +59,16 @@ export function contradictions(
 ): Map<number, ContradictionWhy> {
   const named = quoted(task.instruction);
   let first: { step: number; why: ContradictionWhy } | undefined;
+  const files = fileNames(task.instruction);
   for (const [k, step] of task.steps.entries()) {
-    if (first || step.gold.kind !== 'input') continue;
+    if (first) break;
+    // The gold taps a file the instruction does not name, beside one it does (video1.mp4 for video2.mp4).
+    const tapped = fileNames(step.element ?? '');
+    if (tapped.some((f) => files.some((n) => ext(n) === ext(f)) && !files.includes(f))) {
+      first = { step: k + 1, why: 'gold-target-not-instructed' };
+      break;
+    }
+    if (step.gold.kind !== 'input') continue;
     const t = normalizeText(step.gold.text ?? '');
     // The instruction quotes a text of which the gold types only a part.
     if (named.some((n) => n !== t && stem(n) !== t && n.includes(t)) && !named.includes(t)) {

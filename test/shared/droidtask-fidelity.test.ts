@@ -83,7 +83,7 @@ describe('bench:droidtask fidelity on real recordings', () => {
 
   it('finds the steps where the recording contradicts the gold, from the data alone', async () => {
     const found: Record<string, string> = {};
-    for (const app of ['messenger', 'notes', 'clock', 'applauncher']) {
+    for (const app of ['messenger', 'notes', 'filemanager', 'clock', 'applauncher']) {
       const loaded = await loadApp(FIXTURES, app);
       for (const t of loaded.tasks) {
         const c = contradictions(t, loaded.graph.states);
@@ -91,8 +91,10 @@ describe('bench:droidtask fidelity on real recordings', () => {
       }
     }
     // "Morning" typed, "I-love-you" shown; 'team_discussion' typed, "MyDearAlice" shown; "events"
-    // typed, "rename" shown; '12345678' instructed, "123456" typed. Nothing in clock or the launcher.
+    // typed, "rename" shown; '12345678' instructed, "123456" typed; "play video2.mp4", video1.mp4
+    // tapped. Nothing in clock or the launcher.
     expect(found).toEqual({
+      'filemanager/task13': '2-3 gold-target-not-instructed',
       'messenger/task2': '3-5 typed-shows-other',
       'messenger/task5': '6-7 typed-shows-other',
       'notes/task5': '4-5 typed-shows-other',
