@@ -28,7 +28,8 @@ export interface CommonArgs {
   text?: string;
   direction?: 'up' | 'down' | 'left' | 'right';
   expect?: string;
-  subgoal_done?: boolean;
+  /** `true`: the [>] subgoal; N: every open one up to subgoal N (the Plan's numbers). */
+  subgoal_done?: boolean | number;
   plan?: string[];
 }
 /** The parsed call: the common fields, and each tool's own (validated by its field's zod). */
