@@ -23,6 +23,7 @@ import {
   SCREEN_OPEN,
   SECTION,
   SECTION_BREAK,
+  SUBGOAL_DONE_FORMS,
   screenQualifier,
 } from './format.js';
 import type { DecideInput, PlanInput } from './types.js';
@@ -216,7 +217,7 @@ export function systemPrompt(names: readonly string[], catalog: ToolCatalog, opt
     expectLine(tools, catalog, opts.screen),
     // Three relay players were unsure what plan=[…] and plan=[] do: said exactly, once.
     // The bound (MAX_SUBGOALS) is the plan prompt's; a longer plan here is refused saying so.
-    'subgoal_done=true: this action completes the [>] subgoal; plan=[…] replaces the open subgoals (left out = dropped, not ticked; [] = none left).',
+    `${SUBGOAL_DONE_FORMS}: this action completes the [>] subgoal | all up to subgoal N; then plan=[…] replaces the open ones (left out = dropped, not ticked; [] = none left).`,
     // Said where a line carries the mark, so a screen without one pays nothing.
     ...(opts.held
       ? [`Tapping a line marked "${HELD_WORDS}<kind>" asks the user first; tap it when the goal needs that step.`]
