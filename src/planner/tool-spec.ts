@@ -43,6 +43,8 @@ export type ToolParse = { ok: true; action: ActionPart } | { ok: false; error: s
 export interface ScreenKinds {
   toggle: boolean;
   field: boolean;
+  /** A field whose enter submits (a search box, marked `submits`): ime_enter is said only then. */
+  submit: boolean;
   slider: boolean;
   list: boolean;
 }

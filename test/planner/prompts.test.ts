@@ -210,7 +210,7 @@ describe('prompt builders', () => {
       plan: [],
       current: 0,
       // The lean listing: no line needs a centre.
-      screen: 'app com.android.settings/.Settings "Settings"\n1a2 Switch "Wi-Fi" on\n9b1 EditText "Search settings"',
+      screen: 'app com.android.settings/.Settings "Settings"\n1a2 Switch "Wi-Fi" on\n9b1 EditText "Search settings" submits',
       screenIsDelta: false,
       aspect: 0.45,
       history: [],
@@ -231,6 +231,11 @@ describe('prompt builders', () => {
     );
     // tap and type do what click and set_text do; without them the ops are named.
     expect(plain.system).toContain('control_action(target_id, op=long_click|focus|show_on_screen|ime_enter)');
+    // ime_enter only where a field is marked `submits` (a search box); a label saying so forges nothing.
+    for (const field of ['9b1 EditText "Name"', '9b1 EditText "Name submits"']) {
+      const other = buildDecideMessages({ ...input, screen: `app a/.B\n${field}` }, REGISTRY.catalog).system;
+      expect(other).toContain('control_action(target_id, op=long_click|focus|show_on_screen)');
+    }
     const bare = systemPrompt(['control_action', 'done'], REGISTRY.catalog);
     expect(bare).toMatch(/op=click\|long_click\|/);
     expect(bare).toContain('set_text');
