@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Deadline } from '../core/clock.js';
+import type { Action } from '../core/types.js';
 import type { Device } from '../device/device.js';
 import type { ActionRequest } from '../device/protocol/index.js';
 import { CONTROL_OPS, type ControlInfo } from '../device/protocol/index.js';
@@ -94,6 +95,13 @@ async function checkLive(ctx: DispatchCtx, req: ActionRequest, d: Deadline): Pro
   };
 }
 
+/** The protocol op a control action performs (its `args.action`). */
+const opOf = (a: Action): string => String(a.args?.action ?? '');
+const ops =
+  (...these: string[]) =>
+  (a: Action) =>
+    these.includes(opOf(a));
+
 export const controlAction: Tool = {
   name: 'control_action',
   help,
@@ -114,6 +122,12 @@ export const controlAction: Tool = {
       text: typeof args.text === 'string' ? args.text : undefined,
     };
   },
+  presses: ops('click', 'long_click'),
+  entersText: ops('set_text', 'replace_selection'),
+  submits: ops('ime_enter'),
+  showsNothing: ops('focus', 'show_on_screen'),
+  // A click on a launcher icon opens its app.
+  opensApp: (a) => (opOf(a) === 'click' ? 'by_icon' : undefined),
   bind: bindSelector,
   asMember: (m, obs) => {
     const el = byId(obs, m.target_id);

@@ -20,6 +20,7 @@ export const launchApp: Tool = {
   help: says('launch_app(package=app name as Apps lists it, or package)'),
   fields: { package: FIELD.string },
   needs: [['launch_app']],
+  opensApp: () => 'by_name',
   // An app may be named by its label ("Settings") or its package; `text` is accepted as the label.
   parse: (a) => {
     const name = typeof a.package === 'string' && a.package ? a.package : a.text;

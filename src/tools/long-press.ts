@@ -17,6 +17,7 @@ export const longPress: Tool = {
   aim: aimTouch,
   touch: true,
   gesture: true,
+  presses: () => true,
   dispatch: async (ctx, a, target, _req, d) => {
     if (!target.px) return { call: refuse(d, 'INVALID_ARGUMENT', 'long_press has no point') };
     const ms = Math.max(LONG_PRESS_MS, a.ms ?? 0);

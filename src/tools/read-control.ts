@@ -12,6 +12,7 @@ export const readControl: Tool = {
   help: says('read_control(target_id) its value, range and state'),
   // Without the helper's native read, the executor reads the tree (a slider's value off the screenshot).
   needs: [['read_control'], ['snapshot']],
+  readOnly: true,
   // A field's value is on its line; a slider's range is not (nor one read off the frame).
   offeredOn: (t) => t.range || t.slider || t.drawn,
   quiet: true,

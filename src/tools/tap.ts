@@ -17,6 +17,11 @@ export const tap: Tool = {
   aim: aimTouch,
   touch: true,
   gesture: true,
+  presses: () => true,
+  // A tap on a field focuses it: the page may rightly look the same.
+  showsNothing: (_a, target) => !!target?.flags.editable,
+  // A tap on a launcher icon opens its app.
+  opensApp: () => 'by_icon',
   dispatch: async (ctx, _a, target, _req, d) => {
     if (!target.px) return { call: refuse(d, 'INVALID_ARGUMENT', 'tap has no point') };
     const ms = ctx.pacer.tapMs();

@@ -18,6 +18,9 @@ export const type: Tool = {
   offeredOn: (t) => t.field,
   parse: (a) => (a.text === undefined ? { ok: false, error: 'type needs text' } : { ok: true, action: {} }),
   typed: () => true,
+  entersText: () => true,
+  // Typing that ends in a newline submits what the field holds.
+  submits: (a) => /\n$/.test(a.text ?? (typeof a.args?.text === 'string' ? a.args.text : '')),
   aim: (a, obs) => {
     if (a.text === undefined) return { ok: false, code: 'INVALID_ARGUMENT', message: 'type needs text' };
     let field: Element | undefined;

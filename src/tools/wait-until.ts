@@ -43,6 +43,7 @@ export const waitUntil: Tool = {
   fields: { op: FIELD.string, value: FIELD.number },
   // Without the helper's native wait, the executor waits on plain reads.
   needs: [['wait_until'], ['snapshot']],
+  readOnly: true,
   offeredOn: (t) => t.loading,
   member: true,
   parse,
