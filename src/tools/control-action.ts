@@ -161,7 +161,6 @@ export const controlAction: Tool = {
       end: z.number().int().optional(),
       expected_token: z.string().optional(),
     },
-    readOnly: false,
     destructive: true,
   },
 };

@@ -33,7 +33,6 @@ export const readControl: Tool = {
     description:
       "Read a control: range, value, supported actions, selection, state and an identity token, in `value`. Read-only: nothing is sent to the phone (delivery_status not_delivered). Over adb a slider's value is read off a screenshot (range_source frame), else the result says it cannot be read (READ_FAILED).",
     fields: { selector: McpSelector, element_id: McpElementId },
-    readOnly: true,
   },
 };
 

@@ -71,13 +71,13 @@ export interface McpCall {
 /**
  * A tool as an MCP client calls it: its protocol fields (validated again by the protocol's schemas
  * before anything is sent), its title and description, and its annotations. The server adds the
- * controls (verification, timeouts), `expect` and `confirmation_id`.
+ * controls (verification, timeouts), `expect` and `confirmation_id`. Its `readOnlyHint` is the
+ * tool's own `readOnly` (a read or a wait: no controls, nothing to verify).
  */
 export interface McpExposure {
   title: string;
   description: string;
   fields: z.ZodRawShape;
-  readOnly: boolean;
   /** The MCP `destructiveHint`: it may change what it acts on beyond the screen (a native action). */
   destructive?: boolean;
 }

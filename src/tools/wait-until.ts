@@ -85,6 +85,5 @@ export const waitUntil: Tool = {
       timeout_ms: z.number().int().optional(),
       stable_ms: z.number().int().optional(),
     },
-    readOnly: true,
   },
 };
