@@ -9,11 +9,11 @@ import { parseSuiteArgs, type SuiteArgs } from '../regression-tasks/suite-args.j
 import { runSuite, type SuiteReport } from '../regression-tasks/suite-runner.js';
 import type { TaskDef } from '../regression-tasks/types.js';
 import { explore } from '../src/agent/explore.js';
+import { knowledgeOf } from '../src/agent/knowledge-of.js';
 import { callbackConfirmation, composeAgent } from '../src/compose/agent.js';
 import type { DeviceSpec } from '../src/compose/device.js';
 import { VirtualClock } from '../src/core/clock.js';
 import { Logger } from '../src/core/logger.js';
-import { knowledgeOf } from '../src/store/app-map.js';
 import { writeStoreEntry } from '../src/store/knowledge-store.js';
 import { ReplayPhone } from '../src/testbed/replay/phone.js';
 import { VirtualPhone } from '../src/testbed/sim/phone.js';
