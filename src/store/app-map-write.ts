@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Element } from '../core/types.js';
-import { type AppMap, type Knowledge, KNOWLEDGE_FILE, type MapPage, type MapTransition } from './app-map.js';
+import { type AppMap, KNOWLEDGE_FILE, type Knowledge, type MapPage, type MapTransition } from './app-map.js';
 
 /**
  * An app map as DroidBot writes its output folder, so the replay phone (testbed/replay/load-graph.ts)
