@@ -159,7 +159,7 @@ export function answerGrounded(answer: string, seen: readonly string[], ctx: Ans
   if (!a || GENERIC.test(a)) return true;
   const corpus = norm(seen.join('\n'));
   if (corpus.includes(a)) return true;
-  const shown = shownNumbers(ctx.question === false && ctx.goal ? `${corpus}\n${norm(ctx.goal)}` : corpus);
+  const shown = shownFor(corpus, ctx);
   const numbers = answerNumbers(a);
   const digitsOnly = a.replace(/\D/g, '');
   const asPhone = /^[+\d\s\-().]+$/.test(a) && digitsOnly.length >= 6 && shown.has(digitsOnly);
@@ -172,13 +172,17 @@ export function answerGrounded(answer: string, seen: readonly string[], ctx: Ans
   return hits * 2 >= words.length;
 }
 
+/** The numbers a run showed: its screens', and for a summary (not a question) the goal's own. */
+const shownFor = (corpus: string, ctx: AnswerContext) =>
+  shownNumbers(ctx.question === false && ctx.goal ? `${corpus}\n${norm(ctx.goal)}` : corpus);
+
 const unshown = (numbers: readonly string[], shown: ReadonlySet<string>, ctx: AnswerContext) =>
   numbers.filter((n) => !shown.has(n) && !ctx.derived?.has(n));
 
 /** The numbers of an answer that no screen showed nor gives by a pair of its numbers (for the refusal to name). */
 export function unshownNumbers(answer: string, seen: readonly string[], ctx: AnswerContext = {}): string[] {
   const corpus = norm(seen.join('\n'));
-  const shown = shownNumbers(ctx.question === false && ctx.goal ? `${corpus}\n${norm(ctx.goal)}` : corpus);
+  const shown = shownFor(corpus, ctx);
   return unshown(answerNumbers(cleanAnswer(answer)), shown, ctx);
 }
 

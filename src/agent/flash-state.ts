@@ -2,6 +2,7 @@ import type { PlannedStep } from '../planner/act-tool.js';
 import { addUsage, type LlmUsage } from '../planner/llm/client.js';
 import type { Subgoal } from '../planner/prompt/types.js';
 import { actionSequence } from '../tools/action-sequence.js';
+import { edited } from './plan-edit.js';
 import { HISTORY_KEPT, type RunState } from './run-state.js';
 
 /**
@@ -56,8 +57,9 @@ export function handedOver(st: RunState, ev: HandedOver): RunState {
 export function flashVerification(st: RunState, planned: PlannedStep): 'full' | undefined {
   if (st.mode !== 'flash') return undefined;
   if (planned.decision.action.tool === actionSequence.name) return 'full';
-  const open = st.plan.filter((p) => !p.done).length;
-  const ends = planned.revisedPlan?.length === 0 || (planned.subgoalDone && open === 1 && !planned.revisedPlan?.length);
+  const edit = { closes: planned.subgoalDone, through: planned.doneThrough, revised: planned.revisedPlan };
+  const after = edited(st.plan, st.current, edit);
+  const ends = (planned.subgoalDone || planned.revisedPlan !== undefined) && after.plan.every((p) => p.done);
   return ends ? 'full' : undefined;
 }
 

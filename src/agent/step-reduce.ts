@@ -12,7 +12,7 @@ import { type Executed as ExecutedEvent, REPLAN_AFTER_FAILURES, replanDue, scrol
 import { apply, type Session } from './session.js';
 import type { StepCtx } from './step-context.js';
 import { askedAbout, replanOn } from './step-helpers.js';
-import { notApplied, subgoalOpen } from './step-meta.js';
+import { notApplied, subgoalOpen, withPlanNote } from './step-meta.js';
 import { breakerKey } from './step-preflight.js';
 import type { DecisionSource } from './types.js';
 
@@ -78,7 +78,11 @@ export async function reduce(
       ok,
       ...(ok && !exec.checked ? { unchecked: true } : {}),
       note: ok
-        ? (ruleNote ?? scroll.note ?? coveredOf(ctx) ?? successNote(action, exec) ?? appChangeNote(planned, obs, exec))
+        ? withPlanNote(
+            s,
+            planned,
+            ruleNote ?? scroll.note ?? coveredOf(ctx) ?? successNote(action, exec) ?? appChangeNote(planned, obs, exec),
+          )
         : withApproval(exec, notApplied(planned, reason ?? '', subgoalOpen(s))),
       ...byOf(source),
     },
@@ -87,6 +91,7 @@ export async function reduce(
     progressed: ok && source === 'llm' && invisible ? { key: breakerKey(ctx), signature: sig } : undefined,
     learned: remembers ? page : undefined,
     closes: ok && planned.subgoalDone,
+    through: planned.doneThrough,
     readings: REGISTRY.get(action.tool)?.readings?.(exec.value),
     // A touch the phone refused because its screen was not this one (STALE, OCCLUDED) was never
     // tried on this page: it says nothing against the action here.

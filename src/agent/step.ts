@@ -85,7 +85,7 @@ export async function runStep(s: Session, step: number, seen: Perceived, start: 
     note: choice.ruleNote,
   });
   // `subgoal_done` names the [>] subgoal the model was shown; `plan=[…]` is what is still open
-  // after this action (the open ones it leaves out are ticked): both wait until the step has worked.
+  // after this action (./plan-edit.ts states the rule): both wait until the step has worked.
   ctx.revisedPlan = planned.revisedPlan;
   if (await handleMeta(s, ctx, planned)) return next();
   const refused = async (note: string, historyNote = note) => {

@@ -1,4 +1,5 @@
 import { impliedVerb, lineId, shortestPrefixes } from '../core/element-ref.js';
+import { submitsOnEnter } from '../core/field-submit.js';
 import { rectCenter } from '../core/geometry.js';
 import { writeGridLine } from '../core/grid-line.js';
 import { writeSectionLine } from '../core/section-line.js';
@@ -148,6 +149,8 @@ export function stateOf(e: Element): string[] {
   }
   if (!e.flags.enabled) s.push('disabled');
   if (e.flags.focused && e.flags.editable) s.push('focused');
+  // Enter submits here (a search box): the one kind of field control_action's ime_enter is offered for.
+  if (submitsOnEnter(e)) s.push('submits');
   if (e.flags.selected) s.push('selected');
   return s;
 }

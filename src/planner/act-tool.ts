@@ -3,7 +3,7 @@ import type { Action, Decision } from '../core/types.js';
 import { actArgsSchema, MAX_SUBGOALS } from './act-schema.js';
 import { type ParseResult, parseExpect } from './expect-dsl.js';
 import { actionSignature, describeAction } from './memory/signature.js';
-import type { ActArgs, ToolCatalog } from './tool-spec.js';
+import { type ActArgs, agentTool, type ToolCatalog } from './tool-spec.js';
 
 /**
  * The one function the model calls each step: DESIGN §3's Decision, flattened so its JSON schema is
@@ -21,6 +21,8 @@ export interface PlannedStep {
   decision: Decision;
   /** The model says this action, once validated, completes the current subgoal. */
   subgoalDone: boolean;
+  /** With `subgoalDone`, from `subgoal_done=N`: the action completes every open subgoal up to this index (0-based). */
+  doneThrough?: number;
   /** The model asked to see the screen (optionally zoomed on an element or point). */
   look?: { target_id?: string; point?: { x: number; y: number } };
   /** `note`: a fact to keep in working memory (no device action). */
@@ -98,7 +100,7 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
   const revisedPlan = a.plan !== undefined ? { revisedPlan: a.plan } : {};
   const spec = ctx.catalog.get(a.tool);
   if (!spec) return { ok: false, error: `unknown tool ${a.tool}; available tools: ${ctx.tools.join(', ')}` };
-  if (spec.meta) return metaStep(a, revisedPlan);
+  if (spec.meta) return metaStep(a, revisedPlan, ctx.catalog);
   const part = spec.parse(a, { catalog: ctx.catalog, id: full, maxBurst: ctx.maxBurst });
   if (!part.ok) return part;
 
@@ -132,12 +134,20 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
   }
   const decision: Decision = { thought: a.thought, action, expect };
   if (ctx.subgoal) decision.subgoal = ctx.subgoal;
-  return { ok: true, value: { decision, subgoalDone: a.subgoal_done ?? !!spec.terminal, ...revisedPlan } };
+  return { ok: true, value: { decision, ...done(a, !!spec.terminal), ...revisedPlan } };
+}
+
+/** `subgoal_done`: true, false, or N (subgoal N of the Plan, 1-based, and the open ones before it). */
+function done(a: ActArgs, dflt: boolean): Pick<PlannedStep, 'subgoalDone' | 'doneThrough'> {
+  const d = a.subgoal_done;
+  if (typeof d === 'number') return { subgoalDone: true, doneThrough: d - 1 };
+  return { subgoalDone: d ?? dflt };
 }
 
 /** look, read and note act on the agent, not the phone: a no-op decision the loop does not dispatch. */
-function metaStep(a: ActArgs, revisedPlan: { revisedPlan?: string[] }): ParseResult<PlannedStep> {
-  const meta = { thought: a.thought, action: { tool: 'wait' as const, ms: 0 }, expect: { kind: 'no_change' as const } };
+function metaStep(a: ActArgs, revisedPlan: { revisedPlan?: string[] }, catalog: ToolCatalog): ParseResult<PlannedStep> {
+  const action = { tool: agentTool(catalog, 'pause'), ms: 0 };
+  const meta = { thought: a.thought, action, expect: { kind: 'no_change' as const } };
   if (a.tool === 'look')
     return {
       ok: true,
@@ -151,7 +161,7 @@ function metaStep(a: ActArgs, revisedPlan: { revisedPlan?: string[] }): ParseRes
       value: {
         decision: meta,
         // A read can complete a subgoal ("read his phone number"): closed when the read answers.
-        subgoalDone: a.subgoal_done ?? false,
+        ...done(a, false),
         read: { target_id: a.target_id, text: a.text },
         ...revisedPlan,
       },
@@ -161,5 +171,5 @@ function metaStep(a: ActArgs, revisedPlan: { revisedPlan?: string[] }): ParseRes
   if (!text) return { ok: false, error: 'note needs text: the fact to remember (shown in every later prompt)' };
   if (text.length > MAX_NOTE_CHARS)
     return { ok: false, error: `note text is ${text.length} characters; keep it under ${MAX_NOTE_CHARS}` };
-  return { ok: true, value: { decision: meta, subgoalDone: a.subgoal_done ?? false, note: text, ...revisedPlan } };
+  return { ok: true, value: { decision: meta, ...done(a, false), note: text, ...revisedPlan } };
 }

@@ -28,7 +28,8 @@ export interface CommonArgs {
   text?: string;
   direction?: 'up' | 'down' | 'left' | 'right';
   expect?: string;
-  subgoal_done?: boolean;
+  /** `true`: the [>] subgoal; N: every open one up to subgoal N (the Plan's numbers). */
+  subgoal_done?: boolean | number;
   plan?: string[];
 }
 /** The parsed call: the common fields, and each tool's own (validated by its field's zod). */
@@ -42,6 +43,8 @@ export type ToolParse = { ok: true; action: ActionPart } | { ok: false; error: s
 export interface ScreenKinds {
   toggle: boolean;
   field: boolean;
+  /** A field whose enter submits (a search box, marked `submits`): ime_enter is said only then. */
+  submit: boolean;
   slider: boolean;
   list: boolean;
 }
@@ -111,7 +114,24 @@ export interface PlannerToolSpec {
   typed?: (f: FieldSet) => boolean;
   /** The action back in the act call's fields (the inverse of parse), beyond the common ones. */
   fieldsOf?: (a: Action, catalog: ToolCatalog) => Record<string, FieldValue | undefined>;
+  /**
+   * What the agent itself uses it for, acting without the model: `press` taps the button an
+   * interrupt rule chose, `dismiss` moves a notification banner out of the way (unopened), `pause`
+   * is the no-op a meta step (look, note, read) records. One tool per use (agentTool).
+   */
+  agentUse?: AgentUse;
 }
+
+export type AgentUse = 'press' | 'dismiss' | 'pause';
 
 /** Every tool the planner may offer, by name. */
 export type ToolCatalog = ReadonlyMap<string, PlannerToolSpec>;
+
+/**
+ * The tool the agent uses for `use` (the planner names no tool: it finds it by that property).
+ * A catalog without one is a registry error, said as such.
+ */
+export function agentTool(catalog: ToolCatalog, use: AgentUse): string {
+  for (const t of catalog.values()) if (t.agentUse === use) return t.name;
+  throw new Error(`no tool in the catalog has agentUse '${use}': the registry (src/tools) must give one`);
+}
