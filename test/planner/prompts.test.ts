@@ -210,7 +210,8 @@ describe('prompt builders', () => {
       plan: [],
       current: 0,
       // The lean listing: no line needs a centre.
-      screen: 'app com.android.settings/.Settings "Settings"\n1a2 Switch "Wi-Fi" on\n9b1 EditText "Search settings" submits',
+      screen:
+        'app com.android.settings/.Settings "Settings"\n1a2 Switch "Wi-Fi" on\n9b1 EditText "Search settings" submits',
       screenIsDelta: false,
       aspect: 0.45,
       history: [],
