@@ -12,7 +12,7 @@ import type { HistoryEntry, Subgoal } from '../planner/prompt/types.js';
 import { type CompletionState, CompletionTracker, type Verdict } from './completion.js';
 import { countFlashMiss, type HandedOver, handedOver } from './flash-state.js';
 import { revise, tick } from './plan-edit.js';
-import type { Counters, DeepReadonly, LoopData, RunState, RunStateData, RunStatus } from './run-state.js';
+import type { Counters, LoopData, RunState, RunStateData, RunStatus } from './run-state.js';
 import { HISTORY_KEPT } from './run-state.js';
 
 /**

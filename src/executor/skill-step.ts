@@ -89,3 +89,19 @@ export function reported(
     ...(ok ? {} : { error: { code: r.report.status === 'uncertain' ? 'READ_FAILED' : 'NO_PROGRESS', message } }),
   };
 }
+
+/**
+ * A skill tool's whole step: run the skill on the device, then its report as a run, its summary as the
+ * message (the model must see what was read and what was not evidence), else "<name> <status>".
+ */
+export function reportedSkill<R extends { status: string }>(
+  deps: SkillDeps,
+  obs: Observation,
+  skill: (io: { device: Device; perceive: Perceiver }) => Promise<SkillResult<R>>,
+  describe: { name: string; summary: (report: R) => string | undefined; signals: string[] },
+): Promise<SkillStepResult> {
+  return skillStep(deps, obs, async () => {
+    const r = await skill({ device: deps.device, perceive: deps.perceive });
+    return reported(r, describe.summary(r.report) ?? `${describe.name} ${r.report.status}`, describe.signals);
+  });
+}

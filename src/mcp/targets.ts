@@ -88,7 +88,7 @@ export async function resolveTarget(s: DeviceSession, t: TargetInput, opts: { re
           .join(', ')}; add resource_id or class_name, or use an element_id`,
       );
     const el = actionableOf(hits[0] as Element, base.obs);
-    if (!el || !el.flags.enabled)
+    if (!el?.flags.enabled)
       return fail(
         'ELEMENT_NOT_INTERACTABLE',
         `the element matching ${JSON.stringify(t.selector)} is ${el ? 'disabled' : 'not actionable'}`,

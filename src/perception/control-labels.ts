@@ -22,7 +22,6 @@ function belowOf(a: LabelPart | undefined, b: LabelPart): boolean {
 export function joinParts(parts: readonly LabelPart[], max = 200): string {
   const seen = new Set<string>();
   let out = '';
-  let title: string | undefined;
   let lines = 0;
   let prev: LabelPart | undefined;
   for (const p of parts) {
@@ -32,7 +31,6 @@ export function joinParts(parts: readonly LabelPart[], max = 200): string {
     prev = p;
     if (out === '') {
       out = p.text;
-      title = p.text;
     } else if (below) {
       // The body as the app wrote it, even when it repeats the title: it is data (a note's text is
       // what gets sent), and a shortened one was sent as the note (relay, NOTE-01).

@@ -1,4 +1,4 @@
-import { reported, skillStep } from '../executor/skill-step.js';
+import { reportedSkill } from '../executor/skill-step.js';
 import { findTimeline } from '../perception/timeline.js';
 import { seekTimeline as seek, seekReadings, seekSummary } from './seek-timeline/seek.js';
 import type { Tool } from './tool.js';
@@ -46,14 +46,9 @@ export const seekTimeline: Tool = {
   summary: seekSummary,
   readings: seekReadings,
   skill: (deps, a, obs, timeline, d) =>
-    skillStep(deps, obs, async () => {
-      const r = await seek(
-        { device: deps.device, perceive: deps.perceive },
-        { timeline, target: String(a.args?.time ?? a.text ?? ''), obs },
-        d,
-      );
-      // The whole report on failure: the model must see what was read and what was not evidence.
-      const message = seekSummary(r.report) ?? `seek_timeline ${r.report.status}`;
-      return reported(r, message, ['readout_stable', 'scale_consistent']);
+    reportedSkill(deps, obs, (io) => seek(io, { timeline, target: String(a.args?.time ?? a.text ?? ''), obs }, d), {
+      name: 'seek_timeline',
+      summary: seekSummary,
+      signals: ['readout_stable', 'scale_consistent'],
     }),
 };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Expect } from '../core/types.js';
-import { reported, skillStep } from '../executor/skill-step.js';
+import { reportedSkill } from '../executor/skill-step.js';
 import { FIELD } from '../planner/act-schema.js';
 import { setSlider as drag, sliderReadings, sliderSummary } from './set-slider/drag.js';
 import type { Tool } from './tool.js';
@@ -44,13 +44,10 @@ export const setSlider: Tool = {
   summary: sliderSummary,
   readings: sliderReadings,
   skill: (deps, a, obs, slider, d) =>
-    skillStep(deps, obs, async () => {
-      const r = await drag(
-        { device: deps.device, perceive: deps.perceive },
-        { slider, percent: Number(a.args?.value), obs },
-        d,
-      );
-      return reported(r, sliderSummary(r.report) ?? `set_slider ${r.report.status}`, ['value_read_back']);
+    reportedSkill(deps, obs, (io) => drag(io, { slider, percent: Number(a.args?.value), obs }, d), {
+      name: 'set_slider',
+      summary: sliderSummary,
+      signals: ['value_read_back'],
     }),
   mcpDirect: {
     title: 'Set a slider',

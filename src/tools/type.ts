@@ -73,7 +73,7 @@ export const type: Tool = {
     destructive: false,
     call: (args, at) => {
       const field = at.element ?? at.obs.elements.find((e) => e.flags.editable && e.flags.focused);
-      if (!field || !field.flags.editable)
+      if (!field?.flags.editable)
         return {
           code: 'NOT_EDITABLE',
           message: field

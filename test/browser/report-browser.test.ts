@@ -144,11 +144,13 @@ describe('the inline report of a 12-step run, in Chromium', () => {
     const page = await open(file);
     const call = page.locator('#step-4 details.call.llm').first();
     await call.locator('summary').click();
+    // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator, not a DOM node; innerText is the rendered text the reader sees
     const text = await call.innerText();
     expect(text).toContain('Goal: Order a Large Latte');
     expect(text).toContain('"decision"');
     const device = page.locator('#step-4 details.call.device').first();
     await device.locator('summary').click();
+    // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator, not a DOM node; innerText is the rendered text the reader sees
     expect(await device.innerText()).toMatch(/tap \d+,\d+[\s\S]*"delivery": "delivered"/);
     await page.close();
     const logs = (await readdir(path.join(shop.runDir, 'steps'))).filter((n) => n.endsWith('.calls.jsonl'));
@@ -182,8 +184,10 @@ describe('the index of runs, in Chromium', () => {
     const page = await open(idx.path);
     const rows = page.locator('tr.run');
     expect(await rows.count()).toBe(2);
+    // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator, not a DOM node; innerText is the rendered text the reader sees
     expect(await rows.nth(0).innerText()).toContain('On my way');
     await rows.nth(1).getByRole('link').click();
+    // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator, not a DOM node; innerText is the rendered text the reader sees
     await expect.poll(() => page.locator('h1').innerText()).toContain('Order a Large Latte');
     expect(await page.locator('article.step').count()).toBe(shop.steps);
     await page.close();

@@ -1,5 +1,5 @@
 import type { Deadline } from '../../core/clock.js';
-import type { Action, Element, Observation } from '../../core/types.js';
+import type { Element, Observation } from '../../core/types.js';
 import type { Device } from '../../device/device.js';
 import { observeDevice, type Perceiver } from '../../executor/observe.js';
 import type { SkillResult } from '../../executor/skill-step.js';
