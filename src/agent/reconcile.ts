@@ -4,7 +4,6 @@ import { validate } from '../executor/validator.js';
 import { formatExpect } from '../planner/expect-dsl.js';
 import { emptyUsage } from '../planner/llm/client.js';
 import type { JournalEntry } from '../store/action-journal.js';
-import { controlAction } from '../tools/control-action.js';
 import { actionSignature, REGISTRY } from '../tools/index.js';
 import type { RunEvent } from './reduce.js';
 import type { RunState } from './run-state.js';
@@ -28,24 +27,9 @@ export interface Judged {
   reason?: string;
 }
 
-/** Repeating these is harmless once they took effect: they set a state rather than add to one. */
-const IDEMPOTENT = new Set([
-  'type',
-  'launch_app',
-  'swipe',
-  'scroll_to',
-  'home',
-  'wait',
-  'wait_until',
-  'read_control',
-  // Drags a slider to a share of its track: again is the same value.
-  'set_slider',
-]);
-const IDEMPOTENT_CONTROL = new Set(['set_progress', 'set_text', 'focus', 'show_on_screen']);
-
+/** Repeating it is harmless once it took effect, as its tool's spec says (a tool that adds to a state is not). */
 export function isIdempotent(a: Action): boolean {
-  if (IDEMPOTENT.has(a.tool)) return true;
-  return a.tool === controlAction.name && IDEMPOTENT_CONTROL.has(String(a.args?.action ?? a.args?.op ?? ''));
+  return !!REGISTRY.get(a.tool)?.idempotent?.(a);
 }
 
 export function judgeInFlight(e: JournalEntry, now: Observation): Judged {

@@ -105,6 +105,8 @@ const ops =
 
 export const controlAction: Tool = {
   name: 'control_action',
+  // Setting a value or text, focusing, showing: again is the same state (a click may add).
+  idempotent: ops('set_progress', 'set_text', 'focus', 'show_on_screen'),
   help,
   fields: { op: FIELD.string, value: FIELD.number },
   // The write is checked against the control as read first.

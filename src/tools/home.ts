@@ -4,6 +4,7 @@ import { noArgs, says } from './tool.js';
 /** The system home key: the launcher. */
 export const home: Tool = {
   name: 'home',
+  idempotent: () => true,
   explore: 'free',
   help: says('home (expect page_changes)'),
   needs: [['key']],

@@ -17,6 +17,8 @@ function canBrowse(dev: Device): boolean {
 /** Open an app by its launcher name ("Settings") or its package; a name the device cannot resolve is found on the launcher. */
 export const launchApp: Tool = {
   name: 'launch_app',
+  // The app is open either way.
+  idempotent: () => true,
   explore: 'free',
   help: says('launch_app(package=app name as Apps lists it, or package)'),
   fields: { package: FIELD.string },

@@ -9,6 +9,8 @@ import { says } from './tool.js';
 /** A control's value, range and state (a slider's the listing does not show); nothing is sent to the phone. */
 export const readControl: Tool = {
   name: 'read_control',
+  // A read: it changes nothing.
+  idempotent: () => true,
   explore: 'free',
   help: says('read_control(target_id) its value, range and state'),
   // Without the helper's native read, the executor reads the tree (a slider's value off the screenshot).

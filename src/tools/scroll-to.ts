@@ -17,6 +17,8 @@ const BUDGET = `${LIMITS.defaultScrolls} scrolls / ${LIMITS.defaultScrollMs / 10
  */
 export const scrollTo: Tool = {
   name: 'scroll_to',
+  // Scrolls until the target shows: again finds it shown.
+  idempotent: () => true,
   explore: 'free',
   help: says(
     'scroll_to(text, target_id?, direction?) scrolls the list until a row with this title is visible (a row as listed works: its title is searched); direction up searches back',

@@ -16,6 +16,8 @@ function expectation(): Expect {
 
 export const setSlider: Tool = {
   name: 'set_slider',
+  // Drags a slider to a share of its track: again is the same value.
+  idempotent: () => true,
   help: says('set_slider(target_id, value=0..100 % of the track) drags the thumb there, reads back where it rests'),
   fields: { value: FIELD.number },
   // Drags the thumb and reads it back: from the tree's range, else from the screenshot.

@@ -7,6 +7,8 @@ import { noArgs, says } from './tool.js';
 /** A swipe in the finger's direction, on an element (a banner, a carousel) or the screen's middle. */
 export const swipe: Tool = {
   name: 'swipe',
+  // A scroll moves the view, it adds nothing to the app's state.
+  idempotent: () => true,
   explore: 'scrolls',
   agentUse: 'dismiss',
   help: says('swipe(direction, target_id?) finger direction: up shows what is below'),

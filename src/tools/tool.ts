@@ -26,6 +26,12 @@ export interface Tool extends PlannerToolSpec, ExecutorToolSpec {
   mcpDirect?: McpDirect;
   /** The key MCP's `press_key` names it by (a system key): every tool with one is in that one MCP tool. */
   mcpKey?: string;
+  /**
+   * Repeating it once it took effect is harmless: it sets a state rather than adds to one (a field's
+   * text, a slider's value, an app opened). Resume repeats an in-flight action whose outcome it cannot
+   * see only then (agent/reconcile.ts); a tool without it is taken as adding (a tap on "+", send).
+   */
+  idempotent?: (a: Action) => boolean;
 }
 
 /**

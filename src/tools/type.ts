@@ -13,6 +13,8 @@ import { says } from './tool.js';
  */
 export const type: Tool = {
   name: 'type',
+  // Typing sets the field's text: again is the same text.
+  idempotent: () => true,
   explore: 'types',
   help: says("type(target_id, text) replaces the field's text"),
   needs: [['set_text'], ['ime_commit'], ['input_text']],

@@ -38,6 +38,8 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 
 export const waitUntil: Tool = {
   name: 'wait_until',
+  // A read: it changes nothing.
+  idempotent: () => true,
   explore: 'free',
   help: says(`wait_until(op=${WAIT_CONDITIONS.join('|')}, target_id?, text?, value?) up to 5 s`),
   fields: { op: FIELD.string, value: FIELD.number },

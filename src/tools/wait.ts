@@ -9,6 +9,7 @@ const MAX_WAIT_MS = 6_000;
 /** A plain pause, nothing sent. */
 export const wait: Tool = {
   name: 'wait',
+  idempotent: () => true,
   explore: 'free',
   agentUse: 'pause',
   help: says('wait(value=ms)'),

@@ -34,18 +34,40 @@ function tsFiles(dir: string): string[] {
 }
 
 const names = TOOLS.map((t) => t.name);
+const terminal = new Set(TOOLS.filter((t) => t.terminal).map((t) => t.name));
 const literal = new RegExp(`(['"\`])(${names.join('|')})\\1`, 'g');
 
-/** The tool names a file writes as tool names (the rule above). */
-function toolNamesIn(text: string): Set<string> {
+/** A line that is only one string literal (a member of a set, array or union written one a line). */
+const member = /^\s*(?:\|\s*)?(['"`])([a-z_]+)\1\s*,?\s*(?:\/\/.*)?$/;
+const comment = /^\s*(?:\/\/|\/?\*)/;
+
+/**
+ * The tool names a file writes as tool names (the rule above), and also a run of one-literal lines
+ * naming three tools or more: a set of tools by name (`new Set(['type', 'swipe', …])`) is a tool
+ * context even when no line says "tool" (the IDEMPOTENT set of agent/reconcile.ts was one). The
+ * terminal tools do not count toward the three: their names are also the run's statuses (`done`,
+ * `ask_user`, `infeasible` in a checkpoint's status union). `wire` is for src/device/, where such a run
+ * is the helper protocol's list of wire actions (DeviceOp, the limits table), not of tools.
+ */
+function toolNamesIn(text: string, wire = false): Set<string> {
   const found = new Set<string>();
   let inToolSwitch = false;
+  let run: string[] = [];
+  const endRun = () => {
+    if (!wire && run.filter((n) => !terminal.has(n)).length >= 3) for (const n of run) found.add(n);
+    run = [];
+  };
   for (const line of text.split('\n')) {
+    const one = member.exec(line);
+    if (one) {
+      if (names.includes(one[2] as string)) run.push(one[2] as string);
+    } else if (!comment.test(line)) endRun();
     if (/\bswitch\s*\(/.test(line)) inToolSwitch = /\btool\b/.test(line);
     const context = /\btools?\b/.test(line) || (inToolSwitch && /^\s*case\b/.test(line));
     if (!context) continue;
     for (const m of line.matchAll(literal)) found.add(m[2] as string);
   }
+  endRun();
   return found;
 }
 
@@ -61,7 +83,9 @@ function mentions(): Map<string, Set<string>> {
   for (const path of tsFiles(SRC)) {
     const file = relative(ROOT, path).replaceAll('\\', '/');
     if (file.startsWith('src/testbed/')) continue;
-    const found = [...toolNamesIn(readFileSync(path, 'utf8'))].filter((n) => !allowed(file, n)).sort();
+    const found = [...toolNamesIn(readFileSync(path, 'utf8'), file.startsWith('src/device/'))]
+      .filter((n) => !allowed(file, n))
+      .sort();
     if (found.length) byFile.set(file, new Set(found));
   }
   return byFile;
@@ -75,6 +99,14 @@ describe('a tool name is written only in its registry file, the registry index a
     expect([...toolNamesIn("switch (a.tool) {\n  case 'swipe':\n    break;\n}")]).toEqual(['swipe']);
     expect([...toolNamesIn("return { action: 'pinch', x, y };")]).toEqual([]);
     expect([...toolNamesIn("status: 'done',")]).toEqual([]);
+    // A set of tools by name, one a line, with a comment inside: no line says "tool".
+    const set = "const SAFE = new Set([\n  'type',\n  // why\n  'swipe',\n  'home',\n]);";
+    expect([...toolNamesIn(set)].sort()).toEqual(['home', 'swipe', 'type']);
+    // Two words that are also tools (system keys) are not a set of tools.
+    expect([...toolNamesIn("const KEYS = [\n  'back',\n  'home',\n  'recents',\n];")]).toEqual([]);
+    // Run statuses (terminal tools' names) are not tools either; nor the helper's wire actions.
+    expect([...toolNamesIn("type S =\n  | 'done'\n  | 'ask_user'\n  | 'infeasible'\n  | 'failed';")]).toEqual([]);
+    expect([...toolNamesIn(set, true)]).toEqual([]);
   });
 
   it('no file outside the registry names a tool', () => {
