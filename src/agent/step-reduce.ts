@@ -97,7 +97,14 @@ export async function reduce(
   // The plan an action came with goes with it (a Flash first decision's, a burst's that closes the
   // subgoals it covers): replayed, it revises the plan as it did.
   if (remembers)
-    memory.remember(goal, ctx.record.subgoal, obs.pageHash, decision, planned.subgoalDone, planned.revisedPlan);
+    memory.remember({
+      goal,
+      subgoal: ctx.record.subgoal,
+      pageHash: obs.pageHash,
+      decision,
+      subgoalDone: planned.subgoalDone,
+      plan: planned.revisedPlan,
+    });
   // Verified replay: a cached action whose expectation fails is forgotten at once.
   if (!ok && source === 'cache') memory.evict(goal, ctx.record.subgoal, obs.pageHash);
   const before = s.state;

@@ -28,6 +28,17 @@ export const PageMemoryDataSchema = z.object({
 });
 export type PageMemoryData = z.infer<typeof PageMemoryDataSchema>;
 
+/** One action that worked: where (goal, subgoal, page), what, and the plan it came with. */
+export interface RememberedAction {
+  goal: string;
+  subgoal: string;
+  pageHash: string;
+  decision: Decision;
+  subgoalDone: boolean;
+  /** The `plan=[…]` it was sent with, if any. */
+  plan?: readonly string[];
+}
+
 export class PageMemory {
   private readonly entries: Map<string, PageMemoryEntry>;
   private readonly plans: Map<string, string[]>;
@@ -48,23 +59,16 @@ export class PageMemory {
   }
 
   /** Record an action whose expectation was validated on this page. Terminal actions are never cached. */
-  remember(
-    goal: string,
-    subgoal: string,
-    pageHash: string,
-    decision: Decision,
-    subgoalDone: boolean,
-    plan?: readonly string[],
-  ): void {
-    const k = PageMemory.key(goal, subgoal, pageHash);
+  remember(e: RememberedAction): void {
+    const k = PageMemory.key(e.goal, e.subgoal, e.pageHash);
     const prev = this.entries.get(k);
     const verified = (prev?.verified ?? 0) + 1;
     this.entries.set(k, {
-      decision,
-      subgoalDone,
+      decision: e.decision,
+      subgoalDone: e.subgoalDone,
       hits: prev?.hits ?? 0,
       verified,
-      ...(plan ? { plan: [...plan] } : {}),
+      ...(e.plan ? { plan: [...e.plan] } : {}),
     });
   }
 
