@@ -107,7 +107,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
  * carries it: the intents still to do after this action, without the closing `done` (the agent's
  * done gate ends a Flash run whose plan is complete).
  */
-function withBurst(out: ActArgsOut, ctx: PlanContext, p: ParsedPrompt): ActArgsOut {
+function withBurst(out: ActArgsOut, ctx: PlanContext, p: ParsedPrompt, skipped = false): ActArgsOut {
   const own = out.subgoal_done === true && !String(out.thought).startsWith('redo');
   const burst =
     own && p.burstMax && p.tools.includes('action_sequence')
@@ -124,8 +124,20 @@ function withBurst(out: ActArgsOut, ctx: PlanContext, p: ParsedPrompt): ActArgsO
         .filter((i) => i !== 'done')
         .map(shownSubgoal),
     };
-  // A burst closes the subgoals it covers: what is still open after it is the plan.
-  return burst ? { ...args, plan: p.plan.slice(ctx.current + covered).map((s) => s.text) } : args;
+  // A burst closes the subgoals it covers: what is still open after it is the plan (so does an
+  // action after the members of a stopped burst that ran: their subgoals are done).
+  return burst || skipped ? { ...args, plan: p.plan.slice(ctx.current + covered).map((s) => s.text) } : args;
+}
+
+/**
+ * How many members of its last burst ran before it stopped, as the agent's note says (the model's
+ * own bursts start at its [>] subgoal, one subgoal a member); 0 when no burst stopped.
+ */
+function ranOfStoppedBurst(p: ParsedPrompt): number {
+  const m = /Your action_sequence stopped before member \d+ \(.*?\): [^;]*; the (\d+) member\(s\) before it ran/.exec(
+    p.hint ?? '',
+  );
+  return m ? Number(m[1]) : 0;
 }
 
 const TERMINAL = new Set(['done', 'ask_user', 'infeasible']);
@@ -168,9 +180,11 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
     const ownIntent = (line: string) => intents.find((i) => shownSubgoal(i) === line) ?? line;
     const { screen, history } = p;
     // No plan yet (Flash): the task's own intents from the first, and this reply sends the plan.
+    // After a burst stopped part-way, its members that ran did the subgoals they were sent for.
+    const ran = ranOfStoppedBurst(p);
     const planned = p.planPending
-      ? { intents, current: 0 }
-      : { intents: p.plan.map((s) => ownIntent(s.text)), current: p.currentIndex };
+      ? { intents, current: Math.min(ran, intents.length - 1) }
+      : { intents: p.plan.map((s) => ownIntent(s.text)), current: Math.min(p.currentIndex + ran, p.plan.length - 1) };
     const ctx = { ...planned, screen, history, banned: p.banned, app: p.app };
     // After the user declined a guarded action, a careful model stops and reports it.
     const args: ActArgsOut = p.declined
@@ -180,7 +194,7 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
           text: 'You declined, so I stopped: that action was not done; the steps before it were.',
         }
       : planned.current >= 0
-        ? withBurst(decideWithPlan(ctx), ctx, p)
+        ? withBurst(decideWithPlan(ctx), ctx, p, ran > 0)
         : actForIntent(p.allDone ? 'done' : ownIntent(p.current), screen, history);
     const open = p.plan.filter((s) => s.mark === ' ').length;
     const offered = new Set(p.tools);
