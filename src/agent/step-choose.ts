@@ -3,7 +3,7 @@ import { stateMatches } from '../executor/element-state.js';
 import type { PlannedStep } from '../planner/act-tool.js';
 import { matchInterrupt } from '../planner/interrupts.js';
 import { addUsage } from '../planner/llm/client.js';
-import { actionSignature } from '../tools/index.js';
+import { actionSignature, REGISTRY } from '../tools/index.js';
 import { decideRequest } from './decide-request.js';
 import type { BurstPart } from './flash-burst.js';
 import { pendingPart } from './flash-burst-step.js';
@@ -39,7 +39,7 @@ export type Choice =
 export async function choose(s: Session, ctx: StepCtx): Promise<Choice> {
   const obs = ctx.seen.obs;
   const st = s.state;
-  const interrupt = matchInterrupt(obs, { goal: st.goal, taskApps: new Set(st.taskApps) });
+  const interrupt = matchInterrupt(obs, { goal: st.goal, taskApps: new Set(st.taskApps) }, REGISTRY.catalog);
   // A prompt the rule may not answer (a permission it may not grant) is the user's decision.
   if (interrupt?.kind === 'hand_over') return { kind: 'end', status: 'ask_user', reason: interrupt.reason };
   if (interrupt) {

@@ -112,14 +112,24 @@ export function memberPresses(m: SequenceMember): boolean {
   return m.op === 'click' || m.op === 'long_click' || m.op === 'touch_gesture';
 }
 
-/** An action_sequence's members, in planner or protocol shape, with the elements they act on. */
+/**
+ * Whether an action is a sequence: its arguments carry members (`args.actions`, the protocol's
+ * action_sequence request and the planner's shape of it alike). Decided by the data, so the
+ * executor names no tool.
+ */
+export function isSequence(a: Action): boolean {
+  return Array.isArray(a.args?.actions);
+}
+
+/** A sequence's members, in planner or protocol shape, with the elements they act on. */
 export function sequenceMembers(a: Action, obs: Observation): SequenceMember[] {
-  const members = a.tool === 'action_sequence' && Array.isArray(a.args?.actions) ? a.args.actions : [];
+  const members = isSequence(a) ? (a.args?.actions as unknown[]) : [];
   return members.map((m) => {
     const r = (m && typeof m === 'object' ? m : {}) as Record<string, unknown>;
     const args = (r.args ?? r.request ?? r) as Record<string, unknown>;
     const tool = String(r.tool ?? r.action ?? '?');
-    const op = tool === 'wait_until' ? `wait ${String(args.condition ?? '')}`.trim() : String(args.action ?? tool);
+    // A member that names a condition waits for it (the only member with one): `wait stable`.
+    const op = typeof args.condition === 'string' ? `wait ${args.condition}`.trim() : String(args.action ?? tool);
     const sel = (args.selector ?? {}) as { resource_id?: string; text?: string; content_desc?: string };
     const element =
       byId(obs, r.target_id) ??

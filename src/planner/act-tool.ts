@@ -3,7 +3,7 @@ import type { Action, Decision } from '../core/types.js';
 import { actArgsSchema, MAX_SUBGOALS } from './act-schema.js';
 import { type ParseResult, parseExpect } from './expect-dsl.js';
 import { actionSignature, describeAction } from './memory/signature.js';
-import type { ActArgs, ToolCatalog } from './tool-spec.js';
+import { type ActArgs, agentTool, type ToolCatalog } from './tool-spec.js';
 
 /**
  * The one function the model calls each step: DESIGN §3's Decision, flattened so its JSON schema is
@@ -98,7 +98,7 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
   const revisedPlan = a.plan !== undefined ? { revisedPlan: a.plan } : {};
   const spec = ctx.catalog.get(a.tool);
   if (!spec) return { ok: false, error: `unknown tool ${a.tool}; available tools: ${ctx.tools.join(', ')}` };
-  if (spec.meta) return metaStep(a, revisedPlan);
+  if (spec.meta) return metaStep(a, revisedPlan, ctx.catalog);
   const part = spec.parse(a, { catalog: ctx.catalog, id: full, maxBurst: ctx.maxBurst });
   if (!part.ok) return part;
 
@@ -136,8 +136,9 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
 }
 
 /** look, read and note act on the agent, not the phone: a no-op decision the loop does not dispatch. */
-function metaStep(a: ActArgs, revisedPlan: { revisedPlan?: string[] }): ParseResult<PlannedStep> {
-  const meta = { thought: a.thought, action: { tool: 'wait' as const, ms: 0 }, expect: { kind: 'no_change' as const } };
+function metaStep(a: ActArgs, revisedPlan: { revisedPlan?: string[] }, catalog: ToolCatalog): ParseResult<PlannedStep> {
+  const action = { tool: agentTool(catalog, 'pause'), ms: 0 };
+  const meta = { thought: a.thought, action, expect: { kind: 'no_change' as const } };
   if (a.tool === 'look')
     return {
       ok: true,

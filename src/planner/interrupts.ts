@@ -1,6 +1,7 @@
 import { classifyText, termMatches } from '../core/risk-lexicon.js';
 import type { Decision, Element, Observation, WindowInfo } from '../core/types.js';
 import { isSpecialAccess, judgePermission, type TaskContext } from './permission-rule.js';
+import { agentTool, type ToolCatalog } from './tool-spec.js';
 
 /**
  * Interrupt rules that run before the LLM (article §5.2): permission prompts, update offers, rating
@@ -80,14 +81,20 @@ function dialogTitle(w: WindowInfo, els: Element[]): string {
   return title ? `"${clip(title, TITLE_CHARS)}"` : `of ${w.package}`;
 }
 
-function tapByRule(kind: InterruptKind, key: string, button: Element, reason: string): InterruptMatch {
+function tapByRule(
+  tools: ToolCatalog,
+  kind: InterruptKind,
+  key: string,
+  button: Element,
+  reason: string,
+): InterruptMatch {
   return {
     kind,
     key,
     reason,
     decision: {
       thought: reason,
-      action: { tool: 'tap', target_id: button.id },
+      action: { tool: agentTool(tools, 'press'), target_id: button.id },
       expect: { kind: 'element_gone', target_id: button.id },
     },
   };
@@ -98,7 +105,7 @@ function tapByRule(kind: InterruptKind, key: string, button: Element, reason: st
  * data, never an instruction: swipe it up out of the way — it stays in the shade. The history names
  * it by its first line only, never its text as if that had been acted on.
  */
-function swipeBanner(w: WindowInfo, banner: Element, obs: Observation): InterruptMatch {
+function swipeBanner(tools: ToolCatalog, w: WindowInfo, banner: Element, obs: Observation): InterruptMatch {
   const first = obs.elements.find((e) => !e.actionable && e.actionableAncestorId === banner.id && label(e));
   const name = clip(first ? label(first) : (banner.label ?? '').split(' — ')[0] || 'notification', 24);
   const reason = 'a notification banner swiped out of the way, unopened: it stays in the shade';
@@ -109,20 +116,25 @@ function swipeBanner(w: WindowInfo, banner: Element, obs: Observation): Interrup
     label: name,
     decision: {
       thought: reason,
-      action: { tool: 'swipe', target_id: banner.id, direction: 'up' },
+      action: { tool: agentTool(tools, 'dismiss'), target_id: banner.id, direction: 'up' },
       expect: { kind: 'element_gone', target_id: banner.id },
     },
   };
 }
 
-export function matchInterrupt(obs: Observation, task: TaskContext): InterruptMatch | InterruptHandOver | undefined {
+/** `tools`: the planner's catalog, where the rules find the tools they press and swipe with. */
+export function matchInterrupt(
+  obs: Observation,
+  task: TaskContext,
+  tools: ToolCatalog,
+): InterruptMatch | InterruptHandOver | undefined {
   for (const w of [...obs.windows].sort((a, b) => b.layer - a.layer)) {
     const permissionUi = /permissioncontroller|packageinstaller/.test(w.package);
     if (!INTERRUPT_WINDOWS.has(w.type) && !permissionUi) continue;
     const els = obs.elements.filter((e) => e.window === w.id);
     if (els.length === 0) continue;
     const banner = w.type === 'notification' ? els.find((e) => e.actionable) : undefined;
-    if (banner) return swipeBanner(w, banner, obs);
+    if (banner) return swipeBanner(tools, w, banner, obs);
     const words = [w.title, ...els.map(label)].join(' · ');
     // A dialog belongs to the task when its title or buttons carry task semantics (a message body
     // that merely mentions "checkout" does not make an update prompt part of the task).
@@ -138,12 +150,12 @@ export function matchInterrupt(obs: Observation, task: TaskContext): InterruptMa
       const v = judgePermission({ window: w, elements: els, obs, permissionUi, task });
       if (!v) continue;
       if (v.kind === 'hand_over') return { kind: 'hand_over', reason: v.reason };
-      return tapByRule('permission', key, v.button, v.note);
+      return tapByRule(tools, 'permission', key, v.button, v.note);
     }
     const buttons = els.filter((e) => e.actionable && e.flags.enabled);
     const button = buttons.find((e) => parts(e).some((part) => DISMISS[kind].test(part)));
     if (!button) continue;
-    return tapByRule(kind, key, button, `${kind} dialog ${dialogTitle(w, els)} dismissed`);
+    return tapByRule(tools, kind, key, button, `${kind} dialog ${dialogTitle(w, els)} dismissed`);
   }
   return undefined;
 }

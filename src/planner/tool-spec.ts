@@ -111,7 +111,24 @@ export interface PlannerToolSpec {
   typed?: (f: FieldSet) => boolean;
   /** The action back in the act call's fields (the inverse of parse), beyond the common ones. */
   fieldsOf?: (a: Action, catalog: ToolCatalog) => Record<string, FieldValue | undefined>;
+  /**
+   * What the agent itself uses it for, acting without the model: `press` taps the button an
+   * interrupt rule chose, `dismiss` moves a notification banner out of the way (unopened), `pause`
+   * is the no-op a meta step (look, note, read) records. One tool per use (agentTool).
+   */
+  agentUse?: AgentUse;
 }
+
+export type AgentUse = 'press' | 'dismiss' | 'pause';
 
 /** Every tool the planner may offer, by name. */
 export type ToolCatalog = ReadonlyMap<string, PlannerToolSpec>;
+
+/**
+ * The tool the agent uses for `use` (the planner names no tool: it finds it by that property).
+ * A catalog without one is a registry error, said as such.
+ */
+export function agentTool(catalog: ToolCatalog, use: AgentUse): string {
+  for (const t of catalog.values()) if (t.agentUse === use) return t.name;
+  throw new Error(`no tool in the catalog has agentUse '${use}': the registry (src/tools) must give one`);
+}

@@ -6,6 +6,7 @@ import { noArgs, says } from './tool.js';
 export const swipe: Tool = {
   name: 'swipe',
   explore: 'scrolls',
+  agentUse: 'dismiss',
   help: says('swipe(direction, target_id?) finger direction: up shows what is below'),
   needs: [['swipe']],
   parse: noArgs,

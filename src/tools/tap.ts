@@ -7,6 +7,7 @@ import { says } from './tool.js';
 export const tap: Tool = {
   name: 'tap',
   explore: 'presses',
+  agentUse: 'press',
   help: says('tap(target_id|point)'),
   needs: [['tap']],
   parse: (a) =>

@@ -10,6 +10,7 @@ const MAX_WAIT_MS = 6_000;
 export const wait: Tool = {
   name: 'wait',
   explore: 'free',
+  agentUse: 'pause',
   help: says('wait(value=ms)'),
   fields: { value: FIELD.number },
   needs: [[]],

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { WindowInfo } from '../../src/core/types.js';
 import { matchInterrupt } from '../../src/planner/interrupts.js';
 import type { TaskContext } from '../../src/planner/permission-rule.js';
+import { REGISTRY } from '../../src/tools/index.js';
 import { element, observation } from './fixtures.js';
 
 const win = (id: number, title: string, pkg: string, type: WindowInfo['type'] = 'dialog', layer = 5): WindowInfo => ({
@@ -48,7 +49,7 @@ describe('permission dialogs: the narrowest grant, to the task’s app, for what
     [['Allow all the time', 'Allow only while using the app', 'Deny'], 'pppp0002', 'allowed while in use'],
     [['始终允许', '仅在使用中允许', '拒绝'], 'pppp0002', 'allowed while in use'],
   ])('%j → taps %s; the history says what was asked and granted', (buttons, id, said) => {
-    const m = granted(matchInterrupt(permissionDialog(LOCATION, ...buttons), MAPS_TASK));
+    const m = granted(matchInterrupt(permissionDialog(LOCATION, ...buttons), MAPS_TASK, REGISTRY.catalog));
     expect(m?.kind).toBe('permission');
     expect(m?.decision.action).toEqual({ tool: 'tap', target_id: id });
     expect(m?.reason).toBe(`Maps asked for this device's location: ${said}`);
@@ -73,7 +74,7 @@ describe('permission dialogs: the narrowest grant, to the task’s app, for what
       goal: 'Add contact Maya Reyes, phone +1 555 123 4567.',
       taskApps: new Set(['com.android.contacts']),
     };
-    const m = granted(matchInterrupt(obs, task));
+    const m = granted(matchInterrupt(obs, task, REGISTRY.catalog));
     expect(m?.decision.action.target_id).toBe('cccc0001');
     expect(m?.reason).toBe('Contacts asked for access to your contacts: allowed (the dialog offers no narrower grant)');
     // The same prompt in Chinese.
@@ -85,9 +86,9 @@ describe('permission dialogs: the narrowest grant, to the task’s app, for what
         element('cccc0002', '不允许', 3),
       ],
     });
-    expect(granted(matchInterrupt(zh, { ...task, goal: '新建联系人"张伟"，电话13800138000。' }))?.reason).toBe(
-      '通讯录 asked for access to your contacts: allowed (the dialog offers no narrower grant)',
-    );
+    expect(
+      granted(matchInterrupt(zh, { ...task, goal: '新建联系人"张伟"，电话13800138000。' }, REGISTRY.catalog))?.reason,
+    ).toBe('通讯录 asked for access to your contacts: allowed (the dialog offers no narrower grant)');
   });
 
   it.each([
@@ -95,7 +96,7 @@ describe('permission dialogs: the narrowest grant, to the task’s app, for what
     [['Always allow', "Don't allow"], 'only a standing grant is offered'],
     [['始终允许', '拒绝'], 'only a standing grant is offered'],
   ])('%j → no grant: the run stops and asks, the dialog and its buttons named', (buttons, why) => {
-    const reason = handOver(matchInterrupt(permissionDialog(LOCATION, ...buttons), MAPS_TASK));
+    const reason = handOver(matchInterrupt(permissionDialog(LOCATION, ...buttons), MAPS_TASK, REGISTRY.catalog));
     expect(reason).toContain(`Maps asks for this device's location (${buttons.map((b) => `"${b}"`).join(' / ')})`);
     expect(reason).toContain(why);
     expect(reason).toContain('Granting access is your decision');
@@ -103,19 +104,29 @@ describe('permission dialogs: the narrowest grant, to the task’s app, for what
 
   it('a permission the task does not need is the user’s decision', () => {
     const mic = permissionDialog('Allow Maps to record audio?', 'While using the app', 'Only this time', "Don't allow");
-    expect(handOver(matchInterrupt(mic, MAPS_TASK))).toMatch(
+    expect(handOver(matchInterrupt(mic, MAPS_TASK, REGISTRY.catalog))).toMatch(
       /^Maps asks for the microphone .*the task does not need it/,
     );
     expect(
-      handOver(matchInterrupt(permissionDialog(LOCATION, 'Only this time'), { ...MAPS_TASK, goal: 'Turn Wi-Fi off.' })),
+      handOver(
+        matchInterrupt(
+          permissionDialog(LOCATION, 'Only this time'),
+          { ...MAPS_TASK, goal: 'Turn Wi-Fi off.' },
+          REGISTRY.catalog,
+        ),
+      ),
     ).toContain('the task does not need it');
   });
 
   it('an app the run is not working in gets nothing', () => {
-    const m = matchInterrupt(permissionDialog(LOCATION, 'Only this time', "Don't allow"), {
-      ...MAPS_TASK,
-      taskApps: new Set(['com.android.settings']),
-    });
+    const m = matchInterrupt(
+      permissionDialog(LOCATION, 'Only this time', "Don't allow"),
+      {
+        ...MAPS_TASK,
+        taskApps: new Set(['com.android.settings']),
+      },
+      REGISTRY.catalog,
+    );
     expect(handOver(m)).toContain('it is not the app this task is working in');
   });
 
@@ -126,7 +137,7 @@ describe('permission dialogs: the narrowest grant, to the task’s app, for what
     'Allow notification access for Maps?',
     'Allow usage access for Maps?',
   ])('"%s" is a special access: never granted, whatever the buttons', (title) => {
-    expect(handOver(matchInterrupt(permissionDialog(title, 'Allow', 'Deny'), MAPS_TASK))).toContain(
+    expect(handOver(matchInterrupt(permissionDialog(title, 'Allow', 'Deny'), MAPS_TASK, REGISTRY.catalog))).toContain(
       'a special access is never granted by rule',
     );
   });
@@ -136,7 +147,7 @@ describe('permission dialogs: the narrowest grant, to the task’s app, for what
       windows: [APP, win(2, 'Back up all files?', 'com.example.maps')],
       elements: [element('ffff0001', 'Back up', 2), element('ffff0002', 'Not now', 2)],
     });
-    expect(matchInterrupt(obs, MAPS_TASK)).toBeUndefined();
+    expect(matchInterrupt(obs, MAPS_TASK, REGISTRY.catalog)).toBeUndefined();
   });
 
   it('a screen-capture consent (a system dialog, not the permission controller) is handed over', () => {
@@ -148,7 +159,7 @@ describe('permission dialogs: the narrowest grant, to the task’s app, for what
         element('ssss0002', '立即开始', 3),
       ],
     });
-    expect(handOver(matchInterrupt(obs, MAPS_TASK))).toContain('to record or cast the screen');
+    expect(handOver(matchInterrupt(obs, MAPS_TASK, REGISTRY.catalog))).toContain('to record or cast the screen');
   });
 
   it('an "always" prompt over a dismissable dialog is not bypassed by dismissing the one beneath', () => {
@@ -165,7 +176,7 @@ describe('permission dialogs: the narrowest grant, to the task’s app, for what
         element('pppp0002', 'Deny', 3),
       ],
     });
-    expect(handOver(matchInterrupt(obs, MAPS_TASK))).toContain('only a standing grant is offered');
+    expect(handOver(matchInterrupt(obs, MAPS_TASK, REGISTRY.catalog))).toContain('only a standing grant is offered');
   });
 
   it('an app dialog asking for a permission follows the same rule', () => {
@@ -175,8 +186,10 @@ describe('permission dialogs: the narrowest grant, to the task’s app, for what
       elements: [element('aaaa0001', 'Always allow', 2), element('aaaa0002', 'Only this time', 2)],
     });
     const task = { goal: 'Remind me when my order is ready.', taskApps: new Set(['com.foodshop']) };
-    expect(granted(matchInterrupt(obs, task))?.decision.action.target_id).toBe('aaaa0002');
-    expect(handOver(matchInterrupt(obs, { ...task, goal: 'Order a latte.' }))).toContain('the task does not need it');
+    expect(granted(matchInterrupt(obs, task, REGISTRY.catalog))?.decision.action.target_id).toBe('aaaa0002');
+    expect(handOver(matchInterrupt(obs, { ...task, goal: 'Order a latte.' }, REGISTRY.catalog))).toContain(
+      'the task does not need it',
+    );
   });
 });
 
@@ -191,7 +204,7 @@ describe('task dialogs are judged by the guard lexicon', () => {
       windows: [win(2, title, 'com.foodshop')],
       elements: [element('tttt0001', button, 2), element('tttt0002', 'Close', 2)],
     });
-    expect(matchInterrupt(obs, NO_TASK)).toBeUndefined();
+    expect(matchInterrupt(obs, NO_TASK, REGISTRY.catalog)).toBeUndefined();
   });
 
   it('a promo without risk words is still dismissed by rule', () => {
@@ -199,7 +212,7 @@ describe('task dialogs are judged by the guard lexicon', () => {
       windows: [win(2, 'Special offer today', 'com.foodshop')],
       elements: [element('tttt0001', 'See deals', 2), element('tttt0002', 'Close', 2)],
     });
-    expect(granted(matchInterrupt(obs, NO_TASK))?.decision.action.target_id).toBe('tttt0002');
+    expect(granted(matchInterrupt(obs, NO_TASK, REGISTRY.catalog))?.decision.action.target_id).toBe('tttt0002');
   });
 });
 
@@ -209,7 +222,7 @@ describe('what a rule handled, named in the history (issue 21 item 15)', () => {
       windows: [win(2, 'Enjoying the app?', 'com.foodshop')],
       elements: [element('nnnn0001', 'Not now', 2), element('nnnn0002', 'Rate now', 2)],
     });
-    const m = granted(matchInterrupt(titled, NO_TASK));
+    const m = granted(matchInterrupt(titled, NO_TASK, REGISTRY.catalog));
     expect(m?.decision.action.target_id).toBe('nnnn0001');
     expect(m?.reason).toBe('rating dialog "Enjoying the app?" dismissed');
     const untitled = observation({
@@ -220,7 +233,9 @@ describe('what a rule handled, named in the history (issue 21 item 15)', () => {
         element('uuuu0002', 'Update', 2),
       ],
     });
-    expect(granted(matchInterrupt(untitled, NO_TASK))?.reason).toBe('update dialog "Update available" dismissed');
+    expect(granted(matchInterrupt(untitled, NO_TASK, REGISTRY.catalog))?.reason).toBe(
+      'update dialog "Update available" dismissed',
+    );
   });
 
   it('a banner is named by its first line, never by the text it carries', () => {
@@ -235,7 +250,7 @@ describe('what a rule handled, named in the history (issue 21 item 15)', () => {
         }),
       ],
     });
-    const m = granted(matchInterrupt(obs, NO_TASK));
+    const m = granted(matchInterrupt(obs, NO_TASK, REGISTRY.catalog));
     expect(m?.decision.action).toEqual({ tool: 'swipe', target_id: 'bbbb0001', direction: 'up' });
     expect(m?.label).toBe('Notes');
     expect(`${m?.label} ${m?.reason}`).not.toMatch(/delete/);

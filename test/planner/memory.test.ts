@@ -165,7 +165,7 @@ describe('interrupt rules', () => {
         element('aaaa0003', 'Later', 2),
       ],
     });
-    const m = matchInterrupt(obs, NO_TASK);
+    const m = matchInterrupt(obs, NO_TASK, REGISTRY.catalog);
     if (m?.kind === 'hand_over') throw new Error(m.reason);
     expect(m?.kind).toBe('update');
     expect(m?.decision.action).toEqual({ tool: 'tap', target_id: 'aaaa0003' });
@@ -189,7 +189,11 @@ describe('interrupt rules', () => {
         element('bbbb0003', "Don't allow", 3),
       ],
     });
-    const m = matchInterrupt(obs, { goal: 'Add contact Ann.', taskApps: new Set(['com.android.contacts']) });
+    const m = matchInterrupt(
+      obs,
+      { goal: 'Add contact Ann.', taskApps: new Set(['com.android.contacts']) },
+      REGISTRY.catalog,
+    );
     expect(m?.kind !== 'hand_over' && m?.decision.action.target_id).toBe('bbbb0002');
   });
   it('leaves a dialog that belongs to the task alone', () => {
@@ -201,13 +205,13 @@ describe('interrupt rules', () => {
         element('cccc0003', 'Cancel', 2),
       ],
     });
-    expect(matchInterrupt(obs, NO_TASK)).toBeUndefined();
+    expect(matchInterrupt(obs, NO_TASK, REGISTRY.catalog)).toBeUndefined();
   });
   it('ignores the app window itself', () => {
     const obs = observation({
       windows: [{ ...dialogWindow(1, 'Menu'), type: 'application' }],
       elements: [element('dddd0001', 'Special offer', 1), element('dddd0002', 'Close', 1)],
     });
-    expect(matchInterrupt(obs, NO_TASK)).toBeUndefined();
+    expect(matchInterrupt(obs, NO_TASK, REGISTRY.catalog)).toBeUndefined();
   });
 });

@@ -27,9 +27,8 @@ const SRC = join(ROOT, 'src');
 
 const BACKLOG: Record<string, readonly string[]> = {
   'src/executor/action-audit.ts': ['type'],
-  'src/executor/guardrails/guard.ts': ['action_sequence', 'control_action', 'type'],
+  'src/executor/guardrails/guard.ts': ['control_action', 'type'],
   'src/executor/app-match.ts': ['control_action', 'launch_app', 'tap'],
-  'src/executor/native-args.ts': ['action_sequence', 'wait_until'],
   'src/executor/validator.ts': [
     'ask_user',
     'control_action',
@@ -43,8 +42,6 @@ const BACKLOG: Record<string, readonly string[]> = {
     'wait',
     'wait_until',
   ],
-  'src/planner/act-tool.ts': ['wait'],
-  'src/planner/interrupts.ts': ['swipe', 'tap'],
 };
 
 function tsFiles(dir: string): string[] {

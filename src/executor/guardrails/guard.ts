@@ -1,6 +1,6 @@
 import { classifyText, isGenericConfirm, type LexiconHit, type RiskCategory } from '../../core/risk-lexicon.js';
 import type { Action, Element, Observation, ToolName } from '../../core/types.js';
-import { memberPresses, sequenceMembers } from '../native-args.js';
+import { isSequence, memberPresses, sequenceMembers } from '../native-args.js';
 import type { ConfirmCategory } from './confirm.js';
 import { emergencyCall, opensComposer } from './control-intent.js';
 import { findPii, type PiiKind } from './pii.js';
@@ -243,7 +243,7 @@ export function checkGuard(
   const mutating = isMutating(action);
   const app = cfg.apps?.[obs.app.package];
   const f: Findings = { obs, terms: app?.terms, hits: [], does: [], reasons: extraReason ? [extraReason] : [] };
-  if (mutating && action.tool === 'action_sequence') judgeSequence(f, action);
+  if (mutating && isSequence(action)) judgeSequence(f, action);
   else if (mutating) {
     judgeTouch(f, action, target);
     if (submits(action)) judgeSubmit(f);
