@@ -39,7 +39,12 @@ export async function shapeBurst(s: Session, ctx: StepCtx, planned: PlannedStep,
   if (stop.kind === 'whole') return { kind: 'run', planned: run.planned, rest: run.rest, hint: run.stop };
   const index = stop.kind === 'cut' ? stop.index : 0;
   const members = (run.planned.decision.action.args?.actions ?? []) as PendingBurst['members'];
-  const ran = members.slice(0, index).map((m) => shown(m, obs.elements.find((e) => e.id === (m as { target_id?: string }).target_id)));
+  const ran = members.slice(0, index).map((m) =>
+    shown(
+      m,
+      obs.elements.find((e) => e.id === (m as { target_id?: string }).target_id),
+    ),
+  );
   const hint = stoppedHint(`member ${run.first + index} (${stop.what})`, heldWhy(stop.asks), [...run.before, ...ran]);
   if (stop.kind === 'cut') return { kind: 'run', planned: stop.planned, hint };
   await stopBurst(s, hint);

@@ -17,6 +17,7 @@ import { waitUntil } from '../tools/wait-until.js';
  */
 
 export type { PendingBurst };
+
 type Member = PendingBurst['members'][number] & { target_id?: string };
 
 /** What a step runs of a burst: a part (and what is left after it), or why nothing of it runs. */
@@ -54,8 +55,7 @@ const startsAs = (name: string, want: string) => name.startsWith(want) && /^\s*[
 /** The one control a member by label names on this screen, or why there is none. */
 export function ground(m: Member, obs: Observation): { el: Element } | { why: string } {
   const want = norm(m.label ?? '');
-  const fits = (e: Element) =>
-    m.tool === waitUntil.name || (op(m) === 'set_text' ? e.flags.editable : e.actionable);
+  const fits = (e: Element) => m.tool === waitUntil.name || (op(m) === 'set_text' ? e.flags.editable : e.actionable);
   const pool = obs.elements.filter(fits);
   // Its name exactly; else a name it begins, up to a colon or a bracket ("To" for "To: name or number").
   const exact = pool.filter((e) => names(e).includes(want));
@@ -102,9 +102,21 @@ export function firstPart(planned: PlannedStep, obs: Observation): BurstPart {
   if (first < 0) return { kind: 'whole' };
   const d = planned.decision;
   const pending: PendingBurst = {
-    members: ms.slice(first).map(({ tool, label, state, args }) => ({ tool, args, ...(label ? { label } : {}), ...(state ? { state } : {}) })),
+    members: ms
+      .slice(first)
+      .map(({ tool, label, state, args }) => ({
+        tool,
+        args,
+        ...(label ? { label } : {}),
+        ...(state ? { state } : {}),
+      })),
     next: first + 1,
-    ran: ms.slice(0, first).map((m) => shown(m, obs.elements.find((x) => x.id === m.target_id))),
+    ran: ms.slice(0, first).map((m) =>
+      shown(
+        m,
+        obs.elements.find((x) => x.id === m.target_id),
+      ),
+    ),
     expect: d.expect,
     subgoalDone: planned.subgoalDone,
     ...(planned.revisedPlan ? { plan: planned.revisedPlan } : {}),

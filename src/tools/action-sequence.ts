@@ -125,7 +125,10 @@ function parse(a: ActArgs, ctx: ParseCtx): ToolParse {
       const issues = own.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ');
       return { ok: false, error: `action_sequence step ${i}: ${issues}` };
     }
-    const b = m.parse({ thought: a.thought, ...s, ...own.data, target_id: target_id ?? (s.label && BY_LABEL) } as ActArgs, ctx);
+    const b = m.parse(
+      { thought: a.thought, ...s, ...own.data, target_id: target_id ?? (s.label && BY_LABEL) } as ActArgs,
+      ctx,
+    );
     if (!b.ok) return { ok: false, error: `action_sequence step ${i}: ${b.error}` };
     const named = target_id ? { target_id } : s.label ? { label: s.label, ...(s.state ? { state: s.state } : {}) } : {};
     actions.push({ tool: s.tool, ...named, args: b.action.args ?? {} });
@@ -218,7 +221,10 @@ export const actionSequence: Tool = {
       const spec = tools.get(String(r.tool));
       const args = { ...((r.args as Record<string, unknown> | undefined) ?? {}) };
       const target_id = typeof r.target_id === 'string' ? r.target_id : undefined;
-      const member = fullSelectors(spec?.asMember?.({ target_id, args }, obs) ?? { action: String(r.tool), ...args }, obs);
+      const member = fullSelectors(
+        spec?.asMember?.({ target_id, args }, obs) ?? { action: String(r.tool), ...args },
+        obs,
+      );
       return distinct(member, byId(obs, target_id), obs);
     });
     return { ...a, args: { ...a.args, actions } };

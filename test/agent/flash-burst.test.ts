@@ -186,7 +186,9 @@ describe('a burst that crosses a page', () => {
     // The burst crossed into the compose screen by label and stopped before Send, telling the model.
     const told = asked.find((x) => /stopped before member \d+ \(click "Send"\): it asks the user/.test(x.p.hint ?? ''));
     expect(told).toBeTruthy();
-    expect(told?.p.hint).toMatch(/member\(s\) before it ran \(click "Start chat", set_text "To[^"]*", set_text "Text message"\)/);
+    expect(told?.p.hint).toMatch(
+      /member\(s\) before it ran \(click "Start chat", set_text "To[^"]*", set_text "Text message"\)/,
+    );
     const grounded = r.stepLog.filter((s) => /grounded on this screen by label/.test(s.note ?? ''));
     expect(grounded.length).toBeGreaterThan(0);
     expect(grounded.every((s) => !/Send/.test(s.action))).toBe(true);
