@@ -1,4 +1,6 @@
+import { byId } from '../executor/native-args.js';
 import type { PlannedStep } from '../planner/act-tool.js';
+import { tap } from '../tools/tap.js';
 import { heldWhy, stopAtHeld } from './burst-stop.js';
 import { type BurstPart, firstPart, nextPart, type PendingBurst, shown, stoppedHint } from './flash-burst.js';
 import { apply, type Session } from './session.js';
@@ -37,19 +39,58 @@ export async function shapeBurst(s: Session, ctx: StepCtx, planned: PlannedStep,
   const run = part.kind === 'part' ? part : { planned, rest: undefined, stop: undefined, before: [], first: 1 };
   const stop = stopAtHeld(s, ctx, run.planned);
   if (stop.kind === 'whole') return { kind: 'run', planned: run.planned, rest: run.rest, hint: run.stop };
+  const members = (run.planned.decision.action.args?.actions ?? []) as Grounded[];
   const index = stop.kind === 'cut' ? stop.index : 0;
-  const members = (run.planned.decision.action.args?.actions ?? []) as PendingBurst['members'];
-  const ran = members.slice(0, index).map((m) =>
-    shown(
-      m,
-      obs.elements.find((e) => e.id === (m as { target_id?: string }).target_id),
-    ),
-  );
-  const hint = stoppedHint(`member ${run.first + index} (${stop.what})`, heldWhy(stop.asks), [...run.before, ...ran]);
-  if (stop.kind === 'cut') return { kind: 'run', planned: stop.planned, hint };
-  await stopBurst(s, hint);
-  return { kind: 'refused', note: `stopped before ${stop.what}: nothing ran` };
+  const n = run.first + index;
+  const before = [...run.before, ...members.slice(0, index).map((m) => shown(m, byId(obs, m.target_id)))];
+  // Members after the guarded one are not sent: the burst stops there.
+  const dropped = members.length - index - 1 + (run.rest?.members.length ?? 0);
+  const guarded = members[index] as Grounded;
+  const el = byId(obs, guarded.target_id);
+  if (stop.kind === 'none') {
+    // It goes alone now, as the tap it is: confirmed, verified in full.
+    const action = { tool: tap.name, target_id: el?.id };
+    const own = dropped
+      ? {
+          expect: { kind: 'screen_changes' as const, note: 'a guarded member of the burst, alone' },
+          subgoalDone: false,
+        }
+      : {
+          expect: run.planned.decision.expect,
+          subgoalDone: run.planned.subgoalDone,
+          revisedPlan: run.planned.revisedPlan,
+        };
+    const { expect, ...rest } = own;
+    const lone: PlannedStep = { decision: { thought: run.planned.decision.thought, action, expect }, ...rest };
+    return { kind: 'run', planned: lone, hint: dropped ? wentAlone(n, stop, before, dropped) : undefined };
+  }
+  // The members before it run; it is the burst's next part, alone, grounded again by its label.
+  const label = el && (el.label || el.text || el.desc);
+  const hint = stoppedHint(`member ${n} (${stop.what})`, heldWhy(stop.asks), before);
+  if (!label) return { kind: 'run', planned: stop.planned, hint };
+  const last = run.planned;
+  const rest: PendingBurst = {
+    members: [{ tool: guarded.tool, label, args: guarded.args }],
+    next: n,
+    ran: before,
+    expect: dropped ? { kind: 'screen_changes', note: 'a guarded member of the burst, alone' } : last.decision.expect,
+    subgoalDone: dropped ? false : last.subgoalDone,
+    ...(!dropped && last.revisedPlan ? { plan: [...last.revisedPlan] } : {}),
+    thought: last.decision.thought,
+  };
+  // Told once it went alone (the model's next call comes after it).
+  return { kind: 'run', planned: stop.planned, rest, hint: dropped ? wentAlone(n, stop, before, dropped) : undefined };
 }
+
+/** What the model is told after a guarded member went alone and the members after it were not sent. */
+function wentAlone(n: number, stop: { what: string; asks: string }, before: string[], dropped: number): string {
+  const ran = before.length
+    ? `the ${before.length} member(s) before it ran (${before.join(', ')})`
+    : 'nothing before it ran';
+  return `Your action_sequence stopped at member ${n} (${stop.what}): it asks the user (${stop.asks}), so it went alone; ${ran}; the ${dropped} member(s) after it were not sent. Go on from this screen.`;
+}
+
+type Grounded = PendingBurst['members'][number] & { target_id?: string };
 
 /**
  * Right before the part is dispatched: what will be left of its burst waits on the step (run state

@@ -50,14 +50,16 @@ export function shown(m: Member, e?: Element): string {
   return label ? `${op(m)} "${label}"` : op(m);
 }
 
-const startsAs = (name: string, want: string) => name.startsWith(want) && /^\s*[:：(（]/.test(name.slice(want.length));
+const startsAs = (name: string, want: string) =>
+  name.startsWith(want) && /^(\s|[:：(（—·,])/u.test(name.slice(want.length));
 
 /** The one control a member by label names on this screen, or why there is none. */
 export function ground(m: Member, obs: Observation): { el: Element } | { why: string } {
   const want = norm(m.label ?? '');
   const fits = (e: Element) => m.tool === waitUntil.name || (op(m) === 'set_text' ? e.flags.editable : e.actionable);
   const pool = obs.elements.filter(fits);
-  // Its name exactly; else a name it begins, up to a colon or a bracket ("To" for "To: name or number").
+  // Its name exactly; else the one name it begins, up to a word's end ("To" for "To: name or number",
+  // "Saved card" for "Saved card Visa •••• 3106") — two such names are no grounding.
   const exact = pool.filter((e) => names(e).includes(want));
   let hits = exact.length ? exact : pool.filter((e) => names(e).some((n) => startsAs(n, want)));
   // A switch's row and the switch itself may share the label: the state names the switch.
@@ -102,14 +104,12 @@ export function firstPart(planned: PlannedStep, obs: Observation): BurstPart {
   if (first < 0) return { kind: 'whole' };
   const d = planned.decision;
   const pending: PendingBurst = {
-    members: ms
-      .slice(first)
-      .map(({ tool, label, state, args }) => ({
-        tool,
-        args,
-        ...(label ? { label } : {}),
-        ...(state ? { state } : {}),
-      })),
+    members: ms.slice(first).map(({ tool, label, state, args }) => ({
+      tool,
+      args,
+      ...(label ? { label } : {}),
+      ...(state ? { state } : {}),
+    })),
     next: first + 1,
     ran: ms.slice(0, first).map((m) =>
       shown(

@@ -83,7 +83,10 @@ function nextScreenMember(line: string): Member | undefined {
   // A switch is set to the state its step names: clicked only when it is not in it.
   if (it.verb === 'toggle' && (value === 'on' || value === 'off'))
     return { step: step({ op: 'click', state: value }), expect: 'page_changes', ends: false };
-  if (it.verb === 'tap') return { step: step({ op: 'click' }), expect: 'page_changes', ends: true };
+  // What a careful model expects of a tap it cannot name by id: the page changes, or (a stepper's
+  // "+", marked `changes`) anything on it does.
+  if (it.verb === 'tap')
+    return { step: step({ op: 'click' }), expect: value === 'changes' ? 'screen_changes' : 'page_changes', ends: true };
   return undefined;
 }
 

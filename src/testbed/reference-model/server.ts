@@ -115,7 +115,9 @@ function withBurst(out: ActArgsOut, ctx: PlanContext, p: ParsedPrompt, skipped =
       : undefined;
   const covered = burst ? burst.covered : own ? 1 : 0;
   const args = burst?.args ?? out;
-  if (TERMINAL.has(args.tool)) return args;
+  // Past a stopped burst's members that ran, the plan says what is left of it (nothing, at the end).
+  if (TERMINAL.has(args.tool))
+    return skipped && !p.planPending ? { ...args, plan: p.plan.slice(ctx.current).map((s) => s.text) } : args;
   if (p.planPending)
     return {
       ...args,
@@ -134,10 +136,16 @@ function withBurst(out: ActArgsOut, ctx: PlanContext, p: ParsedPrompt, skipped =
  * own bursts start at its [>] subgoal, one subgoal a member); 0 when no burst stopped.
  */
 function ranOfStoppedBurst(p: ParsedPrompt): number {
-  const m = /Your action_sequence stopped before member \d+ \(.*?\): [^;]*; the (\d+) member\(s\) before it ran/.exec(
-    p.hint ?? '',
-  );
-  return m ? Number(m[1]) : 0;
+  const hint = p.hint ?? '';
+  const before =
+    /Your action_sequence stopped before member \d+ \(.*?\): [^;]*; the (\d+) member\(s\) before it ran/.exec(hint);
+  if (before) return Number(before[1]);
+  // A guarded member that went alone ran too.
+  const alone =
+    /Your action_sequence stopped at member \d+ \(.*?\): [^;]*so it went alone; (?:the (\d+) member\(s\) before it ran|nothing)/.exec(
+      hint,
+    );
+  return alone ? Number(alone[1] ?? 0) + 1 : 0;
 }
 
 const TERMINAL = new Set(['done', 'ask_user', 'infeasible']);
@@ -183,8 +191,11 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
     // After a burst stopped part-way, its members that ran did the subgoals they were sent for.
     const ran = ranOfStoppedBurst(p);
     const planned = p.planPending
-      ? { intents, current: Math.min(ran, intents.length - 1) }
-      : { intents: p.plan.map((s) => ownIntent(s.text)), current: Math.min(p.currentIndex + ran, p.plan.length - 1) };
+      ? { intents, current: ran }
+      : {
+          intents: p.plan.map((s) => ownIntent(s.text)),
+          current: p.currentIndex < 0 ? p.currentIndex : p.currentIndex + ran,
+        };
     const ctx = { ...planned, screen, history, banned: p.banned, app: p.app };
     // After the user declined a guarded action, a careful model stops and reports it.
     const args: ActArgsOut = p.declined
