@@ -1,14 +1,11 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { referenceCatalog } from '../../regression-tasks/index.js';
+import { describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/agent/loop.js';
 import { resumeAgent } from '../../src/agent/resume.js';
-import type { ActArgsOut } from '../../src/testbed/reference-model/policy.js';
 import type { ParsedPrompt } from '../../src/testbed/reference-model/read-request.js';
-import { type ReferenceModel, startReferenceModel } from '../../src/testbed/reference-model/server.js';
-import { type Rig, startRig } from './support/agent-rig.js';
+import type { Rig } from './support/agent-rig.js';
+import { scriptedSuite } from './support/scripted-model.js';
 
 /**
  * Bursts that cross a page (issue 25) on the virtual phone with the reference model over HTTP:
@@ -21,38 +18,7 @@ import { type Rig, startRig } from './support/agent-rig.js';
 const WIFI = 'Turn Wi-Fi off.';
 const SEND = 'Text 15551234567: "On my way".';
 
-let runsDir: string;
-let rig: Rig;
-/** Each model call: its function and the prompt as the model read it. */
-let asked: { fn: string; p: ParsedPrompt }[];
-let script: ((p: ParsedPrompt, fn: string) => ActArgsOut | undefined) | undefined;
-let model: ReferenceModel;
-
-beforeAll(async () => {
-  model = await startReferenceModel({
-    catalog: referenceCatalog(),
-    noise: 0,
-    seed: 1,
-    tokenizer: 'estimate',
-    answer: (p, fn) => {
-      asked.push({ fn, p });
-      return script?.(p, fn);
-    },
-  });
-  runsDir = await mkdtemp(path.join(tmpdir(), 'pa-burst-'));
-});
-afterAll(async () => {
-  await model.close();
-  await rm(runsDir, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  asked = [];
-  script = undefined;
-  rig = await startRig({ modelUrl: model.url });
-});
-afterEach(async () => {
-  await rig.close();
-});
+const t = scriptedSuite('pa-burst-');
 
 /** The Settings home screen's "Network & internet" row, when the model is on it. */
 const networkRow = (p: ParsedPrompt) => p.screen.elements.find((e) => e.text.startsWith('Network & internet'));
@@ -63,7 +29,7 @@ type Sent = { tool: string; verification?: string; members: string[] };
 describe('a burst that crosses a page', () => {
   it('goes on by label on the screens its taps open: Wi-Fi off in two model calls, each part on its own screen', async () => {
     const sent: Sent[] = [];
-    const a = await rig.agent({
+    const a = await t.rig.agent({
       confirm: () => 'denied',
       wrap: (ports) => ({
         ...ports,
@@ -78,25 +44,25 @@ describe('a burst that crosses a page', () => {
         },
       }),
     });
-    const r = await runAgent(a.deps, { goal: WIFI, maxSteps: 15, runsDir, mode: 'flash' });
+    const r = await runAgent(a.deps, { goal: WIFI, maxSteps: 15, runsDir: t.runsDir, mode: 'flash' });
     await a.close();
     expect(r.status).toBe('done');
-    expect(rig.phone.world.settings.wifi).toBe(false);
+    expect(t.rig.phone.world.settings.wifi).toBe(false);
     // The launch (with the plan), then one burst: Network & internet → Internet → the Wi-Fi switch.
-    expect(asked.map((x) => x.fn)).toEqual(['act', 'act']);
+    expect(t.asked.map((x) => x.fn)).toEqual(['act', 'act']);
     expect(r.llm.calls).toBe(2);
     const parts = sent.filter((x) => x.tool === 'action_sequence');
     expect(parts).toHaveLength(3);
     // Each part on its own screen, by an id of that screen; light between parts, full at the end.
     expect(new Set(parts.flatMap((x) => x.members)).size).toBe(3);
     expect(parts.map((x) => x.verification)).toEqual([undefined, undefined, 'full']);
-    const burst = asked[1]?.p;
+    const burst = t.asked[1]?.p;
     expect(burst && networkRow(burst)).toBeTruthy();
   });
 
   it('stops where a member does not ground on the new screen: nothing is pressed there, and the model is told', async () => {
     let sentBurst = false;
-    script = (p, fn) => {
+    t.script = (p, fn) => {
       const row = networkRow(p);
       if (fn !== 'act' || !row || sentBurst) return undefined;
       sentBurst = true;
@@ -113,7 +79,7 @@ describe('a burst that crosses a page', () => {
       };
     };
     const dispatched: string[] = [];
-    const a = await rig.agent({
+    const a = await t.rig.agent({
       confirm: () => 'denied',
       wrap: (ports) => ({
         ...ports,
@@ -123,12 +89,12 @@ describe('a burst that crosses a page', () => {
         },
       }),
     });
-    const r = await runAgent(a.deps, { goal: WIFI, maxSteps: 20, runsDir, mode: 'flash' });
+    const r = await runAgent(a.deps, { goal: WIFI, maxSteps: 20, runsDir: t.runsDir, mode: 'flash' });
     await a.close();
     expect(sentBurst).toBe(true);
     // The call after the burst: on the page it opened, told where the burst stopped and why.
-    const after = asked.findIndex((x) => x.fn === 'act' && networkRow(x.p)) + 1;
-    const told = asked[after]?.p;
+    const after = t.asked.findIndex((x) => x.fn === 'act' && networkRow(x.p)) + 1;
+    const told = t.asked[after]?.p;
     expect(told?.app).toMatch(/NetworkDashboard/);
     expect(told?.hint).toMatch(
       /stopped before member 2 \(click "Satellite uplink"\): no control labelled "Satellite uplink" on this screen; the 1 member\(s\) before it ran \(click "Network & internet[^"]*"\)/,
@@ -140,12 +106,12 @@ describe('a burst that crosses a page', () => {
     expect(dispatched.slice(0, 2)).toEqual(['launch_app', 'action_sequence']);
     // The model goes on from there and finishes the task.
     expect(r.status).toBe('done');
-    expect(rig.phone.world.settings.wifi).toBe(false);
+    expect(t.rig.phone.world.settings.wifi).toBe(false);
   });
 
   it('refuses a member given by id after a tap that may open another screen, before anything runs', async () => {
     let sentBurst = false;
-    script = (p, fn) => {
+    t.script = (p, fn) => {
       const row = networkRow(p);
       const other = p.screen.elements.find((e) => e.text.startsWith('Connected devices'));
       if (fn !== 'act' || !row || !other || sentBurst) return undefined;
@@ -161,13 +127,13 @@ describe('a burst that crosses a page', () => {
         subgoal_done: true,
       };
     };
-    const a = await rig.agent({ confirm: () => 'denied' });
-    const r = await runAgent(a.deps, { goal: WIFI, maxSteps: 20, runsDir, mode: 'flash' });
+    const a = await t.rig.agent({ confirm: () => 'denied' });
+    const r = await runAgent(a.deps, { goal: WIFI, maxSteps: 20, runsDir: t.runsDir, mode: 'flash' });
     await a.close();
     const refused = r.stepLog.find((s) => s.action.startsWith('action_sequence'));
     expect(refused?.ok).toBe(false);
     expect(refused?.note).toMatch(/member 2 names \w+ by id after member 1 .*nothing ran/);
-    const next = asked[asked.findIndex((x) => networkRow(x.p) && x.fn === 'act') + 1]?.p;
+    const next = t.asked[t.asked.findIndex((x) => networkRow(x.p) && x.fn === 'act') + 1]?.p;
     expect(next?.hint).toMatch(/Give a member after such a tap by label/);
     // Still on the screen it was decided on when the model heard it: nothing was pressed.
     expect(next?.app).toMatch(/Settings/);
@@ -176,11 +142,11 @@ describe('a burst that crosses a page', () => {
   });
 
   it('stops at a guarded member on the new screen: the members before it run, then it goes alone, confirmed alone', async () => {
-    const a = await rig.agent({ confirm: () => 'approved' });
-    const r = await runAgent(a.deps, { goal: SEND, maxSteps: 20, runsDir, mode: 'flash' });
+    const a = await t.rig.agent({ confirm: () => 'approved' });
+    const r = await runAgent(a.deps, { goal: SEND, maxSteps: 20, runsDir: t.runsDir, mode: 'flash' });
     await a.close();
     expect(r.status).toBe('done');
-    expect(rig.phone.world.sent).toEqual([expect.objectContaining({ body: 'On my way' })]);
+    expect(t.rig.phone.world.sent).toEqual([expect.objectContaining({ body: 'On my way' })]);
     // One question, about the Send tap alone.
     expect(a.confirmations.map((c) => c.summary)).toEqual([expect.stringMatching(/^tap .*Send/)]);
     // The burst crossed into the compose screen by label, ran up to Send, and Send went alone
@@ -197,7 +163,7 @@ describe('a burst that crosses a page', () => {
 
   it('a guarded member with members after it goes alone, and the model hears the rest was not sent', async () => {
     let sentBurst = false;
-    script = (p, fn) => {
+    t.script = (p, fn) => {
       const start = p.screen.elements.find((e) => e.text === 'Start chat');
       if (fn !== 'act' || !start || sentBurst) return undefined;
       sentBurst = true;
@@ -215,17 +181,17 @@ describe('a burst that crosses a page', () => {
         subgoal_done: true,
       };
     };
-    const a = await rig.agent({ confirm: () => 'approved' });
-    const r = await runAgent(a.deps, { goal: SEND, maxSteps: 20, runsDir, mode: 'flash' });
+    const a = await t.rig.agent({ confirm: () => 'approved' });
+    const r = await runAgent(a.deps, { goal: SEND, maxSteps: 20, runsDir: t.runsDir, mode: 'flash' });
     await a.close();
     // Send went alone right after the members before it, confirmed alone; "Navigate up" never went out.
-    expect(rig.phone.world.sent[0]).toEqual(expect.objectContaining({ body: 'On my way' }));
+    expect(t.rig.phone.world.sent[0]).toEqual(expect.objectContaining({ body: 'On my way' }));
     expect(a.confirmations[0]?.summary).toMatch(/^tap .*Send/);
     const sendStep = r.stepLog.findIndex((s) => /^tap .*"Send"/.test(s.action));
     expect(r.stepLog[sendStep]?.llm.calls).toBe(0);
     expect(r.stepLog.some((s) => /Navigate up/.test(s.action))).toBe(false);
     // The model's next call hears where the burst stopped, what ran and what was not sent.
-    const next = asked.find((x) => x.p.hint?.includes('went alone'))?.p.hint;
+    const next = t.asked.find((x) => x.p.hint?.includes('went alone'))?.p.hint;
     expect(next).toMatch(
       /stopped at member 4 \(click "Send"\): it asks the user \(send\), so it went alone; the 3 member\(s\) before it ran .*; the 1 member\(s\) after it were not sent/,
     );
@@ -252,8 +218,14 @@ describe('a burst that crosses a page', () => {
         },
       }),
     });
-    const first = await rig.agent(watch(true));
-    const killed = await runAgent(first.deps, { goal: WIFI, maxSteps: 15, runsDir, mode: 'flash', signal: ctl.signal })
+    const first = await t.rig.agent(watch(true));
+    const killed = await runAgent(first.deps, {
+      goal: WIFI,
+      maxSteps: 15,
+      runsDir: t.runsDir,
+      mode: 'flash',
+      signal: ctl.signal,
+    })
       .then(() => undefined)
       .catch((e: Error) => e);
     await first.close();
@@ -262,17 +234,17 @@ describe('a burst that crosses a page', () => {
     const cp = JSON.parse(await readFile(path.join(runDir, 'checkpoint.json'), 'utf8'));
     expect(cp.status).toBe('interrupted');
     expect(cp.burst?.members.map((m: { label?: string }) => m.label)).toEqual(['Internet', 'Wi-Fi']);
-    expect(rig.phone.world.settings.wifi).toBe(true);
-    asked = [];
-    const second = await rig.agent(watch(false));
+    expect(t.rig.phone.world.settings.wifi).toBe(true);
+    t.asked.length = 0;
+    const second = await t.rig.agent(watch(false));
     const resumed = await resumeAgent(second.deps, { runDir });
     await second.close();
     expect(resumed.status).toBe('done');
-    expect(rig.phone.world.settings.wifi).toBe(false);
+    expect(t.rig.phone.world.settings.wifi).toBe(false);
     // The parts after the kill are the rest; the first part's member is never sent again.
     expect(clicked).toHaveLength(3);
     const [firstPart = [], ...rest] = clicked;
     for (const part of rest) for (const id of firstPart) expect(part).not.toContain(id);
-    expect(asked).toEqual([]);
+    expect(t.asked).toEqual([]);
   });
 });
