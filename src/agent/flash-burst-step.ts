@@ -31,6 +31,8 @@ export async function pendingPart(s: Session, ctx: StepCtx): Promise<BurstPart |
 
 export async function shapeBurst(s: Session, ctx: StepCtx, planned: PlannedStep, given?: BurstPart): Promise<Shaped> {
   const obs = ctx.seen.obs;
+  // A part grounded from the rest of a burst (a replayed first part brings its rest, and is a first part).
+  ctx.burstNext = given?.kind === 'part' && given.first > 1;
   const part = given ?? firstPart(planned, obs);
   if (part.kind === 'stopped') {
     await stopBurst(s, part.hint);

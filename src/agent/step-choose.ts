@@ -108,7 +108,15 @@ async function replayFromMemory(s: Session, ctx: StepCtx): Promise<Choice | unde
   // its plan (page-memory replay first), a burst closes the subgoals it covered.
   const revisedPlan = hit.plan;
   const planned = { decision: hit.decision, subgoalDone: hit.subgoalDone, ...(revisedPlan ? { revisedPlan } : {}) };
-  return { kind: 'decided', planned, source: 'cache' };
+  // The first part of a burst brings the rest it went on with: grounded by label, as it was then.
+  const part: BurstPart | undefined = hit.burst && {
+    kind: 'part',
+    planned,
+    rest: structuredClone(hit.burst),
+    before: [],
+    first: 1,
+  };
+  return { kind: 'decided', planned, source: 'cache', ...(part ? { part } : {}) };
 }
 
 /** A remembered `element_state` step whose element is already in that state on this screen. */

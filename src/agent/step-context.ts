@@ -21,4 +21,6 @@ export interface StepCtx {
   covered?: Approval;
   /** What is left of this step's burst after its part (./flash-burst.ts): run state once the part ran. */
   burstRest?: PendingBurst;
+  /** This step runs a later part of a burst (grounded from its rest, not remembered on its own). */
+  burstNext?: boolean;
 }

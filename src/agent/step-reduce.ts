@@ -61,7 +61,8 @@ export async function reduce(
   // A step right after a failure that does not complete the subgoal (an undo, a back out of a
   // wrong page) answers that failure, not the page: replayed on a later visit it does harm.
   const corrective = s.state.loop.failRun > 0 && !planned.subgoalDone;
-  const remembers = ok && !corrective && own && action.tool !== wait.name;
+  // A burst's later parts come from the rest its first part is remembered with (./flash-burst.ts).
+  const remembers = ok && !corrective && own && action.tool !== wait.name && !ctx.burstNext;
   const page = `${ctx.record.subgoal}|${obs.pageHash}`;
   const e: ExecutedEvent = {
     step: ctx.step,
@@ -104,6 +105,7 @@ export async function reduce(
       decision,
       subgoalDone: planned.subgoalDone,
       plan: planned.revisedPlan,
+      burst: ctx.burstRest,
     });
   // Verified replay: a cached action whose expectation fails is forgotten at once.
   if (!ok && source === 'cache') memory.evict(goal, ctx.record.subgoal, obs.pageHash);

@@ -5,7 +5,8 @@ import { JSONFile } from 'lowdb/node';
 import { z } from 'zod';
 import { ApprovalSchema } from '../core/approval.js';
 import { RUN_MODES } from '../core/run-mode.js';
-import { DecisionSchema, ExpectSchema } from '../core/types.js';
+import { DecisionSchema } from '../core/types.js';
+import { PendingBurstSchema } from '../planner/memory/burst-rest.js';
 
 /**
  * The run's `checkpoint.json` (DESIGN §6), through lowdb (steno's atomic rename: a kill mid-write
@@ -40,34 +41,11 @@ const UsageSchema = z.object({
  */
 export const CHECKPOINT_VERSION = 1;
 
+export type { PendingBurst } from '../planner/memory/burst-rest.js';
+
 export const RunModeSchema = z.enum(RUN_MODES);
 /** The task settings a run started with (agent/task-settings.ts), as its records keep them. */
 export const SettingsRecordSchema = z.object({ maxBurstActions: z.number().int().min(1) });
-
-/**
- * The rest of a burst that crosses a page (agent/flash-burst.ts): its members still to run, each
- * named by label and grounded on the screen its turn comes on, and what the whole burst came with
- * (applied with its last member). Only what was not dispatched is kept: a resume goes on from it.
- */
-export const PendingBurstSchema = z.object({
-  members: z.array(
-    z.object({
-      tool: z.string(),
-      label: z.string().optional(),
-      state: z.enum(['on', 'off']).optional(),
-      args: z.record(z.string(), z.unknown()),
-    }),
-  ),
-  /** The model's number (1-based) of the first member here. */
-  next: z.number().int().min(1),
-  /** The members that ran, as the model is told ('click "Network & internet"'). */
-  ran: z.array(z.string()),
-  expect: ExpectSchema,
-  subgoalDone: z.boolean(),
-  plan: z.array(z.string()).optional(),
-  thought: z.string(),
-});
-export type PendingBurst = z.infer<typeof PendingBurstSchema>;
 
 export const CheckpointSchema = z.object({
   version: z.number().int(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type Decision, DecisionSchema } from '../../core/types.js';
+import { type PendingBurst, PendingBurstSchema } from './burst-rest.js';
 
 /**
  * Page memory as a verified replay cache: (goal, subgoal, page hash) → the action that worked there.
@@ -18,6 +19,11 @@ export const PageMemoryEntrySchema = z.object({
    * with it, so a warm Flash run needs no call for its plan and a burst closes what it covered.
    */
   plan: z.array(z.string()).optional(),
+  /**
+   * The rest of the burst this action was the first part of (members by label, grounded on the
+   * screens after it): replayed with it, so the parts after need neither a call nor an entry.
+   */
+  burst: PendingBurstSchema.optional(),
 });
 export type PageMemoryEntry = z.infer<typeof PageMemoryEntrySchema>;
 
@@ -37,6 +43,8 @@ export interface RememberedAction {
   subgoalDone: boolean;
   /** The `plan=[…]` it was sent with, if any. */
   plan?: readonly string[];
+  /** What was left of its burst after it. */
+  burst?: PendingBurst;
 }
 
 export class PageMemory {
@@ -69,6 +77,7 @@ export class PageMemory {
       hits: prev?.hits ?? 0,
       verified,
       ...(e.plan ? { plan: [...e.plan] } : {}),
+      ...(e.burst ? { burst: structuredClone(e.burst) } : {}),
     });
   }
 
