@@ -1,3 +1,4 @@
+import { CONTRADICTION_FLAG } from './contradictions.js';
 import type { StepRecord } from './run.js';
 
 /**
@@ -35,7 +36,11 @@ export interface Figures {
   typedWithoutTap: number;
   /** Steps where the model scrolled through the recorded scroll states before acting. */
   scrolledSteps: number;
+  /** Steps from where DroidTask's own data contradicts the gold on (./contradictions.ts), and their misses. */
+  contradicted: { steps: number; tasks: number; misses: number };
 }
+
+const isContradicted = (r: StepRecord) => r.flags.some((f) => f.startsWith(CONTRADICTION_FLAG));
 
 /** AutoDroid's published figures (../shared/fixtures/droidtask/SOURCES.md): 158 tasks, 718 steps, 13 apps. */
 export const PUBLISHED = [
@@ -119,6 +124,11 @@ export function figures(records: readonly StepRecord[]): Figures {
     checkedBeforeDone: misses.checked_before_done ?? 0,
     typedWithoutTap: misses.typed_without_tap ?? 0,
     scrolledSteps: records.filter((r) => r.scrolls > 0).length,
+    contradicted: {
+      steps: records.filter(isContradicted).length,
+      tasks: new Set(records.filter(isContradicted).map((r) => r.task)).size,
+      misses: records.filter((r) => isContradicted(r) && !r.score.correct).length,
+    },
   };
 }
 
@@ -183,6 +193,8 @@ export function renderMarkdown(meta: ReportMeta, records: readonly StepRecord[])
     '## Misses, by kind',
     '',
     `Reported apart, not forgiven: **not ending on a done step** (the model checked, scrolled or acted again where the gold ends): ${all.checkedBeforeDone}; **typed into a field without tapping it first** (the gold step is the tap): ${all.typedWithoutTap}.`,
+    '',
+    `Counted apart, not forgiven: **after DroidTask's recording contradicts its gold** (the next recorded screen shows another text than the gold typed, the gold types only part of what the instruction quotes, or taps another file than the one named; flagged \`${CONTRADICTION_FLAG}\` from that step to the task's end, found from the data alone): ${all.contradicted.misses} of the ${all.steps - all.correct} misses, on ${all.contradicted.steps} steps of ${all.contradicted.tasks} tasks; the other ${all.steps - all.correct - all.contradicted.misses} are the project's or the model's.`,
     '',
     '| miss | steps |',
     '| --- | ---: |',

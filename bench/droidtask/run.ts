@@ -5,7 +5,7 @@ import { callbackConfirmation, composeAgent } from '../../src/compose/agent.js';
 import type { ModelSpec } from '../../src/compose/model.js';
 import { rect, rectArea, rectCenter, rectContains } from '../../src/core/geometry.js';
 import { Logger } from '../../src/core/logger.js';
-import type { Action, Element } from '../../src/core/types.js';
+import type { Action, Element, Observation } from '../../src/core/types.js';
 import { shownIds } from '../../src/perception/compact.js';
 import { actJsonSchema } from '../../src/planner/act-schema.js';
 import { formatExpect } from '../../src/planner/expect-dsl.js';
@@ -17,6 +17,7 @@ import type { HistoryEntry } from '../../src/planner/prompt/types.js';
 import { countTokens } from '../../src/testbed/reference-model/tokens.js';
 import { ReplayPhone } from '../../src/testbed/replay/phone.js';
 import { describeAction, REGISTRY } from '../../src/tools/index.js';
+import { CONTRADICTION_FLAG, contradictions } from './contradictions.js';
 import { type DroidtaskApp, type Gold, type GoldStep, type GoldTask, scrollChain } from './fixture.js';
 import { type ShownState, type StepScore, scoreStep } from './score.js';
 
@@ -138,18 +139,25 @@ function goldEntry(step: number, gold: Gold, e: Element | undefined): HistoryEnt
   return { step, action: describeAction(action, e?.label), expect: 'page_changes', ok: true, recorded: true };
 }
 
-/** The gold step as done, on its own screen: the next step's history (none after a done). */
+/**
+ * The gold step as done, on its own screen: the next step's history (none after a done), and the
+ * screen it was taken on, perceived after `before` (the step's screen) as the phone's loop perceives
+ * each screen after the last one — so an id follows its element from step to step as it does in a
+ * run (a settings row cut off at the list's edge, then in view, then cut off again, keeps its id),
+ * not one id per recording.
+ */
 async function goldDone(
   phone: ReplayPhone,
   ports: AgentPorts,
   step: number,
   gold: Gold,
   goldState: ShownState,
-): Promise<HistoryEntry[]> {
-  if (gold.kind === 'done') return [];
+  before: Observation | undefined,
+): Promise<{ entries: HistoryEntry[]; seen?: Observation }> {
+  if (gold.kind === 'done') return { entries: [] };
   await phone.show(goldState.id);
-  const seen = await ports.observe();
-  return [goldEntry(step, gold, goldElement(seen, goldState, gold))];
+  const seen = await ports.observe(before);
+  return { entries: [goldEntry(step, gold, goldElement(seen, goldState, gold))], seen: seen.obs };
 }
 
 /** A decision request's size as the planner sends it: system and user text, and the act schema. */
@@ -179,16 +187,23 @@ export async function runApp(app: DroidtaskApp, o: AppRunOptions): Promise<StepR
     for (const task of app.tasks) {
       if (o.tasks && !o.tasks(task)) continue;
       const history: HistoryEntry[] = [];
+      // The steps DroidTask's own data contradicts (./contradictions.ts): flagged, counted apart, still scored.
+      const contradicted = contradictions(task, app.graph.states);
+      /** The screen the gold history last acted on: the next one is perceived after it. */
+      let last: Observation | undefined;
       for (let k = 0; k < task.steps.length; k++) {
         const step = task.steps[k] as GoldStep;
         const goldStateId = step.gold.in_state ?? step.state;
         const goldState = shownState(goldStateId, await phone.recorded(goldStateId));
+        await phone.show(step.state, { transitions: scrollChain(app.graph.states, step) });
+        let seen = await ports.observe(last);
+        const first = seen.obs;
         if (o.scored?.(task.id, k + 1)) {
-          history.push(...(await goldDone(phone, ports, k + 1, step.gold, goldState)));
+          const done = await goldDone(phone, ports, k + 1, step.gold, goldState, first);
+          history.push(...done.entries);
+          last = done.seen;
           continue;
         }
-        await phone.show(step.state, { transitions: scrollChain(app.graph.states, step) });
-        let seen = await ports.observe();
         const local = [...history];
         let notes: string[] = [];
         /** A look's screenshot, for the next decision on the same screen (as in the loop). */
@@ -274,7 +289,10 @@ export async function runApp(app: DroidtaskApp, o: AppRunOptions): Promise<StepR
           app: app.app,
           step: k + 1,
           goldKind: step.gold.kind,
-          flags: step.flags ?? [],
+          flags: [
+            ...(step.flags ?? []),
+            ...(contradicted.has(k + 1) ? [`${CONTRADICTION_FLAG}:${contradicted.get(k + 1)}`] : []),
+          ],
           score,
           action: action ? describeAction(action, label) : '(no valid action)',
           scrolls,
@@ -284,7 +302,9 @@ export async function runApp(app: DroidtaskApp, o: AppRunOptions): Promise<StepR
         };
         records.push(record);
         await o.onStep?.(record);
-        history.push(...(await goldDone(phone, ports, k + 1, step.gold, goldState)));
+        const done = await goldDone(phone, ports, k + 1, step.gold, goldState, first);
+        history.push(...done.entries);
+        last = done.seen;
       }
     }
   } finally {

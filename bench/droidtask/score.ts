@@ -77,9 +77,21 @@ function goldViews(gold: Gold): number[] {
 }
 
 /**
+ * The view that handles a tap on `temp`: itself when clickable, else its nearest clickable ancestor
+ * (a settings row whose CheckBox the gold names — the fixture's `anchor` where it was recorded). On
+ * the gold state a touch in the gold bounds reaches it; on a scrolled state its identity must count
+ * alike, or tapping the same row before the scroll (its check box cut off) scores as another element.
+ */
+function tapContainer(state: ShownState, temp: number): number | undefined {
+  const byTemp = new Map(state.views.map((v) => [v.temp_id, v]));
+  for (let v = byTemp.get(temp); v; v = byTemp.get(v.parent)) if (v.clickable) return v.temp_id;
+  return undefined;
+}
+
+/**
  * Hit on the state the gold was recorded on: the element is the gold view or its container, or the
  * touch lands in the container's bounds. On another state of the same scroll chain, identity only:
- * the same view by DroidBot's hash, when that hash is unique there.
+ * the same view (or the view handling its tap) by DroidBot's hash, when that hash is unique there.
  */
 export function hits(
   a: Action,
@@ -99,7 +111,10 @@ export function hits(
       return { hit: true, how: `touch ${Math.round(p.x)},${Math.round(p.y)} in the gold bounds` };
     return { hit: false, how: p ? `touch ${Math.round(p.x)},${Math.round(p.y)} outside the gold bounds` : 'no target' };
   }
-  const hashes = views.map((v) => goldState.views.find((x) => x.temp_id === v)?.view_str).filter(Boolean);
+  const hashes = views
+    .flatMap((v) => [v, tapContainer(goldState, v)])
+    .map((v) => goldState.views.find((x) => x.temp_id === v)?.view_str)
+    .filter(Boolean);
   const mine = shown.views.find((x) => x.temp_id === temp)?.view_str;
   const unique = mine ? shown.views.filter((x) => x.view_str === mine).length === 1 : false;
   if (mine && unique && hashes.includes(mine)) return { hit: true, how: 'the gold view, on a scrolled screen' };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { asksQuestion } from '../core/goal.js';
+import { writeRange } from '../core/range-value.js';
 import { type Action, type Expect, ExpectSchema, type Observation } from '../core/types.js';
 import { keyTokens } from '../executor/landing.js';
 import { counterAfter, describeChange, mistakes, type StateChange } from '../executor/side-effects.js';
@@ -35,8 +36,8 @@ const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
 function screenText(o: Observation): string[] {
   return [
     o.app.title,
-    // A control's range is listed as "current/max" ("26/255"): a summary may quote it whole.
-    ...o.elements.flatMap((e) => [e.text, e.desc, e.label ?? '', e.range ? `${e.range.current}/${e.range.max}` : '']),
+    // A control's range is listed with its ends ("26 (0–255)"): a summary may quote any of them.
+    ...o.elements.flatMap((e) => [e.text, e.desc, e.label ?? '', e.range ? writeRange(e.range) : '']),
     ...o.texts,
   ].filter(Boolean);
 }
@@ -159,7 +160,7 @@ export function answerGrounded(answer: string, seen: readonly string[], ctx: Ans
   if (!a || GENERIC.test(a)) return true;
   const corpus = norm(seen.join('\n'));
   if (corpus.includes(a)) return true;
-  const shown = shownNumbers(ctx.question === false && ctx.goal ? `${corpus}\n${norm(ctx.goal)}` : corpus);
+  const shown = shownFor(corpus, ctx);
   const numbers = answerNumbers(a);
   const digitsOnly = a.replace(/\D/g, '');
   const asPhone = /^[+\d\s\-().]+$/.test(a) && digitsOnly.length >= 6 && shown.has(digitsOnly);
@@ -172,13 +173,17 @@ export function answerGrounded(answer: string, seen: readonly string[], ctx: Ans
   return hits * 2 >= words.length;
 }
 
+/** The numbers a run showed: its screens', and for a summary (not a question) the goal's own. */
+const shownFor = (corpus: string, ctx: AnswerContext) =>
+  shownNumbers(ctx.question === false && ctx.goal ? `${corpus}\n${norm(ctx.goal)}` : corpus);
+
 const unshown = (numbers: readonly string[], shown: ReadonlySet<string>, ctx: AnswerContext) =>
   numbers.filter((n) => !shown.has(n) && !ctx.derived?.has(n));
 
 /** The numbers of an answer that no screen showed nor gives by a pair of its numbers (for the refusal to name). */
 export function unshownNumbers(answer: string, seen: readonly string[], ctx: AnswerContext = {}): string[] {
   const corpus = norm(seen.join('\n'));
-  const shown = shownNumbers(ctx.question === false && ctx.goal ? `${corpus}\n${norm(ctx.goal)}` : corpus);
+  const shown = shownFor(corpus, ctx);
   return unshown(answerNumbers(cleanAnswer(answer)), shown, ctx);
 }
 

@@ -2,6 +2,7 @@ import type { PlannedStep } from '../planner/act-tool.js';
 import { addUsage, type LlmUsage } from '../planner/llm/client.js';
 import type { Subgoal } from '../planner/prompt/types.js';
 import { actionSequence } from '../tools/action-sequence.js';
+import { edited } from './plan-edit.js';
 import { HISTORY_KEPT, type RunState } from './run-state.js';
 
 /**
@@ -59,8 +60,9 @@ export function flashVerification(st: RunState, planned: PlannedStep, burstGoesO
   if (st.mode !== 'flash') return undefined;
   // A burst's part before a page change is checked lightly; its last part (nothing left) in full.
   if (planned.decision.action.tool === actionSequence.name) return burstGoesOn ? undefined : 'full';
-  const open = st.plan.filter((p) => !p.done).length;
-  const ends = planned.revisedPlan?.length === 0 || (planned.subgoalDone && open === 1 && !planned.revisedPlan?.length);
+  const edit = { closes: planned.subgoalDone, through: planned.doneThrough, revised: planned.revisedPlan };
+  const after = edited(st.plan, st.current, edit);
+  const ends = (planned.subgoalDone || planned.revisedPlan !== undefined) && after.plan.every((p) => p.done);
   return ends ? 'full' : undefined;
 }
 

@@ -12,6 +12,7 @@ import type { HistoryEntry, Subgoal } from '../planner/prompt/types.js';
 import type { PendingBurst } from '../store/checkpoint.js';
 import { type CompletionState, CompletionTracker, type Verdict } from './completion.js';
 import { countFlashMiss, type HandedOver, handedOver } from './flash-state.js';
+import { revise, tick } from './plan-edit.js';
 import type { Counters, DeepReadonly, LoopData, RunState, RunStateData, RunStatus } from './run-state.js';
 import { HISTORY_KEPT } from './run-state.js';
 
@@ -22,8 +23,6 @@ import { HISTORY_KEPT } from './run-state.js';
  * say what happened; they never write it. The trackers are the planner's and perception's own
  * classes, rebuilt from their data for one call and turned back into data.
  */
-
-type Plan = readonly DeepReadonly<Subgoal>[];
 
 export type RunEvent =
   /** A new run, or a resumed one, looked at the phone before its first step. */
@@ -37,7 +36,8 @@ export type RunEvent =
   /** The model's reply went to the step (its look, if any, is used up either way). */
   | { kind: 'model_answered'; rejected?: string }
   | { kind: 'looked'; entry: HistoryEntry; look?: { url: string; of: string; screen: string } }
-  | { kind: 'meta'; entry: HistoryEntry; note?: string; confirmed: boolean; closes: boolean }
+  /** `through`: the last subgoal index its `subgoal_done=N` ticks (./plan-edit.ts). */
+  | { kind: 'meta'; entry: HistoryEntry; note?: string; confirmed: boolean; closes: boolean; through?: number }
   /** A terminal claim judged by the done gate (`claimVerdict`). */
   | { kind: 'claim'; action: Action; obs: Observation; goal: string }
   /** The loop breaker heard the model's action (`breakerVerdict`). */
@@ -95,6 +95,8 @@ export interface Executed {
   /** Learned into page memory (subgoal|page): not replayed on this run. */
   learned?: string;
   closes: boolean;
+  /** With `closes`: the last subgoal index `subgoal_done=N` ticks (./plan-edit.ts); the [>] one alone when absent. */
+  through?: number;
   /** A failure that counts against the action on its page. */
   failure?: { page: string; signature: string; shown: string };
   /** A swipe through a list: its tracker, as fed by `scrollVerdict`. */
@@ -143,7 +145,7 @@ export function reduce(s: RunState, ev: RunEvent): RunState {
     case 'meta': {
       let t: RunState = ev.note === undefined ? s : { ...s, notes: keepNote(s.notes, ev.note) };
       if (ev.confirmed) t = { ...t, completion: withCompletion(t, (c) => c.confirmedOnScreen()) };
-      if (ev.closes) t = closeSubgoal(t);
+      if (ev.closes) t = closeSubgoal(t, t.current, ev.through);
       return withHistory(t, ev.entry);
     }
     case 'claim': {
@@ -335,7 +337,7 @@ function executed(s: RunState, e: Executed): RunState {
     t = loop(t, { failRun: 0 });
     if (e.learned && !t.learned.includes(e.learned))
       t = { ...t, replayed: [...t.replayed, e.learned], learned: [...t.learned, e.learned] };
-    return e.closes ? closeSubgoal(t) : t;
+    return e.closes ? closeSubgoal(t, t.current, e.through) : t;
   }
   const { failure } = e;
   if (failure) t = withBans(t, (b) => b.recordFailure(failure.page, failure.signature, failure.shown));
@@ -384,38 +386,13 @@ function withBans(s: RunState, f: (b: Blacklist) => void): RunState {
 }
 
 /** Close the [>] subgoal (or the one at `index`) and move to the next open one. */
-function closeSubgoal(s: RunState, index = s.current): RunState {
+/** Tick the [>] subgoal (or `index`), or with `through` every open one up to it (./plan-edit.ts). */
+function closeSubgoal(s: RunState, index = s.current, through = index): RunState {
   if (!s.plan[index]) return s;
-  const plan = s.plan.map((p, i) => (i === index ? { ...p, done: true } : p));
-  let current = s.current;
-  while (plan[current]?.done) current++;
-  return { ...s, plan, current };
+  return { ...s, ...tick(s.plan, s.current, index, Math.max(index, through)) };
 }
 
-/**
- * Apply a plan the model sent with an action that worked: `plan=[…]` replaces the open subgoals —
- * the listed ones become the open ones, in the order given; an open one it leaves out is removed,
- * never ticked [x] (a subgoal replaced is not a subgoal done: three relay players read the ticks as
- * claims). Done subgoals stay done, in their place; `[]` leaves nothing open. `subgoal_done=true`
- * is how an action closes the [>] one (applied first).
- */
+/** The model's `plan=[…]`, sent with an action that worked (./plan-edit.ts states the rule). */
 function revisePlan(s: RunState, revised: readonly string[]): RunState {
-  const done = s.plan.filter((p) => p.done);
-  // A model resending the whole plan (or its last done steps) repeats them first: not new work.
-  const listed = revised.slice(resentDone(done, revised));
-  const plan = [...done, ...listed.map((text) => ({ text, done: false }))];
-  return { ...s, plan, current: done.length, planPending: undefined };
-}
-
-/**
- * How many leading subgoals of a revised plan repeat the end of the done ones (a model resending
- * the whole plan, or its last done steps): those are not new work. A later subgoal with the text of
- * a done one is — the second "Add to cart" of a two-item order.
- */
-function resentDone(done: readonly { text: string }[], revised: readonly string[]): number {
-  for (let m = Math.min(done.length, revised.length); m > 0; m--) {
-    const tail = done.slice(done.length - m);
-    if (tail.every((d, i) => d.text === revised[i])) return m;
-  }
-  return 0;
+  return { ...s, ...revise(s.plan, revised), planPending: undefined };
 }

@@ -147,6 +147,11 @@ function secretsFor(c: Checkpoint, goal: string | undefined): Map<string, string
   return masked.secrets;
 }
 
+/** The history line that says what became of an interrupted irreversible action. */
+function intentHistory(step: number, action: string, ok: boolean, note: string): RunEvent {
+  return { kind: 'history', entry: { step, action, expect: '-', ok, note } };
+}
+
 /**
  * An irreversible action confirmed and journaled, but whose result never was: if the screen it was
  * aimed at is still there with its target, it did not happen and will need a new confirmation; if
@@ -172,16 +177,14 @@ async function reconcileIntent(
   if (unchanged && targetThere) {
     // Not done: it is confirmed again, and its approval covers nothing yet.
     await tell({ kind: 'approval_dropped', step: intent.step });
-    await tell({
-      kind: 'history',
-      entry: {
-        step: intent.step,
-        action: what,
-        expect: '-',
-        ok: false,
-        note: 'interrupted before it took effect (screen unchanged); needs a new confirmation',
-      },
-    });
+    await tell(
+      intentHistory(
+        intent.step,
+        what,
+        false,
+        'interrupted before it took effect (screen unchanged); needs a new confirmation',
+      ),
+    );
     return [`"${what}" was interrupted before it took effect (the screen is unchanged): it will be confirmed again`];
   }
   await tell({
@@ -192,16 +195,14 @@ async function reconcileIntent(
   await tell({ kind: 'already_done', what });
   if (intent.subgoalDone && intent.subgoal !== undefined && st.plan[intent.subgoal])
     await tell({ kind: 'subgoal_closed', index: intent.subgoal });
-  await tell({
-    kind: 'history',
-    entry: {
-      step: intent.step,
-      action: what,
-      expect: '-',
-      ok: true,
-      note: 'dispatched before the interruption; the screen changed, so it took effect: do not repeat it',
-    },
-  });
+  await tell(
+    intentHistory(
+      intent.step,
+      what,
+      true,
+      'dispatched before the interruption; the screen changed, so it took effect: do not repeat it',
+    ),
+  );
   await tell({
     kind: 'hint',
     hint: `Before the run was interrupted at step ${first - 1}, "${what}" was dispatched and the screen changed: it is done — do not repeat it; check its result on screen and go on.`,

@@ -4,14 +4,16 @@ import type { PlannedStep } from '../planner/act-tool.js';
 import type { LookImage } from '../planner/planner.js';
 import type { HistoryEntry } from '../planner/prompt/types.js';
 import { isTerminal } from '../tools/index.js';
+import { planEditNote } from './plan-edit.js';
 import type { AgentPorts, Perceived } from './ports.js';
+import type { RunState } from './run-state.js';
 
 export { keepNote } from './reduce.js';
 
 import { apply, type Session } from './session.js';
 import { screenKey } from './step-choose.js';
 import type { StepCtx } from './step-context.js';
-import { labelOf } from './step-helpers.js';
+import { labelOf, onScreen } from './step-helpers.js';
 
 /**
  * Decisions that act on the agent, not the phone (nothing is dispatched): `note` keeps a fact in
@@ -57,6 +59,22 @@ export function notApplied(planned: PlannedStep, reason: string, open: boolean):
 }
 
 /**
+ * A worked step's history note, with what its `subgoal_done=N` or `plan=[…]` ticked, left and
+ * dropped when that is more than the [>] subgoal ticked (./plan-edit.ts).
+ */
+export function withPlanNote(
+  at: { state?: Pick<RunState, 'plan' | 'current'> },
+  planned: PlannedStep,
+  note: string | undefined,
+): string | undefined {
+  const st = at.state;
+  if (!st) return note;
+  const edit = { closes: planned.subgoalDone, through: planned.doneThrough, revised: planned.revisedPlan };
+  const said = planEditNote(st.plan, st.current, edit);
+  return [note, said].filter(Boolean).join('; ') || undefined;
+}
+
+/**
  * A plan sent with an action that failed waits for a step that works — it may leave out the [>]
  * subgoal that action was for. With every subgoal done nothing can be left out, and refusing it kept
  * "all subgoals done — call done" in front of a model that had just seen the goal unmet (a relay
@@ -83,6 +101,8 @@ export interface MetaAt {
   obs: Observation;
   step: number;
   subgoalOpen: boolean;
+  /** The plan the step decided on (its ticks and `plan=[…]` are said in the note). */
+  state?: Pick<RunState, 'plan' | 'current'>;
 }
 
 /** A note or a read on `at.obs`; undefined for a decision that goes to the phone. */
@@ -92,7 +112,7 @@ export function metaEffect(planned: PlannedStep, at: MetaAt): MetaEffect | undef
     const action = `note text=${JSON.stringify(planned.note)}`;
     return {
       note: planned.note,
-      entry: { step, action, expect: '-', ok: true, note: 'kept in Notes' },
+      entry: { step, action, expect: '-', ok: true, note: withPlanNote(at, planned, 'kept in Notes') },
       closes: planned.subgoalDone,
     };
   }
@@ -105,7 +125,7 @@ export function metaEffect(planned: PlannedStep, at: MetaAt): MetaEffect | undef
         action,
         expect: '-',
         ok: r.ok,
-        note: r.ok ? readNote(r) : notApplied(planned, r.error, at.subgoalOpen),
+        note: r.ok ? withPlanNote(at, planned, readNote(r)) : notApplied(planned, r.error, at.subgoalOpen),
       },
       error: r.ok ? undefined : r.error,
       closes: r.ok && planned.subgoalDone,
@@ -129,16 +149,27 @@ export async function handleMeta(s: Session, ctx: StepCtx, planned: PlannedStep)
     const l = await lookEffect(s.deps.ports, ctx.seen, planned.look, ctx.step);
     ctx.record.action = l.entry.action;
     ctx.record.ok = l.entry.ok;
-    await apply(s, { kind: 'looked', entry: l.entry, look: l.look && { ...l.look, screen: screenKey(ctx.seen) } });
+    await apply(s, {
+      kind: 'looked',
+      entry: onScreen(l.entry, ctx.seen.obs),
+      look: l.look && { ...l.look, screen: screenKey(ctx.seen) },
+    });
     return true;
   }
-  const m = metaEffect(planned, { obs: ctx.seen.obs, step: ctx.step, subgoalOpen: subgoalOpen(s) });
+  const m = metaEffect(planned, { obs: ctx.seen.obs, step: ctx.step, subgoalOpen: subgoalOpen(s), state: s.state });
   if (!m) return false;
   ctx.record.action = m.entry.action;
   ctx.record.ok = m.entry.ok;
   ctx.record.note = m.error;
   const confirmed = planned.read !== undefined && m.entry.ok;
-  await apply(s, { kind: 'meta', entry: m.entry, note: m.note, confirmed, closes: m.closes });
+  await apply(s, {
+    kind: 'meta',
+    entry: onScreen(m.entry, ctx.seen.obs),
+    note: m.note,
+    confirmed,
+    closes: m.closes,
+    through: planned.doneThrough,
+  });
   return true;
 }
 

@@ -8,7 +8,7 @@ import { apply, checkCancelled, resultOf, type Session } from './session.js';
 import { choose } from './step-choose.js';
 import type { StepCtx } from './step-context.js';
 import { executePlanned } from './step-execute.js';
-import { describeOn, labelOf } from './step-helpers.js';
+import { describeOn, labelOf, onScreen } from './step-helpers.js';
 import { handleMeta, planAppliesAfterFailure, subgoalOpen } from './step-meta.js';
 import { preflight } from './step-preflight.js';
 import { reduce } from './step-reduce.js';
@@ -84,7 +84,7 @@ export async function runStep(s: Session, step: number, seen: Perceived, start: 
     note: choice.ruleNote,
   });
   // `subgoal_done` names the [>] subgoal the model was shown; `plan=[…]` is what is still open
-  // after this action (the open ones it leaves out are ticked): both wait until the step has worked.
+  // after this action (./plan-edit.ts states the rule): both wait until the step has worked.
   ctx.revisedPlan = planned.revisedPlan;
   if (await handleMeta(s, ctx, planned)) return next();
   const refused = async (note: string, historyNote = note) => {
@@ -93,7 +93,10 @@ export async function runStep(s: Session, step: number, seen: Perceived, start: 
     await stopBurst(s);
     await apply(s, {
       kind: 'history',
-      entry: { step, action: ctx.record.action, expect: ctx.record.expect ?? '-', ok: false, note: historyNote },
+      entry: onScreen(
+        { step, action: ctx.record.action, expect: ctx.record.expect ?? '-', ok: false, note: historyNote },
+        seen.obs,
+      ),
     });
     return next();
   };

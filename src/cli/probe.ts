@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import adbkit from '@devicefarmer/adbkit';
+import type { Command } from 'commander';
 import { Deadline, RealClock } from '../core/clock.js';
 import { errorMessage } from '../core/errors.js';
 import { Logger } from '../core/logger.js';
@@ -27,6 +28,21 @@ export function adbServer(
   env = process.env,
 ): { host: string; port: number } {
   return { host: o.adbHost ?? '127.0.0.1', port: Number(o.adbPort ?? env.ANDROID_ADB_SERVER_PORT ?? 5037) };
+}
+
+/**
+ * The --adb-host / --adb-port flags, the same on every command that talks to an adb server; the
+ * port defaults to ANDROID_ADB_SERVER_PORT as adb itself does. `withDefault` lets `run` leave a
+ * default unset where a resumed run's checkpoint supplies the value.
+ */
+export function adbServerFlags(c: Command, withDefault = (v: string): string | undefined => v): Command {
+  return c
+    .option('--adb-host <host>', 'adb server host', withDefault('127.0.0.1'))
+    .option(
+      '--adb-port <port>',
+      'adb server port (env ANDROID_ADB_SERVER_PORT, else 5037)',
+      withDefault(process.env.ANDROID_ADB_SERVER_PORT ?? '5037'),
+    );
 }
 
 export async function adbVersion(): Promise<{ ok: true; version: string } | { ok: false; message: string }> {

@@ -47,6 +47,13 @@ export function rectCenter(r: Rect): Point {
   return { x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2 };
 }
 
+/** Whether `inner` lies wholly inside `outer` (edges may touch). */
+export function rectWithin(inner: Rect, outer: Rect): boolean {
+  return (
+    inner.left >= outer.left && inner.top >= outer.top && inner.right <= outer.right && inner.bottom <= outer.bottom
+  );
+}
+
 export function rectContains(r: Rect, p: Point): boolean {
   return p.x >= r.left && p.x < r.right && p.y >= r.top && p.y < r.bottom;
 }

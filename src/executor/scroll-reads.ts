@@ -1,4 +1,5 @@
 import type { Deadline } from '../core/clock.js';
+import { rectWithin } from '../core/geometry.js';
 import type { Selector } from '../core/types.js';
 import { CallRecorder, type Device, type DeviceCall } from '../device/device.js';
 import type { ActionReceipt } from '../device/protocol/index.js';
@@ -27,7 +28,7 @@ const OVERLAP_END = 0.8;
 function inside(n: WireNode, c: WireNode): boolean {
   const a = n.bounds;
   const b = c.bounds;
-  return a.top >= b.top && a.bottom <= b.bottom && a.left >= b.left && a.right <= b.right && a.bottom > a.top;
+  return rectWithin(a, b) && a.bottom > a.top;
 }
 
 function visibleKeys(snap: WireSnapshot, c: WireNode): Set<string> {

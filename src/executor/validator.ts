@@ -1,3 +1,4 @@
+import { rectWithin } from '../core/geometry.js';
 import type { Action, Element, Expect, Observation } from '../core/types.js';
 import { onlyTextAppeared } from '../perception/page-identity.js';
 import { hiddenUnder } from '../perception/visibility.js';
@@ -136,14 +137,7 @@ function nothingChanged(action: Action, target: Element | undefined, pre: Observ
       : undefined;
     const b = target.bounds;
     const inside = pre.elements.filter(
-      (e) =>
-        e !== target &&
-        e.actionable &&
-        e.flags.clickable &&
-        e.bounds.left >= b.left &&
-        e.bounds.right <= b.right &&
-        e.bounds.top >= b.top &&
-        e.bounds.bottom <= b.bottom,
+      (e) => e !== target && e.actionable && e.flags.clickable && rectWithin(e.bounds, b),
     );
     const options = [
       ...(parent ? [`its clickable parent ${labelled(parent)}`] : []),

@@ -1,3 +1,4 @@
+import { rectWithin } from '../core/geometry.js';
 import type { UiNode } from './tree.js';
 import type { DropReason } from './visibility.js';
 
@@ -20,14 +21,8 @@ export function clippedCheckable(
     stack.push(...n.children);
     if (!n.flags.checkable) continue;
     const clipped = reasons[n.idx] === 'invisible' || reasons[n.idx] === 'off_screen';
-    if (found || !clipped || !inside(n, row)) return undefined;
+    if (found || !clipped || !rectWithin(n.boundsPx, row.boundsPx)) return undefined;
     found = n;
   }
   return found;
-}
-
-function inside(n: UiNode, row: UiNode): boolean {
-  const a = n.boundsPx;
-  const b = row.boundsPx;
-  return a.left >= b.left && a.top >= b.top && a.right <= b.right && a.bottom <= b.bottom;
 }

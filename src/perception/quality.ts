@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../core/errors.js';
-import { rectArea } from '../core/geometry.js';
+import { rectArea, rectWithin } from '../core/geometry.js';
 import type { Element, TreeQuality } from '../core/types.js';
 import type { UiTree } from './tree.js';
 
@@ -26,13 +26,7 @@ export function treeQuality(tree: UiTree, elements: readonly Element[]): { quali
     if (!CANVAS_CLASS_RE.test(n.className)) continue;
     if (rectArea(n.boundsPx) * 2 < screenArea) continue;
     const b = n.boundsPx;
-    const inside = labelled.filter(
-      (e) =>
-        e.boundsPx.left >= b.left &&
-        e.boundsPx.top >= b.top &&
-        e.boundsPx.right <= b.right &&
-        e.boundsPx.bottom <= b.bottom,
-    );
+    const inside = labelled.filter((e) => rectWithin(e.boundsPx, b));
     if (inside.length < 3) {
       return {
         quality: 'sparse',

@@ -1,4 +1,4 @@
-import { type Rect, rect, rectArea, rectIntersect } from '../core/geometry.js';
+import { type Rect, rect, rectArea, rectIntersect, rectWithin } from '../core/geometry.js';
 import { takesTouchesBelow } from '../core/modal.js';
 import type { WindowInfo } from '../core/types.js';
 import type { UiTree } from './tree.js';
@@ -163,7 +163,7 @@ function applyInWindowCovers(tree: UiTree, rects: (Rect | undefined)[], reasons:
     for (let i = 0; i < nodes.length; i++) {
       const r = rects[i];
       if (!r || i === ci || nodes[i].window !== cw || isAncestor(tree, i, ci) || !drawnAfter(tree, ci, i)) continue;
-      if (r.left >= c.left && r.top >= c.top && r.right <= c.right && r.bottom <= c.bottom) {
+      if (rectWithin(r, c)) {
         rects[i] = undefined;
         reasons[i] = 'occluded';
       }

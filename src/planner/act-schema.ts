@@ -59,8 +59,12 @@ const TAIL: Record<string, ActField> = {
   // Required by the schema for every tool; the parser needs it for every tool that acts on the
   // phone and ignores it on the terminal tools (the prompt says to write "-" there).
   expect: { zod: z.string().optional(), json: STR },
-  subgoal_done: { zod: z.boolean().optional(), json: { type: 'boolean' } },
-  /** Plan revision: the subgoals still open after this action; they replace the open ones (those left out are removed). */
+  // `true` ticks the [>] subgoal, N every open one up to subgoal N (src/agent/plan-edit.ts).
+  subgoal_done: {
+    zod: z.union([z.boolean(), z.number().int().min(1)]).optional(),
+    json: { type: ['boolean', 'integer'] },
+  },
+  /** Plan revision: the subgoals still open after this action; they replace the open ones (those left out are dropped). */
   // The bound is the prompt's (≤ MAX_SUBGOALS) and the parser's; strict-mode providers also get it here.
   plan: {
     zod: z.array(z.string().min(1)).max(MAX_SUBGOALS).optional(),

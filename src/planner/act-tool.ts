@@ -21,6 +21,8 @@ export interface PlannedStep {
   decision: Decision;
   /** The model says this action, once validated, completes the current subgoal. */
   subgoalDone: boolean;
+  /** With `subgoalDone`, from `subgoal_done=N`: the action completes every open subgoal up to this index (0-based). */
+  doneThrough?: number;
   /** The model asked to see the screen (optionally zoomed on an element or point). */
   look?: { target_id?: string; point?: { x: number; y: number } };
   /** `note`: a fact to keep in working memory (no device action). */
@@ -132,7 +134,14 @@ export function parseAct(raw: unknown, ctx: ActContext): ParseResult<PlannedStep
   }
   const decision: Decision = { thought: a.thought, action, expect };
   if (ctx.subgoal) decision.subgoal = ctx.subgoal;
-  return { ok: true, value: { decision, subgoalDone: a.subgoal_done ?? !!spec.terminal, ...revisedPlan } };
+  return { ok: true, value: { decision, ...done(a, !!spec.terminal), ...revisedPlan } };
+}
+
+/** `subgoal_done`: true, false, or N (subgoal N of the Plan, 1-based, and the open ones before it). */
+function done(a: ActArgs, dflt: boolean): Pick<PlannedStep, 'subgoalDone' | 'doneThrough'> {
+  const d = a.subgoal_done;
+  if (typeof d === 'number') return { subgoalDone: true, doneThrough: d - 1 };
+  return { subgoalDone: d ?? dflt };
 }
 
 /** look, read and note act on the agent, not the phone: a no-op decision the loop does not dispatch. */
@@ -152,7 +161,7 @@ function metaStep(a: ActArgs, revisedPlan: { revisedPlan?: string[] }, catalog: 
       value: {
         decision: meta,
         // A read can complete a subgoal ("read his phone number"): closed when the read answers.
-        subgoalDone: a.subgoal_done ?? false,
+        ...done(a, false),
         read: { target_id: a.target_id, text: a.text },
         ...revisedPlan,
       },
@@ -162,5 +171,5 @@ function metaStep(a: ActArgs, revisedPlan: { revisedPlan?: string[] }, catalog: 
   if (!text) return { ok: false, error: 'note needs text: the fact to remember (shown in every later prompt)' };
   if (text.length > MAX_NOTE_CHARS)
     return { ok: false, error: `note text is ${text.length} characters; keep it under ${MAX_NOTE_CHARS}` };
-  return { ok: true, value: { decision: meta, subgoalDone: a.subgoal_done ?? false, note: text, ...revisedPlan } };
+  return { ok: true, value: { decision: meta, ...done(a, false), note: text, ...revisedPlan } };
 }

@@ -113,8 +113,9 @@ export class Planner {
     // The last subgoal is what `done` itself completes when the model says what shows it (`text`);
     // a bare `done` with it still open is questioned like any other open subgoal.
     const last = req.plan.length - 1;
-    const openFor = (answer: string | undefined) =>
-      req.plan.filter((s, i) => !s.done && (i < last || !answer)).map((s) => s.text);
+    // `through`: the last index `subgoal_done=N` on the done ticks (the [>] one and those before N).
+    const openFor = (answer: string | undefined, through = -1) =>
+      req.plan.filter((s, i) => !s.done && i > through && (i < last || !answer)).map((s) => s.text);
     const question = asksQuestion(req.goal);
     const banned = new Map((req.bannedSignatures ?? []).map((sig, i) => [sig, req.banned[i] ?? sig]));
     let questioned = false;
@@ -125,7 +126,7 @@ export class Planner {
       if (question && !answer)
         return { ok: false as const, error: 'the goal asks a question: call done with the answer in text' };
       // `subgoal_done` on the done itself closes the [>] subgoal.
-      const open = openFor(answer);
+      const open = openFor(answer, r.value.doneThrough);
       const stillOpen = r.value.subgoalDone ? open.filter((t) => t !== subgoal) : open;
       if (stillOpen.length === 0 || (questioned && answer)) return r;
       questioned = true;

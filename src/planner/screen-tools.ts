@@ -1,3 +1,4 @@
+import { rectWithin } from '../core/geometry.js';
 import type { Element, Observation } from '../core/types.js';
 import type { ScreenTraits, ToolCatalog } from './tool-spec.js';
 
@@ -42,15 +43,7 @@ export function isDrawnScreen(obs: Observation, timeline = false): boolean {
  */
 function listedPage(obs: Observation, web: Element): boolean {
   if (web.role !== 'WebView') return false;
-  const b = web.bounds;
-  return obs.elements.some(
-    (e) =>
-      !DRAWN.test(e.role) &&
-      e.bounds.left >= b.left &&
-      e.bounds.top >= b.top &&
-      e.bounds.right <= b.right &&
-      e.bounds.bottom <= b.bottom,
-  );
+  return obs.elements.some((e) => !DRAWN.test(e.role) && rectWithin(e.bounds, web.bounds));
 }
 
 function traits(obs: Observation, timeline: boolean, burst: boolean): ScreenTraits {

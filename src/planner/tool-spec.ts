@@ -28,7 +28,8 @@ export interface CommonArgs {
   text?: string;
   direction?: 'up' | 'down' | 'left' | 'right';
   expect?: string;
-  subgoal_done?: boolean;
+  /** `true`: the [>] subgoal; N: every open one up to subgoal N (the Plan's numbers). */
+  subgoal_done?: boolean | number;
   plan?: string[];
 }
 /** The parsed call: the common fields, and each tool's own (validated by its field's zod). */
@@ -42,6 +43,8 @@ export type ToolParse = { ok: true; action: ActionPart } | { ok: false; error: s
 export interface ScreenKinds {
   toggle: boolean;
   field: boolean;
+  /** A field whose enter submits (a search box, marked `submits`): ime_enter is said only then. */
+  submit: boolean;
   slider: boolean;
   list: boolean;
 }

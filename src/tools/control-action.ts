@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Deadline } from '../core/clock.js';
+import { submitsOnEnter } from '../core/field-submit.js';
 import type { Device } from '../device/device.js';
 import type { ActionRequest } from '../device/protocol/index.js';
 import { CONTROL_OPS, type ControlInfo } from '../device/protocol/index.js';
@@ -28,7 +29,7 @@ const OPS_OF: Partial<Record<Op, keyof ScreenKinds>> = {
   scroll_forward: 'list',
   scroll_backward: 'list',
   set_text: 'field',
-  ime_enter: 'field',
+  ime_enter: 'submit',
 };
 
 /** The offered tool that does what an op does (the parse still takes the op). */
@@ -121,6 +122,14 @@ export const controlAction: Tool = {
   },
   // The args are the control request itself (`{ selector, action, value?, … }`).
   prepare: (a, obs) => {
+    const el = byId(obs, a.target_id);
+    // Per field: enter submits a search box only (core/field-submit.ts); elsewhere it did nothing.
+    if (a.args?.action === 'ime_enter' && el && !submitsOnEnter(el))
+      return {
+        ok: false,
+        code: 'UNSUPPORTED',
+        message: `enter does not submit ${el.label ? `"${el.label}"` : 'this field'} (only a field marked submits takes ime_enter); tap the screen's own button (Search, Send, OK, Save) instead`,
+      };
     const r = checkNativeRequest(
       { action: 'control_action', request: { ...(a.args ?? {}) } },
       { width: obs.screen.w, height: obs.screen.h },

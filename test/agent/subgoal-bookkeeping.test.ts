@@ -139,10 +139,38 @@ describe('one action that completes two subgoals', () => {
     expect(prompt(seen, 2)).toMatch(/subgoal_done and plan not applied/);
     expect(prompt(seen, 3)).toContain('[x] open Settings');
     expect(prompt(seen, 3)).toContain('[>] turn Wi-Fi off');
-    // The open subgoal the plan leaves out is replaced: removed, never ticked as if done.
-    expect(prompt(seen, 3)).not.toContain('open the Settings main page');
+    // The open subgoal the plan leaves out is replaced: removed, never ticked as if done, and said so.
+    expect(prompt(seen, 3)).not.toMatch(/\[.\] open the Settings main page/);
+    expect(prompt(seen, 3)).toContain('(plan: 1 ticked; left 2; dropped, not done: "open the Settings main page")');
     expect(run.status).toBe('done');
     expect(seen).toHaveLength(4);
+  });
+});
+
+describe('subgoal_done=N', () => {
+  it('ticks the [>] subgoal and the open ones up to N; plan=[…] then replaces only what is left; the history says so', async () => {
+    const { run, seen } = await drive(
+      [
+        { __fn: 'plan', subgoals: ['open Settings', 'see the main page', 'find Wi-Fi', 'turn Wi-Fi off'] },
+        {
+          thought: 'opening it shows the main page too',
+          tool: 'launch_app',
+          package: 'com.android.settings',
+          expect: 'app_foreground com.android.settings',
+          subgoal_done: 2,
+          plan: ['turn Wi-Fi off'],
+        },
+        { thought: 'enough', tool: 'done', text: 'Settings is open on its main page', subgoal_done: 3 },
+      ],
+      'Open Settings.',
+    );
+    // Both subgoals the action finished are ticked, the one the plan left out is dropped (not ticked).
+    expect(prompt(seen, 2)).toContain('Plan:\n1. [x] open Settings\n2. [x] see the main page\n3. [>] turn Wi-Fi off\n');
+    expect(prompt(seen, 2)).toContain('(plan: 1–2 ticked; left 3; dropped, not done: "find Wi-Fi")');
+    expect(JSON.stringify(seen[1]?.messages.find((m) => m.role === 'system'))).toContain('subgoal_done=true|N');
+    // `done` with subgoal_done=3 closes the last one: not questioned.
+    expect(run.status).toBe('done');
+    expect(seen).toHaveLength(3);
   });
 });
 
@@ -226,7 +254,7 @@ describe('subgoal_done on read_control', () => {
       const run = await runAgent(a.deps, { goal: 'Read the brightness level.', maxSteps: 4, runsDir });
       await a.close();
       expect(prompt(model.seen, 2)).toContain('[x] read the brightness level');
-      expect(prompt(model.seen, 2)).toMatch(/range=26\/255/);
+      expect(prompt(model.seen, 2)).toMatch(/value=26 \(0–255\)/);
       expect(run.status).toBe('done');
       expect(model.seen).toHaveLength(3);
     } finally {

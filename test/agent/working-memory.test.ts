@@ -81,9 +81,10 @@ describe('a revised plan sent with subgoal_done', () => {
       await a.close();
       const prompt = JSON.stringify(model.seen[2]?.messages);
       // The shown subgoal is ticked; the open one the plan leaves out is replaced (removed, not
-      // ticked); the revised one is the current one.
+      // ticked, and the note says so); the revised one is the current one.
       expect(prompt).toMatch(/\[x\] read the code/);
-      expect(prompt).not.toMatch(/write it down/);
+      expect(prompt).not.toMatch(/\[.\] write it down/);
+      expect(prompt).toContain('kept in Notes; plan: 1 ticked; left 2; dropped, not done: \\"write it down\\"');
       expect(prompt).toMatch(/\[>\] say the code/);
       expect(run.status).toBe('done');
     } finally {

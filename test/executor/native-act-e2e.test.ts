@@ -59,7 +59,7 @@ describe('native tools through act', () => {
   });
 
   it('scroll_to finds a row given as listed (its title is searched), as its help says', async () => {
-    expect(scrollTo.help({ toggle: true, field: true, slider: true, list: true }, new Set())).toMatch(
+    expect(scrollTo.help({ toggle: true, field: true, submit: true, slider: true, list: true }, new Set())).toMatch(
       /a row with this title is visible \(a row as listed works/,
     );
     const { ex, obs, act } = await settings();

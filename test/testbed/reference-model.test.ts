@@ -93,6 +93,29 @@ describe('reference model over HTTP', () => {
     expect(ask.ok && ask.step.decision.action.tool).toBe('swipe');
   });
 
+  it('a burst that finishes two subgoals ticks both by number (subgoal_done=N, as the tool help offers) and sends what is left', async () => {
+    const p = await planner();
+    const r = await p.decide({
+      ...base,
+      goal: 'Turn Wi-Fi off.',
+      tools: [...tools, 'action_sequence'],
+      plan: [
+        { text: 'toggle "Wi-Fi" off', done: false },
+        { text: 'toggle "Bluetooth" on', done: false },
+        { text: 'done', done: false },
+      ],
+      current: 0,
+      burstLimit: 3,
+    });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.step.decision.action.tool).toBe('action_sequence');
+    // Subgoals 1 and 2 (indices 0–1) are ticked; before, the second was dropped by the plan.
+    expect(r.step.subgoalDone).toBe(true);
+    expect(r.step.doneThrough).toBe(1);
+    expect(r.step.revisedPlan).toEqual(['done']);
+  });
+
   it('says infeasible for goals it has no intents for', async () => {
     const p = await planner();
     const r = await p.decide({ ...base, goal: 'Fly to the moon', plan: [], current: 0 });

@@ -4,7 +4,7 @@ import { errorMessage } from '../../core/errors.js';
 import { stfAddable } from '../../device/protocol/stf.js';
 import { matchesFilters } from '../../device/stf/lease.js';
 import { stfOptions } from '../farm.js';
-import { adbDevices, adbServer, probeBridge } from '../probe.js';
+import { adbDevices, adbServer, adbServerFlags, probeBridge } from '../probe.js';
 
 /**
  * `phone-agent devices`: what `--device` takes here — `sim` always, each helper bridge URL given
@@ -73,12 +73,10 @@ async function farmRows(flags: DevicesFlags): Promise<[string, string][]> {
 }
 
 export function register(program: Command): void {
-  stfOptions(program.command('devices'))
+  adbServerFlags(stfOptions(program.command('devices')))
     .description("List what --device takes: sim, helper bridge URLs (given here), adb serials, an STF farm's devices")
     .option('--device <URL...>', 'helper bridge URLs to check')
     .option('--token <token>', 'helper bridge token (env ANDROID_BRIDGE_TOKEN)')
-    .option('--adb-host <host>', 'adb server host', '127.0.0.1')
-    .option('--adb-port <port>', 'adb server port (env ANDROID_ADB_SERVER_PORT, else 5037)')
     .action(async (flags: DevicesFlags) => {
       process.stdout.write(`${(await listDevices(flags)).join('\n')}\n`);
     });

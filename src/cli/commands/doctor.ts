@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import OpenAI from 'openai';
 import { ActionableError, errorMessage } from '../../core/errors.js';
 import { type LlmConfig, resolveLlmConfig } from '../../planner/llm/config.js';
-import { adbDevices, adbServer, adbVersion, probeBridge } from '../probe.js';
+import { adbDevices, adbServer, adbServerFlags, adbVersion, probeBridge } from '../probe.js';
 
 /**
  * `phone-agent doctor`: is this machine ready to drive a phone? adb and its server, each device
@@ -231,16 +231,13 @@ export function formatChecks(checks: readonly Check[]): string {
 }
 
 export function register(program: Command): void {
-  program
-    .command('doctor')
+  adbServerFlags(program.command('doctor'))
     .description('Check adb, devices, a helper bridge, the model endpoint and fonts; say what to fix')
     .option('--device <URL|SERIAL...>', 'also check these helper bridge URLs')
     .option('--token <token>', 'helper bridge token (env ANDROID_BRIDGE_TOKEN)')
     .option('--model <name>', 'model name, or "reference" (env PHONE_AGENT_MODEL)')
     .option('--base-url <url>', 'OpenAI-compatible endpoint (env OPENAI_BASE_URL)')
     .option('--preset <name>', 'openai | deepseek | qwen | ollama | vllm')
-    .option('--adb-host <host>', 'adb server host', '127.0.0.1')
-    .option('--adb-port <port>', 'adb server port (env ANDROID_ADB_SERVER_PORT, else 5037)')
     .action(async (flags: DoctorFlags) => {
       const checks = await doctor(flags);
       process.stdout.write(`${formatChecks(checks)}\n`);

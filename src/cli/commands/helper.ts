@@ -6,6 +6,7 @@ import { AdbCli } from '../../device/helper-app/adb-cli.js';
 import { HelperApp } from '../../device/helper-app/helper-app.js';
 import { DEFAULT_HELPER_STATE_DIR, readImeRecord } from '../../device/helper-app/ime-state.js';
 import { HELPER_IME } from '../../device/protocol/transport.js';
+import { adbServerFlags } from '../probe.js';
 import { exitWith } from './run.js';
 
 /**
@@ -124,10 +125,8 @@ async function uninstall(f: HelperFlags): Promise<number> {
 export function register(program: Command): void {
   const helper = program.command('helper').description('Install, check or remove the on-device helper app over adb');
   const common = (c: Command) =>
-    c
+    adbServerFlags(c)
       .option('--device <serial>', 'the phone, as `adb devices` lists it')
-      .option('--adb-host <host>', 'adb server host', '127.0.0.1')
-      .option('--adb-port <port>', 'adb server port', '5037')
       .option(
         '--state-dir <dir>',
         'where the keyboard to give back is recorded (env PHONE_AGENT_HELPER_STATE)',

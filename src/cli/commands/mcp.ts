@@ -20,7 +20,7 @@ import type { TaskFactory, TaskLaunch } from '../../mcp/task-factory.js';
 import { deviceLockKey, lockDevice } from '../../store/device-lock.js';
 import { type AgentFlags, deviceSpec, knowledgeSpec, knowledgeUse, launchRecord } from '../compose.js';
 import { isFarmDevice, reserveForCommand, stfOptions } from '../farm.js';
-import { adbServer } from '../probe.js';
+import { adbServer, adbServerFlags } from '../probe.js';
 import { exitWith } from './run.js';
 
 /**
@@ -234,7 +234,7 @@ export async function mcpCommand(flags: McpFlags): Promise<number> {
 }
 
 export function register(program: Command): void {
-  stfOptions(program.command('mcp'))
+  adbServerFlags(stfOptions(program.command('mcp')))
     .description('Serve the agent and its phone tools over MCP (stdio; --http for streamable HTTP on 127.0.0.1)')
     .option('--http', 'serve the streamable HTTP transport on 127.0.0.1 instead of stdio')
     .option('--port <port>', 'HTTP port (0: a free one)', '8765')
@@ -273,8 +273,6 @@ export function register(program: Command): void {
     .option('--no-knowledge', 'mobile_run_task reads no app knowledge; explore_app writes only its map folder')
     .option('--seed <n>', 'virtual phone seed', '1')
     .option('--locale <en|zh>', 'virtual phone language', 'en')
-    .option('--adb-host <host>', 'adb server host', '127.0.0.1')
-    .option('--adb-port <port>', 'adb server port (env ANDROID_ADB_SERVER_PORT, else 5037)')
     .option('--verbose', 'log to stderr')
     .action((flags: McpFlags) => exitWith('mcp', flags, () => mcpCommand(flags)));
 }

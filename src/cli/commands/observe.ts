@@ -9,7 +9,7 @@ import { encodeFrame } from '../../perception/frame.js';
 import { type PerceiveResult, perceive, type SnapshotInput } from '../../perception/perceive.js';
 import { loadStateFile } from '../../testbed/replay/state-file.js';
 import { VirtualPhone } from '../../testbed/sim/phone.js';
-import { adbServer } from '../probe.js';
+import { adbServer, adbServerFlags } from '../probe.js';
 
 /**
  * `phone-agent observe`: print what perception makes of a screen — a uiautomator dump file, the
@@ -136,8 +136,7 @@ export async function observeCommand(o: ObserveOptions): Promise<{ result: Perce
 }
 
 export function register(program: Command): void {
-  program
-    .command('observe')
+  adbServerFlags(program.command('observe'))
     .description(
       'print the observation of a screen: a uiautomator dump, a DroidBot state, the virtual phone, or a phone over ADB',
     )
@@ -154,8 +153,6 @@ export function register(program: Command): void {
     .option('--app <package>', 'with --device sim: launch this app first')
     .option('--save-frame <file>', 'write the downscaled frame as PNG')
     .option('--long-side <px>', 'long side of the frame, 720–1080', '720')
-    .option('--adb-host <host>', 'adb server host', '127.0.0.1')
-    .option('--adb-port <port>', 'adb server port (env ANDROID_ADB_SERVER_PORT, else 5037)')
     .action(async (o: ObserveOptions) => {
       const { result, output } = await observeCommand(o);
       if (!result.ok) {

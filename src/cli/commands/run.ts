@@ -17,6 +17,7 @@ import { parseYes } from '../consent.js';
 import { isFarmDevice, reserveForCommand, stfOptions } from '../farm.js';
 import { cliCommand } from '../invocation.js';
 import { printResult } from '../print.js';
+import { adbServerFlags } from '../probe.js';
 import { unknownToReference } from '../unknown-goal.js';
 
 /**
@@ -235,7 +236,7 @@ async function discardIfNoSteps(runDir: string): Promise<void> {
 /** Device, model and confirmation options shared by `run` and `resume`. */
 export function agentOptions(cmd: Command, defaults: boolean): Command {
   const d = (v: string) => (defaults ? v : undefined);
-  return stfOptions(cmd)
+  return adbServerFlags(stfOptions(cmd), d)
     .option(
       '--device <sim|URL|SERIAL|stf:SERIAL|stf:any>',
       'sim (built-in virtual phone), a helper bridge URL, an adb serial, or a device of an STF farm (--stf-url)',
@@ -278,12 +279,6 @@ export function agentOptions(cmd: Command, defaults: boolean): Command {
     )
     .option('--seed <n>', 'virtual phone seed', d('1'))
     .option('--locale <en|zh>', 'virtual phone language', d('en'))
-    .option('--adb-host <host>', 'adb server host', d('127.0.0.1'))
-    .option(
-      '--adb-port <port>',
-      'adb server port (env ANDROID_ADB_SERVER_PORT, else 5037)',
-      d(process.env.ANDROID_ADB_SERVER_PORT ?? '5037'),
-    )
     .option('--verbose', 'log every step to stderr');
 }
 

@@ -10,6 +10,7 @@ import { HelperApp } from '../../device/helper-app/helper-app.js';
 import { DEFAULT_HELPER_STATE_DIR } from '../../device/helper-app/ime-state.js';
 import { resolveLlmConfig } from '../../planner/llm/config.js';
 import { deviceLockKey, lockDevice } from '../../store/device-lock.js';
+import { adbServerFlags } from '../probe.js';
 import { mask, summary, type VerifyReport, type VerifyStep, writeReport } from '../verify/report.js';
 import { conformanceStep, doctorStep, tasksStep, treeStep } from '../verify/steps.js';
 import { verifyCatalog } from '../verify/tasks.js';
@@ -160,8 +161,7 @@ export async function verifyDevice(f: VerifyFlags): Promise<number> {
 }
 
 export function register(program: Command): void {
-  program
-    .command('verify-device')
+  adbServerFlags(program.command('verify-device'))
     .description('Check a real phone end to end: doctor, helper, conformance, Settings tasks, tree vs uiautomator')
     .option('--device <serial>', 'the phone, as `adb devices` lists it')
     .option('--apk <file>', 'the helper APK to install when none is (default: the one `npm run helper:build` made)')
@@ -172,12 +172,6 @@ export function register(program: Command): void {
     .option('--preset <name>', 'openai | deepseek | qwen | ollama | vllm')
     .option('--max-steps <n>', 'steps per task', '20')
     .option('--runs-dir <dir>', "where the tasks' run folders go (not into the report)", 'runs')
-    .option('--adb-host <host>', 'adb server host', '127.0.0.1')
-    .option(
-      '--adb-port <port>',
-      'adb server port (env ANDROID_ADB_SERVER_PORT, else 5037)',
-      process.env.ANDROID_ADB_SERVER_PORT ?? '5037',
-    )
     .option(
       '--state-dir <dir>',
       'where the keyboard to give back is recorded (env PHONE_AGENT_HELPER_STATE)',

@@ -42,7 +42,10 @@ export function doctorStep(checks: readonly Check[], ms: number): VerifyStep {
 
 export function conformanceStep(endpoint: { url: string; token: string }, say: (l: string) => void) {
   return timed('conformance', async () => {
-    const r = await runConformanceSuite(endpoint, (c) => say(`  ${c.status === 'pass' ? 'ok  ' : 'FAIL'}  ${c.name}`));
+    // A failed check's line says why, so a CI log or a user's terminal shows it without the report.
+    const line = (c: { status: string; name: string; detail?: string }) =>
+      `  ${c.status === 'pass' ? 'ok  ' : 'FAIL'}  ${c.name}${c.status !== 'pass' && c.detail ? ` — ${mask(c.detail)}` : ''}`;
+    const r = await runConformanceSuite(endpoint, (c) => say(line(c)));
     if (!r.ok) return { status: 'fail', detail: r.message };
     const items: StepItem[] = r.results.map((c) => ({ name: c.name, status: c.status, detail: mask(c.detail) }));
     const passed = items.filter((i) => i.status === 'pass').length;

@@ -1,5 +1,6 @@
 import { IMPLIED_VERB, impliedVerb } from '../../core/element-ref.js';
 import { readGridLine } from '../../core/grid-line.js';
+import { readRange } from '../../core/range-value.js';
 import { MAX_SUBGOALS, specsOf } from '../act-schema.js';
 import { EXPECT_FORMS, FRAME_FORM, OWN_TARGET_NOTE } from '../expect-dsl.js';
 import type { PlannerToolSpec, ScreenKinds, ToolCatalog } from '../tool-spec.js';
@@ -23,6 +24,7 @@ import {
   SCREEN_OPEN,
   SECTION,
   SECTION_BREAK,
+  SUBGOAL_DONE_FORMS,
   screenQualifier,
 } from './format.js';
 import type { DecideInput, PlanInput } from './types.js';
@@ -33,7 +35,7 @@ import type { DecideInput, PlanInput } from './types.js';
  * marker, label and line a reader may parse comes from ./format.ts (PROMPT_FORMAT), never a literal.
  */
 
-const ALL_KINDS: ScreenKinds = { toggle: true, field: true, slider: true, list: true };
+const ALL_KINDS: ScreenKinds = { toggle: true, field: true, submit: true, slider: true, list: true };
 
 /** The tool each line verb means: the verbs are words on screen lines, not tools (relay round 2, R7). */
 const VERB_TOOL: Readonly<Record<string, string>> = {
@@ -150,15 +152,18 @@ const PASSWORD_LINE = /\[password\]/;
 
 /** What kinds of control the listing shows: the element_state forms and keyboard_shown that can apply. */
 function screenKinds(screen: string): ScreenKinds {
-  const kinds = { toggle: false, field: false, slider: false, list: false };
+  const kinds = { toggle: false, field: false, submit: false, slider: false, list: false };
   for (const line of screen.split('\n')) {
     const m = SCREEN_LINE.exec(line);
     if (!m) continue;
     const verb = m[2] ?? impliedVerb(m[3]);
     if (verb === 'toggle') kinds.toggle = true;
     if (verb === 'fill') kinds.field = true;
+    // The mark follows the quoted label, so a label's own words cannot forge it.
+    if (verb === 'fill' && /(?:^|\s)submits(?:\s|$)/.test((m[4] ?? '').replace(/"(?:[^"\\]|\\.)*"/g, '')))
+      kinds.submit = true;
     if (verb === 'scroll') kinds.list = true;
-    if (verb === 'slide' || / \d+(\.\d+)?\/\d+/.test(m[4] ?? '')) kinds.slider = true;
+    if (verb === 'slide' || readRange(m[4] ?? '')) kinds.slider = true;
   }
   return kinds;
 }
@@ -216,7 +221,7 @@ export function systemPrompt(names: readonly string[], catalog: ToolCatalog, opt
     expectLine(tools, catalog, opts.screen),
     // Three relay players were unsure what plan=[…] and plan=[] do: said exactly, once.
     // The bound (MAX_SUBGOALS) is the plan prompt's; a longer plan here is refused saying so.
-    'subgoal_done=true: this action completes the [>] subgoal; plan=[…] replaces the open subgoals (left out = dropped, not ticked; [] = none left).',
+    `${SUBGOAL_DONE_FORMS}: this action completes the [>] subgoal | all up to subgoal N; then plan=[…] replaces the open ones (left out = dropped, not ticked; [] = none left).`,
     // Said where a line carries the mark, so a screen without one pays nothing.
     ...(opts.held
       ? [`Tapping a line marked "${HELD_WORDS}<kind>" asks the user first; tap it when the goal needs that step.`]

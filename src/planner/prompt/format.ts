@@ -81,6 +81,9 @@ export function allDoneDialog(title: string): string {
   return `all subgoals done, but a dialog is open${title ? ` (${JSON.stringify(title)})` : ''}: answer it first (unless the goal wants it left open), then check the screen and call done`;
 }
 
+/** How the tool help offers `subgoal_done=N` (ticks up to subgoal N): a reader knows it may send a number. */
+export const SUBGOAL_DONE_FORMS = 'subgoal_done=true|N';
+
 const APPS_SEPARATOR = ', ';
 /** At most this many names on the Apps line; a phone with more says how many are left out. */
 export const MAX_APPS = 80;

@@ -107,7 +107,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
  * carries it: the intents still to do after this action, without the closing `done` (the agent's
  * done gate ends a Flash run whose plan is complete).
  */
-function withBurst(out: ActArgsOut, ctx: PlanContext, p: ParsedPrompt, skipped = false): ActArgsOut {
+function withBurst(out: ActArgsOut, ctx: PlanContext, p: ParsedPrompt, system: string, skipped = false): ActArgsOut {
   const own = out.subgoal_done === true && !String(out.thought).startsWith('redo');
   const burst =
     own && p.burstMax && p.tools.includes('action_sequence')
@@ -126,9 +126,14 @@ function withBurst(out: ActArgsOut, ctx: PlanContext, p: ParsedPrompt, skipped =
         .filter((i) => i !== 'done')
         .map(shownSubgoal),
     };
-  // A burst closes the subgoals it covers: what is still open after it is the plan (so does an
-  // action after the members of a stopped burst that ran: their subgoals are done).
-  return burst || skipped ? { ...args, plan: p.plan.slice(ctx.current + covered).map((s) => s.text) } : args;
+  if (!burst && !skipped) return args;
+  // A burst closes the subgoals it covers — by number where the tool help offers `subgoal_done=N`
+  // (else the covered ones after the [>] one are dropped by the plan) — and what is still open
+  // after it is the plan. So does an action after the members of a stopped burst that ran: their
+  // subgoals are done.
+  const through = ctx.current + covered;
+  const ticks = through > p.currentIndex + 1 && system.includes(TICKS_BY_NUMBER) ? { subgoal_done: through } : {};
+  return { ...args, ...ticks, plan: p.plan.slice(through).map((s) => s.text) };
 }
 
 /**
@@ -149,6 +154,8 @@ function ranOfStoppedBurst(p: ParsedPrompt): number {
 }
 
 const TERMINAL = new Set(['done', 'ask_user', 'infeasible']);
+/** How the system prompt's help offers ticking by number (read as a model reads it, not imported). */
+const TICKS_BY_NUMBER = 'subgoal_done=true|N';
 
 /** An intent as a plan's subgoal: without the model's own markers. */
 function shownSubgoal(intent: string): string {
@@ -170,7 +177,7 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
 
   function respond(body: ChatRequest): { fn: string; args: string } {
     for (const m of body.messages) for (const url of imageUrls(m.content)) recordImage(stats, url);
-    const { fn, prompt: p } = readRequest(body);
+    const { fn, system, prompt: p } = readRequest(body);
     const scripted = opts.answer?.(p, fn);
     if (scripted) return { fn, args: JSON.stringify(scripted) };
     // Explore's page description needs no goal: the screen is the whole question.
@@ -205,7 +212,7 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
           text: 'You declined, so I stopped: that action was not done; the steps before it were.',
         }
       : planned.current >= 0
-        ? withBurst(decideWithPlan(ctx), ctx, p, ran > 0)
+        ? withBurst(decideWithPlan(ctx), ctx, p, system, ran > 0)
         : actForIntent(p.allDone ? 'done' : ownIntent(p.current), screen, history);
     const open = p.plan.filter((s) => s.mark === ' ').length;
     const offered = new Set(p.tools);

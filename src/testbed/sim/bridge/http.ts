@@ -44,22 +44,28 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 
 /**
  * Bytes and time spent discarding what a refused client still sends, so it can read the answer. A
- * body just over the limit, refused from its Content-Length, is still sent whole; through adb's
- * forwarding that can take longer than 1 s, and verify-device's "a body over the limit → 413" check
- * failed once in four clean CI runs (likely that: the socket destroyed while the client still wrote).
+ * body just over the limit, refused from its Content-Length, is still sent whole, and through adb's
+ * forwarding on a loaded machine that can take seconds.
  */
-const LINGER_BYTES = 4 * 1024 * 1024;
-const LINGER_MS = 3_000;
+const LINGER_BYTES = 8 * 1024 * 1024;
+const LINGER_MS = 10_000;
 
 /**
  * Answer now and close, without reading the body into memory (401 / 413 decided from the headers).
- * Closing a socket with unread input makes TCP reset it, and the client may lose the answer; so what
- * the client still sends is discarded for a short, bounded while, then the socket is destroyed.
+ * Node ends a `Connection: close` answer with `socket.destroySoon()`, which destroys the socket as
+ * soon as the answer is flushed; with the client's body still arriving that is a TCP reset, and a
+ * reset makes the receiving kernel drop bytes not yet read — through adb's forwarding the client
+ * then lost the 413 (verify-device's "a body over the limit → 413" failed in CI). So this socket
+ * half-closes instead (FIN after the answer), what the client still sends is discarded, and the
+ * socket is destroyed once the client closes or past a byte or time bound.
  */
 export function refuse(req: IncomingMessage, res: ServerResponse, status: number, body: unknown): void {
+  const socket = req.socket;
+  socket.destroySoon = () => {
+    socket.end();
+  };
   sendJson(res, status, body, true);
   let seen = 0;
-  const socket = req.socket;
   const stop = () => socket.destroy();
   const timer = setTimeout(stop, LINGER_MS);
   timer.unref();
