@@ -107,7 +107,12 @@ async function replayFromMemory(s: Session, ctx: StepCtx): Promise<Choice | unde
   // The plan the remembered action came with is replayed with it: a Flash run with no plan yet gets
   // its plan (page-memory replay first), a burst closes the subgoals it covered.
   const revisedPlan = hit.plan;
-  const planned = { decision: hit.decision, subgoalDone: hit.subgoalDone, ...(revisedPlan ? { revisedPlan } : {}) };
+  const planned = {
+    decision: hit.decision,
+    subgoalDone: hit.subgoalDone,
+    ...(hit.alsoDone ? { doneThrough: st.current + hit.alsoDone } : {}),
+    ...(revisedPlan ? { revisedPlan } : {}),
+  };
   // The first part of a burst brings the rest it went on with: grounded by label, as it was then.
   const part: BurstPart | undefined = hit.burst && {
     kind: 'part',

@@ -109,6 +109,9 @@ export async function reduce(
   };
   // The plan an action came with goes with it (a Flash first decision's, a burst's that closes the
   // subgoals it covers): replayed, it revises the plan as it did.
+  // A `subgoal_done=N` is kept relative to the [>] subgoal: a replay on another run ticks as many.
+  const through = planned.doneThrough ?? s.state.current;
+  const alsoDone = through > s.state.current ? through - s.state.current : undefined;
   if (remembers)
     memory.remember({
       goal,
@@ -117,6 +120,7 @@ export async function reduce(
       decision,
       subgoalDone: planned.subgoalDone,
       plan: planned.revisedPlan,
+      alsoDone,
       burst: ctx.burstRest,
     });
   // Verified replay: a cached action whose expectation fails is forgotten at once.

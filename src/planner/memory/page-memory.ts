@@ -24,6 +24,8 @@ export const PageMemoryEntrySchema = z.object({
    * screens after it): replayed with it, so the parts after need neither a call nor an entry.
    */
   burst: PendingBurstSchema.optional(),
+  /** With `subgoalDone`: how many subgoals after the [>] one it also ticked (`subgoal_done=N`, a burst's). */
+  alsoDone: z.number().int().positive().optional(),
 });
 export type PageMemoryEntry = z.infer<typeof PageMemoryEntrySchema>;
 
@@ -43,6 +45,8 @@ export interface RememberedAction {
   subgoalDone: boolean;
   /** The `plan=[…]` it was sent with, if any. */
   plan?: readonly string[];
+  /** With `subgoalDone`: how many subgoals after the [>] one it also ticked (`subgoal_done=N`). */
+  alsoDone?: number;
   /** What was left of its burst after it. */
   burst?: PendingBurst;
 }
@@ -78,6 +82,7 @@ export class PageMemory {
       verified,
       ...(e.plan ? { plan: [...e.plan] } : {}),
       ...(e.burst ? { burst: structuredClone(e.burst) } : {}),
+      ...(e.alsoDone ? { alsoDone: e.alsoDone } : {}),
     });
   }
 
