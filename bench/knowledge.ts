@@ -9,11 +9,11 @@ import { parseSuiteArgs, type SuiteArgs } from '../regression-tasks/suite-args.j
 import { runSuite, type SuiteReport } from '../regression-tasks/suite-runner.js';
 import type { TaskDef } from '../regression-tasks/types.js';
 import { explore } from '../src/agent/explore.js';
+import { knowledgeOf } from '../src/agent/knowledge-of.js';
 import { callbackConfirmation, composeAgent } from '../src/compose/agent.js';
 import type { DeviceSpec } from '../src/compose/device.js';
 import { VirtualClock } from '../src/core/clock.js';
 import { Logger } from '../src/core/logger.js';
-import { knowledgeOf } from '../src/store/app-map.js';
 import { writeStoreEntry } from '../src/store/knowledge-store.js';
 import { ReplayPhone } from '../src/testbed/replay/phone.js';
 import { VirtualPhone } from '../src/testbed/sim/phone.js';
@@ -75,8 +75,13 @@ function simApps(t: TaskDef): string[] {
   return t.intents.flatMap((i) => /^launch "([^"]+)"/.exec(i)?.[1] ?? []);
 }
 
+/** Who describes Explore's pages: the reference model (default, deterministic) or the tasks' own model. */
+const DESCRIBER = str('explore-model') ?? 'reference';
+if (DESCRIBER !== 'reference' && DESCRIBER !== 'same')
+  throw new Error(`bench:knowledge: --explore-model ${DESCRIBER}: pass "same" (the tasks' model) or "reference"`);
+
 async function exploreInto(store: string, device: DeviceSpec, clock: VirtualClock, app: string, args: SuiteArgs) {
-  const same = str('explore-model') === 'same';
+  const same = DESCRIBER === 'same';
   const agent = await composeAgent({
     device,
     model: same && args.model.kind === 'llm' ? { config: args.model.config } : { model: 'reference' },
@@ -87,8 +92,9 @@ async function exploreInto(store: string, device: DeviceSpec, clock: VirtualCloc
   try {
     const r = await explore(agent.deps, { app, budget: { actions: ACTIONS } });
     if (r.map.pages.length) await writeStoreEntry(store, knowledgeOf(r.map));
+    // The app asked for (a launch may show another app's pages: the map is filed under theirs).
     const row = {
-      app: r.map.app.label,
+      app,
       package: r.map.app.package,
       pages: r.map.pages.length,
       described: r.map.pages.filter((p) => p.description).length,
@@ -145,7 +151,9 @@ function markdown(slices: Slice[], commit: string, model: string): string {
   const out = [
     '# bench:knowledge — Pro with the app knowledge Explore wrote vs without (issue 25)',
     '',
-    `Main at ${commit}; tasks model ${model}; Explore ${ACTIONS} actions per app, described by ${str('explore-model') === 'same' ? 'the task model' : 'the reference model'}. With the reference model this run tests the harness, not a score.`,
+    `Main at ${commit}; tasks model ${model}; Explore ${ACTIONS} actions per app, described by ${DESCRIBER === 'same' ? 'the task model' : 'the reference model'} (\`--explore-model same\`: the tasks' model). With the reference model this run tests the harness, not a score.`,
+    '',
+    `\`npm run bench:knowledge -- ${argv.join(' ')}\``,
     '',
     '| slice | knowledge | runs | success | avg steps | RRR | LLM calls/task | prompt tokens/task | prompt tokens/call (median) |',
     '|---|---|---|---|---|---|---|---|---|',

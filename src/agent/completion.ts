@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { asksQuestion } from '../core/goal.js';
+import { writeRange } from '../core/range-value.js';
 import { type Action, type Expect, ExpectSchema, type Observation } from '../core/types.js';
 import { keyTokens } from '../executor/landing.js';
 import { counterAfter, describeChange, mistakes, type StateChange } from '../executor/side-effects.js';
@@ -35,8 +36,8 @@ const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
 function screenText(o: Observation): string[] {
   return [
     o.app.title,
-    // A control's range is listed as "current/max" ("26/255"): a summary may quote it whole.
-    ...o.elements.flatMap((e) => [e.text, e.desc, e.label ?? '', e.range ? `${e.range.current}/${e.range.max}` : '']),
+    // A control's range is listed with its ends ("26 (0–255)"): a summary may quote any of them.
+    ...o.elements.flatMap((e) => [e.text, e.desc, e.label ?? '', e.range ? writeRange(e.range) : '']),
     ...o.texts,
   ].filter(Boolean);
 }

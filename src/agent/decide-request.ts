@@ -50,7 +50,7 @@ export function decideRequest(ports: AgentPorts, c: DecideContext): DecideReques
   const obs = c.seen.obs;
   // The agent's lines name elements by full id; the model reads and sends the listing's ids.
   const ids = obs.elements.map((e) => e.id);
-  const listed = (t: string) => asListedIds(t, ids);
+  const listed = (t: string, forms?: Record<string, string>) => asListedIds(t, ids, forms);
   // note and read act on the agent; look only where the model can see images; of those, the
   // tools that apply on this screen (planner/screen-tools.ts; a skill for one kind of screen,
   // seek_timeline, only on it).
@@ -67,14 +67,15 @@ export function decideRequest(ports: AgentPorts, c: DecideContext): DecideReques
     // Marked on their lines: the model knows which taps will ask the user before it taps.
     held: uncoveredHeld(ports.held(obs), c.approval, obs),
     aspect: obs.screen.aspect,
-    history: c.history.map((h) => ({
+    // Each line keeps the ids as its step's screen listed them (longer only where this one needs it).
+    history: c.history.map(({ ids: forms, ...h }) => ({
       ...h,
-      action: listed(h.action),
-      expect: listed(h.expect),
-      ...(h.note !== undefined ? { note: listed(h.note) } : {}),
+      action: listed(h.action, forms),
+      expect: listed(h.expect, forms),
+      ...(h.note !== undefined ? { note: listed(h.note, forms) } : {}),
     })),
     // Each ban as the action was sent; the parse matches the signatures they are keyed by.
-    banned: (c.bannedShown ?? c.banned).map(listed),
+    banned: (c.bannedShown ?? c.banned).map((t) => listed(t)),
     bannedSignatures: c.banned,
     tools,
     planPending: c.planPending,

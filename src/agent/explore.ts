@@ -18,6 +18,9 @@ import type { AgentDeps } from './session.js';
  * guard policy, which refuses what the guard holds and whatever would change the world; the walk
  * skips those controls beforehand, so a refusal counted here is a disagreement worth reporting.
  * Pages that repeat an activity already found wait until every first-of-its-activity page is done.
+ * A page of another app (a tap that opened a browser, a share sheet) is not recorded: Explore files
+ * a page under its snapshot's package, and a few foreign pages seen in passing would replace or
+ * mix with that app's own entry in the knowledge store, which exploring that app writes.
  */
 
 export interface ExploreOptions {
@@ -79,6 +82,14 @@ class Budget {
 }
 
 class BudgetSpent extends Error {}
+
+/**
+ * The name the map's lines go by: the launcher name asked for, unless a package was asked for and
+ * the launch showed another app — then that app's package (its launcher name is not known here).
+ */
+export function labelOf(asked: string, shown: string): string {
+  return asked.includes('.') && asked !== shown ? shown : asked;
+}
 
 export async function explore(deps: AgentDeps, opts: ExploreOptions): Promise<ExploreResult> {
   const { ports, clock } = deps;
@@ -254,7 +265,9 @@ export async function explore(deps: AgentDeps, opts: ExploreOptions): Promise<Ex
 
   try {
     await launch();
-    result.map.app.package = cur.obs.app.package;
+    // The map is of the app the launch shows, filed under its package and named for it: an app
+    // that opens another's screens at launch (a shortcut into Settings) is not that app's map.
+    result.map.app = { package: cur.obs.app.package, label: labelOf(opts.app, cur.obs.app.package) };
     const first = await discover([]);
     result.map.first = first.page.id;
     for (;;) {

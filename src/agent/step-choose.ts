@@ -118,7 +118,7 @@ async function askModel(s: Session, ctx: StepCtx): Promise<Choice> {
       bannedShown: banned.shown,
       look: look && { url: look.url, of: look.of },
       notes: [...st.notes],
-      knowledge: knowledgeLines(s.deps.knowledge, obs),
+      knowledge: knowledgeLines(s.deps.knowledge, obs, st.goal),
       apps: s.run.apps,
       hint: st.loop.hint,
       approval: standingApproval(st),

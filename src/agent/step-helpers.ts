@@ -1,3 +1,4 @@
+import { idForms } from '../core/element-ref.js';
 import type { Action, Observation } from '../core/types.js';
 import type { ConfirmationRequest } from '../executor/guardrails/confirm.js';
 import type { PlannedStep } from '../planner/act-tool.js';
@@ -36,6 +37,16 @@ export function screenState(obs: Observation): string {
     (e) => `${e.id}:${e.text}:${+e.flags.checked}${+e.flags.selected}${+e.flags.enabled}:${e.range?.current ?? ''}`,
   );
   return hashText(`${parts.join('|')}#${obs.texts.join('|')}`);
+}
+
+/** A history line with the forms its ids had on the screen the step was decided on (asListedIds keeps them). */
+export function onScreen(entry: HistoryEntry, obs: Observation): HistoryEntry {
+  const texts = [entry.action, entry.expect, entry.note ?? ''];
+  const ids = idForms(
+    texts,
+    obs.elements.map((e) => e.id),
+  );
+  return ids ? { ...entry, ids } : entry;
 }
 
 export function labelOf(obs: Observation, id?: string): string | undefined {

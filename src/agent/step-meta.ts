@@ -13,7 +13,7 @@ export { keepNote } from './reduce.js';
 import { apply, type Session } from './session.js';
 import { screenKey } from './step-choose.js';
 import type { StepCtx } from './step-context.js';
-import { labelOf } from './step-helpers.js';
+import { labelOf, onScreen } from './step-helpers.js';
 
 /**
  * Decisions that act on the agent, not the phone (nothing is dispatched): `note` keeps a fact in
@@ -149,7 +149,11 @@ export async function handleMeta(s: Session, ctx: StepCtx, planned: PlannedStep)
     const l = await lookEffect(s.deps.ports, ctx.seen, planned.look, ctx.step);
     ctx.record.action = l.entry.action;
     ctx.record.ok = l.entry.ok;
-    await apply(s, { kind: 'looked', entry: l.entry, look: l.look && { ...l.look, screen: screenKey(ctx.seen) } });
+    await apply(s, {
+      kind: 'looked',
+      entry: onScreen(l.entry, ctx.seen.obs),
+      look: l.look && { ...l.look, screen: screenKey(ctx.seen) },
+    });
     return true;
   }
   const m = metaEffect(planned, { obs: ctx.seen.obs, step: ctx.step, subgoalOpen: subgoalOpen(s), state: s.state });
@@ -160,7 +164,7 @@ export async function handleMeta(s: Session, ctx: StepCtx, planned: PlannedStep)
   const confirmed = planned.read !== undefined && m.entry.ok;
   await apply(s, {
     kind: 'meta',
-    entry: m.entry,
+    entry: onScreen(m.entry, ctx.seen.obs),
     note: m.note,
     confirmed,
     closes: m.closes,

@@ -11,7 +11,7 @@ import type { Executed, Perceived } from './ports.js';
 import { type Executed as ExecutedEvent, REPLAN_AFTER_FAILURES, replanDue, scrollVerdict } from './reduce.js';
 import { apply, type Session } from './session.js';
 import type { StepCtx } from './step-context.js';
-import { askedAbout, replanOn } from './step-helpers.js';
+import { askedAbout, onScreen, replanOn } from './step-helpers.js';
 import { notApplied, subgoalOpen, withPlanNote } from './step-meta.js';
 import { breakerKey } from './step-preflight.js';
 import type { DecisionSource } from './types.js';
@@ -71,21 +71,28 @@ export async function reduce(
     seen: { obs, compact: ctx.seen.compact },
     post: exec.post?.obs,
     changes: exec.changes,
-    entry: {
-      step: ctx.step,
-      action: ctx.record.action,
-      expect: ctx.record.expect ?? '-',
-      ok,
-      ...(ok && !exec.checked ? { unchecked: true } : {}),
-      note: ok
-        ? withPlanNote(
-            s,
-            planned,
-            ruleNote ?? scroll.note ?? coveredOf(ctx) ?? successNote(action, exec) ?? appChangeNote(planned, obs, exec),
-          )
-        : withApproval(exec, notApplied(planned, reason ?? '', subgoalOpen(s))),
-      ...byOf(source),
-    },
+    entry: onScreen(
+      {
+        step: ctx.step,
+        action: ctx.record.action,
+        expect: ctx.record.expect ?? '-',
+        ok,
+        ...(ok && !exec.checked ? { unchecked: true } : {}),
+        note: ok
+          ? withPlanNote(
+              s,
+              planned,
+              ruleNote ??
+                scroll.note ??
+                coveredOf(ctx) ??
+                successNote(action, exec) ??
+                appChangeNote(planned, obs, exec),
+            )
+          : withApproval(exec, notApplied(planned, reason ?? '', subgoalOpen(s))),
+        ...byOf(source),
+      },
+      obs,
+    ),
     wait: action.tool === wait.name,
     apps: own ? [obs.app.package, exec.post?.obs.app.package].filter((p): p is string => !!p) : [],
     progressed: ok && source === 'llm' && invisible ? { key: breakerKey(ctx), signature: sig } : undefined,

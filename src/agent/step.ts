@@ -8,7 +8,7 @@ import { apply, checkCancelled, resultOf, type Session } from './session.js';
 import { choose } from './step-choose.js';
 import type { StepCtx } from './step-context.js';
 import { executePlanned } from './step-execute.js';
-import { describeOn, labelOf } from './step-helpers.js';
+import { describeOn, labelOf, onScreen } from './step-helpers.js';
 import { handleMeta, planAppliesAfterFailure, subgoalOpen } from './step-meta.js';
 import { preflight } from './step-preflight.js';
 import { reduce } from './step-reduce.js';
@@ -92,7 +92,10 @@ export async function runStep(s: Session, step: number, seen: Perceived, start: 
     ctx.record.note = note;
     await apply(s, {
       kind: 'history',
-      entry: { step, action: ctx.record.action, expect: ctx.record.expect ?? '-', ok: false, note: historyNote },
+      entry: onScreen(
+        { step, action: ctx.record.action, expect: ctx.record.expect ?? '-', ok: false, note: historyNote },
+        seen.obs,
+      ),
     });
     return next();
   };

@@ -51,11 +51,8 @@ export interface AgentFlags extends StfFlags {
   json?: boolean;
   runsDir: string;
   memory: string;
-  /**
-   * Knowledge files Explore wrote (`--knowledge FILE`, repeatable); false: `--no-knowledge`; a string
-   * is the launch record's (`off`, or the files as JSON) when `resume` reads it back.
-   */
-  knowledge?: string[] | false | string;
+  /** Knowledge files Explore wrote (`--knowledge FILE`, repeatable); false: `--no-knowledge`. */
+  knowledge?: string[] | false;
   /** The knowledge store (`--knowledge-dir`), used when no file is given. */
   knowledgeDir?: string;
   seed: string;
@@ -72,10 +69,29 @@ export type KnowledgeUse = { kind: 'off' } | { kind: 'files'; files: string[] } 
 
 export function knowledgeUse(f: Pick<AgentFlags, 'knowledge' | 'knowledgeDir'>): KnowledgeUse {
   const k = f.knowledge;
-  if (k === false || k === 'off') return { kind: 'off' };
-  if (Array.isArray(k) && k.length) return { kind: 'files', files: k.map((x) => path.resolve(x)) };
-  if (typeof k === 'string' && k.startsWith('[')) return { kind: 'files', files: JSON.parse(k) as string[] };
+  if (k === false) return { kind: 'off' };
+  if (k?.length) return { kind: 'files', files: k.map((x) => path.resolve(x)) };
   return { kind: 'store', dir: knowledgeDir(f.knowledgeDir) };
+}
+
+/**
+ * The knowledge in use as the checkpoint's launch record keeps it (its values are strings):
+ * `knowledge: "off"`, `knowledge: '["/abs/k.json"]'` (the files, resolved), or `knowledgeDir`.
+ */
+export type KnowledgeRecord = { knowledge: 'off' } | { knowledge: string } | { knowledgeDir: string };
+
+export function knowledgeRecord(use: KnowledgeUse): KnowledgeRecord {
+  if (use.kind === 'off') return { knowledge: 'off' };
+  return use.kind === 'files' ? { knowledge: JSON.stringify(use.files) } : { knowledgeDir: use.dir };
+}
+
+/** A launch record's knowledge back as the flags that chose it (`resume` merges the record under its own flags). */
+export function knowledgeFlagsOf(
+  rec: Readonly<Record<string, string>>,
+): Pick<AgentFlags, 'knowledge' | 'knowledgeDir'> {
+  if (rec.knowledge === 'off') return { knowledge: false };
+  if (rec.knowledge?.startsWith('[')) return { knowledge: JSON.parse(rec.knowledge) as string[] };
+  return rec.knowledgeDir ? { knowledgeDir: rec.knowledgeDir } : {};
 }
 
 /** The flags worth keeping in the checkpoint so `resume` reconnects the same way (no secrets). */
@@ -86,11 +102,7 @@ export function launchRecord(f: AgentFlags): Record<string, string> {
     if (v !== undefined) out[k] = v;
   }
   // The knowledge in use, so a resumed run reads the same (not whatever the defaults say then).
-  const use = knowledgeUse(f);
-  if (use.kind === 'off') out.knowledge = 'off';
-  else if (use.kind === 'files') out.knowledge = JSON.stringify(use.files);
-  else out.knowledgeDir = use.dir;
-  return out;
+  return { ...out, ...knowledgeRecord(knowledgeUse(f)) };
 }
 
 /** A knowledge use as the factory's spec fields. */

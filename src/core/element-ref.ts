@@ -123,11 +123,29 @@ const FULL_ID_IN_TEXT = /(\[|\b(?:element_state|element_gone|element) )([0-9a-f]
  * The agent's own lines (history, bans, notes) name elements by full id; the listing by the
  * shortest prefix unique on the screen. Each full id in `text` is written as the listing of a
  * screen with `ids` shows it (an id not on that screen: the prefix no listed id shares), so the
- * model reads one id per element and may send either form back.
+ * model reads one id per element and may send either form back. `forms`: how a line wrote its ids
+ * when it was new (idForms, on the screen the step was decided on) — never written shorter, so a
+ * history line keeps the id the model acted on from prompt to prompt (relay run I: `[a82b]` in one
+ * prompt, `[a82]` in the next); longer only where this screen needs more digits to tell it apart.
  */
-export function asListedIds(text: string, ids: readonly string[]): string {
+export function asListedIds(text: string, ids: readonly string[], forms?: Readonly<Record<string, string>>): string {
   return text.replace(FULL_ID_IN_TEXT, (all, lead: string, id: string) => {
     const shown = shortestPrefixes([id], [...ids, id]).get(id);
-    return shown ? `${lead}${shown}` : all;
+    const first = forms?.[id];
+    const form =
+      first && shown && first.length > shown.length && id.startsWith(first.split('~')[0] ?? '') ? first : shown;
+    return form ? `${lead}${form}` : all;
   });
+}
+
+/** The listed form of every full id in `texts` on a screen with `ids` (for asListedIds' `forms`). */
+export function idForms(texts: readonly string[], ids: readonly string[]): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const t of texts)
+    for (const m of t.matchAll(FULL_ID_IN_TEXT)) {
+      const id = m[2] ?? '';
+      const shown = shortestPrefixes([id], [...ids, id]).get(id);
+      if (shown && shown !== id) out[id] = shown;
+    }
+  return Object.keys(out).length ? out : undefined;
 }

@@ -27,6 +27,13 @@ export type Perceiver = (
  */
 export const AGENT_COMPACT: CompactOptions = { hideNavigationBar: true, fullIds: false, screenSize: false, lean: true };
 
+/** How many pages' last observations a perceiver keeps (a task visits a handful). */
+const PAGES_KEPT = 16;
+
+function pageOf(o: Observation): string {
+  return `${o.app.package}/${o.app.activity}`;
+}
+
 /**
  * The one perceiver: perception's `perceive` fed the device's snapshot and screenshot (with its
  * crop offset), remembering visual-first pages across reads, and keeping the compact view it built
@@ -34,12 +41,21 @@ export const AGENT_COMPACT: CompactOptions = { hideNavigationBar: true, fullIds:
  */
 export class SnapshotPerceiver {
   private readonly compacts = new WeakMap<Observation, string>();
+  /**
+   * The last observation of each page (package/activity), most recent last. Ids are carried from
+   * the screen before by content (DESIGN §4); after another page in between (a product page, then
+   * BACK to the menu) they are carried from this page's own last read instead, so a row that kept
+   * its id through a scroll keeps it after coming back (relay run I: same item, new id after BACK).
+   */
+  private readonly pages = new Map<string, Observation>();
   /** What fields showed before the agent typed into them, as their hints (field-hints.ts). */
   readonly fields = new FieldHints();
   constructor(private readonly opts: { registry?: VisualFirstRegistry; compact?: CompactOptions } = {}) {}
 
-  readonly perceive: Perceiver = async (raw, shot, previous) => {
+  readonly perceive: Perceiver = async (raw, shot, before) => {
     const snap = this.fields.apply(raw);
+    const page = `${snap.foreground.package}/${snap.foreground.activity}`;
+    const previous = before && pageOf(before) !== page ? (this.pages.get(page) ?? before) : before;
     const wire: WireSnapshot = shot
       ? {
           ...snap,
@@ -59,6 +75,9 @@ export class SnapshotPerceiver {
     );
     if (!r.ok) throw new InvalidInputError('the device snapshot', `${r.message}; observe again`);
     this.compacts.set(r.observation, r.compact);
+    this.pages.delete(page);
+    this.pages.set(page, r.observation);
+    if (this.pages.size > PAGES_KEPT) this.pages.delete(this.pages.keys().next().value as string);
     return r.observation;
   };
 

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { explore } from '../agent/explore.js';
+import { knowledgeOf } from '../agent/knowledge-of.js';
 import { callbackConfirmation } from '../compose/agent.js';
-import { knowledgeOf } from '../store/app-map.js';
 import { writeAppMap } from '../store/app-map-write.js';
 import { writeStoreEntry } from '../store/knowledge-store.js';
 import { newRunId } from '../store/run-archive.js';
@@ -59,10 +59,11 @@ export function exploreTool(factory: TaskFactory): ToolDef {
             onProgress: (p) => void call.progress?.(p.message, p.pages, p.pages + p.queued),
           });
           const found = r.map.pages.length > 0;
-          if (found) await writeAppMap(out, r.map);
+          const knowledge = knowledgeOf(r.map);
+          if (found) await writeAppMap(out, r.map, knowledge);
           // The store entry is what mobile_run_task reads when this app is in front.
           const stored =
-            found && factory.knowledgeDir ? await writeStoreEntry(factory.knowledgeDir, knowledgeOf(r.map)) : undefined;
+            found && factory.knowledgeDir ? await writeStoreEntry(factory.knowledgeDir, knowledge) : undefined;
           return {
             result: {
               device: taken.device,

@@ -2,6 +2,7 @@ import { impliedVerb, lineId, shortestPrefixes } from '../core/element-ref.js';
 import { submitsOnEnter } from '../core/field-submit.js';
 import { rectCenter } from '../core/geometry.js';
 import { writeGridLine } from '../core/grid-line.js';
+import { VALUE_NOT_READABLE, writeRange } from '../core/range-value.js';
 import { writeSectionLine } from '../core/section-line.js';
 import type { Element, Observation } from '../core/types.js';
 import { humanizeRid, OBFUSCATED_RE, ridMeaning } from './control-labels.js';
@@ -136,8 +137,8 @@ export function stateOf(e: Element): string[] {
   if (e.flags.checkable) s.push(e.flags.checked ? 'on' : 'off');
   // A value read off the screenshot is a percent of the track, to a pixel: shown as such.
   if (e.range?.fromFrame) s.push(`≈${fmtNum(e.range.current)}%`);
-  else if (e.range) s.push(`${fmtNum(e.range.current)}/${fmtNum(e.range.max)}`);
-  else if (e.role === 'SeekBar' && e.text) s.push(truncate(e.text, 12));
+  else if (e.range) s.push(writeRange(e.range));
+  else if (e.role === 'SeekBar') s.push(e.text ? truncate(e.text, 12) : VALUE_NOT_READABLE);
   if (e.flags.editable) {
     if (e.flags.password) s.push(e.filled ? `[password] filled (${e.filled} chars)` : '[password] empty');
     // A dump without hints (uiautomator, DroidBot) names a field by its own text, typed or the hint an

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Element } from '../core/types.js';
-import { type AppMap, KNOWLEDGE_FILE, knowledgeOf, type MapPage, type MapTransition } from './app-map.js';
+import { type AppMap, KNOWLEDGE_FILE, type Knowledge, type MapPage, type MapTransition } from './app-map.js';
 
 /**
  * An app map as DroidBot writes its output folder, so the replay phone (testbed/replay/load-graph.ts)
@@ -150,8 +150,15 @@ export function utgOf(map: AppMap, tags: ReadonlyMap<string, string>) {
   };
 }
 
-/** Writes the map into `dir` (created): utg.js, states/, and the knowledge file. Returns the files written. */
-export async function writeAppMap(dir: string, map: AppMap): Promise<{ utg: string; knowledge: string }> {
+/**
+ * Writes the map into `dir` (created): utg.js, states/, and the knowledge file (agent/knowledge-of.ts
+ * derives it: it needs the perception's title/value split, above this layer). Returns the files written.
+ */
+export async function writeAppMap(
+  dir: string,
+  map: AppMap,
+  knowledge: Knowledge,
+): Promise<{ utg: string; knowledge: string }> {
   const states = path.join(dir, 'states');
   await mkdir(states, { recursive: true });
   const tags = new Map(map.pages.map((p, i) => [p.id, tagOf(i)]));
@@ -162,7 +169,7 @@ export async function writeAppMap(dir: string, map: AppMap): Promise<{ utg: stri
   }
   const utg = path.join(dir, 'utg.js');
   await writeFile(utg, `var utg = \n${JSON.stringify(utgOf(map, tags), null, 1)}\n`);
-  const knowledge = path.join(dir, KNOWLEDGE_FILE);
-  await writeFile(knowledge, `${JSON.stringify(knowledgeOf(map), null, 1)}\n`);
-  return { utg, knowledge };
+  const file = path.join(dir, KNOWLEDGE_FILE);
+  await writeFile(file, `${JSON.stringify(knowledge, null, 1)}\n`);
+  return { utg, knowledge: file };
 }

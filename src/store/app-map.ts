@@ -53,8 +53,10 @@ export const KNOWLEDGE_VERSION = 1;
 
 const KnowledgeElementSchema = z.object({
   id: z.string(),
+  /** The control's name without the value it showed when explored ("Internet", not "Internet — HomeNet"). */
   label: z.string(),
-  description: z.string(),
+  /** The describer's words, when they say more than the label (agent/knowledge-of.ts drops the rest). */
+  description: z.string().optional(),
   /** The page a tap on it opened, when the walk saw one. */
   opens: z.string().optional(),
 });
@@ -64,6 +66,11 @@ const KnowledgePageSchema = z.object({
   activity: z.string(),
   title: z.string(),
   description: z.string().optional(),
+  /**
+   * The names of the page's controls with text, in listing order, those further down (found by
+   * scrolling) included, values stripped: what a control that opens this page leads to.
+   */
+  holds: z.array(z.string()).optional(),
   elements: z.array(KnowledgeElementSchema),
 });
 
@@ -74,40 +81,13 @@ export const KnowledgeSchema = z.object({
 });
 export type Knowledge = z.infer<typeof KnowledgeSchema>;
 export type KnowledgePage = z.infer<typeof KnowledgePageSchema>;
+export type KnowledgeElement = z.infer<typeof KnowledgeElementSchema>;
 
 export const KNOWLEDGE_FILE = 'knowledge.json';
 
 /** What a person would call an element (the listing's label). */
 export function elementLabel(e: Element): string {
   return (e.label || e.text || e.desc || e.resourceId.split('/').pop() || e.role).trim();
-}
-
-/** The compact knowledge of a map: per page its identity, description and described controls. */
-export function knowledgeOf(map: AppMap): Knowledge {
-  const opens = new Map<string, string>();
-  for (const t of map.transitions)
-    if (t.event.kind === 'touch' && t.to !== t.from) opens.set(`${t.from}|${t.event.element}`, t.to);
-  return {
-    version: KNOWLEDGE_VERSION,
-    app: map.app,
-    pages: map.pages.map((p) => ({
-      id: p.id,
-      activity: p.activity,
-      title: p.title,
-      ...(p.description ? { description: p.description } : {}),
-      elements: p.elements
-        .filter((e) => p.notes[e.id])
-        .map((e) => {
-          const to = opens.get(`${p.id}|${e.id}`);
-          return {
-            id: e.id,
-            label: elementLabel(e),
-            description: p.notes[e.id] as string,
-            ...(to ? { opens: to } : {}),
-          };
-        }),
-    })),
-  };
 }
 
 /** A knowledge file, validated: a bad file is an error naming it and what to do, never half-read. */

@@ -22,6 +22,7 @@ export const HistoryEntrySchema = z.object({
   recorded: z.boolean().optional(),
   note: z.string().optional(),
   by: z.enum(['rule', 'replay', 'gate']).optional(),
+  ids: z.record(z.string(), z.string()).optional(),
 });
 
 const UsageSchema = z.object({

@@ -1,3 +1,4 @@
+import { writeRange } from '../core/range-value.js';
 import { readControlOnReads } from '../executor/control-reads.js';
 import { nativeRequest, refuse, sendNative } from '../executor/dispatch.js';
 import { bindSelector } from '../executor/native-args.js';
@@ -12,7 +13,8 @@ export const readControl: Tool = {
   help: says('read_control(target_id) its value, range and state'),
   // Without the helper's native read, the executor reads the tree (a slider's value off the screenshot).
   needs: [['read_control'], ['snapshot']],
-  // A field's value is on its line; a slider's range is not (nor one read off the frame).
+  readOnly: true,
+  // A field's value is on its line; a slider's line has its value and ends, not the actions it supports (nor a frame read's detail).
   offeredOn: (t) => t.range || t.slider || t.drawn,
   quiet: true,
   parse: (a) => (a.target_id ? { ok: true, action: {} } : { ok: false, error: 'read_control needs target_id' }),
@@ -32,7 +34,6 @@ export const readControl: Tool = {
     description:
       "Read a control: range, value, supported actions, selection, state and an identity token, in `value`. Read-only: nothing is sent to the phone (delivery_status not_delivered). Over adb a slider's value is read off a screenshot (range_source frame), else the result says it cannot be read (READ_FAILED).",
     fields: { selector: McpSelector, element_id: McpElementId },
-    readOnly: true,
   },
 };
 
@@ -61,7 +62,8 @@ export function controlSummary(value: unknown): string | undefined {
   if (!v.text && v.hint) parts.push(`hint=${JSON.stringify(v.hint)}`);
   if (v.range?.current !== undefined && v.range_source === 'frame')
     parts.push(`value≈${v.range.current}% of the track (read off the screenshot)`);
-  else if (v.range) parts.push(`range=${v.range.current}/${v.range.max} (min ${v.range.min})`);
+  // As the listing writes it (core/range-value.ts): the value, then its track's ends.
+  else if (v.range) parts.push(`value=${writeRange(v.range)}`);
   if (v.value_unreadable) parts.push(`its value cannot be read: ${v.value_unreadable}`);
   if (f.checkable) parts.push(f.checked ? 'checked' : 'unchecked');
   if (f.selected) parts.push('selected');

@@ -32,7 +32,7 @@ describe('controlSummary', () => {
         flags,
         range: { min: 0, max: 255, current: 26 },
       }),
-    ).toBe('read: range=26/255 (min 0)');
+    ).toBe('read: value=26 (0–255)');
   });
 
   it('a view with nothing to read (a map) says so instead of nothing', () => {

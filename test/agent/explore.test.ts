@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changedKeys, digestWorld } from '../../regression-tasks/world-diff.js';
 import { explore } from '../../src/agent/explore.js';
+import { knowledgeOf } from '../../src/agent/knowledge-of.js';
 import type { Perceived } from '../../src/agent/ports.js';
 import { rectCenter } from '../../src/core/geometry.js';
 import type { Decision } from '../../src/core/types.js';
@@ -126,7 +127,7 @@ describe('explore → app map → replay', () => {
       expect(r.skipped.map((s) => s.why)).not.toContain(undefined);
 
       const out = path.join(dir, 'notes');
-      const files = await writeAppMap(out, r.map);
+      const files = await writeAppMap(out, r.map, knowledgeOf(r.map));
       const graph = await loadDroidbotGraph(out);
       expect(graph.states.size).toBe(r.map.pages.length);
       expect(graph.appPackage).toBe('com.android.notes');
@@ -153,12 +154,17 @@ describe('explore → app map → replay', () => {
         }
       }
 
+      // The knowledge keeps what the screen does not show: where a row leads and what that page
+      // holds. The reference describer's words only repeat the labels, so none is kept.
       const k = await loadKnowledge(files.knowledge);
       const list = k.pages.find((p) => p.activity === '.NotesActivity');
-      expect(list?.description).toMatch(/^The Notes screen/);
-      const packing = list?.elements.find((e) => /^Packing list/.test(e.label));
-      expect(packing?.description).toMatch(/Packing list/);
-      expect(k.pages.find((p) => p.id === packing?.opens)?.activity).toBe('.NoteActivity');
+      expect(r.map.pages.find((p) => p.id === list?.id)?.description).toMatch(/^The Notes screen/);
+      expect(list?.description).toBeUndefined();
+      const packing = list?.elements.find((e) => e.label === 'Packing list');
+      expect(packing?.description).toBeUndefined();
+      const note = k.pages.find((p) => p.id === packing?.opens);
+      expect(note?.activity).toBe('.NoteActivity');
+      expect(note?.holds).toEqual(expect.arrayContaining(['Edit', 'Share']));
     } finally {
       await rig.close();
     }

@@ -254,7 +254,7 @@ describe('subgoal_done on read_control', () => {
       const run = await runAgent(a.deps, { goal: 'Read the brightness level.', maxSteps: 4, runsDir });
       await a.close();
       expect(prompt(model.seen, 2)).toContain('[x] read the brightness level');
-      expect(prompt(model.seen, 2)).toMatch(/range=26\/255/);
+      expect(prompt(model.seen, 2)).toMatch(/value=26 \(0–255\)/);
       expect(run.status).toBe('done');
       expect(model.seen).toHaveLength(3);
     } finally {

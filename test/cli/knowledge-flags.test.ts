@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { TASKS } from '../../regression-tasks/index.js';
 import { parseSuiteArgs } from '../../regression-tasks/suite-args.js';
 import { agentOptions } from '../../src/cli/commands/run.js';
-import { type AgentFlags, knowledgeSpec, knowledgeUse, launchRecord } from '../../src/cli/compose.js';
+import { type AgentFlags, knowledgeFlagsOf, knowledgeSpec, knowledgeUse, launchRecord } from '../../src/cli/compose.js';
 import { DEFAULT_KNOWLEDGE_DIR } from '../../src/store/knowledge-store.js';
 
 /**
@@ -16,9 +16,8 @@ import { DEFAULT_KNOWLEDGE_DIR } from '../../src/store/knowledge-store.js';
 const parse = (...argv: string[]) =>
   agentOptions(new Command('run').exitOverride(), true).parse(argv, { from: 'user' }).opts() as AgentFlags;
 
-/** As `resume` builds its flags: the defaults, then the run's launch record, then explicit flags. */
-const resumed = (rec: Record<string, string>) =>
-  knowledgeUse({ ...rec, knowledge: rec.knowledge } as Pick<AgentFlags, 'knowledge' | 'knowledgeDir'>);
+/** As `resume` builds its flags: the run's launch record read back into the flags that chose its knowledge. */
+const resumed = (rec: Record<string, string>) => knowledgeUse(knowledgeFlagsOf(rec));
 
 describe('knowledge flags', () => {
   it('default: the store under .phone-agent, or --knowledge-dir; the factory gets the store folder', () => {
@@ -41,6 +40,13 @@ describe('knowledge flags', () => {
     }
     // Not what the defaults would say at resume time: the folder the run started with.
     expect(resumed(launchRecord(parse('--knowledge-dir', '/tmp/store')))).toEqual({ kind: 'store', dir: '/tmp/store' });
+    // The record's strings stay the record's: the flag is files or false, never a serialized string.
+    expect(knowledgeFlagsOf(launchRecord(parse('--knowledge', 'x.json')))).toEqual({
+      knowledge: [path.resolve('x.json')],
+    });
+    expect(knowledgeFlagsOf(launchRecord(parse('--no-knowledge')))).toEqual({ knowledge: false });
+    // A checkpoint written before this change (the same strings) reads back the same.
+    expect(knowledgeFlagsOf({ device: 'sim', knowledge: '["/k/a.json"]' })).toEqual({ knowledge: ['/k/a.json'] });
   });
 
   it('the suite: --knowledge DIR or auto (the default store or PHONE_AGENT_KNOWLEDGE_DIR); none by default', () => {

@@ -14,7 +14,7 @@ export const SETTINGS_SCREEN = [
   '[1a2b3c4d] toggle Switch   "Wi-Fi"  on     #wifi       900,320',
   '[2b3c4d5e] toggle Switch   "Bluetooth" off #bluetooth  900,420',
   '[3c4d5e6f] tap    Row      "Display"       #display    500,520',
-  '[77aa0011] slide  SeekBar  "Brightness" 40/100         500,610',
+  '[77aa0011] slide  SeekBar  "Brightness" 40 (0–100)     500,610',
   '[9b1c0d22] fill   EditText "Search settings" #search   540,200',
   '[5566ccdd] scroll List     "Settings list"             500,500',
   'text: "Network & internet" · "Connected devices"',

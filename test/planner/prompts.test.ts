@@ -62,7 +62,7 @@ describe('prompt builders', () => {
       [1a2b3c4d] toggle Switch   "Wi-Fi"  on     #wifi       900,320
       [2b3c4d5e] toggle Switch   "Bluetooth" off #bluetooth  900,420
       [3c4d5e6f] tap    Row      "Display"       #display    500,520
-      [77aa0011] slide  SeekBar  "Brightness" 40/100         500,610
+      [77aa0011] slide  SeekBar  "Brightness" 40 (0–100)     500,610
       [9b1c0d22] fill   EditText "Search settings" #search   540,200
       [5566ccdd] scroll List     "Settings list"             500,500
       text: "Network & internet" · "Connected devices"
@@ -174,7 +174,7 @@ describe('prompt builders', () => {
       plan: [{ text: 'log in', done: false }],
       current: 0,
       // A slider on the screen: control_action names set_progress and its units.
-      screen: 'app com.acme.bank/.LoginActivity\n[77a] SeekBar "Brightness" 40/100 500,610',
+      screen: 'app com.acme.bank/.LoginActivity\n[77a] SeekBar "Brightness" 40 (0–100) 500,610',
       screenIsDelta: false,
       aspect: 0.45,
       history: [],
@@ -210,7 +210,8 @@ describe('prompt builders', () => {
       plan: [],
       current: 0,
       // The lean listing: no line needs a centre.
-      screen: 'app com.android.settings/.Settings "Settings"\n1a2 Switch "Wi-Fi" on\n9b1 EditText "Search settings" submits',
+      screen:
+        'app com.android.settings/.Settings "Settings"\n1a2 Switch "Wi-Fi" on\n9b1 EditText "Search settings" submits',
       screenIsDelta: false,
       aspect: 0.45,
       history: [],

@@ -12,7 +12,7 @@ const SCREEN = `<screen untrusted>
 app com.foodshop/.ProductActivity "Latte" · 1080x2400 (0.45) · keyboard hidden
 [8f15a8f4] toggle CheckBox "Large 大杯 +¥3" off #size_large 500,503
 [04e70589] toggle CheckBox "Extra shot +¥4" on 500,643
-[96e5d23e] slide SeekBar "Sweetness" 70/100 500,744
+[96e5d23e] slide SeekBar "Sweetness" 70 (0–100) 500,744
 </screen>`;
 
 function prompt(note: string, ok = false): string {

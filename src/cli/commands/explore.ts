@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { type ExploreResult, explore } from '../../agent/explore.js';
+import { knowledgeOf } from '../../agent/knowledge-of.js';
 import { ActionableError, CancelledError } from '../../core/errors.js';
-import { knowledgeOf } from '../../store/app-map.js';
 import { writeAppMap } from '../../store/app-map-write.js';
 import { deviceLockKey, lockDevice } from '../../store/device-lock.js';
 import { writeStoreEntry } from '../../store/knowledge-store.js';
@@ -76,13 +76,14 @@ export async function exploreCommand(flags: ExploreFlags): Promise<number> {
         say(`explore: ${flags.app} showed no page: is it installed? (${cliCommand()} devices lists what is connected)`);
         return 1;
       }
-      await writeAppMap(out, r.map);
+      const knowledge = knowledgeOf(r.map);
+      await writeAppMap(out, r.map, knowledge);
       // The store entry (keyed by package) is what `run` reads when this app is in front.
       const use = knowledgeUse({
         knowledgeDir: flags.knowledgeDir,
         knowledge: flags.knowledge === false ? false : undefined,
       });
-      const stored = use.kind === 'store' ? await writeStoreEntry(use.dir, knowledgeOf(r.map)) : undefined;
+      const stored = use.kind === 'store' ? await writeStoreEntry(use.dir, knowledge) : undefined;
       if (stored) say(`knowledge store: ${stored}`);
       if (flags.json)
         process.stdout.write(

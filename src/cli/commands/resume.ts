@@ -7,7 +7,7 @@ import { maskSecrets } from '../../agent/secrets.js';
 import { ActionableError } from '../../core/errors.js';
 import { CheckpointStore } from '../../store/checkpoint.js';
 import { type RunStart, readRunStart } from '../../store/run-start.js';
-import type { AgentFlags } from '../compose.js';
+import { type AgentFlags, knowledgeFlagsOf } from '../compose.js';
 import { cliCommand } from '../invocation.js';
 import { agentOptions, drive, exitWith, wholeNumber } from './run.js';
 
@@ -72,7 +72,8 @@ export async function resumeCommand(run: string, flags: ResumeFlags): Promise<nu
   const launch = (start ? start.launch : cp?.launch) ?? {};
   // Explicit flags win; otherwise the run's own launch record; otherwise the defaults.
   const explicit = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined));
-  const merged = { ...DEFAULTS, ...launch, ...explicit } as AgentFlags;
+  const { knowledge: _k, knowledgeDir: _d, ...connect } = launch;
+  const merged = { ...DEFAULTS, ...connect, ...knowledgeFlagsOf(launch), ...explicit } as AgentFlags;
   if (merged.device === 'sim' && !flags.json)
     process.stderr.write(
       'note: the built-in virtual phone starts afresh in this process; state from the interrupted process is gone\n',

@@ -1,5 +1,6 @@
 import { IMPLIED_VERB, impliedVerb } from '../../core/element-ref.js';
 import { readGridLine } from '../../core/grid-line.js';
+import { readRange } from '../../core/range-value.js';
 import { MAX_SUBGOALS, specsOf } from '../act-schema.js';
 import { EXPECT_FORMS, FRAME_FORM, OWN_TARGET_NOTE } from '../expect-dsl.js';
 import type { PlannerToolSpec, ScreenKinds, ToolCatalog } from '../tool-spec.js';
@@ -168,7 +169,7 @@ function screenKinds(screen: string): ScreenKinds {
     if (verb === 'fill' && /(?:^|\s)submits(?:\s|$)/.test((m[4] ?? '').replace(/"(?:[^"\\]|\\.)*"/g, '')))
       kinds.submit = true;
     if (verb === 'scroll') kinds.list = true;
-    if (verb === 'slide' || / \d+(\.\d+)?\/\d+/.test(m[4] ?? '')) kinds.slider = true;
+    if (verb === 'slide' || readRange(m[4] ?? '')) kinds.slider = true;
   }
   return kinds;
 }

@@ -22,6 +22,8 @@ export interface HistoryEntry {
   note?: string;
   /** Who chose it when not the model: an interrupt rule, a replay from page memory, the wait gate. */
   by?: 'rule' | 'replay' | 'gate';
+  /** Full id → how the screen the step was decided on listed it: the line keeps that form (core/element-ref asListedIds). */
+  ids?: Record<string, string>;
 }
 
 export interface DecideInput {

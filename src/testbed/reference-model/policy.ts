@@ -182,8 +182,8 @@ export function actForIntent(intentLine: string, screen: ParsedScreen, history: 
           expect: '-',
           subgoal_done: true,
         };
-      const max = el.range?.max ?? 100;
-      const value = Math.round((Number(a1) / 100) * max);
+      const { min, max } = el.range;
+      const value = Math.round(min + (Number(a1) / 100) * (max - min));
       // Already there: setting the same value changes nothing, and that is what to expect.
       const same = el.range?.current === value;
       return {

@@ -1,5 +1,6 @@
 import { impliedVerb } from '../../core/element-ref.js';
 import { type GridLine, gridCellCentre, readGridLine } from '../../core/grid-line.js';
+import { readRange } from '../../core/range-value.js';
 import { readSectionLine } from '../../core/section-line.js';
 import type { ChatRequest } from './request.js';
 
@@ -86,7 +87,7 @@ export interface ScreenLine {
   x?: number;
   y?: number;
   state?: string;
-  range?: { current: number; max: number };
+  range?: { current: number; min: number; max: number };
   focused: boolean;
   /** The guard's categories when the line is marked as held (`· asks user: payment`). */
   held?: string[];
@@ -290,7 +291,7 @@ export function parseScreenLine(line: string): ScreenLine | undefined {
   const res = /#(\S+)/.exec(rest)?.[1] ?? '';
   const pts = [...rest.matchAll(/(?<![\d/])(\d{1,4}),(\d{1,4})(?![\d/])/g)];
   const last = pts[pts.length - 1];
-  const range = /(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)/.exec(rest);
+  const range = readRange(rest);
   const state = /(?:^|\s)(on|off|checked|unchecked)(?=\s|$)/.exec(rest)?.[1];
   const held = HELD.exec(rest)?.[1]?.split('/');
   return {
@@ -302,7 +303,7 @@ export function parseScreenLine(line: string): ScreenLine | undefined {
     resourceId: res,
     ...(last ? { x: Number(last[1]), y: Number(last[2]) } : {}),
     state,
-    range: range ? { current: Number(range[1]), max: Number(range[2]) } : undefined,
+    range,
     focused: /\bfocused\b/.test(rest),
     ...(held ? { held } : {}),
     raw: rest,
