@@ -117,6 +117,10 @@ describe('knowledge lines say what the screen does not', () => {
       expect(lines.some((l) => /^"Network & internet" opens a page with Internet, /.test(l))).toBe(true);
       expect(lines.length).toBeLessThanOrEqual(6);
       for (const l of lines) expect(l).not.toMatch(/opens or does|HomeNet|— |\d+%/);
+      // Two taps away: which page holds the goal's control, and the taps that lead there.
+      const wifi = knowledgeLines([k], seen.obs, 'Turn Wi-Fi off');
+      expect(wifi[1]).toBe('way to "Wi-Fi": "Network & internet" › "Internet"');
+      expect(knowledgeLines([k], seen.obs, '')).not.toContain(wifi[1]);
     } finally {
       await agent.close();
     }
