@@ -143,6 +143,18 @@ describe('filing by package', () => {
     expect(labelOf('org.ligi.ajsha', 'org.ligi.ajsha')).toBe('org.ligi.ajsha');
   }, 60_000);
 
+  it('a launch covered by another app’s prompt files nothing under the app, and says what to do', async () => {
+    const clock = new VirtualClock();
+    const phone = new VirtualPhone({ seed: 1, clock });
+    // Contacts asks for its permission on a first launch: the prompt is the permission controller's.
+    const r = await explored({ kind: 'sim', phone }, clock, 'Contacts', 20);
+    expect(r.map.pages).toEqual([]);
+    expect(r.blocked).toMatch(
+      /^a com\.android\.permissioncontroller window \("Allow Contacts to access .*"\) covers Contacts: answer it on the phone, then explore again$/,
+    );
+    expect(r.guardedTaken).toBe(0);
+  }, 60_000);
+
   it('a page whose snapshot is of another package is not filed under the map’s app', () => {
     const map = structuredClone(settings.map);
     const first = map.pages[0];
