@@ -2,6 +2,7 @@ import type { Approval } from '../core/approval.js';
 import type { Observation } from '../core/types.js';
 import { covers } from '../executor/consent-scope.js';
 import { checkGuard, type GuardConfig } from '../executor/guardrails/guard.js';
+import { REGISTRY } from '../tools/index.js';
 import { tap } from '../tools/tap.js';
 
 /**
@@ -14,7 +15,7 @@ export function heldTaps(obs: Observation, cfg?: GuardConfig): Record<string, st
   const held: Record<string, string[]> = {};
   for (const e of obs.elements) {
     if (!e.actionable) continue;
-    const v = checkGuard({ tool: tap.name, target_id: e.id }, obs, e, cfg);
+    const v = checkGuard(REGISTRY.table, { tool: tap.name, target_id: e.id }, obs, e, cfg);
     if (v.needsConfirmation) held[e.id] = v.categories;
   }
   return held;

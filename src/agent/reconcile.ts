@@ -1,10 +1,11 @@
 import type { Action, Observation } from '../core/types.js';
-import { isFocusLike, validate } from '../executor/validator.js';
+import { mayChangeNothing } from '../executor/act-kind.js';
+import { validate } from '../executor/validator.js';
 import { formatExpect } from '../planner/expect-dsl.js';
 import { emptyUsage } from '../planner/llm/client.js';
 import type { JournalEntry } from '../store/action-journal.js';
 import { controlAction } from '../tools/control-action.js';
-import { actionSignature } from '../tools/index.js';
+import { actionSignature, REGISTRY } from '../tools/index.js';
 import type { RunEvent } from './reduce.js';
 import type { RunState } from './run-state.js';
 import { describeOn } from './step-helpers.js';
@@ -52,13 +53,13 @@ export function judgeInFlight(e: JournalEntry, now: Observation): Judged {
   const target = action.target_id ? e.pre.elements.find((x) => x.id === action.target_id) : undefined;
   // An action meant to change nothing visible (a password typed, a field focused) leaves no trace
   // to tell whether it happened.
-  if (expect.kind === 'no_change' || isFocusLike(action, target))
+  if (expect.kind === 'no_change' || mayChangeNothing(REGISTRY.get(action.tool), action, target))
     return { verdict: 'unknown', reason: 'its effect is not visible on screen' };
   // First: the validator's own "unchanged" compares element ids, and two reads of one screen can
   // give an element different ids (they depend on the read before).
   if (sameAppContent(e.pre, now))
     return { verdict: 'not_done', reason: 'the screen is as it was when the action was decided' };
-  const v = validate(expect, e.pre, now, action, target);
+  const v = validate(REGISTRY.table, expect, e.pre, now, action, target);
   if (v.ok) return { verdict: 'done' };
   // "Something changes" held right after the tap by a toast or a transient state that is gone by
   // now; the app's own content changed since (a cart badge counting the added item): that is it.

@@ -87,7 +87,12 @@ async function replayFromMemory(s: Session, ctx: StepCtx): Promise<Choice | unde
   // The plan the remembered action came with is replayed with it: a Flash run with no plan yet gets
   // its plan (page-memory replay first), a burst closes the subgoals it covered.
   const revisedPlan = hit.plan;
-  const planned = { decision: hit.decision, subgoalDone: hit.subgoalDone, ...(revisedPlan ? { revisedPlan } : {}) };
+  const planned = {
+    decision: hit.decision,
+    subgoalDone: hit.subgoalDone,
+    ...(hit.alsoDone ? { doneThrough: st.current + hit.alsoDone } : {}),
+    ...(revisedPlan ? { revisedPlan } : {}),
+  };
   return { kind: 'decided', planned, source: 'cache' };
 }
 

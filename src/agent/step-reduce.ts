@@ -108,8 +108,19 @@ export async function reduce(
   };
   // The plan an action came with goes with it (a Flash first decision's, a burst's that closes the
   // subgoals it covers): replayed, it revises the plan as it did.
+  // A `subgoal_done=N` is kept relative to the [>] subgoal: a replay on another run ticks as many.
+  const through = planned.doneThrough ?? s.state.current;
+  const alsoDone = through > s.state.current ? through - s.state.current : undefined;
   if (remembers)
-    memory.remember(goal, ctx.record.subgoal, obs.pageHash, decision, planned.subgoalDone, planned.revisedPlan);
+    memory.remember(
+      goal,
+      ctx.record.subgoal,
+      obs.pageHash,
+      decision,
+      planned.subgoalDone,
+      planned.revisedPlan,
+      alsoDone,
+    );
   // Verified replay: a cached action whose expectation fails is forgotten at once.
   if (!ok && source === 'cache') memory.evict(goal, ctx.record.subgoal, obs.pageHash);
   const before = s.state;

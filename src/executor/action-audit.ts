@@ -1,4 +1,5 @@
 import type { Action, Element, Expect, Observation } from '../core/types.js';
+import { entersText } from './act-kind.js';
 import { wrongLanding } from './landing.js';
 import {
   actionableOwner,
@@ -11,6 +12,7 @@ import {
   stateChanges,
   undoSteps,
 } from './side-effects.js';
+import type { ToolTable } from './tool-spec.js';
 
 /**
  * A second look at an action after the expectation check (DESIGN §5 "signals, not the model's
@@ -32,6 +34,8 @@ export interface AuditInput {
   pre: Observation;
   post: Observation;
   action: Action;
+  /** The registry's table: what the action's tool does (it typed into a field, say) decides what was asked. */
+  tools: ToolTable;
   /** The element acted on, as grounded on `pre` (a point's hit included). */
   acted?: Element;
   /** Whether the expectation held. */
@@ -118,7 +122,8 @@ function changesAudit(i: AuditInput, acted: Element | undefined, named: Element 
   const byId = new Map(i.pre.elements.map((e) => [e.id, e]));
   const changes = stateChanges(i.pre, i.post).filter((c) => {
     // Text typed into a field is the change asked for (a search, a name), never an unasked edit.
-    if (c.kind === 'field' && i.action.tool === 'type' && acted && c.id === acted.id) return false;
+    if (c.kind === 'field' && entersText(i.tools.get(i.action.tool), i.action) && acted && c.id === acted.id)
+      return false;
     if (!named || !c.id || (!i.expectationHeld && c.kind === 'checked')) return true;
     const e = byId.get(c.id);
     return !e || !sameControl(e, named);

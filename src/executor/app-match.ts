@@ -18,38 +18,40 @@ export function appMatches(named: string, post: Observation): boolean {
   return labelScore(want, { package: pkg, activity: post.app.activity }) > 0;
 }
 
+/** How an action opens an app, as its tool says (act-kind.ts `opensApp`): by name, or by a launcher icon it presses. */
+export type Opens = 'by_name' | 'by_icon' | undefined;
+
 /**
- * The names an action opened an app by: a launch_app's label or package, or the label of the
- * launcher icon it tapped ("时钟"). Labels are localized and a package name says nothing of them
+ * The names an action opened an app by: a launch's label or package, or the label of the launcher
+ * icon it pressed ("时钟"). Labels are localized and a package name says nothing of them
  * (com.android.deskclock), so the name used to open the app is the evidence there is.
  */
-function openedBy(action: Action, pre: Observation, target?: Element): string[] {
-  if (action.tool === 'launch_app') return launchNames(action);
-  const opens = action.tool === 'tap' || (action.tool === 'control_action' && action.args?.action === 'click');
-  if (!opens || !target || !isLauncherPackage(pre.app.package)) return [];
+function openedBy(action: Action, opens: Opens, pre: Observation, target?: Element): string[] {
+  if (opens === 'by_name') return launchNames(action);
+  if (opens !== 'by_icon' || !target || !isLauncherPackage(pre.app.package)) return [];
   return [target.label, target.text, target.desc].filter((v): v is string => !!v);
 }
 
 /**
- * `app_foreground <name>` by the name the app was opened by (launch_app's label, the launcher
+ * `app_foreground <name>` by the name the app was opened by (a launch's label, the launcher
  * icon tapped): holds when that name is the one expected and a new app, not the launcher, came to
  * the front. One rule for both ways of opening an app.
  */
 export function openedByName(
   named: string,
-  ev: { action: Action; pre: Observation; post: Observation; target?: Element },
+  ev: { action: Action; opens: Opens; pre: Observation; post: Observation; target?: Element },
 ) {
   const want = squashLabel(named);
-  if (!want || !openedBy(ev.action, ev.pre, ev.target).some((n) => squashLabel(n) === want)) return false;
+  if (!want || !openedBy(ev.action, ev.opens, ev.pre, ev.target).some((n) => squashLabel(n) === want)) return false;
   return ev.pre.app.package !== ev.post.app.package && !isLauncherPackage(ev.post.app.package);
 }
 
-/** Whether the app a launch_app names (package, prefix or name) is the one in the foreground. */
+/** Whether the app a launch names (package, prefix or name) is the one in the foreground. */
 export function isForeground(action: Action, post: Observation): boolean {
   return launchNames(action).some((v) => appMatches(v, post));
 }
 
-/** The names a launch_app gave its app (package, label, text). */
+/** The names a launch gave its app (package, label, text). */
 function launchNames(action: Action): string[] {
   return [action.package, action.args?.package, action.args?.label, action.text].filter(
     (v): v is string => typeof v === 'string',

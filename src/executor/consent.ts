@@ -8,6 +8,7 @@ import type { ConfirmationAnswer, ConfirmationChannel, ConfirmationRequest } fro
 import { checkGuard, type GuardConfig, type GuardVerdict } from './guardrails/guard.js';
 import { redactTyped } from './guardrails/pii.js';
 import { sequenceMembers } from './native-args.js';
+import type { ToolTable } from './tool-spec.js';
 
 /**
  * The guard of one action and, when it needs one, the consent for it (DESIGN §5): only a
@@ -37,13 +38,14 @@ function membersSummary(a: Action, obs: Observation): string {
 const quoted = (e: Element) => `"${e.label || e.text || e.desc || e.role}"`;
 
 export function guardOf(
+  tools: ToolTable,
   a: Action,
   obs: Observation,
   target: Element | undefined,
   config: GuardConfig | undefined,
   aimNeedsConfirmation: string | undefined,
 ): { guard: GuardVerdict; request: ConfirmationRequest } {
-  const guard = checkGuard(a, obs, target, config, aimNeedsConfirmation);
+  const guard = checkGuard(tools, a, obs, target, config, aimNeedsConfirmation);
   return {
     guard,
     request: {

@@ -1,6 +1,7 @@
 import type { Action, Element, Observation } from '../core/types.js';
 import type { WireSnapshot } from '../device/protocol/index.js';
-import { entersText } from './validator.js';
+import { entersText } from './act-kind.js';
+import type { ExecutorToolSpec } from './tool-spec.js';
 
 /**
  * What an edit field showed before the agent first typed into it, standing in for its hint where the
@@ -16,8 +17,8 @@ export class FieldHints {
   private readonly learned = new Map<string, string>();
 
   /** Before a typing action is sent: remember what its field showed, once per field. */
-  learn(action: Action, obs: Observation, target: Element | undefined): void {
-    if (!target || !entersText(action) || !target.flags.editable || target.flags.password) return;
+  learn(action: Action, spec: ExecutorToolSpec, obs: Observation, target: Element | undefined): void {
+    if (!target || !entersText(spec, action) || !target.flags.editable || target.flags.password) return;
     if (target.hint || !target.text.trim()) return;
     const rid = target.identity?.resourceId ?? target.resourceId;
     if (!rid) return;

@@ -17,7 +17,7 @@ export async function guard(env: StageEnv, job: Job): Promise<Staged<Consented>>
   const { clock, logger } = env.deps;
   const { action, obs, hooks, aim } = job;
   const target = aim.element;
-  const g = guardOf(action, obs, target, env.deps.guard, aim.needsConfirmation);
+  const g = guardOf(env.deps.tools, action, obs, target, env.deps.guard, aim.needsConfirmation);
   if (hooks.policy === 'explore') {
     const why = refusedInExplore(action, obs, target, g.guard, env.deps.tools.get(action.tool));
     if (why)

@@ -55,7 +55,7 @@ export function prepare(env: StageEnv, decision: Decision, obs: Observation, hoo
   if (!aim.ok) return refused(refuse(progress, aim.code, aim.message).receipt);
   const carried = { target: aim.element };
   const n = prepareRequest(spec, action, obs);
-  if (n.ok) env.fields?.learn(action, obs, aim.element);
+  if (n.ok) env.fields?.learn(action, spec, obs, aim.element);
   if (!n.ok) return refused(n.call(progress).receipt, carried);
   return { next: { decision: parsed.data, spec, action, obs, hooks, budget, progress, aim, native: n.req, carried } };
 }

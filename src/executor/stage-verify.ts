@@ -52,6 +52,7 @@ async function verifyDispatch(env: StageEnv, job: Acted & { out: Dispatched }): 
   }
   env.memory.remember(v.post);
   const audit = auditAction({
+    tools: env.deps.tools,
     expect: job.decision.expect,
     pre,
     post: v.post,
@@ -82,13 +83,14 @@ async function readAfter(env: StageEnv, job: Acted & { out: Dispatched }): Promi
   const snap = out.text?.snap;
   const reuse =
     mode === 'light' && snap && !deps.screenshots
-      ? await reuseRead(env.perceive, snap, decision, pre, carried.target)
+      ? await reuseRead(deps.tools, env.perceive, snap, decision, pre, carried.target)
       : undefined;
   if (reuse) return reuse;
   const poll =
     job.hooks.verifyTimeoutMs !== undefined ? { ...deps.poll, timeoutMs: job.hooks.verifyTimeoutMs } : deps.poll;
   const ctx = {
     device: deps.device,
+    tools: deps.tools,
     perceive: env.perceive,
     mode: mode === 'none' ? ('light' as const) : mode,
     screenshots: !!deps.screenshots,
@@ -104,6 +106,7 @@ function verifiedSkill(env: StageEnv, job: Acted, r: NonNullable<Acted['skilled'
   if (!r.post) return { ...carried, ...r, reads: job.reads };
   env.memory.remember(r.post);
   const audit = auditAction({
+    tools: env.deps.tools,
     expect: job.decision.expect,
     pre: job.pre,
     post: r.post,

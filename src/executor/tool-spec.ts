@@ -67,6 +67,19 @@ export interface ExecutorToolSpec {
   explore?: 'free' | 'presses' | 'types' | 'scrolls';
   /** Moves fingers on the glass (a touch or a drawn gesture): a frame is evidence where the tree has no value. */
   gesture?: boolean;
+  // What it does, as the guard, the validator and the audit judge it (./act-kind.ts): absent is no.
+  /** Changes nothing on the phone: it reads or waits (a terminal tool sends nothing either). */
+  readOnly?: boolean;
+  /** Presses what it is aimed at (a tap, a long press, a control's click): its target's words say what it does. */
+  presses?: (a: Action) => boolean;
+  /** Enters text into a field (typing, setting or replacing its text): the field's new text is the agent's own. */
+  entersText?: (a: Action) => boolean;
+  /** Submits what the field holds (typing that ends in a newline, an IME enter): on a chat page that sends. */
+  submits?: (a: Action) => boolean;
+  /** May rightly leave the page as it was (focusing a field, bringing a control on screen): no change is no failure. */
+  showsNothing?: (a: Action, target: Element | undefined) => boolean;
+  /** Opens an app: by the names the action gives it (package, label), or by the launcher icon it presses. */
+  opensApp?: (a: Action) => 'by_name' | 'by_icon' | undefined;
 }
 
 /** The tools the executor can run, by name. */

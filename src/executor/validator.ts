@@ -2,11 +2,13 @@ import { rectWithin } from '../core/geometry.js';
 import type { Action, Element, Expect, Observation } from '../core/types.js';
 import { onlyTextAppeared } from '../perception/page-identity.js';
 import { hiddenUnder } from '../perception/visibility.js';
+import { entersText, mayChangeNothing, opensApp, touchPresses } from './act-kind.js';
 import { appMatches, isForeground, openedByName } from './app-match.js';
 import { elementName, stateMatches, stateMismatch } from './element-state.js';
 import { frameChanged } from './frames.js';
 import { hasLoadingIndicator, onlyToastsChanged, pageSignature, pageUnchanged, textPresent } from './page-compare.js';
 import { findFieldIn } from './text-input.js';
+import type { ExecutorToolSpec, ToolTable } from './tool-spec.js';
 
 /**
  * The validator (DESIGN §5): `expect` is checked against the page before and after the action with
@@ -34,21 +36,14 @@ export interface Outcome {
 /** Why an expectation on an element that left with its page was not checked (not a failure). */
 export const NOT_CHECKABLE_PAGE_CHANGED = 'not checkable (page changed)';
 
-/** Whether this action enters text into a field (typing, or setting or replacing its text). */
-export function entersText(action: Action): boolean {
-  return (
-    action.tool === 'type' ||
-    (action.tool === 'control_action' && ['set_text', 'replace_selection'].includes(String(action.args?.action)))
-  );
-}
-
 /**
  * The field this action typed into, as it is on the page after: its text is the agent's own
  * input, so it is no evidence that the app answered (a search typed "Zed" shows "Zed" in the box
  * whether or not any contact matched).
  */
-function typedField(action: Action, target: Element | undefined): ((e: Element) => boolean) | undefined {
-  if (!entersText(action) || !target) return undefined;
+function typedField(c: Pick<Check, 'action' | 'spec' | 'target'>): ((e: Element) => boolean) | undefined {
+  const { action, target } = c;
+  if (!entersText(c.spec, action) || !target) return undefined;
   return (e) =>
     e.id === target.id ||
     (e.flags.editable && (e.flags.focused || (!!target.resourceId && e.resourceId === target.resourceId)));
@@ -66,8 +61,9 @@ export function isSearchField(e: Element): boolean {
  * whatever the expectation, the model is told each time (`only_in_typed_field`), not only when it
  * happened to expect text_appears — a relay player got the hint on its first empty search only.
  */
-function emptySearch(action: Action, target: Element | undefined, post: Observation): boolean {
-  const own = typedField(action, target);
+function emptySearch(c: Check): boolean {
+  const { action, target, post } = c;
+  const own = typedField(c);
   if (!own || !target || !action.text) return false;
   return isSearchField(target) && !textPresent(post, action.text, own);
 }
@@ -76,13 +72,9 @@ function emptySearch(action: Action, target: Element | undefined, post: Observat
  * The field this step typed into, on the post screen, when its id did not survive the typing (a web
  * form that numbers its fields anew as it re-renders): found as the text ladder reads it back.
  */
-function fieldTypedInto(
-  action: Action,
-  target: Element | undefined,
-  expect: Expect,
-  post: Observation,
-): Element | undefined {
-  if (!target || !typedField(action, target) || (expect.target_id && expect.target_id !== target.id)) return undefined;
+function fieldTypedInto(c: Check): Element | undefined {
+  const { target, expect, post } = c;
+  if (!target || !typedField(c) || (expect.target_id && expect.target_id !== target.id)) return undefined;
   return findFieldIn(target, post.elements, (e) => ({
     editable: e.flags.editable,
     className: e.className,
@@ -126,8 +118,9 @@ function lookalikes(o: Observation, wanted: string): string {
  * label, a heading) does nothing by design — the model should aim at the clickable thing around or
  * inside it; otherwise the input may have been dropped or covered.
  */
-function nothingChanged(action: Action, target: Element | undefined, pre: Observation): string {
-  const tapLike = action.tool === 'tap' || action.tool === 'long_press';
+function nothingChanged(c: Check): string {
+  const { action, target, pre } = c;
+  const tapLike = touchPresses(c.spec, action);
   const f = target?.flags;
   // A slider answers a tap by moving its thumb: it is not "not clickable".
   const slider = !!target?.range || target?.role === 'SeekBar';
@@ -146,13 +139,6 @@ function nothingChanged(action: Action, target: Element | undefined, pre: Observ
     return `nothing changed: ${labelled(target)} is not clickable; tap ${options.length ? options.join(' or ') : 'the clickable element next to it'} instead`;
   }
   return 'nothing on the page changed after the action (input dropped, blocked by an overlay, or the wrong element)';
-}
-
-export function isFocusLike(action: Action, target?: Element): boolean {
-  if (['read_control', 'wait_until', 'wait', 'done', 'ask_user', 'infeasible'].includes(action.tool)) return true;
-  if (action.tool === 'control_action' && ['focus', 'show_on_screen'].includes(String(action.args?.action)))
-    return true;
-  return action.tool === 'tap' && !!target?.flags.editable;
 }
 
 function coveringWindows(o: Observation) {
@@ -237,6 +223,8 @@ interface Check {
   pre: Observation;
   post: Observation;
   action: Action;
+  /** The action's tool, as the registry's table has it: what it does, not its name, is judged. */
+  spec: ExecutorToolSpec | undefined;
   target?: Element;
   signals: string[];
   unchanged: boolean;
@@ -254,23 +242,26 @@ const failed = (c: Check, reason: string): Outcome => ({
   unchanged: c.unchanged,
 });
 
+/** `tools`: the registry's table, where the action's tool says what it does (./act-kind.ts). */
 export function validate(
+  tools: ToolTable,
   expect: Expect,
   pre: Observation,
   post: Observation,
   action: Action,
   target?: Element,
 ): Outcome {
-  const c: Check = { expect, pre, post, action, target, signals: signalsOf(pre, post, target), unchanged: false };
+  const spec = tools.get(action.tool);
+  const signals = signalsOf(pre, post, target);
+  const c: Check = { expect, pre, post, action, spec, target, signals, unchanged: false };
   c.unchanged = pageUnchanged(pre, post);
-  if (emptySearch(action, target, post)) c.signals.push('only_in_typed_field');
+  if (emptySearch(c)) c.signals.push('only_in_typed_field');
   if (expect.kind === 'no_change')
     return c.unchanged ? pass(c) : failed(c, 'the page changed although no change was expected');
   if (c.unchanged) {
     const already = alreadyThere(c);
     if (already) return already;
-    if (!isFocusLike(action, target) && !inViewAlready(action, post))
-      return failed(c, nothingChanged(action, target, pre));
+    if (!mayChangeNothing(spec, action, target) && !inViewAlready(action, post)) return failed(c, nothingChanged(c));
   }
   const check = CHECKS[expect.kind];
   return check ? check(c) : failed(c, `unknown expectation ${String(expect.kind)}`);
@@ -308,7 +299,7 @@ function alreadyThere(c: Check): Outcome | undefined {
   }
   // The app asked for is already in front (a run resumed after its launch reached the phone, or
   // a plan that opens the app on screen): there was nothing to change, and the step's goal holds.
-  if (action.tool === 'launch_app' && isForeground(action, post)) return pass(c, 'already_in_app');
+  if (opensApp(c.spec, action) === 'by_name' && isForeground(action, post)) return pass(c, 'already_in_app');
   return undefined;
 }
 
@@ -353,22 +344,22 @@ function elementGone(c: Check): Outcome {
 }
 
 function textAppears(c: Check): Outcome {
-  const { post, action, target } = c;
+  const { post, target } = c;
   const t = c.expect.text ?? '';
   if (!textPresent(post, t)) return failed(c, `"${t}" is not on the page${lookalikes(post, t)}`);
   // The field just typed into holds the agent's own input: that is no evidence the app answered
   // (a search that matched nothing looks just like this). The field itself is element_state's.
-  const own = typedField(action, target);
+  const own = typedField(c);
   if (own && !textPresent(post, t, own)) return failed(c, onlyInTypedField(t, target));
   c.signals.push('text_present');
   return pass(c);
 }
 
 function elementState(c: Check): Outcome {
-  const { expect, pre, post, action, target } = c;
+  const { expect, pre, post, target } = c;
   const id = expect.target_id ?? target?.id;
   const was = pre.elements.find((x) => x.id === id) ?? (target?.id === id ? target : undefined);
-  const e = findState(post, id) ?? fieldTypedInto(action, target, expect, post) ?? (was && sameControl(was, pre, post));
+  const e = findState(post, id) ?? fieldTypedInto(c) ?? (was && sameControl(was, pre, post));
   if (!e) {
     // The acted-on element went with its page (a tap that navigated): the expectation asked
     // about a page that is gone (another app or activity, or its window closed), so it is not
@@ -411,7 +402,7 @@ function frameChanges(c: Check): Outcome {
 function appForeground(c: Check): Outcome {
   const { expect, pre, post, action, target } = c;
   if (appMatches(expect.package ?? '', post)) return pass(c, 'app_foreground');
-  if (openedByName(expect.package ?? '', { action, pre, post, target }))
+  if (openedByName(expect.package ?? '', { action, opens: opensApp(c.spec, action), pre, post, target }))
     return pass(c, 'app_foreground', 'opened_by_label');
   return failed(c, `${post.app.package} is in the foreground, not ${expect.package}`);
 }

@@ -6,6 +6,7 @@ import { needsFrames } from './frames.js';
 import { observeDevice, type Perceiver } from './observe.js';
 import { pollUntil } from './pacing.js';
 import { pageSignature, snapshotLoading } from './page-compare.js';
+import type { ToolTable } from './tool-spec.js';
 import { type Outcome, validate } from './validator.js';
 
 /**
@@ -56,6 +57,8 @@ export interface Verified {
 
 export interface VerifyCtx {
   device: Device;
+  /** The registry's table: the validator judges an action by what its tool does. */
+  tools: ToolTable;
   perceive: Perceiver;
   mode: PollMode;
   screenshots: boolean;
@@ -85,7 +88,7 @@ export async function verifyAction(
       if (!o.ok) return { done: false, error: o.message };
       post = o.obs;
       png = o.screenshot?.png;
-      outcome = validate(decision.expect, pre, o.obs, decision.action, target);
+      outcome = validate(ctx.tools, decision.expect, pre, o.obs, decision.action, target);
       d.note(`read ${reads}: ${outcome.ok ? 'expectation holds' : (outcome.reason ?? 'not yet')}`);
       // A transition or a spinner is not a page to decide on yet: keep polling (early exit after).
       if (o.obs.unstable || snapshotLoading(o.snap)) {
@@ -106,6 +109,7 @@ export async function verifyAction(
 
 /** A read already made after the action (the text ladder's read-back), accepted when it settles and satisfies `expect`. */
 export async function reuseRead(
+  tools: ToolTable,
   perceive: Perceiver,
   snap: WireSnapshot,
   decision: Decision,
@@ -116,7 +120,7 @@ export async function reuseRead(
   try {
     const post = await perceive(snap, undefined, pre);
     if (post.unstable) return undefined;
-    const outcome = validate(decision.expect, pre, post, decision.action, target);
+    const outcome = validate(tools, decision.expect, pre, post, decision.action, target);
     return outcome.ok ? { outcome, post, reads: 0 } : undefined;
   } catch {
     return undefined;

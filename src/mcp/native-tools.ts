@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Action } from '../core/types.js';
+import { mutates } from '../executor/act-kind.js';
 import { REGISTRY, type Tool } from '../tools/index.js';
 import type { McpExposure } from '../tools/tool.js';
 import { ControlsShape } from './controls.js';
@@ -29,14 +30,16 @@ const SERVER_FIELDS = new Set([
   'element_id',
 ]);
 
-function nativeTool(name: string, mcp: McpExposure): ToolDef {
+function nativeTool(t: Tool, mcp: McpExposure): ToolDef {
+  const name = t.name;
+  const readOnly = !mutates(t);
   return {
     name,
     title: mcp.title,
     description: `${mcp.description} Fields are the helper protocol's; unknown or out-of-range ones are rejected before anything is sent.`,
-    shape: { ...mcp.fields, ...(mcp.readOnly ? {} : ControlsShape), ...Extra },
-    readOnly: mcp.readOnly,
-    destructive: !mcp.readOnly && mcp.destructive === true,
+    shape: { ...mcp.fields, ...(readOnly ? {} : ControlsShape), ...Extra },
+    readOnly,
+    destructive: !readOnly && mcp.destructive === true,
     usesDevice: true,
     passthrough: true,
     offered: runs(name),
@@ -47,7 +50,7 @@ function nativeTool(name: string, mcp: McpExposure): ToolDef {
         (r) => {
           const protocolArgs = Object.fromEntries(Object.entries(args).filter(([k]) => !SERVER_FIELDS.has(k)));
           const action: Action = { tool: name, args: protocolArgs, ...(r.target_id ? { target_id: r.target_id } : {}) };
-          return { tool: name, action, expect: { kind: 'screen_changes' }, readOnly: mcp.readOnly };
+          return { tool: name, action, expect: { kind: 'screen_changes' }, readOnly };
         },
         // The protocol's selector is the helper's to resolve; only an element id is ours.
         { targetKeys: ['element_id'] },
@@ -58,4 +61,4 @@ function nativeTool(name: string, mcp: McpExposure): ToolDef {
 /** The registry's tools that MCP clients call with protocol fields, in the registry's order. */
 export const nativeTools: ToolDef[] = REGISTRY.tools
   .filter((t): t is Tool & { mcp: McpExposure } => t.mcp !== undefined)
-  .map((t) => nativeTool(t.name, t.mcp));
+  .map((t) => nativeTool(t, t.mcp));

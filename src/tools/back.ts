@@ -7,6 +7,7 @@ export const back: Tool = {
   explore: 'free',
   help: says('back'),
   needs: [['key']],
+  mcpKey: 'back',
   parse: noArgs,
   dispatch: async (ctx, _a, _t, _req, d) => ({ call: await ctx.device.key('back', d) }),
 };

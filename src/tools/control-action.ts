@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Deadline } from '../core/clock.js';
 import { submitsOnEnter } from '../core/field-submit.js';
+import type { Action } from '../core/types.js';
 import type { Device } from '../device/device.js';
 import type { ActionRequest } from '../device/protocol/index.js';
 import { CONTROL_OPS, type ControlInfo } from '../device/protocol/index.js';
@@ -95,6 +96,13 @@ async function checkLive(ctx: DispatchCtx, req: ActionRequest, d: Deadline): Pro
   };
 }
 
+/** The protocol op a control action performs (its `args.action`). */
+const opOf = (a: Action): string => String(a.args?.action ?? '');
+const ops =
+  (...these: string[]) =>
+  (a: Action) =>
+    these.includes(opOf(a));
+
 export const controlAction: Tool = {
   name: 'control_action',
   help,
@@ -115,6 +123,12 @@ export const controlAction: Tool = {
       text: typeof args.text === 'string' ? args.text : undefined,
     };
   },
+  presses: ops('click', 'long_click'),
+  entersText: ops('set_text', 'replace_selection'),
+  submits: ops('ime_enter'),
+  showsNothing: ops('focus', 'show_on_screen'),
+  // A click on a launcher icon opens its app.
+  opensApp: (a) => (opOf(a) === 'click' ? 'by_icon' : undefined),
   bind: bindSelector,
   asMember: (m, obs) => {
     const el = byId(obs, m.target_id);
@@ -156,7 +170,6 @@ export const controlAction: Tool = {
       end: z.number().int().optional(),
       expected_token: z.string().optional(),
     },
-    readOnly: false,
     destructive: true,
   },
 };

@@ -7,6 +7,7 @@ export const home: Tool = {
   explore: 'free',
   help: says('home (expect page_changes)'),
   needs: [['key']],
+  mcpKey: 'home',
   parse: noArgs,
   dispatch: async (ctx, _a, _t, _req, d) => ({ call: await ctx.device.key('home', d) }),
 };

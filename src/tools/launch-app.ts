@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Device } from '../device/device.js';
 import { refuse } from '../executor/dispatch.js';
 import { launchOnReads } from '../executor/launch-reads.js';
@@ -20,6 +21,7 @@ export const launchApp: Tool = {
   help: says('launch_app(package=app name as Apps lists it, or package)'),
   fields: { package: FIELD.string },
   needs: [['launch_app']],
+  opensApp: () => 'by_name',
   // An app may be named by its label ("Settings") or its package; `text` is accepted as the label.
   parse: (a) => {
     const name = typeof a.package === 'string' && a.package ? a.package : a.text;
@@ -41,5 +43,22 @@ export const launchApp: Tool = {
     if (name && !call.ok && call.code === 'NOT_FOUND' && call.receipt.delivery === 'not_delivered' && canBrowse(dev))
       return { call: await launchOnReads(dev, ctx.pacer, name, d) };
     return { call };
+  },
+  mcpDirect: {
+    title: 'Launch an app',
+    description:
+      'Open an app by its package (com.android.settings) or its label as the launcher shows it (Settings, 设置). A label the device cannot resolve by itself (adb reads no labels) is found on the home screen or in the app drawer and tapped.',
+    target: 'none',
+    fields: { package: z.string().optional(), label: z.string().optional() },
+    destructive: false,
+    dispatchDefaultMs: 10_000,
+    call: (args) => {
+      const pkg = typeof args.package === 'string' ? args.package : undefined;
+      const label = typeof args.label === 'string' ? args.label : undefined;
+      if (!pkg === !label) return { code: 'INVALID_ARGUMENT', message: 'give exactly one of package or label' };
+      // The planner's own shape (a name in `package`): one launch_app, whoever calls it.
+      const name = (pkg ?? label ?? '').trim();
+      return { action: { package: name }, expect: { kind: 'app_foreground', package: name } };
+    },
   },
 };

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { refuse } from '../executor/dispatch.js';
 import { LONG_PRESS_MS } from '../executor/pacing.js';
 import { aimTouch } from '../executor/targets.js';
@@ -17,9 +18,22 @@ export const longPress: Tool = {
   aim: aimTouch,
   touch: true,
   gesture: true,
+  presses: () => true,
   dispatch: async (ctx, a, target, _req, d) => {
     if (!target.px) return { call: refuse(d, 'INVALID_ARGUMENT', 'long_press has no point') };
     const ms = Math.max(LONG_PRESS_MS, a.ms ?? 0);
     return { call: await ctx.device.longPress(target.px, { durationMs: ms, guard: target.guard }, d), gestureMs: ms };
+  },
+  mcpDirect: {
+    title: 'Long press',
+    description: 'Long-press an element or a point (same targets as tap); ms sets the hold (default ~600 ms).',
+    target: 'any',
+    targetRequired: true,
+    fields: { ms: z.number().int().min(300).max(10_000).optional() },
+    destructive: true,
+    call: (args, at) => ({
+      action: { ...at.aimed, ...(typeof args.ms === 'number' ? { ms: args.ms } : {}) },
+      expect: { kind: 'screen_changes' },
+    }),
   },
 };

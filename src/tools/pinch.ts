@@ -119,6 +119,5 @@ export const pinch: Tool = {
       rotation_degrees: z.number().optional(),
       duration_ms: z.number().int().optional(),
     },
-    readOnly: false,
   },
 };

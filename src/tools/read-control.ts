@@ -13,6 +13,7 @@ export const readControl: Tool = {
   help: says('read_control(target_id) its value, range and state'),
   // Without the helper's native read, the executor reads the tree (a slider's value off the screenshot).
   needs: [['read_control'], ['snapshot']],
+  readOnly: true,
   // A field's value is on its line; a slider's line has its value and ends, not the actions it supports (nor a frame read's detail).
   offeredOn: (t) => t.range || t.slider || t.drawn,
   quiet: true,
@@ -33,7 +34,6 @@ export const readControl: Tool = {
     description:
       "Read a control: range, value, supported actions, selection, state and an identity token, in `value`. Read-only: nothing is sent to the phone (delivery_status not_delivered). Over adb a slider's value is read off a screenshot (range_source frame), else the result says it cannot be read (READ_FAILED).",
     fields: { selector: McpSelector, element_id: McpElementId },
-    readOnly: true,
   },
 };
 

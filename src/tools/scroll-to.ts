@@ -103,7 +103,6 @@ export const scrollTo: Tool = {
         .optional()
         .describe(`ms before giving up (default ${LIMITS.defaultScrollMs})`),
     },
-    readOnly: false,
   },
 };
 

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import type { Expect } from '../core/types.js';
 import { reported, skillStep } from '../executor/skill-step.js';
 import { FIELD } from '../planner/act-schema.js';
 import { setSlider as drag, sliderReadings, sliderSummary } from './set-slider/drag.js';
@@ -8,6 +10,10 @@ import { says } from './tool.js';
  * The skill that sets a slider whose tree carries no value (plain ADB): it drags the thumb to a
  * percent of the track and reads back where it rests (tree or screenshot, ./set-slider/drag.ts).
  */
+function expectation(): Expect {
+  return { kind: 'screen_changes', note: 'set_slider reads where the thumb rests' };
+}
+
 export const setSlider: Tool = {
   name: 'set_slider',
   help: says('set_slider(target_id, value=0..100 % of the track) drags the thumb there, reads back where it rests'),
@@ -22,7 +28,7 @@ export const setSlider: Tool = {
     return { ok: true, action: { args: { value: v } } };
   },
   fieldsOf: (a) => ({ value: typeof a.args?.value === 'number' ? a.args.value : undefined }),
-  expectation: () => ({ kind: 'screen_changes', note: 'set_slider reads where the thumb rests' }),
+  expectation,
   aim: (a, obs) => {
     const e = a.target_id ? obs.elements.find((x) => x.id === a.target_id) : undefined;
     if (e && (e.role === 'SeekBar' || e.range)) return { ok: true, element: e };
@@ -46,4 +52,15 @@ export const setSlider: Tool = {
       );
       return reported(r, sliderSummary(r.report) ?? `set_slider ${r.report.status}`, ['value_read_back']);
     }),
+  mcpDirect: {
+    title: 'Set a slider',
+    description:
+      "Set a slider (SeekBar) to a share of its track by dragging its thumb, then read back where it rests (the tree's value, else the screenshot); says plainly when the value cannot be read. Works on every device, plain adb included.",
+    target: 'element',
+    targetRequired: true,
+    fields: { value: z.number().min(0).max(100).describe('percent of the track, 0..100') },
+    destructive: false,
+    checksItself: true,
+    call: (args, at) => ({ action: { ...at.aimed, args: { value: args.value } }, expect: expectation() }),
+  },
 };

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import type { Action } from '../core/types.js';
 import { ground } from '../executor/grounding.js';
 import type { Tool } from './tool.js';
 import { noArgs, says } from './tool.js';
@@ -34,5 +36,17 @@ export const swipe: Tool = {
     const path = ctx.pacer.curvedPath(start, end);
     const ms = ctx.pacer.swipeMs(start, end, a.ms);
     return { call: await ctx.device.swipe(path, { durationMs: ms, guard: target.guard }, d), gestureMs: ms };
+  },
+  mcpDirect: {
+    title: 'Swipe',
+    description:
+      'Swipe up/down/left/right (a third of the screen), from an element or point if given, else the centre.',
+    target: 'any',
+    fields: { direction: z.enum(['up', 'down', 'left', 'right']) },
+    destructive: false,
+    call: (args, at) => ({
+      action: { direction: args.direction as Action['direction'], ...at.aimed },
+      expect: { kind: 'screen_changes' },
+    }),
   },
 };

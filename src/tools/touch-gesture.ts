@@ -45,6 +45,5 @@ export const touchGesture: Tool = {
       frames: z.array(z.record(z.string(), z.unknown())),
       coord_space: z.enum(['normalized', 'pixel']).optional(),
     },
-    readOnly: false,
   },
 };

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Element } from '../core/types.js';
 import type { DeviceCall } from '../device/device.js';
 import { refuse } from '../executor/dispatch.js';
@@ -18,6 +19,9 @@ export const type: Tool = {
   offeredOn: (t) => t.field,
   parse: (a) => (a.text === undefined ? { ok: false, error: 'type needs text' } : { ok: true, action: {} }),
   typed: () => true,
+  entersText: () => true,
+  // Typing that ends in a newline submits what the field holds.
+  submits: (a) => /\n$/.test(a.text ?? (typeof a.args?.text === 'string' ? a.args.text : '')),
   aim: (a, obs) => {
     if (a.text === undefined) return { ok: false, code: 'INVALID_ARGUMENT', message: 'type needs text' };
     let field: Element | undefined;
@@ -58,5 +62,31 @@ export const type: Tool = {
           receipt: text.receipt,
         };
     return { call, text };
+  },
+  mcpDirect: {
+    name: 'type_text',
+    title: 'Type text',
+    description:
+      'Type text into a field (element_id or selector; default: the focused field). Any Unicode: set on the node, else IME commit; read back to verify. Pre-filled text is replaced.',
+    target: 'element',
+    fields: { text: z.string().max(4096) },
+    destructive: false,
+    call: (args, at) => {
+      const field = at.element ?? at.obs.elements.find((e) => e.flags.editable && e.flags.focused);
+      if (!field || !field.flags.editable)
+        return {
+          code: 'NOT_EDITABLE',
+          message: field
+            ? `element ${field.id} is not an editable field`
+            : 'no field is focused: pass the element_id or selector of the field',
+        };
+      const text = String(args.text);
+      return {
+        action: { target_id: field.id, text },
+        expect: field.flags.password
+          ? { kind: 'screen_changes' }
+          : { kind: 'element_state', target_id: field.id, state: `text=${text}` },
+      };
+    },
   },
 };

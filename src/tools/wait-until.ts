@@ -43,6 +43,7 @@ export const waitUntil: Tool = {
   fields: { op: FIELD.string, value: FIELD.number },
   // Without the helper's native wait, the executor waits on plain reads.
   needs: [['wait_until'], ['snapshot']],
+  readOnly: true,
   offeredOn: (t) => t.loading,
   member: true,
   parse,
@@ -84,6 +85,5 @@ export const waitUntil: Tool = {
       timeout_ms: z.number().int().optional(),
       stable_ms: z.number().int().optional(),
     },
-    readOnly: true,
   },
 };

@@ -14,6 +14,7 @@ export const wait: Tool = {
   help: says('wait(value=ms)'),
   fields: { value: FIELD.number },
   needs: [[]],
+  readOnly: true,
   quiet: true,
   parse: (a) => ({ ok: true, action: { ms: typeof a.value === 'number' ? a.value : 1000 } }),
   fieldsOf: (a) => ({ value: a.ms }),

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/agent/loop.js';
+import { PageMemory } from '../../src/planner/memory/page-memory.js';
 import { type ScriptedReply, scriptedEndpoint } from '../planner/fixtures.js';
 import { startRig } from './support/agent-rig.js';
-import { runScripted, userPrompt } from './support/scripted-run.js';
+import { runScripted, type SeenRequest, userPrompt } from './support/scripted-run.js';
 
 /**
  * The model's subgoal bookkeeping, over real HTTP and the virtual phone: `subgoal_done` on a read
@@ -171,6 +172,42 @@ describe('subgoal_done=N', () => {
     // `done` with subgoal_done=3 closes the last one: not questioned.
     expect(run.status).toBe('done');
     expect(seen).toHaveLength(3);
+  });
+});
+
+describe('subgoal_done=N from page memory', () => {
+  it('a replayed action ticks as many subgoals as it did when it was learned', async () => {
+    const memory = new PageMemory();
+    const plan = { __fn: 'plan', subgoals: ['open Settings', 'see the main page', 'turn Wi-Fi off'] };
+    const launch = {
+      thought: 'opening it shows the main page too',
+      tool: 'launch_app',
+      package: 'com.android.settings',
+      expect: 'app_foreground com.android.settings',
+      subgoal_done: 2,
+    };
+    const finish = { thought: 'enough', tool: 'done', text: 'Settings is open on its main page', subgoal_done: 3 };
+    for (const replies of [
+      [plan, launch, finish],
+      [plan, finish],
+    ]) {
+      const calls = replies.length;
+      const model = await scriptedEndpoint(replies);
+      const rig = await startRig({ modelUrl: model.url });
+      try {
+        const a = await rig.agent({ confirm: () => 'approved' });
+        const run = await runAgent({ ...a.deps, memory }, { goal: 'Open Settings.', maxSteps: 4, runsDir });
+        await a.close();
+        expect(run.status).toBe('done');
+        // The second run's launch is the replay, and it ticked both subgoals as the first did.
+        expect(model.seen).toHaveLength(calls);
+        const last = userPrompt(model.seen as SeenRequest[], model.seen.length - 1);
+        expect(last).toContain('1. [x] open Settings\n2. [x] see the main page\n3. [>] turn Wi-Fi off');
+      } finally {
+        await rig.close();
+        await model.close();
+      }
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Observation } from '../../src/core/types.js';
 import type { Executor } from '../../src/executor/executor.js';
 import { validate } from '../../src/executor/validator.js';
+import { REGISTRY } from '../../src/tools/index.js';
 import { bridgeRig, decision, el, makeExecutor, observe } from './helpers.js';
 
 /**
@@ -41,15 +42,22 @@ describe('element_gone', () => {
     const post = await observe(ex, pre);
     // Perception drops the covered row, which is what made "gone" hold before.
     expect(post.elements.some((e) => e.id === display.id)).toBe(false);
-    const r = validate({ kind: 'element_gone' }, pre, post, { tool: 'tap', target_id: display.id }, display);
+    const r = validate(
+      REGISTRY.table,
+      { kind: 'element_gone' },
+      pre,
+      post,
+      { tool: 'tap', target_id: display.id },
+      display,
+    );
     expect(r.ok).toBe(false);
     expect(r.reason).toBe(
       `"Display" [${display.id}] is not gone: a dialog ("Enjoying the app?") covers it; act on what is in front`,
     );
     // page_changes still holds: a dialog did come up.
-    expect(validate({ kind: 'page_changes' }, pre, post, { tool: 'tap', target_id: display.id }, display).ok).toBe(
-      true,
-    );
+    expect(
+      validate(REGISTRY.table, { kind: 'page_changes' }, pre, post, { tool: 'tap', target_id: display.id }, display).ok,
+    ).toBe(true);
   });
 
   it('holds when the element left with its window, and when a tap navigated away', async () => {
@@ -62,16 +70,24 @@ describe('element_gone', () => {
       withDialog,
     );
     const back = dismissed.post ?? (await observe(ex, withDialog));
-    expect(validate({ kind: 'element_gone' }, withDialog, back, { tool: 'tap', target_id: notNow.id }, notNow).ok).toBe(
-      true,
-    );
+    expect(
+      validate(
+        REGISTRY.table,
+        { kind: 'element_gone' },
+        withDialog,
+        back,
+        { tool: 'tap', target_id: notNow.id },
+        notNow,
+      ).ok,
+    ).toBe(true);
 
     const display = el(back, 'Display');
     const opened = await ex.run(decision({ tool: 'tap', target_id: display.id }, { kind: 'element_gone' }), back);
     const page = opened.post ?? (await observe(ex, back));
     expect(page.app.activity).not.toBe(back.app.activity);
-    expect(validate({ kind: 'element_gone' }, back, page, { tool: 'tap', target_id: display.id }, display).ok).toBe(
-      true,
-    );
+    expect(
+      validate(REGISTRY.table, { kind: 'element_gone' }, back, page, { tool: 'tap', target_id: display.id }, display)
+        .ok,
+    ).toBe(true);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Element, Observation } from '../../src/core/types.js';
 import { applyAudit, auditAction } from '../../src/executor/action-audit.js';
 import { validate } from '../../src/executor/validator.js';
+import { REGISTRY } from '../../src/tools/index.js';
 
 /** Feedback that tells the model what happened: a deliberate search is not an unasked edit; a dead tap says why. */
 
@@ -72,7 +73,7 @@ describe('text_appears after typing', () => {
 
   it('the typed text only in its own field: not met, and the reason says so and how to check the field', () => {
     const post = { ...page([search('Zed Quinlan')]), texts: ['No contacts found'] };
-    const v = validate(expectation, pre, post, action, pre.elements[0]);
+    const v = validate(REGISTRY.table, expectation, pre, post, action, pre.elements[0]);
     expect(v.ok).toBe(false);
     expect(v.reason).toBe(
       '"Zed Quinlan" is only in the field just typed into: nothing else on the page shows it (no result matched?); to check the field itself expect element_state eeee0005 text=Zed Quinlan',
@@ -83,7 +84,14 @@ describe('text_appears after typing', () => {
     for (const q of ['Zed Quinlan', 'Zed']) {
       const post = { ...page([search(q)]), texts: ['No contacts found'] };
       const typed = { ...action, text: q };
-      const v = validate({ kind: 'element_state', state: `text=${q}` }, page([search('')]), post, typed, search(''));
+      const v = validate(
+        REGISTRY.table,
+        { kind: 'element_state', state: `text=${q}` },
+        page([search('')]),
+        post,
+        typed,
+        search(''),
+      );
       expect(v.ok).toBe(true);
       expect(v.signals).toContain('only_in_typed_field');
     }
@@ -91,6 +99,7 @@ describe('text_appears after typing', () => {
     const email = { ...search(''), label: 'Email', hint: 'Email', resourceId: 'p:id/email' };
     const filled = page([{ ...email, text: 'a@b.c' }]);
     const v = validate(
+      REGISTRY.table,
       { kind: 'element_state', state: 'text=a@b.c' },
       page([email]),
       filled,
@@ -102,7 +111,7 @@ describe('text_appears after typing', () => {
 
   it('a result row that shows the text: no such signal', () => {
     const post = page([search('Zed Quinlan'), row('Zed Quinlan')]);
-    const v = validate(expectation, pre, post, action, pre.elements[0]);
+    const v = validate(REGISTRY.table, expectation, pre, post, action, pre.elements[0]);
     expect(v.ok).toBe(true);
     expect(v.signals).toContain('text_present');
   });
@@ -110,7 +119,7 @@ describe('text_appears after typing', () => {
   it('a tap (not typing) that fills a field: no such signal', () => {
     const post = page([search('Zed Quinlan')]);
     const tap = { tool: 'tap' as const, target_id: 'ffff0006' };
-    const v = validate(expectation, page([search(''), row('x')]), post, tap, row('x'));
+    const v = validate(REGISTRY.table, expectation, page([search(''), row('x')]), post, tap, row('x'));
     expect(v.ok).toBe(true);
     expect(v.signals).toContain('text_present');
   });
@@ -135,9 +144,10 @@ describe('feedback wording', () => {
     const post = page([field('old invoice'), other]);
     const action = { tool: 'type' as const, target_id: 'cccc0003', text: 'old invoice' };
     const expectation = { kind: 'text_appears' as const, text: '旧发票.pdf' };
-    const checked = validate(expectation, pre, post, action, pre.elements[0]);
+    const checked = validate(REGISTRY.table, expectation, pre, post, action, pre.elements[0]);
     expect(checked.ok).toBe(false);
     const audit = auditAction({
+      tools: REGISTRY.table,
       expect: expectation,
       pre,
       post,
@@ -150,6 +160,7 @@ describe('feedback wording', () => {
     // A field the action did not aim at that changed is still reported.
     const tap = { tool: 'tap' as const, target_id: 'dddd0004' };
     const sideways = auditAction({
+      tools: REGISTRY.table,
       expect: { kind: 'page_changes' },
       pre,
       post,
@@ -187,13 +198,20 @@ describe('feedback wording', () => {
       actionable: true,
     };
     const obs = page([row, chevron]);
-    const out = validate({ kind: 'page_changes' }, obs, obs, { tool: 'tap', target_id: row.id }, row);
+    const out = validate(REGISTRY.table, { kind: 'page_changes' }, obs, obs, { tool: 'tap', target_id: row.id }, row);
     expect(out.ok).toBe(false);
     expect(out.reason).toBe(
       'nothing changed: "Storage" [aaaa0001] is not clickable; tap its clickable child "Open storage" [bbbb0002] instead',
     );
     // A clickable target that did nothing keeps the general explanation.
-    const dead = validate({ kind: 'page_changes' }, obs, obs, { tool: 'tap', target_id: chevron.id }, chevron);
+    const dead = validate(
+      REGISTRY.table,
+      { kind: 'page_changes' },
+      obs,
+      obs,
+      { tool: 'tap', target_id: chevron.id },
+      chevron,
+    );
     expect(dead.reason).toMatch(/input dropped, blocked by an overlay/);
   });
 });
@@ -211,17 +229,32 @@ describe('a failed check says what was seen', () => {
   const tap = { tool: 'control_action' as const, target_id: slider.id, args: { action: 'set_progress', value: 40 } };
   it('a value= check names the value the control holds', () => {
     const before = page([{ ...slider, range: { min: 0, max: 255, current: 10 } }]);
-    const v = validate({ kind: 'element_state', state: 'value=99' }, before, page([slider]), tap, slider);
+    const v = validate(
+      REGISTRY.table,
+      { kind: 'element_state', state: 'value=99' },
+      before,
+      page([slider]),
+      tap,
+      slider,
+    );
     expect(v.reason).toBe('"Brightness" [aaaa0001] is value=40 (0..255), not value=99');
   });
   it('a switch names its state, a text field its text', () => {
     const sw: Element = { ...slider, id: 'bbbb0002', role: 'Switch', label: 'Wi-Fi', range: undefined };
     const on = { ...sw, flags: { ...sw.flags, checkable: true, checked: true } };
     const off = { ...on, flags: { ...on.flags, checked: false } };
-    const v = validate({ kind: 'element_state', state: 'off' }, page([off]), page([on]), { tool: 'tap' }, off);
+    const v = validate(
+      REGISTRY.table,
+      { kind: 'element_state', state: 'off' },
+      page([off]),
+      page([on]),
+      { tool: 'tap' },
+      off,
+    );
     expect(v.reason).toBe('"Wi-Fi" [bbbb0002] is on, not off');
     const field = searchField('cccc0003', 'p:id/q', 'Zed');
     const t = validate(
+      REGISTRY.table,
       { kind: 'element_state', state: 'text=Zoe' },
       page([searchField('cccc0003', 'p:id/q', '')]),
       page([field]),
@@ -240,7 +273,14 @@ describe('a failed check says what was seen', () => {
     });
     // A tap on "Cart (0)" that made it "Cart (1)", checked for a text.
     const checked = (text: string) =>
-      validate({ kind: 'text_appears', text }, page([cart(0)]), page([cart(1)]), { tool: 'tap' }, cart(0)).reason;
+      validate(
+        REGISTRY.table,
+        { kind: 'text_appears', text },
+        page([cart(0)]),
+        page([cart(1)]),
+        { tool: 'tap' },
+        cart(0),
+      ).reason;
     expect(checked('Cart (2)')).toBe('"Cart (2)" is not on the page (it shows "Cart (1)")');
     expect(checked('Zebra')).toBe('"Zebra" is not on the page');
   });

@@ -3,6 +3,7 @@ import { heldTaps } from '../../src/agent/held-taps.js';
 import type { Action, Element, Observation } from '../../src/core/types.js';
 import { checkGuard, commandWords } from '../../src/executor/guardrails/guard.js';
 import { MESSAGES_PACKAGE } from '../../src/testbed/sim/apps/messages.js';
+import { REGISTRY } from '../../src/tools/index.js';
 import { byLabel, look, newPhone, open, tapElement } from '../perception/phone.js';
 import { element, observation, windowInfo } from '../planner/fixtures.js';
 
@@ -12,7 +13,7 @@ import { element, observation, windowInfo } from '../planner/fixtures.js';
  * a swipe, a typing or a zoom is aimed at.
  */
 
-const held = (a: Action, obs: Observation, e: Element | undefined) => checkGuard(a, obs, e).categories;
+const held = (a: Action, obs: Observation, e: Element | undefined) => checkGuard(REGISTRY.table, a, obs, e).categories;
 
 describe('on the virtual phone', () => {
   it('Messages: no thread row is held for its preview (one says "forward"), Start chat is not held', async () => {

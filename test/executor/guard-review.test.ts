@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Element, Observation } from '../../src/core/types.js';
 import { checkGuard } from '../../src/executor/guardrails/guard.js';
+import { REGISTRY } from '../../src/tools/index.js';
 import { element, observation } from '../planner/fixtures.js';
 
 /**
@@ -19,7 +20,7 @@ const shopPage = (elements: Element[], texts: string[] = []): Observation =>
 
 const tapOn = (label: string, texts: string[] = []) => {
   const e = button('e1', label);
-  return checkGuard({ tool: 'tap', target_id: e.id }, shopPage([e], texts), e);
+  return checkGuard(REGISTRY.table, { tool: 'tap', target_id: e.id }, shopPage([e], texts), e);
 };
 
 describe('the guard on a shop', () => {
@@ -57,24 +58,34 @@ describe('choosing an option', () => {
     'a tap on the option "%s" is not held',
     (label) => {
       const e = { ...button('o1', label), role: 'Radio', flags: { ...button('o1', label).flags, checkable: true } };
-      expect(checkGuard({ tool: 'tap', target_id: e.id }, shopPage([e]), e).needsConfirmation).toBe(false);
+      expect(checkGuard(REGISTRY.table, { tool: 'tap', target_id: e.id }, shopPage([e]), e).needsConfirmation).toBe(
+        false,
+      );
       const box = { ...e, role: 'CheckBox' };
-      expect(checkGuard({ tool: 'tap', target_id: box.id }, shopPage([box]), box).needsConfirmation).toBe(false);
+      expect(
+        checkGuard(REGISTRY.table, { tool: 'tap', target_id: box.id }, shopPage([box]), box).needsConfirmation,
+      ).toBe(false);
     },
   );
 
   it('the button beside it still is', () => {
     const pay = button('p1', 'Pay ¥26');
-    expect(checkGuard({ tool: 'tap', target_id: pay.id }, shopPage([pay]), pay).needsConfirmation).toBe(true);
+    expect(checkGuard(REGISTRY.table, { tool: 'tap', target_id: pay.id }, shopPage([pay]), pay).needsConfirmation).toBe(
+      true,
+    );
   });
 });
 
 describe('a keypad backspace', () => {
   it.each(['Delete', '删除'])('"⌫" described "%s" is an editing key, not a delete', (desc) => {
     const key = { ...button('k1', '⌫'), desc };
-    expect(checkGuard({ tool: 'tap', target_id: key.id }, shopPage([key]), key).needsConfirmation).toBe(false);
+    expect(checkGuard(REGISTRY.table, { tool: 'tap', target_id: key.id }, shopPage([key]), key).needsConfirmation).toBe(
+      false,
+    );
     const word = button('d1', 'Delete');
-    expect(checkGuard({ tool: 'tap', target_id: word.id }, shopPage([word]), word).needsConfirmation).toBe(true);
+    expect(
+      checkGuard(REGISTRY.table, { tool: 'tap', target_id: word.id }, shopPage([word]), word).needsConfirmation,
+    ).toBe(true);
   });
 });
 
@@ -85,7 +96,7 @@ describe('a keypad backspace', () => {
 describe('what a control does, not what a row says', () => {
   const page = (elements: Element[], texts: string[] = []) =>
     observation({ app: { package: 'com.app', activity: '.A', title: '' }, elements, texts, pageHash: 'h' });
-  const tap = (e: Element, obs: Observation) => checkGuard({ tool: 'tap', target_id: e.id }, obs, e);
+  const tap = (e: Element, obs: Observation) => checkGuard(REGISTRY.table, { tool: 'tap', target_id: e.id }, obs, e);
   const field = (id: string, text: string, hint = '') =>
     element(id, text, 1, {
       role: 'EditText',

@@ -10,6 +10,7 @@ import {
 } from '../../src/executor/native-validate.js';
 import { JITTER_MS, Pacer, pollUntil, SWIPE_MIN_MS, TAP_MS } from '../../src/executor/pacing.js';
 import { validate } from '../../src/executor/validator.js';
+import { REGISTRY } from '../../src/tools/index.js';
 
 describe('UTF-16 selections', () => {
   const t = 'A😀B中文';
@@ -135,11 +136,12 @@ describe('validator', () => {
   const tap: Action = { tool: 'tap', target_id: 's1' };
   it('an unchanged page after an action is a failure, whatever was expected', () => {
     const p = page('h', [el('s1')]);
-    const r = validate({ kind: 'text_appears', text: 'x' }, p, page('h', [el('s1')]), tap);
+    const r = validate(REGISTRY.table, { kind: 'text_appears', text: 'x' }, p, page('h', [el('s1')]), tap);
     expect(r).toMatchObject({ ok: false, unchanged: true });
   });
   it('a toggle flip is a change even though the page hash stays', () => {
     const r = validate(
+      REGISTRY.table,
       { kind: 'element_state', target_id: 's1', state: 'checked' },
       page('h', [el('s1')]),
       page('h', [el('s1', { checked: true })]),
@@ -160,6 +162,7 @@ describe('validator', () => {
     const typed: Action = { tool: 'type', target_id: 'f1', text: 'Humanoid' };
     const want = { kind: 'element_state' as const, target_id: 'f1', state: 'text=Humanoid' };
     const renumbered = validate(
+      REGISTRY.table,
       want,
       page('a', [before]),
       page('b', [field('f9', 'form-input-control-0003', 'Humanoid')]),
@@ -169,6 +172,7 @@ describe('validator', () => {
     expect(renumbered).toMatchObject({ ok: true });
     // A field of that class elsewhere on the screen is another field.
     const elsewhere = validate(
+      REGISTRY.table,
       want,
       page('a', [before]),
       page('b', [field('f9', 'form-input-control-0003', 'Humanoid', { ...at, top: 900, bottom: 1042 })]),
@@ -180,6 +184,7 @@ describe('validator', () => {
   it('focusing a field is exempt from the page-change rule', () => {
     const field = { ...el('f1'), role: 'EditText', flags: { ...el('f1').flags, editable: true } };
     const r = validate(
+      REGISTRY.table,
       { kind: 'no_change' },
       page('h', [field]),
       page('h', [field]),
@@ -188,6 +193,7 @@ describe('validator', () => {
     );
     expect(r.ok).toBe(true);
     const r2 = validate(
+      REGISTRY.table,
       { kind: 'element_state', target_id: 'f1', state: 'enabled' },
       page('h', [field]),
       page('h', [field]),
@@ -200,20 +206,22 @@ describe('validator', () => {
     const front = page('h', [el('s1')], {
       app: { package: 'com.android.messaging', activity: '.M', title: 'Messages' },
     });
-    const byPkg = validate({ kind: 'page_changes' }, front, front, {
+    const byPkg = validate(REGISTRY.table, { kind: 'page_changes' }, front, front, {
       tool: 'launch_app',
       package: 'com.android.messaging',
     });
     expect(byPkg).toMatchObject({ ok: true, unchanged: true });
     expect(byPkg.signals).toContain('already_in_app');
-    expect(validate({ kind: 'page_changes' }, front, front, { tool: 'launch_app', package: 'Messages' }).ok).toBe(true);
-    expect(validate({ kind: 'page_changes' }, front, front, { tool: 'launch_app', package: 'Settings' }).ok).toBe(
-      false,
-    );
+    expect(
+      validate(REGISTRY.table, { kind: 'page_changes' }, front, front, { tool: 'launch_app', package: 'Messages' }).ok,
+    ).toBe(true);
+    expect(
+      validate(REGISTRY.table, { kind: 'page_changes' }, front, front, { tool: 'launch_app', package: 'Settings' }).ok,
+    ).toBe(false);
   });
   it('a password field that got filled is a change (its text is never shown, its length is)', () => {
     const pw = { ...el('p1'), flags: { ...el('p1').flags, editable: true, password: true } };
-    const r = validate({ kind: 'no_change' }, page('h', [pw]), page('h', [{ ...pw, filled: 10 }]), {
+    const r = validate(REGISTRY.table, { kind: 'no_change' }, page('h', [pw]), page('h', [{ ...pw, filled: 10 }]), {
       tool: 'type',
       target_id: 'p1',
       text: 'x',
@@ -224,6 +232,7 @@ describe('validator', () => {
     const typed = { ...el('f1'), text: 'Maya Brandt', flags: { ...el('f1').flags, editable: true } };
     const retype: Action = { tool: 'type', target_id: 'f1', text: 'Maya Brandt' };
     const held = validate(
+      REGISTRY.table,
       { kind: 'element_state', target_id: 'f1', state: 'text=Maya Brandt' },
       page('h', [typed]),
       page('h', [typed]),
@@ -233,6 +242,7 @@ describe('validator', () => {
     expect(held).toMatchObject({ ok: true, unchanged: true });
     expect(held.signals).toContain('already_in_state');
     const other = validate(
+      REGISTRY.table,
       { kind: 'element_state', target_id: 'f1', state: 'text=Maya B.' },
       page('h', [typed]),
       page('h', [typed]),
@@ -248,12 +258,12 @@ describe('validator', () => {
       keyboard: { shown: true },
       app: { package: 'q', activity: '.B', title: '' },
     });
-    expect(validate({ kind: 'page_changes' }, a, b, tap).ok).toBe(true);
-    expect(validate({ kind: 'element_gone', target_id: 's1' }, a, b, tap).ok).toBe(true);
-    expect(validate({ kind: 'text_appears', text: 'order placed' }, a, b, tap).ok).toBe(true);
-    expect(validate({ kind: 'text_appears', text: 'Payment failed' }, a, b, tap).ok).toBe(false);
-    expect(validate({ kind: 'keyboard_shown' }, a, b, tap).ok).toBe(true);
-    expect(validate({ kind: 'app_foreground', package: 'q' }, a, b, tap).ok).toBe(true);
-    expect(validate({ kind: 'app_foreground', package: 'p' }, a, b, tap).ok).toBe(false);
+    expect(validate(REGISTRY.table, { kind: 'page_changes' }, a, b, tap).ok).toBe(true);
+    expect(validate(REGISTRY.table, { kind: 'element_gone', target_id: 's1' }, a, b, tap).ok).toBe(true);
+    expect(validate(REGISTRY.table, { kind: 'text_appears', text: 'order placed' }, a, b, tap).ok).toBe(true);
+    expect(validate(REGISTRY.table, { kind: 'text_appears', text: 'Payment failed' }, a, b, tap).ok).toBe(false);
+    expect(validate(REGISTRY.table, { kind: 'keyboard_shown' }, a, b, tap).ok).toBe(true);
+    expect(validate(REGISTRY.table, { kind: 'app_foreground', package: 'q' }, a, b, tap).ok).toBe(true);
+    expect(validate(REGISTRY.table, { kind: 'app_foreground', package: 'p' }, a, b, tap).ok).toBe(false);
   });
 });

@@ -5,6 +5,7 @@ import type { Device } from '../../src/device/device.js';
 import { validate } from '../../src/executor/validator.js';
 import { setAcmeAccount } from '../../src/testbed/sim/apps/acme-data.js';
 import type { VirtualPhone } from '../../src/testbed/sim/index.js';
+import { REGISTRY } from '../../src/tools/index.js';
 import { decision, el, makeExecutor, observe } from './helpers.js';
 
 /**
@@ -44,11 +45,14 @@ export async function loginScenario(device: Device, phone: VirtualPhone, clock: 
   o = wrongByText.post ?? (await observe(ex, o));
   expect(pw(o).filled).toBe(8);
   // Read back from the phone: the field is filled by its count, so "empty" fails and says why.
-  const notEmpty = validate({ kind: 'element_state', target_id: pw(o).id, state: 'empty' }, o, o, { tool: 'wait' });
+  const notEmpty = validate(REGISTRY.table, { kind: 'element_state', target_id: pw(o).id, state: 'empty' }, o, o, {
+    tool: 'wait',
+  });
   expect(notEmpty.reason).toMatch(/"Password" \[\w+\] is filled \(8 chars\), not empty/);
-  expect(validate({ kind: 'element_state', target_id: pw(o).id, state: 'filled' }, o, o, { tool: 'wait' }).ok).toBe(
-    true,
-  );
+  expect(
+    validate(REGISTRY.table, { kind: 'element_state', target_id: pw(o).id, state: 'filled' }, o, o, { tool: 'wait' })
+      .ok,
+  ).toBe(true);
 
   const failed = await ex.run(decision({ tool: 'tap', target_id: el(o, 'Log in').id }, { kind: 'page_changes' }), o);
   expect(phone.world.session.user).toBeUndefined();

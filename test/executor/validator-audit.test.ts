@@ -4,6 +4,7 @@ import { applyAudit, auditAction } from '../../src/executor/action-audit.js';
 import type { Executor } from '../../src/executor/executor.js';
 import { samePage, stateChanges } from '../../src/executor/side-effects.js';
 import { validate } from '../../src/executor/validator.js';
+import { REGISTRY } from '../../src/tools/index.js';
 import { bridgeRig, decision, el, makeExecutor, observe } from './helpers.js';
 
 /**
@@ -38,8 +39,9 @@ async function act(ex: Executor, pre: Observation, d: Decision) {
   const r = await ex.run(d, pre);
   const post = r.post ?? (await observe(ex, pre));
   const acted = pre.elements.find((e) => e.id === d.action.target_id);
-  const checked = validate(d.expect, pre, post, d.action, acted);
+  const checked = validate(REGISTRY.table, d.expect, pre, post, d.action, acted);
   const audit = auditAction({
+    tools: REGISTRY.table,
     expect: d.expect,
     pre,
     post,
@@ -190,11 +192,12 @@ describe('toasts are not page changes', () => {
     // A tap that did nothing while the toast faded: neither "a new page" nor "something changed".
     const slider = el(later, 'Sweetness');
     const noop = decision({ tool: 'tap', target_id: slider.id }, { kind: 'page_changes' });
-    const v = validate(noop.expect, added.post, later, noop.action, slider);
+    const v = validate(REGISTRY.table, noop.expect, added.post, later, noop.action, slider);
     expect(v.ok).toBe(false);
     expect(v.reason).toMatch(/only a toast|nothing on the page changed/);
     expect(
-      validate({ kind: 'element_gone', target_id: slider.id }, added.post, later, noop.action, slider).reason,
+      validate(REGISTRY.table, { kind: 'element_gone', target_id: slider.id }, added.post, later, noop.action, slider)
+        .reason,
     ).toMatch(/nothing on the page changed/);
   });
 });

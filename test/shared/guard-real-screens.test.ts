@@ -5,6 +5,7 @@ import { heldTaps } from '../../src/agent/held-taps.js';
 import { checkGuard } from '../../src/executor/guardrails/guard.js';
 import { perceive } from '../../src/perception/perceive.js';
 import { loadStateFile } from '../../src/testbed/replay/state-file.js';
+import { REGISTRY } from '../../src/tools/index.js';
 
 /**
  * Issue 22: the held marks on DroidTask's and DroidBot's recorded screens (third-party data, read from
@@ -70,7 +71,7 @@ describe('held marks on recorded real screens', () => {
     const list = o.elements.find((e) => e.actionable && e.flags.scrollable);
     expect(list).toBeDefined();
     const scroll = { tool: 'scroll_to' as const, text: 'Font size' };
-    expect(checkGuard({ ...scroll, target_id: list?.id }, o, list).needsConfirmation).toBe(false);
-    expect(checkGuard(scroll, o, undefined).needsConfirmation).toBe(false);
+    expect(checkGuard(REGISTRY.table, { ...scroll, target_id: list?.id }, o, list).needsConfirmation).toBe(false);
+    expect(checkGuard(REGISTRY.table, scroll, o, undefined).needsConfirmation).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import { parseAct } from '../../src/planner/act-tool.js';
 import { matchInterrupt } from '../../src/planner/interrupts.js';
 import { type AgentUse, agentTool } from '../../src/planner/tool-spec.js';
 import { REGISTRY } from '../../src/tools/index.js';
-import { element, observation } from '../planner/fixtures.js';
+import { element, observation, windowInfo } from '../planner/fixtures.js';
 
 /**
  * The planner acts without the model in three places (an interrupt rule's tap, a banner swiped
@@ -24,18 +24,7 @@ describe('the tools the agent uses by itself come from the registry by property'
 
   it("an interrupt rule's tap and a meta step's no-op are the registry's tools for those uses", () => {
     const obs = observation({
-      windows: [
-        {
-          id: 2,
-          type: 'dialog',
-          layer: 5,
-          bounds: { left: 0, top: 0, right: 1000, bottom: 1000 },
-          package: 'com.foodshop',
-          title: 'Update available',
-          focused: true,
-          touchable: true,
-        },
-      ],
+      windows: [windowInfo(2, 'dialog', 'com.foodshop', { layer: 5, title: 'Update available' })],
       elements: [
         element('aaaa0001', 'A new version is available', 2, { actionable: false }),
         element('aaaa0002', 'Update', 2),

@@ -16,33 +16,14 @@ import { TOOLS } from '../../src/tools/index.js';
  * `tool`/`tools` (`a.tool === 'tap'`, `{ tool: 'done' }`, a set of tools), or a `case` of a
  * `switch` over a `tool`. A protocol request (`action: 'pinch'`) on its own line is not one.
  *
- * BACKLOG lists the files that still name tools this way (found by this test when it went in,
- * 2026-12-02), each with the names it uses; it may only shrink. The test fails when a file outside
- * the allowed places names a tool and is not in BACKLOG, names a tool BACKLOG does not list for it,
- * or when a BACKLOG entry no longer holds (then delete the entry).
+ * The planner and the executor, below the registry (DESIGN §2), decide by what a tool's spec says
+ * it does (`presses`, `entersText`, `agentUse`, …), never by its name. The BACKLOG of files that
+ * still named tools when this test went in (2026-12-02) emptied in stop 34 and is gone: any
+ * mention outside the allowed places fails.
  */
 
 const ROOT = join(import.meta.dirname, '../..');
 const SRC = join(ROOT, 'src');
-
-const BACKLOG: Record<string, readonly string[]> = {
-  'src/executor/action-audit.ts': ['type'],
-  'src/executor/guardrails/guard.ts': ['control_action', 'type'],
-  'src/executor/app-match.ts': ['control_action', 'launch_app', 'tap'],
-  'src/executor/validator.ts': [
-    'ask_user',
-    'control_action',
-    'done',
-    'infeasible',
-    'launch_app',
-    'long_press',
-    'read_control',
-    'tap',
-    'type',
-    'wait',
-    'wait_until',
-  ],
-};
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
@@ -96,17 +77,9 @@ describe('a tool name is written only in its registry file, the registry index a
     expect([...toolNamesIn("status: 'done',")]).toEqual([]);
   });
 
-  it('no file outside the registry names a tool that BACKLOG does not list for it', () => {
-    const extra: string[] = [];
-    for (const [file, ns] of found) for (const n of ns) if (!BACKLOG[file]?.includes(n)) extra.push(`${file}: '${n}'`);
-    expect(extra, 'name the tool through the registry (src/tools) instead').toEqual([]);
-  });
-
-  it('every BACKLOG entry still holds (delete what has been fixed)', () => {
-    const stale: string[] = [];
-    for (const [file, ns] of Object.entries(BACKLOG))
-      for (const n of ns) if (!found.get(file)?.has(n)) stale.push(`${file}: '${n}'`);
-    expect(stale).toEqual([]);
+  it('no file outside the registry names a tool', () => {
+    const extra = [...found].flatMap(([file, ns]) => [...ns].map((n) => `${file}: '${n}'`));
+    expect(extra, 'decide by a property of the tool spec the registry passes down, not by its name').toEqual([]);
   });
 
   it('each registry tool module writes its own name', () => {

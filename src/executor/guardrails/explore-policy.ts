@@ -1,7 +1,8 @@
 import { termMatches } from '../../core/risk-lexicon.js';
 import type { Action, Element, Observation } from '../../core/types.js';
+import { entersText } from '../act-kind.js';
 import type { ExecutorToolSpec } from '../tool-spec.js';
-import { entersText, isSearchField } from '../validator.js';
+import { isSearchField } from '../validator.js';
 import { commandWords, type GuardVerdict } from './guard.js';
 
 /**
@@ -108,7 +109,7 @@ export function refusedInExplore(
   obs: Observation,
   target: Element | undefined,
   verdict: GuardVerdict,
-  spec: Pick<ExecutorToolSpec, 'explore'> | undefined,
+  spec: Pick<ExecutorToolSpec, 'explore' | 'entersText'> | undefined,
 ): string | undefined {
   if (verdict.needsConfirmation) return `the guard holds it (${verdict.categories.join(', ')}); Explore asks nobody`;
   return exploreRefusal(action, obs, target, spec);
@@ -122,11 +123,11 @@ export function exploreRefusal(
   action: Action,
   obs: Observation,
   target: Element | undefined,
-  spec: Pick<ExecutorToolSpec, 'explore'> | undefined,
+  spec: Pick<ExecutorToolSpec, 'explore' | 'entersText'> | undefined,
 ): string | undefined {
   const may = spec?.explore;
   if (!may) return `${action.tool} is not an exploring action`;
-  if (may === 'types' || entersText(action)) {
+  if (may === 'types' || entersText(spec, action)) {
     if (may !== 'types') return `${action.tool} enters text`;
     return target && isSearchField(target) ? undefined : 'Explore types only into a search field';
   }

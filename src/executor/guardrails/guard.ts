@@ -1,6 +1,8 @@
 import { classifyText, isGenericConfirm, type LexiconHit, type RiskCategory } from '../../core/risk-lexicon.js';
-import type { Action, Element, Observation, ToolName } from '../../core/types.js';
+import type { Action, Element, Observation } from '../../core/types.js';
+import { mutates, presses, pressesNothing, submits } from '../act-kind.js';
 import { isSequence, memberPresses, sequenceMembers } from '../native-args.js';
+import type { ExecutorToolSpec, ToolTable } from '../tool-spec.js';
 import type { ConfirmCategory } from './confirm.js';
 import { emergencyCall, opensComposer } from './control-intent.js';
 import { findPii, type PiiKind } from './pii.js';
@@ -29,20 +31,6 @@ export interface GuardVerdict {
   reasons: string[];
   pii: PiiKind[];
   mutating: boolean;
-}
-
-const READ_ONLY: ReadonlySet<ToolName> = new Set([
-  'read_control',
-  'wait_until',
-  'wait',
-  'done',
-  'ask_user',
-  'infeasible',
-]);
-
-/** Whether dispatching `action` could change the phone's state (dry-run dispatches none of these). */
-export function isMutating(action: Action): boolean {
-  return !READ_ONLY.has(action.tool);
 }
 
 /**
@@ -117,21 +105,6 @@ export function commandWords(e: Element, obs: Observation): string | undefined {
 }
 
 /**
- * Tools (and control_action ops) that press their target, so its command words say what they do. A
- * swipe scrolls or dismisses, typing fills, a pinch zooms: none of them presses what it is aimed at.
- */
-const PRESSING_TOOLS: ReadonlySet<ToolName> = new Set(['tap', 'long_press']);
-const PRESSING_OPS: ReadonlySet<string> = new Set(['click', 'long_click']);
-
-/** Tools that press nothing when aimed at no element: scroll_to moves a list whatever rows it holds (relay round 2, D2). */
-const UNTARGETED_FREE: ReadonlySet<ToolName> = new Set(['back', 'home', 'launch_app', 'scroll_to']);
-
-function presses(action: Action): boolean {
-  if (PRESSING_TOOLS.has(action.tool)) return true;
-  return action.tool === 'control_action' && PRESSING_OPS.has(String(action.args?.action ?? ''));
-}
-
-/**
  * Text of the topmost non-application window (a dialog), or the page's visible text. For a generic
  * confirmation (`target` given) its sibling buttons are left out: a dialog offering EDIT · DELETE ·
  * OK has the deletion as its own button (held by its words), and its OK is the other way out.
@@ -201,9 +174,20 @@ function judgeSequence(f: Findings, action: Action): void {
   }
 }
 
-/** One action by what it presses: its target's words, a generic OK by its dialog, a raw point by its page. */
-function judgeTouch(f: Findings, action: Action, target: Element | undefined): void {
-  if (target && (exemptTarget(target, f.obs) || !presses(action))) {
+/**
+ * One action by what it presses: its target's words, a generic OK by its dialog, a raw point by its
+ * page. Only a tool that presses (its spec's `presses`: a tap, a long press, a control's click) is
+ * judged by its target's command words: a swipe scrolls or dismisses, typing fills, a pinch zooms.
+ * Aimed at nothing, a tool that presses nothing (back, home, launching, scroll_to moving a list
+ * whatever rows it holds — relay round 2, D2) is not judged by the page.
+ */
+function judgeTouch(
+  f: Findings,
+  action: Action,
+  spec: ExecutorToolSpec | undefined,
+  target: Element | undefined,
+): void {
+  if (target && (exemptTarget(target, f.obs) || !presses(spec, action))) {
     // an option or an editing key, or a swipe / typing / zoom aimed at it: its words hold nothing
     // (an app configured high-risk still does; typing that submits is judged by judgeSubmit)
   } else if (target) {
@@ -212,7 +196,7 @@ function judgeTouch(f: Findings, action: Action, target: Element | undefined): v
     found(f, own, (h) => `target "${words}" matches ${h.category} term "${h.term}"`);
     if (own.length === 0 && words && isGenericConfirm(words))
       found(f, pageHits(f, target), (h) => `"${label(target)}" confirms a ${h.category} dialog/page ("${h.term}")`);
-  } else if (!UNTARGETED_FREE.has(action.tool)) {
+  } else if (!pressesNothing(spec)) {
     // No element under the touch (visual-first page, raw point): judge by the page instead.
     found(f, pageHits(f), (h) => `untargeted ${action.tool} on a page showing ${h.category} term "${h.term}"`);
   }
@@ -224,29 +208,27 @@ function judgeSubmit(f: Findings): void {
   found(f, sends, (h) => `IME enter on a page with "${h.term}" may send`);
 }
 
-/** Typing that ends in a newline, or an IME enter: it submits what the field holds. */
-function submits(action: Action): boolean {
-  const text = action.text ?? (typeof action.args?.text === 'string' ? action.args.text : undefined);
-  return (
-    (action.tool === 'type' && /\n$/.test(text ?? '')) ||
-    (action.tool === 'control_action' && action.args?.action === 'ime_enter')
-  );
-}
-
+/**
+ * The guard's verdict on one action, judged by what its tool does (`tools`: the registry's table,
+ * ./act-kind.ts) and what it is aimed at.
+ */
 export function checkGuard(
+  tools: ToolTable,
   action: Action,
   obs: Observation,
   target: Element | undefined,
   cfg: GuardConfig = {},
   extraReason?: string,
 ): GuardVerdict {
-  const mutating = isMutating(action);
+  const spec = tools.get(action.tool);
+  const mutating = mutates(spec);
   const app = cfg.apps?.[obs.app.package];
   const f: Findings = { obs, terms: app?.terms, hits: [], does: [], reasons: extraReason ? [extraReason] : [] };
   if (mutating && isSequence(action)) judgeSequence(f, action);
   else if (mutating) {
-    judgeTouch(f, action, target);
-    if (submits(action)) judgeSubmit(f);
+    judgeTouch(f, action, spec, target);
+    // Typing that ends in a newline, or an IME enter, submits what the field holds.
+    if (submits(spec, action)) judgeSubmit(f);
   }
   if (mutating && app?.all) {
     f.hits.push({ category: app.all, term: obs.app.package });

@@ -18,6 +18,8 @@ export const PageMemoryEntrySchema = z.object({
    * with it, so a warm Flash run needs no call for its plan and a burst closes what it covered.
    */
   plan: z.array(z.string()).optional(),
+  /** With `subgoalDone`: how many subgoals after the [>] one it also ticked (`subgoal_done=N`, a burst's). */
+  alsoDone: z.number().int().positive().optional(),
 });
 export type PageMemoryEntry = z.infer<typeof PageMemoryEntrySchema>;
 
@@ -55,6 +57,7 @@ export class PageMemory {
     decision: Decision,
     subgoalDone: boolean,
     plan?: readonly string[],
+    alsoDone?: number,
   ): void {
     const k = PageMemory.key(goal, subgoal, pageHash);
     const prev = this.entries.get(k);
@@ -65,6 +68,7 @@ export class PageMemory {
       hits: prev?.hits ?? 0,
       verified,
       ...(plan ? { plan: [...plan] } : {}),
+      ...(alsoDone ? { alsoDone } : {}),
     });
   }
 
