@@ -85,8 +85,12 @@ class Budget {
 
 class BudgetSpent extends Error {}
 
-/** Window kinds an app's screen can be covered by, which take the touches (not bars, keyboards or toasts). */
-const COVERING = new Set(['application', 'dialog', 'system']);
+/**
+ * Window kinds that cover an app's screen and take its touches (not bars, keyboards or toasts). Not
+ * another app's application window: that one is the foreground app (the activity says so), and a
+ * replayed DroidBot state names its window by its first view's package (the launcher's, often).
+ */
+const COVERING = new Set(['dialog', 'system']);
 
 /**
  * Another app's window in front of the app's own (a permission prompt over Contacts): the screen
