@@ -169,7 +169,7 @@ function markdown(rows: ModeRow[], machine: Record<string, string | number>, at:
     versus(flash, pro, 'Flash/Pro, both cold'),
     versus(flashWarm, proWarm, 'Flash/Pro, both warm'),
     versus(flashWarm, pro, 'Flash warm / Pro cold (a familiar task in Flash against the same task new to Pro)'),
-    "- Where Flash saves calls: no plan call (its first decision carries the plan), no closing `done` call when its plan is complete and the last action verified (the done gate judges the screen instead), page-memory replay (warm: a remembered page's action is replayed without a call), and bursts (`action_sequence` of the next certain steps on one screen: fields, switches, then one tap). A page-changing tap still ends a burst, so a task that walks through new pages pays one call per page.",
+    "- Where Flash saves calls: no plan call (its first decision carries the plan), no closing `done` call when its plan is complete and the last action verified (the done gate judges the screen instead), page-memory replay (warm: a remembered page's action is replayed without a call), and bursts (`action_sequence` of the next certain steps: fields, switches, then a tap — and on past a tap that opens another screen, its members given by label and grounded on the screen their turn comes on, with no call between; a warm run replays a burst's first part with the rest it went on with). What still costs a call: what the model must see first — a search's results, a target to scroll for, a secret (typed alone), a value to read.",
     '',
     '## Per task: LLM calls per run (mean over seeds)',
     '',

@@ -15,13 +15,20 @@ import type { GoldTask } from './fixture.js';
  *   only a part of it (notes: the instruction says '12345678', the gold types "123456"; a file name's
  *   stem, 'test' for 'test.ics', is what the app asks for);
  * - **gold-target-not-instructed**: the gold taps a file the instruction does not name, where it names
- *   one of that kind (filemanager: "play video2.mp4", the gold taps video1.mp4).
- * The step is flagged and its misses are counted apart in the report; they still count as misses.
+ *   one of that kind (filemanager: "play video2.mp4", the gold taps video1.mp4);
+ * - **gold-taps-selected-radio**: the gold taps a radio button the screen shows selected already, which
+ *   changes nothing (dialer: "Ascending", then OK); that step alone.
+ * The step (for the first three, with the rest of its task) is flagged and its misses are counted apart
+ * in the report; they still count as misses.
  */
 
 export const CONTRADICTION_FLAG = 'recording-contradicts-gold';
 
-export type ContradictionWhy = 'typed-shows-other' | 'gold-text-not-instructed' | 'gold-target-not-instructed';
+export type ContradictionWhy =
+  | 'typed-shows-other'
+  | 'gold-text-not-instructed'
+  | 'gold-target-not-instructed'
+  | 'gold-taps-selected-radio';
 
 const ridTail = (rid: string | null | undefined) => (rid ?? '').slice((rid ?? '').lastIndexOf('/') + 1);
 
@@ -87,6 +94,12 @@ export function contradictions(
       first = { step: k + 2, why: 'typed-shows-other' };
   }
   const out = new Map<number, ContradictionWhy>();
+  // A no-op the gold makes: that step alone (the screen after it is the one before it).
+  for (const [k, step] of task.steps.entries()) {
+    const view = states.get(step.state)?.state.views.find((v) => v.temp_id === step.gold.view);
+    if (step.gold.kind === 'tap' && view?.checked === true && /RadioButton/.test(view.class ?? ''))
+      out.set(k + 1, 'gold-taps-selected-radio');
+  }
   if (first) for (let s = first.step; s <= task.steps.length; s++) out.set(s, first.why);
   return out;
 }

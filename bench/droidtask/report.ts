@@ -194,7 +194,7 @@ export function renderMarkdown(meta: ReportMeta, records: readonly StepRecord[])
     '',
     `Reported apart, not forgiven: **not ending on a done step** (the model checked, scrolled or acted again where the gold ends): ${all.checkedBeforeDone}; **typed into a field without tapping it first** (the gold step is the tap): ${all.typedWithoutTap}.`,
     '',
-    `Counted apart, not forgiven: **after DroidTask's recording contradicts its gold** (the next recorded screen shows another text than the gold typed, the gold types only part of what the instruction quotes, or taps another file than the one named; flagged \`${CONTRADICTION_FLAG}\` from that step to the task's end, found from the data alone): ${all.contradicted.misses} of the ${all.steps - all.correct} misses, on ${all.contradicted.steps} steps of ${all.contradicted.tasks} tasks; the other ${all.steps - all.correct - all.contradicted.misses} are the project's or the model's.`,
+    `Counted apart, not forgiven: **after DroidTask's recording contradicts its gold** (the next recorded screen shows another text than the gold typed, the gold types only part of what the instruction quotes, taps another file than the one named, or taps a radio button already selected; flagged \`${CONTRADICTION_FLAG}\` from that step to the task's end, found from the data alone): ${all.contradicted.misses} of the ${all.steps - all.correct} misses, on ${all.contradicted.steps} steps of ${all.contradicted.tasks} tasks; the other ${all.steps - all.correct - all.contradicted.misses} are the project's or the model's.`,
     '',
     '| miss | steps |',
     '| --- | ---: |',

@@ -12,15 +12,16 @@ import type { StepCtx } from './step-context.js';
  * before it go in one go, and the guarded one is left for a step of its own, where it is confirmed
  * and verified in full like any guarded tap. What the guard would hold is the rule the listing's
  * marks come from (`ports.held`, ./held-taps.ts); the executor still judges whatever is sent, so a
- * member this misses is held with the whole sequence — guardrails are the same in every mode.
+ * member this misses is held with the whole sequence — guardrails are the same in every mode. A
+ * burst that crosses a page is judged part by part, each on the screen it runs on (./flash-burst.ts).
  */
 
 export type BurstStop =
   | { kind: 'whole' }
-  /** Members [0, index) run; member `index` was held (`what` names it). */
-  | { kind: 'cut'; planned: PlannedStep; index: number; what: string }
+  /** Members [0, index) run; member `index` was held (`what` names it, `asks` what it asks). */
+  | { kind: 'cut'; planned: PlannedStep; index: number; what: string; asks: string }
   /** The first member is held: nothing runs in this burst. */
-  | { kind: 'none'; what: string };
+  | { kind: 'none'; what: string; asks: string };
 
 export function stopAtHeld(s: Session, ctx: StepCtx, planned: PlannedStep): BurstStop {
   const action = planned.decision.action;
@@ -34,18 +35,19 @@ export function stopAtHeld(s: Session, ctx: StepCtx, planned: PlannedStep): Burs
   if (index < 0) return { kind: 'whole' };
   const m = parsed[index];
   const id = m?.element?.id ?? '';
-  const what = `member ${index + 1} (${m?.op} "${m?.element?.label ?? id}", asks user: ${held[id]?.join('/')})`;
-  if (index === 0) return { kind: 'none', what };
+  const what = `${m?.op} "${m?.element?.label ?? id}"`;
+  const asks = held[id]?.join('/') ?? '';
+  if (index === 0) return { kind: 'none', what, asks };
   // What the model expected was of the whole burst: of the members that run, only that they change the screen.
   const decision: Decision = {
     ...planned.decision,
     action: { ...action, args: { ...action.args, actions: members.slice(0, index) } },
     expect: { kind: 'screen_changes', note: `the burst's first ${index} member(s)` },
   };
-  return { kind: 'cut', planned: { decision, subgoalDone: false }, index, what };
+  return { kind: 'cut', planned: { decision, subgoalDone: false }, index, what, asks };
 }
 
-/** What the model is told after a burst stopped at a guarded member. */
-export function stoppedHint(what: string, ran: number): string {
-  return `Your action_sequence stopped before ${what}${ran ? `; the ${ran} member(s) before it ran` : '; nothing of it ran'}. A step that asks the user goes alone: send it as its own action when the goal needs it.`;
+/** Why a burst stopped at a guarded member, for the model (./flash-burst.ts `stoppedHint` says where). */
+export function heldWhy(asks: string): string {
+  return `it asks the user (${asks}), and a step that asks the user goes alone: send it as its own action when the goal needs it`;
 }

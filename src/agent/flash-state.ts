@@ -37,6 +37,8 @@ export function handedOver(st: RunState, ev: HandedOver): RunState {
     mode: 'pro',
     handover: { step: ev.step, reason: ev.reason },
     planPending: undefined,
+    // Pro goes one verified step at a time: what was left of a burst is its plan's to redo.
+    burst: undefined,
     plan: ev.plan,
     current: ev.current,
     usage: ev.usage ? addUsage(st.usage as LlmUsage, ev.usage) : st.usage,
@@ -54,9 +56,10 @@ export function handedOver(st: RunState, ev: HandedOver): RunState {
  * the action that completes its plan, on which the done gate then ends the run. Otherwise the
  * executor's default (light); a guarded action is verified in full in every mode.
  */
-export function flashVerification(st: RunState, planned: PlannedStep): 'full' | undefined {
+export function flashVerification(st: RunState, planned: PlannedStep, burstGoesOn = false): 'full' | undefined {
   if (st.mode !== 'flash') return undefined;
-  if (planned.decision.action.tool === actionSequence.name) return 'full';
+  // A burst's part before a page change is checked lightly; its last part (nothing left) in full.
+  if (planned.decision.action.tool === actionSequence.name) return burstGoesOn ? undefined : 'full';
   const edit = { closes: planned.subgoalDone, through: planned.doneThrough, revised: planned.revisedPlan };
   const after = edited(st.plan, st.current, edit);
   const ends = (planned.subgoalDone || planned.revisedPlan !== undefined) && after.plan.every((p) => p.done);

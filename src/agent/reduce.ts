@@ -9,6 +9,7 @@ import { addUsage, type LlmUsage } from '../planner/llm/client.js';
 import { Blacklist } from '../planner/memory/blacklist.js';
 import { LoopBreaker, type LoopVerdict } from '../planner/memory/loop-breaker.js';
 import type { HistoryEntry, Subgoal } from '../planner/prompt/types.js';
+import type { PendingBurst } from '../store/checkpoint.js';
 import { type CompletionState, CompletionTracker, type Verdict } from './completion.js';
 import { countFlashMiss, type HandedOver, handedOver } from './flash-state.js';
 import { revise, tick } from './plan-edit.js';
@@ -64,6 +65,8 @@ export type RunEvent =
   | { kind: 'plan_revised'; revised: readonly string[] }
   | { kind: 'history'; entry: HistoryEntry }
   | { kind: 'hint'; hint?: string }
+  /** A cross-page burst's members still to run (none: it ended or stopped), ./flash-burst.ts. */
+  | { kind: 'burst'; pending?: PendingBurst }
   | { kind: 'already_done'; what: string }
   | { kind: 'approval_dropped'; step?: number }
   /** The step is recorded (archive, checkpoint): what the next step decides on. */
@@ -197,6 +200,8 @@ export function reduce(s: RunState, ev: RunEvent): RunState {
       return withHistory(s, ev.entry);
     case 'hint':
       return loop(s, { hint: ev.hint });
+    case 'burst':
+      return { ...s, burst: ev.pending };
     case 'already_done':
       return { ...s, alreadyDone: [...s.alreadyDone, ev.what] };
     case 'approval_dropped':

@@ -105,6 +105,14 @@ export async function resumeAgent(deps: AgentDeps, o: ResumeOptions): Promise<Ru
       await tell({ kind: 'replanned', plan: r.plan, current: r.current, usage: r.usage });
       notes.push('the screen differs from where the run stopped: plan revised from the current screen');
     }
+    // A burst's rest goes on only from where it was left: after a part in flight (judged above) or
+    // on another screen the model decides, told what was not sent (agent/flash-burst.ts).
+    if (s.state.burst && (inFlight || s.state.lastPageHash !== cur.obs.pageHash)) {
+      notes.push(`the rest of an action_sequence (member ${s.state.burst.next} on) was not sent`);
+      const mine = `The run was interrupted in an action_sequence: member ${s.state.burst.next} on was not sent. Go on from this screen.`;
+      await tell({ kind: 'burst' });
+      await tell({ kind: 'hint', hint: [s.state.loop.hint, mine].filter(Boolean).join(' ') });
+    }
     if (c.pendingConfirmation) {
       const p = c.pendingConfirmation;
       await tell({

@@ -5,7 +5,7 @@ import type { ScrollEndState } from '../perception/scroll-end.js';
 import { emptyUsage, type LlmUsage } from '../planner/llm/client.js';
 import type { LoopBreakerState } from '../planner/memory/loop-breaker.js';
 import type { HistoryEntry, Subgoal } from '../planner/prompt/types.js';
-import { CHECKPOINT_VERSION, type Checkpoint } from '../store/checkpoint.js';
+import { CHECKPOINT_VERSION, type Checkpoint, type PendingBurst } from '../store/checkpoint.js';
 import { type CompletionState, CompletionTracker } from './completion.js';
 import { DEFAULT_TASK_SETTINGS, type TaskSettings } from './task-settings.js';
 
@@ -66,6 +66,8 @@ export interface RunStateData {
   planPending?: boolean;
   /** When and why a Flash run handed over to Pro. */
   handover?: { step: number; reason: string };
+  /** The members of a burst still to run on the screens after a page change (./flash-burst.ts). */
+  burst?: PendingBurst;
   maxSteps: number;
   status: RunStatus;
   answer?: string;
@@ -175,6 +177,7 @@ export function serialize(s: RunState): Checkpoint {
     // Every Flash checkpoint says it, so a missing field means a checkpoint from before it was written.
     planPending: s.mode === 'flash' ? !!s.planPending : undefined,
     handover: s.handover,
+    burst: s.burst,
     status: s.status,
     answer: s.answer,
     reason: s.reason,
@@ -225,6 +228,7 @@ export function deserialize(c: Checkpoint): RunState {
     // Written since Flash's plan=[] could end a run; before, a Flash run without subgoals had none yet.
     planPending: (d.planPending ?? (d.mode === 'flash' && d.subgoals.length === 0)) || undefined,
     handover: d.handover,
+    burst: d.burst,
     maxSteps: d.maxSteps,
     status: d.status,
     answer: d.answer,

@@ -5,6 +5,8 @@ import { matchInterrupt } from '../planner/interrupts.js';
 import { addUsage } from '../planner/llm/client.js';
 import { actionSignature, REGISTRY } from '../tools/index.js';
 import { decideRequest } from './decide-request.js';
+import type { BurstPart } from './flash-burst.js';
+import { pendingPart } from './flash-burst-step.js';
 import { knowledgeLines } from './knowledge.js';
 import { gateSkips, interruptMayTry } from './reduce.js';
 import { bannedOn, standingApproval } from './run-state.js';
@@ -14,15 +16,23 @@ import { GATE_WAIT, hashText } from './step-helpers.js';
 import type { DecisionSource } from './types.js';
 
 /**
- * Choose the step's decision (DESIGN §1): an interrupt rule, then the wait gate, then a verified
- * replay from page memory, then the model. What the model got wrong comes back as the next prompt's
+ * Choose the step's decision (DESIGN §1): an interrupt rule, then the wait gate, then the rest of a
+ * burst that crossed a page, then a verified replay from page memory, then the model. What the model got wrong comes back as the next prompt's
  * hint with its reason, never as a history line it did not send.
  */
 
 const MAX_INVALID = 3;
 
 export type Choice =
-  | { kind: 'decided'; planned: PlannedStep; source: DecisionSource; ruleNote?: string; ruleLabel?: string }
+  | {
+      kind: 'decided';
+      planned: PlannedStep;
+      source: DecisionSource;
+      ruleNote?: string;
+      ruleLabel?: string;
+      /** The next part of the model's burst, grounded on this screen (./flash-burst.ts). */
+      part?: BurstPart;
+    }
   | { kind: 'end'; status: 'ask_user' | 'failed'; reason: string }
   | { kind: 'retry'; reason: string };
 
@@ -52,6 +62,16 @@ export async function choose(s: Session, ctx: StepCtx): Promise<Choice> {
   const w = st.loop.waiting;
   if (w && w.count < 3 && (await unchangedSinceWait(s, ctx)))
     return { kind: 'decided', planned: GATE_WAIT, source: 'gate' };
+  // The rest of a burst that crossed a page: the model's own decision, grounded on this screen.
+  const part = await pendingPart(s, ctx);
+  if (part?.kind === 'part')
+    return {
+      kind: 'decided',
+      planned: part.planned,
+      source: 'llm',
+      ruleNote: 'the rest of your action_sequence, grounded on this screen by label',
+      part,
+    };
   const replay = await replayFromMemory(s, ctx);
   if (replay) return replay;
   return askModel(s, ctx);
@@ -93,7 +113,15 @@ async function replayFromMemory(s: Session, ctx: StepCtx): Promise<Choice | unde
     ...(hit.alsoDone ? { doneThrough: st.current + hit.alsoDone } : {}),
     ...(revisedPlan ? { revisedPlan } : {}),
   };
-  return { kind: 'decided', planned, source: 'cache' };
+  // The first part of a burst brings the rest it went on with: grounded by label, as it was then.
+  const part: BurstPart | undefined = hit.burst && {
+    kind: 'part',
+    planned,
+    rest: structuredClone(hit.burst),
+    before: [],
+    first: 1,
+  };
+  return { kind: 'decided', planned, source: 'cache', ...(part ? { part } : {}) };
 }
 
 /** A remembered `element_state` step whose element is already in that state on this screen. */

@@ -1,5 +1,6 @@
 import type { Approval } from '../executor/consent-scope.js';
 import type { LlmUsage } from '../planner/llm/client.js';
+import type { PendingBurst } from '../store/checkpoint.js';
 import type { Perceived } from './ports.js';
 import type { StepRecord } from './types.js';
 
@@ -18,4 +19,8 @@ export interface StepCtx {
   revisedPlan?: readonly string[];
   /** The earlier approval that covered this step's guarded tap (a confirmation dialog it opened). */
   covered?: Approval;
+  /** What is left of this step's burst after its part (./flash-burst.ts): run state once the part ran. */
+  burstRest?: PendingBurst;
+  /** This step runs a later part of a burst (grounded from its rest, not remembered on its own). */
+  burstNext?: boolean;
 }

@@ -57,7 +57,7 @@ export async function executePlanned(s: Session, ctx: StepCtx, planned: PlannedS
       decision: live(s, decision),
       obs,
       dryRun: s.state.dryRun,
-      verification: flashVerification(s.state, planned),
+      verification: flashVerification(s.state, planned, !!ctx.burstRest),
       progress: s.run.signal && Progress.start(s.deps.clock, { signal: s.run.signal }),
       fresh,
       confirm: s.deps.confirm,

@@ -61,7 +61,8 @@ export async function reduce(
   // A step right after a failure that does not complete the subgoal (an undo, a back out of a
   // wrong page) answers that failure, not the page: replayed on a later visit it does harm.
   const corrective = s.state.loop.failRun > 0 && !planned.subgoalDone;
-  const remembers = ok && !corrective && own && action.tool !== wait.name;
+  // A burst's later parts come from the rest its first part is remembered with (./flash-burst.ts).
+  const remembers = ok && !corrective && own && action.tool !== wait.name && !ctx.burstNext;
   const page = `${ctx.record.subgoal}|${obs.pageHash}`;
   const e: ExecutedEvent = {
     step: ctx.step,
@@ -112,15 +113,16 @@ export async function reduce(
   const through = planned.doneThrough ?? s.state.current;
   const alsoDone = through > s.state.current ? through - s.state.current : undefined;
   if (remembers)
-    memory.remember(
+    memory.remember({
       goal,
-      ctx.record.subgoal,
-      obs.pageHash,
+      subgoal: ctx.record.subgoal,
+      pageHash: obs.pageHash,
       decision,
-      planned.subgoalDone,
-      planned.revisedPlan,
+      subgoalDone: planned.subgoalDone,
+      plan: planned.revisedPlan,
       alsoDone,
-    );
+      burst: ctx.burstRest,
+    });
   // Verified replay: a cached action whose expectation fails is forgotten at once.
   if (!ok && source === 'cache') memory.evict(goal, ctx.record.subgoal, obs.pageHash);
   const before = s.state;

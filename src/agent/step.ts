@@ -2,7 +2,7 @@ import type { Decision } from '../core/types.js';
 import { formatExpect } from '../planner/expect-dsl.js';
 import { emptyUsage } from '../planner/llm/client.js';
 import { isTerminal } from '../tools/index.js';
-import { stopAtHeld, stoppedHint } from './burst-stop.js';
+import { partDispatched, partDone, shapeBurst, stopBurst } from './flash-burst-step.js';
 import type { Perceived } from './ports.js';
 import { apply, checkCancelled, resultOf, type Session } from './session.js';
 import { choose } from './step-choose.js';
@@ -71,11 +71,10 @@ export async function runStep(s: Session, step: number, seen: Perceived, start: 
     return next();
   }
   const { source } = choice;
-  // A burst runs up to its first guarded member; that one is a step of its own (./burst-stop.ts).
-  const stop = stopAtHeld(s, ctx, choice.planned);
-  const planned = stop.kind === 'cut' ? stop.planned : choice.planned;
-  if (stop.kind !== 'whole')
-    await apply(s, { kind: 'hint', hint: stoppedHint(stop.what, stop.kind === 'cut' ? stop.index : 0) });
+  // A burst runs in parts across pages and up to its first guarded member, which is a step of its
+  // own (./flash-burst-step.ts).
+  const shaped = await shapeBurst(s, ctx, choice.planned, choice.part);
+  const planned = shaped.kind === 'run' ? shaped.planned : choice.planned;
   const action = planned.decision.action;
   Object.assign(ctx.record, {
     source,
@@ -90,6 +89,8 @@ export async function runStep(s: Session, step: number, seen: Perceived, start: 
   if (await handleMeta(s, ctx, planned)) return next();
   const refused = async (note: string, historyNote = note) => {
     ctx.record.note = note;
+    // A refused part ends its burst: nothing after it is sent on a guess.
+    await stopBurst(s);
     await apply(s, {
       kind: 'history',
       entry: onScreen(
@@ -99,7 +100,7 @@ export async function runStep(s: Session, step: number, seen: Perceived, start: 
     });
     return next();
   };
-  if (stop.kind === 'none') return refused(`stopped before ${stop.what}: nothing ran`);
+  if (shaped.kind === 'refused') return refused(shaped.note);
 
   checkCancelled(s);
   const pre = await preflight(s, ctx, planned, source);
@@ -109,13 +110,16 @@ export async function runStep(s: Session, step: number, seen: Perceived, start: 
   }
   if (pre.kind === 'refused') return refused(pre.note, pre.historyNote);
 
+  await partDispatched(s, ctx, shaped);
   const out = await executePlanned(s, ctx, planned, source !== 'llm');
   if (out.kind === 'end') {
     ctx.record.note = out.reason;
     return end(out.status, { reason: out.reason });
   }
   if (out.kind === 'refused') return refused(out.note, out.historyNote);
-  return next(await reduce(s, ctx, planned, source, out.exec));
+  const post = await reduce(s, ctx, planned, source, out.exec);
+  await partDone(s, ctx, ctx.record.ok);
+  return next(post);
 }
 
 /**

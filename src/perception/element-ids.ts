@@ -5,6 +5,7 @@ import {
   carryIds,
   clippedOwnId,
   contentKey,
+  identityKey,
   keysWithRowContext,
   type PriorElement,
   placeId,
@@ -100,7 +101,13 @@ export function assignIds(
   const ids =
     previous.length > 0
       ? carryIds(
-          fresh.map((f, i) => ({ place: places[i] ?? f.id, own: owns[i], contentKey: carryKeys[i] ?? f.contentKey })),
+          fresh.map((f, i) => ({
+            place: places[i] ?? f.id,
+            own: owns[i],
+            contentKey: carryKeys[i] ?? f.contentKey,
+            ident: identityKey(items[i] as IdItem),
+            label: items[i]?.label,
+          })),
           previous,
         )
       : owns;

@@ -105,6 +105,30 @@ export interface PriorElement {
   place?: string;
   contentKey: string;
   bounds: Rect;
+  /** A control's resource id and class (`identityKey`), and its label: what `carryIds` falls back on. */
+  ident?: string;
+  label?: string;
+}
+
+/**
+ * A control's identity apart from its words: its resource id and class (none without an id). Where
+ * it is unique on two screens, the words may still differ by what the edge cut off: a settings row
+ * cut at the list's bottom shows "Snooze time", in view "Snooze time — 10 minutes"; a floating button
+ * keyed by the list row behind it (its row context) changes key with every scroll.
+ */
+export function identityKey(e: { actionable: boolean; resourceId: string; role: string }): string | undefined {
+  return e.actionable && e.resourceId ? `${e.resourceId}|${e.role}` : undefined;
+}
+
+/**
+ * Two labels of one control, one cut short of the other: its value cut off at the bottom edge, its
+ * title at the top ("Medium" of "Font size — Medium"), a truncation's "…".
+ */
+function sameWords(a = '', b = ''): boolean {
+  const x = a.replace(/…$/, '');
+  const y = b.replace(/…$/, '');
+  const [long, short] = x.length >= y.length ? [x, y] : [y, x];
+  return long.startsWith(short) || long.endsWith(short);
 }
 
 /**
@@ -142,13 +166,14 @@ export function stickyIds(
 /**
  * Ids that follow content (DESIGN §4): an element keeps its previous id when it sits where it was
  * (same place, same content), or when its content key is unique on both screens — the same row
- * after a scroll, a button pushed up by the keyboard. Anything else gets its own id: its place, or
+ * after a scroll, a button pushed up by the keyboard — or when its resource id and class are unique on
+ * both screens and its label there is the same or cut short (`identityKey`). Anything else gets its own id: its place, or
  * for a control named only by text clipped off screen (a row cut off by the list's edge) the place
  * with that text (`own`), so two cut-off rows in the same sliver never share an id, whichever screens
  * lie between them. Anything ambiguous (identical rows) keeps its own id, and no id is given twice.
  */
 export function carryIds(
-  fresh: readonly { place: string; own?: string; contentKey: string }[],
+  fresh: readonly { place: string; own?: string; contentKey: string; ident?: string; label?: string }[],
   previous: readonly PriorElement[],
 ): string[] {
   const byPlace = new Map(previous.map((p) => [p.place ?? p.id, p]));
@@ -160,6 +185,9 @@ export function carryIds(
   const freshCount = count(fresh, (f) => f.contentKey);
   const prevCount = count(previous, (p) => p.contentKey);
   const prevByKey = new Map(previous.map((p) => [p.contentKey, p]));
+  const freshIdents = count(fresh, (f) => f.ident ?? '');
+  const prevIdents = count(previous, (p) => p.ident ?? '');
+  const prevByIdent = new Map(previous.map((p) => [p.ident ?? '', p]));
   const ownOf = (f: (typeof fresh)[number]) => f.own ?? f.place;
   const used = new Set<string>();
   const wanted = fresh.map((f) => {
@@ -167,6 +195,10 @@ export function carryIds(
     if (here && here.contentKey === f.contentKey) return here.id;
     if (freshCount.get(f.contentKey) === 1 && prevCount.get(f.contentKey) === 1)
       return prevByKey.get(f.contentKey)?.id ?? ownOf(f);
+    // The same control by its resource id and class, unique on both screens, its words cut or not.
+    const same = f.ident && freshIdents.get(f.ident) === 1 && prevIdents.get(f.ident) === 1;
+    const p = same ? prevByIdent.get(f.ident ?? '') : undefined;
+    if (p && sameWords(p.label, f.label)) return p.id;
     return ownOf(f);
   });
   // Claimed ids first, so an element that moved never steals from one that stayed.

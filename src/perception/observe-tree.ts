@@ -3,7 +3,7 @@ import type { Element, Observation } from '../core/types.js';
 import { isRowIcon } from './element-ids.js';
 import { fingerprintText } from './element-text.js';
 import { type ExtractResult, extractElements } from './elements.js';
-import { contentKey, keysWithRowContext, type PriorElement, pageHash } from './fingerprint.js';
+import { contentKey, identityKey, keysWithRowContext, type PriorElement, pageHash } from './fingerprint.js';
 import { type PageKey, treeQuality, type VisualFirstRegistry } from './quality.js';
 import type { UiTree } from './tree.js';
 
@@ -79,12 +79,16 @@ export function priorElements(o: Observation | undefined): PriorElement[] {
   });
   // The same row context as on extraction, so an icon's key matches across screens.
   const keys = keysWithRowContext(base);
-  return o.elements.map((e, i) => ({
-    id: e.id,
-    ...(e.place ? { place: e.place } : {}),
-    bounds: e.bounds,
-    contentKey: keys[i] ?? '',
-  }));
+  return o.elements.map((e, i) => {
+    const ident = identityKey(e);
+    return {
+      id: e.id,
+      ...(e.place ? { place: e.place } : {}),
+      bounds: e.bounds,
+      contentKey: keys[i] ?? '',
+      ...(ident ? { ident, label: e.label ?? '' } : {}),
+    };
+  });
 }
 
 export function observeTree(tree: UiTree, opts: TreeObserveOptions = {}): TreeObservation {

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ApprovalSchema } from '../core/approval.js';
 import { RUN_MODES } from '../core/run-mode.js';
 import { DecisionSchema } from '../core/types.js';
+import { PendingBurstSchema } from '../planner/memory/burst-rest.js';
 
 /**
  * The run's `checkpoint.json` (DESIGN §6), through lowdb (steno's atomic rename: a kill mid-write
@@ -41,6 +42,8 @@ const UsageSchema = z.object({
  */
 export const CHECKPOINT_VERSION = 1;
 
+export type { PendingBurst } from '../planner/memory/burst-rest.js';
+
 export const RunModeSchema = z.enum(RUN_MODES);
 /** The task settings a run started with (agent/task-settings.ts), as its records keep them. */
 export const SettingsRecordSchema = z.object({ maxBurstActions: z.number().int().min(1) });
@@ -60,6 +63,7 @@ export const CheckpointSchema = z.object({
   flashMisses: z.number().int().min(0).optional(),
   planPending: z.boolean().optional(),
   handover: z.object({ step: z.number(), reason: z.string() }).optional(),
+  burst: PendingBurstSchema.optional(),
   status: z.enum([
     'running',
     'interrupted',

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import type { Element, Observation, Selector } from '../core/types.js';
 import { LIMITS } from '../device/protocol/limits.js';
 import { nativeRequest, refuse, sendNative } from '../executor/dispatch.js';
-import { fullSelectors } from '../executor/native-args.js';
+import { byId, fullSelectors, resourceIdMatches } from '../executor/native-args.js';
 import { fullOf, STR } from '../planner/act-schema.js';
 import type {
   ActArgs,
@@ -30,9 +31,23 @@ export const SEQUENCE_EXAMPLE = JSON.stringify([
   { tool: waitUntil.name, op: 'stable' },
 ]);
 
-/** A step as parsed first: its tool and target; its own fields are its member spec's (checked in parse). */
-const StepArg = z.looseObject({ tool: z.string(), target_id: z.string().optional(), text: z.string().optional() });
+/**
+ * A step as parsed first: its tool and target; its own fields are its member spec's (checked in
+ * parse). A step on a screen a tap before it opens names its control by `label` (ids are this
+ * screen's): the agent grounds it there (agent/flash-burst.ts); `state` makes a switch's click
+ * certain on a screen not seen yet (clicked only when it is not in that state).
+ */
+const StepArg = z.looseObject({
+  tool: z.string(),
+  target_id: z.string().optional(),
+  label: z.string().min(1).optional(),
+  state: z.enum(['on', 'off']).optional(),
+  text: z.string().optional(),
+});
 type Step = z.infer<typeof StepArg>;
+
+/** A member named by label is grounded later; its own spec is asked with this stand-in for a target. */
+const BY_LABEL = '(label)';
 
 /** The zod of a member's own fields (op, value, frames…), for its steps. */
 function fieldsZod(m: PlannerToolSpec): z.ZodObject {
@@ -51,7 +66,14 @@ function stepJson(offered: readonly PlannerToolSpec[], catalog: ToolCatalog): Js
   for (const m of ms)
     for (const [k, f] of Object.entries(m.fields ?? {}))
       own[k] ??= typeof f.json === 'function' ? f.json(offered, catalog) : f.json;
-  const properties = { tool: { enum: ms.map((t) => t.name) }, target_id: STR, ...own, text: STR };
+  const properties = {
+    tool: { enum: ms.map((t) => t.name) },
+    target_id: STR,
+    label: STR,
+    state: { enum: ['on', 'off'] },
+    ...own,
+    text: STR,
+  };
   return { type: 'array', items: { type: 'object', properties, required: ['tool'] } };
 }
 
@@ -63,6 +85,8 @@ function stepFull(_offered: readonly PlannerToolSpec[], catalog: ToolCatalog): J
   const step = z.object({
     tool: z.enum([first ?? '', ...rest]),
     target_id: z.string().optional(),
+    label: z.string().optional(),
+    state: z.enum(['on', 'off']).optional(),
     ...own,
     text: z.string().optional(),
   });
@@ -80,12 +104,16 @@ function parse(a: ActArgs, ctx: ParseCtx): ToolParse {
       error: `action_sequence takes at most ${max} steps (the task setting pro.execution.max_burst_actions), got ${steps.length}: send the first ${max}`,
     };
   const actions: Record<string, unknown>[] = [];
+  let byLabel = -1;
   for (const [i, s] of steps.entries()) {
     const m = ctx.catalog.get(s.tool);
     if (!m?.member) {
       const allowed = [...ctx.catalog.values()].filter((t) => t.member).map((t) => t.name);
       return { ok: false, error: `action_sequence step ${i}: ${s.tool} cannot be a step; use ${allowed.join(', ')}` };
     }
+    const placed = placement(s, i, byLabel);
+    if (placed) return { ok: false, error: placed };
+    if (s.label !== undefined && byLabel < 0) byLabel = i;
     let target_id = s.target_id;
     if (target_id !== undefined) {
       const r = ctx.id(target_id);
@@ -97,15 +125,61 @@ function parse(a: ActArgs, ctx: ParseCtx): ToolParse {
       const issues = own.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ');
       return { ok: false, error: `action_sequence step ${i}: ${issues}` };
     }
-    const b = m.parse({ thought: a.thought, ...s, ...own.data, target_id } as ActArgs, ctx);
+    const b = m.parse(
+      { thought: a.thought, ...s, ...own.data, target_id: target_id ?? (s.label && BY_LABEL) } as ActArgs,
+      ctx,
+    );
     if (!b.ok) return { ok: false, error: `action_sequence step ${i}: ${b.error}` };
-    actions.push({ tool: s.tool, ...(target_id ? { target_id } : {}), args: b.action.args ?? {} });
+    const named = target_id ? { target_id } : s.label ? { label: s.label, ...(s.state ? { state: s.state } : {}) } : {};
+    actions.push({ tool: s.tool, ...named, args: b.action.args ?? {} });
   }
   // Members stay in planner shape ({tool, target_id, args}); the executor makes protocol members.
   return { ok: true, action: { args: { actions } } };
 }
 
+/**
+ * Where a step's target may be named: by id or by label, not both; after a step by label, the
+ * screen may be another, so no later step names this screen's id. Why not, for the model.
+ */
+function placement(s: Step, i: number, byLabel: number): string | undefined {
+  if (s.label !== undefined && s.target_id !== undefined)
+    return `action_sequence step ${i}: give target_id or label, not both`;
+  if (s.state !== undefined && (s.label === undefined || s.op !== 'click'))
+    return `action_sequence step ${i}: state=on|off goes with a click by label (a switch on the next screen)`;
+  if (byLabel < 0 || s.label !== undefined) return undefined;
+  if (s.target_id !== undefined)
+    return `action_sequence step ${i} names ${s.target_id} by id after step ${byLabel} by label: ids are of this screen, and step ${byLabel} may run on another — give step ${i} by label too`;
+  // A gesture's points are this screen's too; a wait for the screen to settle is anywhere's.
+  if (s.tool !== waitUntil.name)
+    return `action_sequence step ${i} (${s.tool}) acts on this screen's points after step ${byLabel} by label, which may run on another: end the sequence before it`;
+  return undefined;
+}
+
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** Whether an element answers to a selector as the phone matches one (every given field, exactly). */
+function answers(e: Element, s: Selector): boolean {
+  return (
+    (!s.resource_id || resourceIdMatches(e.resourceId, s.resource_id)) &&
+    (s.text === undefined || e.text === s.text) &&
+    (s.content_desc === undefined || e.desc === s.content_desc) &&
+    (!s.class_name || e.className === s.class_name)
+  );
+}
+
+/**
+ * A member's selector names its one element: rows of a list share an id or a class, and the phone
+ * refuses a selector that matches several (AMBIGUOUS) — the element's bounds make it one. A member
+ * after a page change is grounded on the screen it runs on (agent/flash-burst.ts), so these are
+ * that screen's bounds.
+ */
+function distinct(member: Record<string, unknown>, el: Element | undefined, obs: Observation): Record<string, unknown> {
+  const req = member.request as Record<string, unknown> | undefined;
+  const sel = (req?.selector ?? member.selector) as Selector | undefined;
+  if (!el || !sel || sel.bounds || obs.elements.filter((e) => answers(e, sel)).length <= 1) return member;
+  const bounded = { ...sel, bounds: el.boundsPx };
+  return req ? { ...member, request: { ...req, selector: bounded } } : { ...member, selector: bounded };
+}
 
 export const actionSequence: Tool = {
   name: 'action_sequence',
@@ -130,10 +204,11 @@ export const actionSequence: Tool = {
   typed: () => false,
   fieldsOf: (a, catalog) => ({
     steps: (Array.isArray(a.args?.actions) ? a.args.actions : []).map((m): FieldSet => {
-      const member = (m ?? {}) as { tool?: unknown; target_id?: unknown; args?: Record<string, unknown> };
+      const member = (m ?? {}) as Record<string, unknown> & { args?: Record<string, unknown> };
       const t = str(member.tool) ?? '';
       const own = catalog.get(t)?.fieldsOf?.({ tool: t, args: member.args ?? {} }, catalog) ?? {};
-      return { tool: t, target_id: str(member.target_id), ...own };
+      const byLabel = { label: str(member.label), state: str(member.state) };
+      return { tool: t, target_id: str(member.target_id), ...(byLabel.label ? byLabel : {}), ...own };
     }),
   }),
   // Members in planner shape ({tool, target_id, args}) become protocol members on this observation.
@@ -146,7 +221,11 @@ export const actionSequence: Tool = {
       const spec = tools.get(String(r.tool));
       const args = { ...((r.args as Record<string, unknown> | undefined) ?? {}) };
       const target_id = typeof r.target_id === 'string' ? r.target_id : undefined;
-      return fullSelectors(spec?.asMember?.({ target_id, args }, obs) ?? { action: String(r.tool), ...args }, obs);
+      const member = fullSelectors(
+        spec?.asMember?.({ target_id, args }, obs) ?? { action: String(r.tool), ...args },
+        obs,
+      );
+      return distinct(member, byId(obs, target_id), obs);
     });
     return { ...a, args: { ...a.args, actions } };
   },

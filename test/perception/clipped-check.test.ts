@@ -1,4 +1,9 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Observation } from '../../src/core/types.js';
+import { readDroidbotState } from '../../src/perception/droidbot/state.js';
+import { perceive } from '../../src/perception/perceive.js';
 import { listingLines as lines, stateOf, view } from './droidbot-views.js';
 
 /**
@@ -97,5 +102,34 @@ describe('a half-visible row keeps its check box', () => {
       ]),
     );
     expect(two.join('\n')).not.toMatch(/CheckBox "Remove accents/);
+  });
+});
+
+/** Simple SMS Messenger's settings (DroidTask, ../shared, read in place): the row cut off at the bottom, then scrolled into view. */
+const SMS_STATES = path.resolve(import.meta.dirname, '../../../shared/fixtures/droidtask/messenger/states');
+const CUT = '2c5664b27094d5b399cec3fa113aa97a1464ec8b9af968fa8018c436587674e6';
+const IN_VIEW = 'f7428990ab52dfba4ccb2c79d5cb71b7c0546fd5f953239f826a39d7d99eda03';
+
+async function smsSettings(state: string, previous?: Observation): Promise<Observation> {
+  const r = readDroidbotState(JSON.parse(readFileSync(path.join(SMS_STATES, `${state}.json`), 'utf8')));
+  if (!r.ok) throw new Error(r.message);
+  const p = await perceive({ wire: r.snapshot }, previous ? { previous } : {});
+  if (!p.ok) throw new Error(p.message);
+  return p.observation;
+}
+
+describe('a row cut off at the edge and the same row in view are one element', () => {
+  it('keeps its id, class and state from cut off to in view and back (a real recording)', async () => {
+    const row = (o: Observation) =>
+      o.elements.find((e) => e.resourceId.endsWith('settings_use_simple_characters_holder'));
+    const cut = await smsSettings(CUT);
+    const inView = await smsSettings(IN_VIEW, cut);
+    const cutAgain = await smsSettings(CUT, inView);
+    const seen = [cut, inView, cutAgain].map(row);
+    expect(seen.map((e) => e?.role)).toEqual(['CheckBox', 'CheckBox', 'CheckBox']);
+    expect(seen.map((e) => e?.flags.checked)).toEqual([false, false, false]);
+    // Its bounds differ (cut at the screen's bottom, then higher up): the id follows the row.
+    expect(seen[0]?.bounds).not.toEqual(seen[1]?.bounds);
+    expect(new Set(seen.map((e) => e?.id)).size).toBe(1);
   });
 });

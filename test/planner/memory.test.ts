@@ -140,7 +140,7 @@ describe('page memory', () => {
       action: { tool: 'tap' as const, target_id: '1a2b3c4d' },
       expect: { kind: 'page_changes' as const },
     };
-    m.remember('g', 's', 'p1', decision, true);
+    m.remember({ goal: 'g', subgoal: 's', pageHash: 'p1', decision, subgoalDone: true });
     m.rememberPlan('g', ['s']);
     expect(m.lookup('g', 's', 'p1')?.decision).toEqual(decision);
     expect(m.lookup('g', 'other', 'p1')).toBeUndefined();

@@ -36,7 +36,7 @@ describe('prompt builders', () => {
     );
     expect(m.system).toMatchInlineSnapshot(`
       "Operate the user's Android phone: one act call per turn.
-      Screen lines: id Class "label" state #resource x,y (x,y 0..1000 of the whole screen, where order and label cannot place it). The class implies the verb: EditText fill (type), Switch toggle (tap), SeekBar slide (swipe), List scroll (swipe/scroll_to), else tap; a written verb overrides (long: long-press only). — and · join a row's texts, ¶ breaks a line. Act on ids.
+      Screen lines: id Class "label" state #resource x,y (x,y 0..1000 of the whole screen, where order and label cannot place it). The class implies the verb: EditText fill (type), Switch toggle (tap), SeekBar slide (swipe), List scroll (swipe/scroll_to), else tap; a written verb overrides. — and · join a row's texts, ¶ breaks a line. Act on ids.
       Tools: tap(target_id|point); type(target_id, text) replaces the field's text; back; done(text=the answer asked for, else what shows the goal reached); ask_user(text=question or report) stops for the user; infeasible(text=reason).
       expect (required; "-" for done/ask_user/infeasible; [id] left out = the target): page_changes | element_gone [id] | text_appears <text> | element_state [id] <on|off|filled|empty|focused|value=N|text=S> | keyboard_shown | app_foreground <app> | no_change
       subgoal_done=true|N: this action completes the [>] subgoal | all up to subgoal N; then plan=[…] replaces the open ones (left out = dropped, not ticked; [] = none left).
@@ -279,6 +279,11 @@ describe('prompt builders', () => {
     expect(systemPrompt(tools, REGISTRY.catalog, { screen: 'app a\ne8a "Latte · ¥18"' })).toContain('· join a row');
     const full = systemPrompt(tools, REGISTRY.catalog, { screen: rich });
     expect(full).toContain('EditText fill (type), Switch toggle (tap), else tap; a written verb overrides');
+    expect(full).toContain('(long: long-press only)');
+    // `long` is explained only where a line writes it: a written tap (a tappable list) says no more.
+    const tapList = systemPrompt(tools, REGISTRY.catalog, { screen: 'app a\ne8a tap List "Car Dock"' });
+    expect(tapList).toContain('a written verb overrides.');
+    expect(tapList).not.toContain('long');
     expect(full).toMatch(/state #resource x,y \(x,y 0\.\.1000/);
     expect(full).not.toMatch(/SeekBar|CheckBox/);
     // Without a screen, the whole legend; a slider's verb names the tool offered that sets it

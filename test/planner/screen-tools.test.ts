@@ -137,7 +137,16 @@ describe('the act schema and its parser agree', () => {
     const richProps = rich.properties as Record<string, unknown>;
     expect(richProps.frames).toEqual({ type: 'array', items: { type: 'object' } });
     // A sequence's members are spelled out, field by field, as the act call's own fields.
-    expect(Object.keys(member(richProps).properties)).toEqual(['tool', 'target_id', 'op', 'value', 'frames', 'text']);
+    expect(Object.keys(member(richProps).properties)).toEqual([
+      'tool',
+      'target_id',
+      'label',
+      'state',
+      'op',
+      'value',
+      'frames',
+      'text',
+    ]);
     expect(member(richProps).properties.tool?.enum).toEqual(['control_action', 'wait_until', 'touch_gesture']);
     expect(member(richProps).required).toEqual(['tool']);
     // Without gestures on the screen, no gesture member and no frames.

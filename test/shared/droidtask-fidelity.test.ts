@@ -92,11 +92,12 @@ describe('bench:droidtask fidelity on real recordings', () => {
     }
     // "Morning" typed, "I-love-you" shown; 'team_discussion' typed, "MyDearAlice" shown; "events"
     // typed, "rename" shown; '12345678' instructed, "123456" typed; "play video2.mp4", video1.mp4
-    // tapped. Nothing in clock or the launcher.
+    // tapped; "Medium" tapped where it is selected already. Nothing in clock or the launcher.
     expect(found).toEqual({
       'filemanager/task13': '2-3 gold-target-not-instructed',
       'messenger/task2': '3-5 typed-shows-other',
       'messenger/task5': '6-7 typed-shows-other',
+      'messenger/task9': '3-3 gold-taps-selected-radio',
       'notes/task5': '4-5 typed-shows-other',
       'notes/task11': '5-8 gold-text-not-instructed',
     });

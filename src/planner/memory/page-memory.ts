@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type Decision, DecisionSchema } from '../../core/types.js';
+import { type PendingBurst, PendingBurstSchema } from './burst-rest.js';
 
 /**
  * Page memory as a verified replay cache: (goal, subgoal, page hash) → the action that worked there.
@@ -18,6 +19,11 @@ export const PageMemoryEntrySchema = z.object({
    * with it, so a warm Flash run needs no call for its plan and a burst closes what it covered.
    */
   plan: z.array(z.string()).optional(),
+  /**
+   * The rest of the burst this action was the first part of (members by label, grounded on the
+   * screens after it): replayed with it, so the parts after need neither a call nor an entry.
+   */
+  burst: PendingBurstSchema.optional(),
   /** With `subgoalDone`: how many subgoals after the [>] one it also ticked (`subgoal_done=N`, a burst's). */
   alsoDone: z.number().int().positive().optional(),
 });
@@ -29,6 +35,21 @@ export const PageMemoryDataSchema = z.object({
   plans: z.record(z.string(), z.array(z.string())),
 });
 export type PageMemoryData = z.infer<typeof PageMemoryDataSchema>;
+
+/** One action that worked: where (goal, subgoal, page), what, and the plan it came with. */
+export interface RememberedAction {
+  goal: string;
+  subgoal: string;
+  pageHash: string;
+  decision: Decision;
+  subgoalDone: boolean;
+  /** The `plan=[…]` it was sent with, if any. */
+  plan?: readonly string[];
+  /** With `subgoalDone`: how many subgoals after the [>] one it also ticked (`subgoal_done=N`). */
+  alsoDone?: number;
+  /** What was left of its burst after it. */
+  burst?: PendingBurst;
+}
 
 export class PageMemory {
   private readonly entries: Map<string, PageMemoryEntry>;
@@ -50,25 +71,18 @@ export class PageMemory {
   }
 
   /** Record an action whose expectation was validated on this page. Terminal actions are never cached. */
-  remember(
-    goal: string,
-    subgoal: string,
-    pageHash: string,
-    decision: Decision,
-    subgoalDone: boolean,
-    plan?: readonly string[],
-    alsoDone?: number,
-  ): void {
-    const k = PageMemory.key(goal, subgoal, pageHash);
+  remember(e: RememberedAction): void {
+    const k = PageMemory.key(e.goal, e.subgoal, e.pageHash);
     const prev = this.entries.get(k);
     const verified = (prev?.verified ?? 0) + 1;
     this.entries.set(k, {
-      decision,
-      subgoalDone,
+      decision: e.decision,
+      subgoalDone: e.subgoalDone,
       hits: prev?.hits ?? 0,
       verified,
-      ...(plan ? { plan: [...plan] } : {}),
-      ...(alsoDone ? { alsoDone } : {}),
+      ...(e.plan ? { plan: [...e.plan] } : {}),
+      ...(e.burst ? { burst: structuredClone(e.burst) } : {}),
+      ...(e.alsoDone ? { alsoDone: e.alsoDone } : {}),
     });
   }
 

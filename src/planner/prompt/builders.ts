@@ -79,7 +79,9 @@ export function screenHelp(screen?: string, offered?: ReadonlySet<string>): stri
   const seen = screen === undefined ? undefined : screenMarks(screen);
   const legend = verbLegend(seen?.roles, offered);
   const verbs = legend ? `The class implies the verb: ${legend}, else tap` : 'A line is a tap';
-  const written = !seen || seen.verbs ? '; a written verb overrides (long: long-press only)' : '';
+  // `long` is explained only where a line writes it (16 lines in 564 real states): elsewhere it costs every request.
+  const long = !seen || seen.long ? ' (long: long-press only)' : '';
+  const written = !seen || seen.verbs ? `; a written verb overrides${long}` : '';
   const joins = !seen || seen.joins ? " — and · join a row's texts, ¶ breaks a line." : '';
   const rid = !seen || seen.rid ? ' #resource' : '';
   const xy = !seen || seen.xy;
@@ -105,6 +107,8 @@ interface ScreenMarks {
   roles: Set<string>;
   /** Some line writes its verb. */
   verbs: boolean;
+  /** Some line writes `long` (long-press only). */
+  long: boolean;
   /** Some text joins a row's texts or breaks a line. */
   joins: boolean;
   /** Some line shows a resource id. */
@@ -122,6 +126,7 @@ function screenMarks(screen: string): ScreenMarks {
   const marks: ScreenMarks = {
     roles: new Set(),
     verbs: false,
+    long: false,
     joins: JOINED.test(screen),
     rid: false,
     xy: false,
@@ -134,6 +139,7 @@ function screenMarks(screen: string): ScreenMarks {
     if (!m) continue;
     if (m[3]) marks.roles.add(m[3]);
     if (m[2]) marks.verbs = true;
+    if (m[2] === 'long') marks.long = true;
     // The label is quoted: a `#` or a pair of numbers inside it is the app's text.
     const rest = (m[4] ?? '').replace(/"(?:[^"\\]|\\.)*"/g, '""');
     if (RID.test(rest)) marks.rid = true;

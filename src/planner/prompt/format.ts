@@ -62,9 +62,12 @@ export const LIST_SEPARATOR = '; ';
 /** The Plan value while there is none yet (Flash: the first decision carries it). */
 export const PLAN_PENDING = 'none yet — send plan=[…] with this action: the subgoals still to do after it';
 
-/** The Burst value (Flash): when to send several steps as one action_sequence, and how many at most. */
+/**
+ * The Burst value (Flash): when to send several steps as one action_sequence, how many at most, and
+ * how a step on the next screen is written (by label: the agent grounds it there, agent/flash-burst.ts).
+ */
 export function burstLine(max: number): string {
-  return `when the next steps are certain on this screen (fields to fill, switches to flip, then at most one tap that moves on), send them as one action_sequence of up to ${max} control_action steps; a step that asks the user goes alone`;
+  return `when the next steps are certain (fields to fill, switches to flip, then a tap that moves on), send them as one action_sequence of up to ${max} control_action steps; after a tap that opens a screen you know, go on there by label, not id ({"label":"Wi-Fi","op":"click","state":"off"}); a step that asks the user goes alone`;
 }
 
 /** The Current subgoal value once every subgoal is done (while one is open, the plan's [>] line names it and the section is left out). */

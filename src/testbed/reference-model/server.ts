@@ -107,7 +107,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
  * carries it: the intents still to do after this action, without the closing `done` (the agent's
  * done gate ends a Flash run whose plan is complete).
  */
-function withBurst(out: ActArgsOut, ctx: PlanContext, p: ParsedPrompt, system: string): ActArgsOut {
+function withBurst(out: ActArgsOut, ctx: PlanContext, p: ParsedPrompt, system: string, skipped = false): ActArgsOut {
   const own = out.subgoal_done === true && !String(out.thought).startsWith('redo');
   const burst =
     own && p.burstMax && p.tools.includes('action_sequence')
@@ -115,7 +115,9 @@ function withBurst(out: ActArgsOut, ctx: PlanContext, p: ParsedPrompt, system: s
       : undefined;
   const covered = burst ? burst.covered : own ? 1 : 0;
   const args = burst?.args ?? out;
-  if (TERMINAL.has(args.tool)) return args;
+  // Past a stopped burst's members that ran, the plan says what is left of it (nothing, at the end).
+  if (TERMINAL.has(args.tool))
+    return skipped && !p.planPending ? { ...args, plan: p.plan.slice(ctx.current).map((s) => s.text) } : args;
   if (p.planPending)
     return {
       ...args,
@@ -124,12 +126,31 @@ function withBurst(out: ActArgsOut, ctx: PlanContext, p: ParsedPrompt, system: s
         .filter((i) => i !== 'done')
         .map(shownSubgoal),
     };
-  if (!burst) return args;
+  if (!burst && !skipped) return args;
   // A burst closes the subgoals it covers — by number where the tool help offers `subgoal_done=N`
   // (else the covered ones after the [>] one are dropped by the plan) — and what is still open
-  // after it is the plan.
-  const through = covered > 1 && system.includes(TICKS_BY_NUMBER) ? { subgoal_done: ctx.current + covered } : {};
-  return { ...args, ...through, plan: p.plan.slice(ctx.current + covered).map((s) => s.text) };
+  // after it is the plan. So does an action after the members of a stopped burst that ran: their
+  // subgoals are done.
+  const through = ctx.current + covered;
+  const ticks = through > p.currentIndex + 1 && system.includes(TICKS_BY_NUMBER) ? { subgoal_done: through } : {};
+  return { ...args, ...ticks, plan: p.plan.slice(through).map((s) => s.text) };
+}
+
+/**
+ * How many members of its last burst ran before it stopped, as the agent's note says (the model's
+ * own bursts start at its [>] subgoal, one subgoal a member); 0 when no burst stopped.
+ */
+function ranOfStoppedBurst(p: ParsedPrompt): number {
+  const hint = p.hint ?? '';
+  const before =
+    /Your action_sequence stopped before member \d+ \(.*?\): [^;]*; the (\d+) member\(s\) before it ran/.exec(hint);
+  if (before) return Number(before[1]);
+  // A guarded member that went alone ran too.
+  const alone =
+    /Your action_sequence stopped at member \d+ \(.*?\): [^;]*so it went alone; (?:the (\d+) member\(s\) before it ran|nothing)/.exec(
+      hint,
+    );
+  return alone ? Number(alone[1] ?? 0) + 1 : 0;
 }
 
 const TERMINAL = new Set(['done', 'ask_user', 'infeasible']);
@@ -174,9 +195,14 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
     const ownIntent = (line: string) => intents.find((i) => shownSubgoal(i) === line) ?? line;
     const { screen, history } = p;
     // No plan yet (Flash): the task's own intents from the first, and this reply sends the plan.
+    // After a burst stopped part-way, its members that ran did the subgoals they were sent for.
+    const ran = ranOfStoppedBurst(p);
     const planned = p.planPending
-      ? { intents, current: 0 }
-      : { intents: p.plan.map((s) => ownIntent(s.text)), current: p.currentIndex };
+      ? { intents, current: ran }
+      : {
+          intents: p.plan.map((s) => ownIntent(s.text)),
+          current: p.currentIndex < 0 ? p.currentIndex : p.currentIndex + ran,
+        };
     const ctx = { ...planned, screen, history, banned: p.banned, app: p.app };
     // After the user declined a guarded action, a careful model stops and reports it.
     const args: ActArgsOut = p.declined
@@ -186,7 +212,7 @@ export async function startReferenceModel(opts: ReferenceModelOptions): Promise<
           text: 'You declined, so I stopped: that action was not done; the steps before it were.',
         }
       : planned.current >= 0
-        ? withBurst(decideWithPlan(ctx), ctx, p, system)
+        ? withBurst(decideWithPlan(ctx), ctx, p, system, ran > 0)
         : actForIntent(p.allDone ? 'done' : ownIntent(p.current), screen, history);
     const open = p.plan.filter((s) => s.mark === ' ').length;
     const offered = new Set(p.tools);
