@@ -1,6 +1,6 @@
 import { CancelledError } from '../core/errors.js';
 import { Progress } from '../core/progress.js';
-import type { Decision, Element } from '../core/types.js';
+import type { Decision, Element, Observation, WindowInfo } from '../core/types.js';
 import type { AppMap, MapEvent, MapPage } from '../store/app-map.js';
 import { back } from '../tools/back.js';
 import { launchApp } from '../tools/launch-app.js';
@@ -55,6 +55,8 @@ export interface ExploreResult {
   modelCalls: number;
   describeErrors: string[];
   stopped: 'explored' | 'budget' | 'cancelled';
+  /** Why the launch gave no page of the app: another app's window on top of it (a permission prompt). */
+  blocked?: string;
 }
 
 interface PageState {
@@ -82,6 +84,21 @@ class Budget {
 }
 
 class BudgetSpent extends Error {}
+
+/**
+ * Window kinds that cover an app's screen and take its touches (not bars, keyboards or toasts). Not
+ * another app's application window: that one is the foreground app (the activity says so), and a
+ * replayed DroidBot state names its window by its first view's package (the launcher's, often).
+ */
+const COVERING = new Set(['dialog', 'system']);
+
+/**
+ * Another app's window in front of the app's own (a permission prompt over Contacts): the screen
+ * is that app's, not this one's — filed here it would stand for the app's page.
+ */
+export function foreignOnTop(obs: Observation): WindowInfo | undefined {
+  return obs.windows.find((w) => w.focused && COVERING.has(w.type) && !!w.package && w.package !== obs.app.package);
+}
 
 /**
  * The name the map's lines go by: the launcher name asked for, unless a package was asked for and
@@ -138,7 +155,7 @@ export async function explore(deps: AgentDeps, opts: ExploreOptions): Promise<Ex
   const record = (from: string, to: string, event: MapEvent) => {
     if (pages.has(from) && pages.has(to)) result.map.transitions.push({ from, to, event, step: budget.spent });
   };
-  const inApp = () => cur.obs.app.package === result.map.app.package;
+  const inApp = () => cur.obs.app.package === result.map.app.package && !foreignOnTop(cur.obs);
 
   const launch = async () => {
     const from = cur.obs.pageHash;
@@ -268,6 +285,13 @@ export async function explore(deps: AgentDeps, opts: ExploreOptions): Promise<Ex
     // The map is of the app the launch shows, filed under its package and named for it: an app
     // that opens another's screens at launch (a shortcut into Settings) is not that app's map.
     result.map.app = { package: cur.obs.app.package, label: labelOf(opts.app, cur.obs.app.package) };
+    const cover = foreignOnTop(cur.obs);
+    if (cover) {
+      // Explore answers no prompt (granting or denying changes the phone): a person does, once.
+      result.blocked = `a ${cover.package} window ("${cover.title}") covers ${opts.app}: answer it on the phone, then explore again`;
+      result.actions = budget.spent;
+      return result;
+    }
     const first = await discover([]);
     result.map.first = first.page.id;
     for (;;) {

@@ -25,7 +25,8 @@ const FILLER = new Set(
   (
     'a an the this that it its is are be to of for in on at by with and or not ' +
     'screen page view opens open does do tap tapping taps press long switches switch turns toggles on off ' +
-    'field adjusts scrolls shows show button control item entry option here then from into set'
+    'field adjusts scrolls shows show button control item entry option here then from into set turn ' +
+    'change make go find my me please what how'
   ).split(' '),
 );
 

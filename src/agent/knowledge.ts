@@ -92,6 +92,8 @@ function pageLines(k: Knowledge, page: KnowledgePage, s: Screen, goal: ReadonlyS
   const out = (page.holds ?? []).filter((n) => !s.names.has(n));
   const same = page.elements.every((e) => !page.holds?.includes(e.label) || named(s, e));
   if (out.length && same) lines.push(`out of view (scroll): ${namesLine(out, goal)}`);
+  const way = wayTo(k, page, s, goal);
+  if (way) lines.unshift(way);
   if (!said && !lines.length) return [];
   const hits = (l: string) => words(l).some((w) => goal.has(w));
   // The page first (which page the lines are of), then the lines naming the goal.
@@ -99,9 +101,42 @@ function pageLines(k: Knowledge, page: KnowledgePage, s: Screen, goal: ReadonlyS
   return [`${where}${said ? `: ${said}` : ''}`, ...ranked].slice(0, MAX_LINES);
 }
 
-/** The goal's own words (not the describer's filler), to put the lines that name them first. */
+/** The goal's own words (not filler; "Wi-Fi" is two short ones), to put the lines that name them first. */
 function goalWords(goal: string): Set<string> {
-  return new Set(words(goal).filter((w) => w.length >= 3 && !isFiller(w)));
+  return new Set(words(goal).filter((w) => w.length >= 2 && !isFiller(w)));
+}
+
+/** How many taps deep `wayTo` looks (the first is a control on screen). */
+const MAX_DEPTH = 3;
+
+/**
+ * Which page holds a control the goal names, when it is two or more taps away: the recorded taps
+ * from a control on screen, breadth first (`way to "Wi-Fi": "Network & internet" › "Internet"`).
+ * One tap away, the control's own line already names it.
+ */
+function wayTo(k: Knowledge, page: KnowledgePage, s: Screen, goal: ReadonlySet<string>): string | undefined {
+  if (!goal.size) return undefined;
+  const byId = new Map(k.pages.map((p) => [p.id, p]));
+  const names = (n: string) => words(n).some((w) => goal.has(w));
+  const seen = new Set([page.id]);
+  let frontier = page.elements.flatMap((e) => {
+    const label = nameOnScreen(s, e);
+    return label !== undefined && e.opens ? [{ id: e.opens, path: [label] }] : [];
+  });
+  for (let depth = 1; depth <= MAX_DEPTH && frontier.length; depth++) {
+    const next: typeof frontier = [];
+    for (const n of frontier) {
+      const p = byId.get(n.id);
+      if (!p || seen.has(n.id)) continue;
+      seen.add(n.id);
+      const hit = (p.holds ?? []).find((h) => names(h) && !s.names.has(h));
+      if (hit && depth >= 2) return `way to "${clip(hit)}": ${n.path.map((l) => `"${clip(l)}"`).join(' › ')}`;
+      if (hit) continue;
+      for (const e of p.elements) if (e.opens) next.push({ id: e.opens, path: [...n.path, e.label] });
+    }
+    frontier = next;
+  }
+  return undefined;
 }
 
 export function knowledgeLines(known: readonly Knowledge[] | undefined, obs: Observation, goal = ''): string[] {

@@ -73,6 +73,7 @@ export function exploreTool(factory: TaskFactory): ToolDef {
               transitions: r.map.transitions.length,
               actions: r.actions,
               stopped: r.stopped,
+              ...(r.blocked ? { blocked: r.blocked } : {}),
               guarded_actions_taken: r.guardedTaken,
               refused_by_executor: r.refused.length,
               model_calls: r.modelCalls,

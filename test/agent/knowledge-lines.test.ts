@@ -117,6 +117,10 @@ describe('knowledge lines say what the screen does not', () => {
       expect(lines.some((l) => /^"Network & internet" opens a page with Internet, /.test(l))).toBe(true);
       expect(lines.length).toBeLessThanOrEqual(6);
       for (const l of lines) expect(l).not.toMatch(/opens or does|HomeNet|— |\d+%/);
+      // Two taps away: which page holds the goal's control, and the taps that lead there.
+      const wifi = knowledgeLines([k], seen.obs, 'Turn Wi-Fi off');
+      expect(wifi[1]).toBe('way to "Wi-Fi": "Network & internet" › "Internet"');
+      expect(knowledgeLines([k], seen.obs, '')).not.toContain(wifi[1]);
     } finally {
       await agent.close();
     }
@@ -137,6 +141,18 @@ describe('filing by package', () => {
     // A name asked for is the label; a package asked for and shown is too.
     expect(labelOf('Notes', 'com.android.notes')).toBe('Notes');
     expect(labelOf('org.ligi.ajsha', 'org.ligi.ajsha')).toBe('org.ligi.ajsha');
+  }, 60_000);
+
+  it('a launch covered by another app’s prompt files nothing under the app, and says what to do', async () => {
+    const clock = new VirtualClock();
+    const phone = new VirtualPhone({ seed: 1, clock });
+    // Contacts asks for its permission on a first launch: the prompt is the permission controller's.
+    const r = await explored({ kind: 'sim', phone }, clock, 'Contacts', 20);
+    expect(r.map.pages).toEqual([]);
+    expect(r.blocked).toMatch(
+      /^a com\.android\.permissioncontroller window \("Allow Contacts to access .*"\) covers Contacts: answer it on the phone, then explore again$/,
+    );
+    expect(r.guardedTaken).toBe(0);
   }, 60_000);
 
   it('a page whose snapshot is of another package is not filed under the map’s app', () => {

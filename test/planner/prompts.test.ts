@@ -147,6 +147,11 @@ describe('prompt builders', () => {
     expect(formatHistory([{ ...typed, expect: 'element_state text=Tea' }])).toBe(
       '3. type [817612f6] "Search" expect element_state text=Tea → met',
     );
+    // A text shown as typed stays, even where the expect names it (relay run 5: read as "typed nothing").
+    const shown = { ...typed, action: 'type [817612f6] "Search" text="Tea"' };
+    expect(formatHistory([{ ...shown, expect: 'element_state text=Tea' }])).toBe(
+      '3. type [817612f6] "Search" text="Tea" expect element_state text=Tea → met',
+    );
     // A password's expect says only "filled": the length stays the one thing shown.
     expect(formatHistory([{ ...typed, expect: 'element_state filled' }])).toBe(
       '3. type [817612f6] "Search" text=(3 chars) expect element_state filled → met',
@@ -341,5 +346,19 @@ describe('prompt builders', () => {
     expect(systemPrompt([...base, 'pinch'], REGISTRY.catalog)).toContain(
       '| frame_changes (screenshot only: maps, canvases)',
     );
+  });
+});
+
+describe('prompt lines the relay players of run 5 asked for', () => {
+  it('a field marked submits is explained where one is listed, and only there', () => {
+    expect(screenHelp('4d8 EditText "Search the menu" submits')).toContain('marked submits runs (a search) on enter');
+    expect(screenHelp('4d8 EditText "Name"')).not.toContain('submits');
+    // A label's own words are not the mark.
+    expect(screenHelp('4d8 EditText "What submits it"')).not.toContain('marked submits');
+  });
+
+  it('the plan prompt says to plan asking for a password the goal does not give', () => {
+    const m = buildPlanMessages({ goal: 'Log into Acme as guest202', screen: '', aspect: 0.45 });
+    expect(m.system).toMatch(/password, PIN or code the goal needs but does not give: plan to ask the user/);
   });
 });

@@ -73,7 +73,11 @@ export async function exploreCommand(flags: ExploreFlags): Promise<number> {
         onProgress: (p) => say(`  ${p.message} (${p.actions} actions, ${p.queued} queued)`),
       });
       if (r.map.pages.length === 0) {
-        say(`explore: ${flags.app} showed no page: is it installed? (${cliCommand()} devices lists what is connected)`);
+        say(
+          r.blocked
+            ? `explore: ${r.blocked}`
+            : `explore: ${flags.app} showed no page: is it installed? (${cliCommand()} devices lists what is connected)`,
+        );
         return 1;
       }
       const knowledge = knowledgeOf(r.map);

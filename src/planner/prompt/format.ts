@@ -168,13 +168,14 @@ function historyLine(e: HistoryEntry): string {
 }
 
 /**
- * A typed text shown in the action (typedText); when the expectation names it
- * (`element_state text=Cortado`), the length says nothing more and is left out of the action.
+ * A typed text hidden as its length (`text=(7 chars)`): when the expectation names it
+ * (`element_state text=Cortado`), the length says nothing more and is left out of the action. A
+ * text shown as typed stays: players read a type line without `text=` as a type of nothing.
  */
 function withoutTypedLength(action: string, expect: string): string {
   const typed = /^element_state (?:\S+ )?text=(.*)$/.exec(expect)?.[1];
   if (typed === undefined) return action;
-  return action.replace(` text=${typedText(typed, true)}`, '').replace(` text=${typedText(typed)}`, '');
+  return action.replace(` text=${typedText(typed)}`, '');
 }
 
 /** The result of a step as its history line writes it. */
