@@ -91,7 +91,7 @@ export function firstPart(planned: PlannedStep, obs: Observation): BurstPart {
   for (const [i, m] of ms.entries()) {
     const e = m.target_id ? obs.elements.find((x) => x.id === m.target_id) : undefined;
     if (moved >= 0 && m.target_id) {
-      const why = `member ${i + 1} names ${m.target_id} by id after member ${moved + 1} (${shown(ms[moved] as Member)}), which may open another screen`;
+      const why = `member ${i + 1} names [${m.target_id}] by id after member ${moved + 1} (${shown(ms[moved] as Member)}), which may open another screen`;
       return {
         kind: 'stopped',
         note: `action_sequence refused: ${why}; nothing ran`,

@@ -1,6 +1,7 @@
 import type { Action, Element, Expect, Observation } from '../core/types.js';
 import { entersText } from './act-kind.js';
 import { wrongLanding } from './landing.js';
+import { memberPresses, sequenceMembers } from './native-args.js';
 import {
   actionableOwner,
   commitsSomething,
@@ -120,7 +121,15 @@ function changesAudit(i: AuditInput, acted: Element | undefined, named: Element 
   // The named element's own change is the announced one — unless the expectation failed and it
   // flipped: a switch has two states, so that flip went the wrong way.
   const byId = new Map(i.pre.elements.map((e) => [e.id, e]));
+  // A sequence's members that pressed a control asked for its change (a burst's "Dark theme" click),
+  // whatever the sequence's one expectation said (relay: a Flash burst told to undo its own goal).
+  const pressedByMembers = new Set(
+    sequenceMembers(i.action, i.pre)
+      .filter(memberPresses)
+      .flatMap((m) => (m.element ? [m.element.id] : [])),
+  );
   const changes = stateChanges(i.pre, i.post).filter((c) => {
+    if (c.id && pressedByMembers.has(c.id)) return false;
     // Text typed into a field is the change asked for (a search, a name), never an unasked edit.
     if (c.kind === 'field' && entersText(i.tools.get(i.action.tool), i.action) && acted && c.id === acted.id)
       return false;

@@ -132,7 +132,7 @@ describe('a burst that crosses a page', () => {
     await a.close();
     const refused = r.stepLog.find((s) => s.action.startsWith('action_sequence'));
     expect(refused?.ok).toBe(false);
-    expect(refused?.note).toMatch(/member 2 names \w+ by id after member 1 .*nothing ran/);
+    expect(refused?.note).toMatch(/member 2 names \[\w+\] by id after member 1 .*nothing ran/);
     const next = t.asked[t.asked.findIndex((x) => networkRow(x.p) && x.fn === 'act') + 1]?.p;
     expect(next?.hint).toMatch(/Give a member after such a tap by label/);
     // Still on the screen it was decided on when the model heard it: nothing was pressed.

@@ -275,3 +275,27 @@ describe('where a navigating tap landed', () => {
     expect(h.outcome.ok).toBe(true);
   });
 });
+
+describe('the audit of a burst', () => {
+  // Relay (Flash, SET-04): a burst's part clicked "Dark theme" under the model's expect page_changes;
+  // the expect failed and the audit called the switch's flip unasked and told the model to undo it.
+  it("a switch a member clicked is the burst's own change, not an unasked one", async () => {
+    const { ex, obs } = await start('Settings');
+    const open = await ex.run(decision({ tool: 'tap', target_id: el(obs, 'Display').id }), obs);
+    const display = open.post ?? (await observe(ex, obs));
+    const dark = el(display, 'Dark theme');
+    const burst = decision({
+      tool: 'action_sequence',
+      args: {
+        actions: [
+          { tool: 'control_action', target_id: dark.id, args: { action: 'click' } },
+          { tool: 'wait_until', args: { condition: 'stable' } },
+        ],
+      },
+    });
+    const { checked, audit } = await act(ex, display, burst);
+    expect(checked.ok).toBe(false); // the page did not change: the expect failed
+    expect(audit.changes.map((c) => c.label)).not.toContain('Dark theme');
+    expect(audit.addendum ?? '').not.toMatch(/unasked/);
+  });
+});
