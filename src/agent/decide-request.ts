@@ -50,7 +50,9 @@ export function decideRequest(ports: AgentPorts, c: DecideContext): DecideReques
   const obs = c.seen.obs;
   // The agent's lines name elements by full id; the model reads and sends the listing's ids.
   const ids = obs.elements.map((e) => e.id);
-  const listed = (t: string, forms?: Record<string, string>) => asListedIds(t, ids, forms);
+  // What the listing shows an id for (its actionable lines): only these can be mistaken for a history id.
+  const onList = obs.elements.filter((e) => e.actionable).map((e) => e.id);
+  const listed = (t: string, forms?: Record<string, string>) => asListedIds(t, ids, forms, onList);
   // note and read act on the agent; look only where the model can see images; of those, the
   // tools that apply on this screen (planner/screen-tools.ts; a skill for one kind of screen,
   // seek_timeline, only on it).

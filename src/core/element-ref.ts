@@ -121,19 +121,29 @@ const FULL_ID_IN_TEXT = /(\[|\b(?:element_state|element_gone|element) )([0-9a-f]
 
 /**
  * The agent's own lines (history, bans, notes) name elements by full id; the listing by the
- * shortest prefix unique on the screen. Each full id in `text` is written as the listing of a
- * screen with `ids` shows it (an id not on that screen: the prefix no listed id shares), so the
- * model reads one id per element and may send either form back. `forms`: how a line wrote its ids
- * when it was new (idForms, on the screen the step was decided on) — never written shorter, so a
- * history line keeps the id the model acted on from prompt to prompt (relay run I: `[a82b]` in one
- * prompt, `[a82]` in the next); longer only where this screen needs more digits to tell it apart.
+ * shortest prefix unique on the screen. Each full id in `text` is written so the model reads one id
+ * per element: an element on this screen (`ids`) as the listing shows it; one that is not, in the
+ * form its line had when new (`forms`, idForms on the screen the step was decided on), lengthened
+ * only where an id the listing shows (`listed`; all of `ids` when absent) starts with that form —
+ * so a history id does not change from prompt to prompt because of elements the model never sees
+ * (relay runs I and 5: `[a82b]` in one prompt, `[a82]` in the next, `a82` being a text node's too).
  */
-export function asListedIds(text: string, ids: readonly string[], forms?: Readonly<Record<string, string>>): string {
+export function asListedIds(
+  text: string,
+  ids: readonly string[],
+  forms?: Readonly<Record<string, string>>,
+  listed: readonly string[] = ids,
+): string {
+  const here = new Set(ids);
   return text.replace(FULL_ID_IN_TEXT, (all, lead: string, id: string) => {
-    const shown = shortestPrefixes([id], [...ids, id]).get(id);
+    if (here.has(id)) {
+      const shown = shortestPrefixes([id], [...ids, id]).get(id);
+      return shown ? `${lead}${shown}` : all;
+    }
+    const need = shortestPrefixes([id], [...listed, id]).get(id);
     const first = forms?.[id];
     const form =
-      first && shown && first.length > shown.length && id.startsWith(first.split('~')[0] ?? '') ? first : shown;
+      first && need && first.length >= need.length && id.startsWith(first.split('~')[0] ?? '') ? first : need;
     return form ? `${lead}${form}` : all;
   });
 }

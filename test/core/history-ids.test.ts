@@ -30,6 +30,20 @@ describe('history ids keep their form', () => {
     expect(resolveRef(['a82bc758', '400b4c43'], 'a82b')).toEqual({ ok: true, id: 'a82bc758' });
   });
 
+  it('is not lengthened by an element the listing shows no id for (relay run 5: a text node shared a82)', () => {
+    const forms = idForms([line], acted);
+    // The next screen holds a text node a82b9999 (no id listed) and the listed 400b4c43.
+    const all = ['a82b9999', '400b4c43'];
+    expect(asListedIds(line, all, forms, ['400b4c43'])).toBe('tap [a82b] "Later" expect element_gone a82b');
+    // Without the listed subset, that text node lengthened it (the flip the players saw).
+    expect(asListedIds(line, all, forms)).toBe('tap [a82bc] "Later" expect element_gone a82bc');
+  });
+
+  it('an element on this screen is written as the listing shows it, whatever its line first said', () => {
+    const forms = idForms([line], acted);
+    expect(asListedIds(line, ['a82bc758', '400b4c43'], forms)).toBe('tap [a82] "Later" expect element_gone a82');
+  });
+
   it('keeps an ordinal id whole', () => {
     const ord = 'tap [a82bc758~1] "Row"';
     const forms = idForms([ord], ['a82bc758~1', 'a82bc758', 'a82f0e11']);
