@@ -55,7 +55,7 @@ export const SECTION = {
   screen: 'Screen',
   tools: 'Tools',
 } as const;
-export type SectionLabel = (typeof SECTION)[keyof typeof SECTION];
+type SectionLabel = (typeof SECTION)[keyof typeof SECTION];
 
 export const SECTION_BREAK = '\n\n';
 export const LIST_SEPARATOR = '; ';
